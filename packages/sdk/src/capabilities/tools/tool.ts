@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { InvalidConfigurationError } from '../../core/errors/index.js';
+import type { ToolDefinition } from '../../model/language-model.js';
+
+/** What a tool's `execute` receives besides its arguments: trusted identity and a signal. */
+export interface ToolExecutionContext {
+  runId: string;
+  sessionId: string;
+  /** The task (role execution) that issued the call. */
+  taskId: string;
+  /** Stable identity of the logical call; the same across retries and recovery (X-5, X-6). */
+  operationId: string;
+  /** 1-based attempt number of this logical call. */
+  attempt: number;
+  /** Aborted on attempt timeout, stop, deadline or lost ownership. Honour it. */
+  signal: AbortSignal;
+}
+
+/** A capability the model can call. Create one with `tool()`. */
+export interface Tool<Parameters extends z.ZodType = z.ZodType> {
+  readonly kind: 'tool';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Parameters;
+  /** Runs the tool. Returns text, or any JSON value (sent to the model as JSON text). */
+  execute(args: z.output<Parameters>, context: ToolExecutionContext): Promise<unknown> | unknown;
+}
+
+/** Options of `tool()`. */
+export interface ToolOptions<Parameters extends z.ZodType> {
+  /** Letters, digits, `_` and `-`, at most 64 characters (the common limit of model APIs). */
+  name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  description: string;
+  /** A zod schema of the arguments; model arguments are validated against it before running. */
+  parameters: Parameters;
+  execute(args: z.output<Parameters>, context: ToolExecutionContext): Promise<unknown> | unknown;
+}
+
+const toolOptionsSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters'),
+  description: z.string().min(1, 'say what the tool does and when to use it'),
+  parameters: z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema'),
+  execute: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
+});
+
+/**
+ * Defines a tool. The options are validated at once, so a misconfigured tool fails where it is
+ * written, not in the middle of a run.
+ *
+ * @example
+ * const add = tool({
+ *   name: 'add',
+ *   description: 'Adds two numbers.',
+ *   parameters: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => a + b,
+ * });
+ */
+export function tool<Parameters extends z.ZodType>(options: ToolOptions<Parameters>): Tool<Parameters> {
+  const parsed = toolOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new InvalidConfigurationError(
+      `tool "${String((options as { name?: unknown })?.name)}"`,
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  }
+  return Object.freeze({
+    kind: 'tool' as const,
+    name: options.name,
+    description: options.description,
+    parameters: options.parameters,
+    execute: options.execute,
+  });
+}
+
+/** Whether `value` was made by `tool()`. */
+export function isTool(value: unknown): value is Tool {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'tool' &&
+    typeof (value as { execute?: unknown }).execute === 'function'
+  );
+}
+
+/** The definition the model sees: name, description and JSON Schema 2020-12 of the input. */
+export function toToolDefinition(definedTool: Tool): ToolDefinition {
+  const schema = z.toJSONSchema(definedTool.parameters, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  return { name: definedTool.name, description: definedTool.description, inputSchema: schema };
+}

@@ -1,0 +1,43 @@
+const marker = 'agentloom.error';
+const brand = Symbol.for(marker);
+
+/**
+ * Every error code AgentLoom throws. Callers branch on `code`, never on message text (X-5).
+ */
+export type AgentLoomErrorCode =
+  | 'invalid-configuration'
+  | 'invalid-run-request'
+  | 'owned-elsewhere'
+  | 'ownership-lost'
+  | 'stale-epoch'
+  | 'run-not-found'
+  | 'unsupported-journal-format'
+  | 'store-failure'
+  | 'model-call-failed'
+  | 'tool-execution-failed';
+
+/**
+ * Base class of every AgentLoom error: a string `code` for branching and a `Symbol.for` brand so
+ * that `isInstance` works across duplicated copies of the package (where `instanceof` fails).
+ */
+export class AgentLoomError extends Error {
+  /** Machine-readable reason; stable across versions. */
+  readonly code: AgentLoomErrorCode;
+
+  constructor(code: AgentLoomErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  /** Whether `error` is any AgentLoom error, even one from another copy of the package. */
+  static isInstance(error: unknown): error is AgentLoomError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[brand] === true;
+  }
+}
+
+/** Creates the `isInstance` guard of one error subclass, checked by code so it survives bundling. */
+export function hasErrorCode<T extends AgentLoomError>(error: unknown, code: AgentLoomErrorCode): error is T {
+  return AgentLoomError.isInstance(error) && error.code === code;
+}

@@ -1,0 +1,62 @@
+import { AgentLoomError, hasErrorCode } from './agentloom-error.js';
+
+/**
+ * Answer to `run` on a run that a live owner is executing (R-2): no second executor was started
+ * and the owner was not preempted. Carries when the owner's lease ends, so a caller that believes
+ * the owner is dead knows when to try again.
+ */
+export class RunOwnedElsewhereError extends AgentLoomError {
+  readonly runId: string;
+  readonly ownerId: string;
+  readonly leaseExpiresAt: number;
+
+  constructor(runId: string, ownerId: string, leaseExpiresAt: number) {
+    super(
+      'owned-elsewhere',
+      `Run ${runId} is owned by ${ownerId} until ${new Date(leaseExpiresAt).toISOString()}; not started twice.`,
+    );
+    this.runId = runId;
+    this.ownerId = ownerId;
+    this.leaseExpiresAt = leaseExpiresAt;
+  }
+
+  static override isInstance(error: unknown): error is RunOwnedElsewhereError {
+    return hasErrorCode(error, 'owned-elsewhere');
+  }
+}
+
+/**
+ * A store refused a write because the caller's epoch (fencing token) is no longer current:
+ * another owner took the run over. The writer must stop; nothing it wrote after the takeover landed.
+ */
+export class StaleEpochError extends AgentLoomError {
+  readonly runId: string;
+  readonly epoch: number;
+
+  constructor(runId: string, epoch: number, detail = 'another owner holds the run') {
+    super('stale-epoch', `Write to run ${runId} with epoch ${epoch} rejected: ${detail}.`);
+    this.runId = runId;
+    this.epoch = epoch;
+  }
+
+  static override isInstance(error: unknown): error is StaleEpochError {
+    return hasErrorCode(error, 'stale-epoch');
+  }
+}
+
+/**
+ * The run's executor in this process stopped because it lost ownership (its lease was taken over
+ * or could not be renewed). The run is not lost: its new owner continues it from the journal.
+ */
+export class OwnershipLostError extends AgentLoomError {
+  readonly runId: string;
+
+  constructor(runId: string, options?: { cause?: unknown }) {
+    super('ownership-lost', `This process no longer owns run ${runId}; it stopped without further writes.`, options);
+    this.runId = runId;
+  }
+
+  static override isInstance(error: unknown): error is OwnershipLostError {
+    return hasErrorCode(error, 'ownership-lost');
+  }
+}

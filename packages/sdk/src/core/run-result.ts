@@ -1,0 +1,33 @@
+import type { Failure } from './failure.js';
+import type { Usage } from './messages.js';
+
+/** How a run ended. */
+export type RunStatus = 'succeeded' | 'failed' | 'stopped';
+
+/**
+ * Why a run ended without success (S-11): typed values, never message text. `stopped` runs have
+ * `user-stop`; failed runs have one of the others.
+ */
+export type TerminalReason =
+  | 'user-stop'
+  | 'run-timeout'
+  | 'loop-budget-exhausted'
+  | 'model-failed'
+  | 'compression-failed'
+  | 'over-window-after-compression';
+
+/** The outcome of a run, as stored with its terminal record and returned by `run.result()`. */
+export interface RunResult {
+  runId: string;
+  sessionId: string;
+  status: RunStatus;
+  /** The final answer; present only when `status` is `succeeded`. */
+  output?: string;
+  /** Present whenever `status` is not `succeeded` (S-9: a failure always has a reason). */
+  reason?: TerminalReason;
+  /** The failure behind `model-failed` and similar reasons. */
+  failure?: Failure;
+  /** Business loops charged to the run, across every role (X-8). */
+  loops: number;
+  usage: Usage;
+}

@@ -1,0 +1,50 @@
+import type { Failure } from '../../core/failure.js';
+import type { AssistantMessage, Usage } from '../../core/messages.js';
+import type { RunResult } from '../../core/run-result.js';
+import type { FinishReason } from '../../model/language-model.js';
+import type { ResolvedExecution } from './execution-options.js';
+
+/** Journal format written by this version; a run in another format is refused (B-6). */
+export const AGENT_JOURNAL_FORMAT = 1;
+
+/**
+ * The typed facts the agent engine writes to a run's journal. Each is appended before its effect
+ * becomes visible, and the state of a run is the fold of these records (ARCHITECTURE §2).
+ */
+export type AgentJournalRecord =
+  /** The run was created with this input and execution snapshot (C-15); written exactly once (R-3). */
+  | {
+      type: 'run-started';
+      data: { formatVersion: number; agentName: string; input: string; execution: ResolvedExecution; deadlineAt: number };
+    }
+  /** A business loop of one task began; the loop is charged to the run's budget in the same commit (X-8). */
+  | { type: 'loop-started'; taskId: string; data: { loop: number } }
+  /** One model attempt failed; its partial output is kept here, marked incomplete (S-9). */
+  | {
+      type: 'model-attempt-failed';
+      taskId: string;
+      data: { loop: number; attempt: number; failure: Failure; partialText: string; incomplete: true; retryWaitMs?: number };
+    }
+  /** A complete, validated model response: the decision of this loop. */
+  | {
+      type: 'model-responded';
+      taskId: string;
+      data: { loop: number; attempt: number; message: AssistantMessage; finishReason: FinishReason; usage: Usage };
+    }
+  /** Intent: attempt `attempt` of an operation is about to run (written before the external call, X-7). */
+  | { type: 'attempt-started'; taskId: string; data: { operationId: string; attempt: number } }
+  /** An attempt failed and another will follow at `retryAt` (epoch ms). */
+  | { type: 'attempt-failed'; taskId: string; data: { operationId: string; attempt: number; failure: Failure; retryAt: number } }
+  /** The final outcome of an operation, as the model will see it. */
+  | {
+      type: 'operation-finished';
+      taskId: string;
+      data: { operationId: string; status: 'succeeded' | 'failed'; content: string; attempts: number; failure?: Failure };
+    }
+  /** Every member of the loop's batch has a result; the results enter the task's context (X-1). */
+  | { type: 'batch-joined'; taskId: string; data: { loop: number } }
+  /** The run ended with this result; nothing is written after it (S-6). */
+  | { type: 'run-finished'; data: RunResult };
+
+/** The `type` of every agent journal record. */
+export type AgentJournalRecordType = AgentJournalRecord['type'];

@@ -1,0 +1,198 @@
+import { UnsupportedJournalFormatError } from '../../core/errors/index.js';
+import type { Failure } from '../../core/failure.js';
+import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '../../core/messages.js';
+import type { RunResult } from '../../core/run-result.js';
+import type { JournalEntry } from '../../store/run-store.js';
+import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
+import type { ResolvedExecution } from './execution-options.js';
+
+/** One logical tool call of a batch, with its attempts and, once known, its result. */
+export interface OperationState {
+  operationId: string;
+  taskId: string;
+  loop: number;
+  index: number;
+  call: ToolCall;
+  /** Attempts started so far. */
+  attempts: number;
+  /** An attempt was started and has neither failed nor finished: in flight, or unknown after a crash. */
+  attemptOpen: boolean;
+  /** When set, the next attempt may start at this time (epoch ms). */
+  retryAt?: number;
+  result?: { status: 'succeeded' | 'failed'; content: string; failure?: Failure };
+}
+
+/** Where a task is in its loop (L-1). */
+export type TaskPhase = 'ready' | 'calling-model' | 'in-batch' | 'answered';
+
+/** A role execution (NodeTask, D-2) with its private context and position. */
+export interface TaskState {
+  taskId: string;
+  /** The model-visible context of this task, in order. */
+  messages: Message[];
+  /** Loops this task has started (its own loop sequence, X-8). */
+  loop: number;
+  phase: TaskPhase;
+  /** Failed model attempts in the current loop. */
+  modelAttempts: number;
+  /** Operation ids of the current batch, in call order. */
+  batch: string[];
+  answer?: string;
+}
+
+/** The state of an agent run: what recovery rebuilds by folding the journal. */
+export interface AgentRunState {
+  input: string;
+  agentName: string;
+  execution: ResolvedExecution;
+  deadlineAt: number;
+  tasks: Map<string, TaskState>;
+  operations: Map<string, OperationState>;
+  loopsUsed: number;
+  usage: Usage;
+  result?: RunResult;
+}
+
+/** The id of the entry task (the ReAct role, or the planner). */
+export const ENTRY_TASK_ID = 'entry';
+
+/** The stable id of a logical call: the same across retries, recovery and takeover (X-5, X-6). */
+export function operationIdOf(taskId: string, loop: number, index: number): string {
+  return `${taskId}/${loop}/${index}`;
+}
+
+/** Rebuilds the state of a run from its whole journal. */
+export function foldAgentJournal(runId: string, entries: readonly JournalEntry[]): AgentRunState {
+  const first = entries[0];
+  if (first?.type !== 'run-started') throw new UnsupportedJournalFormatError(runId, undefined);
+  const state = createAgentRunState(runId, first as JournalEntry);
+  for (const entry of entries.slice(1)) applyAgentEntry(state, entry);
+  return state;
+}
+
+function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState {
+  const data = (entry as unknown as Extract<AgentJournalRecord, { type: 'run-started' }>).data;
+  if (data?.formatVersion !== AGENT_JOURNAL_FORMAT) throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
+  const entryTask: TaskState = {
+    taskId: ENTRY_TASK_ID,
+    messages: [{ role: 'user', content: data.input }],
+    loop: 0,
+    phase: 'ready',
+    modelAttempts: 0,
+    batch: [],
+  };
+  return {
+    input: data.input,
+    agentName: data.agentName,
+    execution: data.execution,
+    deadlineAt: data.deadlineAt,
+    tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
+    operations: new Map(),
+    loopsUsed: 0,
+    usage: emptyUsage(),
+  };
+}
+
+/**
+ * Applies one journal entry to the state. The live engine applies every entry it commits with
+ * this same function, so a recovered run is exactly the run that was interrupted.
+ */
+export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void {
+  const record = entry as unknown as AgentJournalRecord;
+  switch (record.type) {
+    case 'run-started':
+      return;
+    case 'loop-started': {
+      const task = taskOf(state, record.taskId);
+      task.loop = record.data.loop;
+      task.phase = 'calling-model';
+      task.modelAttempts = 0;
+      task.batch = [];
+      state.loopsUsed += 1;
+      return;
+    }
+    case 'model-attempt-failed':
+      taskOf(state, record.taskId).modelAttempts = record.data.attempt;
+      return;
+    case 'model-responded': {
+      const task = taskOf(state, record.taskId);
+      const { message, loop } = record.data;
+      task.messages.push(message);
+      addUsage(state.usage, record.data.usage);
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) {
+        task.phase = 'answered';
+        task.answer = message.content;
+        return;
+      }
+      task.phase = 'in-batch';
+      task.batch = calls.map((call, index) => {
+        const operationId = operationIdOf(task.taskId, loop, index);
+        state.operations.set(operationId, {
+          operationId,
+          taskId: task.taskId,
+          loop,
+          index,
+          call,
+          attempts: 0,
+          attemptOpen: false,
+        });
+        return operationId;
+      });
+      return;
+    }
+    case 'attempt-started': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.attempts = record.data.attempt;
+      operation.attemptOpen = true;
+      delete operation.retryAt;
+      return;
+    }
+    case 'attempt-failed': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.attemptOpen = false;
+      operation.retryAt = record.data.retryAt;
+      return;
+    }
+    case 'operation-finished': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.attemptOpen = false;
+      operation.attempts = record.data.attempts;
+      delete operation.retryAt;
+      operation.result = { status: record.data.status, content: record.data.content };
+      if (record.data.failure) operation.result.failure = record.data.failure;
+      return;
+    }
+    case 'batch-joined': {
+      const task = taskOf(state, record.taskId);
+      for (const operationId of task.batch) {
+        const operation = operationOf(state, operationId);
+        const message: Message = {
+          role: 'tool',
+          toolCallId: operation.call.id,
+          toolName: operation.call.name,
+          content: operation.result?.content ?? '',
+        };
+        if (operation.result?.status === 'failed') message.isError = true;
+        task.messages.push(message);
+      }
+      task.phase = 'ready';
+      return;
+    }
+    case 'run-finished':
+      state.result = record.data;
+      return;
+  }
+}
+
+function taskOf(state: AgentRunState, taskId: string): TaskState {
+  const task = state.tasks.get(taskId);
+  if (!task) throw new Error(`Journal refers to unknown task ${taskId}.`);
+  return task;
+}
+
+function operationOf(state: AgentRunState, operationId: string): OperationState {
+  const operation = state.operations.get(operationId);
+  if (!operation) throw new Error(`Journal refers to unknown operation ${operationId}.`);
+  return operation;
+}

@@ -1,0 +1,79 @@
+import { toToolDefinition } from '../../capabilities/tools/tool.js';
+import { InvalidRunRequestError } from '../../core/errors/index.js';
+import { createRunId } from '../../core/ids.js';
+import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
+import type { RunStore } from '../../store/run-store.js';
+import { RunControl } from '../run/run-control.js';
+import { type AgentConfig, type ResolvedAgentConfig, resolveAgentConfig } from './agent-config.js';
+import { executeAgentRun, type RunnableAgent } from './execute-run.js';
+import type { RoleDefinition } from './run-context.js';
+import { Run } from './run-handle.js';
+
+/** Arguments of `agent.run()`. */
+export interface AgentRunOptions {
+  /** The session (conversation) the run belongs to. */
+  sessionId: string;
+  /** Omit to start a new run; pass a run id to resume that run (after a crash, on any machine). */
+  runId?: string;
+  /** The question. Required for a new run; when resuming it may be omitted (it is never added twice). */
+  input?: string;
+}
+
+/**
+ * An agent: a validated configuration that runs durably. Constructing one validates the whole
+ * configuration and throws `InvalidConfigurationError` before any side effect; it starts
+ * nothing (B-4). Each `run()` call creates, resumes, or reports on one run in the store.
+ *
+ * @example
+ * const agent = new Agent({ name: 'helper', mode: 'react', model, prompt: 'You help.', tools: [add], store });
+ * const run = agent.run({ sessionId: 'session-1', input: 'What is 2 + 3?' });
+ * for await (const event of run.events()) console.log(event.type);
+ * const result = await run.result();
+ */
+export class Agent {
+  readonly name: string;
+  readonly mode: 'react';
+  private readonly config: ResolvedAgentConfig;
+  private readonly store: RunStore;
+  private readonly role: RoleDefinition;
+
+  constructor(config: AgentConfig) {
+    this.config = resolveAgentConfig(config);
+    this.name = this.config.name;
+    this.mode = this.config.mode;
+    this.store = this.config.store ?? new MemoryRunStore();
+    this.role = {
+      prompt: this.config.prompt,
+      tools: new Map(this.config.tools.map((item) => [item.name, item])),
+      toolDefinitions: this.config.tools.map(toToolDefinition),
+    };
+  }
+
+  /**
+   * Starts, resumes or looks up a run (R-1, R-2) and returns its handle at once; the work goes on
+   * in the background. Calling it again with the same run id is always safe: it never adds the
+   * input twice, never resets the budget or deadline, and never starts a second executor while a
+   * live owner holds the run (R-3).
+   */
+  run(options: AgentRunOptions): Run {
+    if (typeof options?.sessionId !== 'string' || options.sessionId === '') {
+      throw new InvalidRunRequestError(options?.runId ?? '(new)', 'agent.run needs a non-empty sessionId.');
+    }
+    if (options.runId === undefined && (typeof options.input !== 'string' || options.input === '')) {
+      throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
+    }
+    const runId = options.runId ?? createRunId();
+    const control = new RunControl();
+    const runnable: RunnableAgent = {
+      name: this.config.name,
+      model: this.config.model,
+      store: this.store,
+      role: this.role,
+      execution: this.config.execution,
+      isRetryable: this.config.isRetryable,
+      leaseMs: this.config.leaseMs,
+    };
+    const request = { runId, sessionId: options.sessionId, ...(options.input !== undefined ? { input: options.input } : {}) };
+    return new Run(runId, options.sessionId, control, (emit) => executeAgentRun(runnable, request, control, emit));
+  }
+}

@@ -1,0 +1,175 @@
+import { InvalidRunRequestError, ModelCallError, OwnershipLostError, RunOwnedElsewhereError } from '../../core/errors/index.js';
+import type { Failure } from '../../core/failure.js';
+import { createOwnerId } from '../../core/ids.js';
+import type { RetryPolicy } from '../../core/retry-policy.js';
+import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result.js';
+import type { LanguageModel } from '../../model/language-model.js';
+import type { RunStore } from '../../store/run-store.js';
+import { DurableRun } from '../run/durable-run.js';
+import { type RunControl, RunInterrupt } from '../run/run-control.js';
+import { AGENT_JOURNAL_FORMAT } from './agent-journal.js';
+import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
+import type { ResolvedExecution } from './execution-options.js';
+import { driveReactRun } from './react-loop.js';
+import type { RoleDefinition, RunContext } from './run-context.js';
+import { eventOfEntry, type RunEvent } from './run-events.js';
+
+/** What an agent contributes to one execution of a run. */
+export interface RunnableAgent {
+  name: string;
+  model: LanguageModel;
+  store: RunStore;
+  role: RoleDefinition;
+  /** Execution settings for a run created now; a resumed run uses its stored snapshot (C-15). */
+  execution: ResolvedExecution;
+  isRetryable?: RetryPolicy['isRetryable'];
+  leaseMs: number;
+}
+
+/** Identity and input of one `run` call. */
+export interface RunRequest {
+  runId: string;
+  sessionId: string;
+  input?: string;
+}
+
+/**
+ * Executes one `run` call by the run's stored state (R-2): creates a new run, takes over an
+ * unfinished one whose owner is gone, answers `owned-elsewhere` while a live owner holds it, or
+ * returns the stored result of a finished one without calling the model. Re-entering never
+ * appends the input again nor resets the budget or deadline (R-3).
+ */
+export async function executeAgentRun(
+  agent: RunnableAgent,
+  request: RunRequest,
+  control: RunControl,
+  emit: (event: RunEvent) => void,
+): Promise<RunResult> {
+  const { store } = agent;
+  const ownerId = createOwnerId();
+  const now = Date.now;
+  if (request.input === undefined && !(await store.getRun(request.runId))) {
+    throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
+  }
+  const deadlineAt = now() + agent.execution.timeoutMs;
+  const acquired = await store.acquire({
+    runId: request.runId,
+    sessionId: request.sessionId,
+    ownerId,
+    leaseMs: agent.leaseMs,
+    deadlineAt,
+    initialEntries: [
+      {
+        type: 'run-started',
+        data: {
+          formatVersion: AGENT_JOURNAL_FORMAT,
+          agentName: agent.name,
+          input: request.input ?? '',
+          execution: agent.execution,
+          deadlineAt,
+        },
+      },
+    ],
+  });
+  const { run } = acquired;
+  if (acquired.outcome === 'terminal') {
+    const result = run.result as RunResult;
+    emit({ type: 'run-finish', runId: run.runId, result });
+    return result;
+  }
+  if (acquired.outcome === 'owned-elsewhere') {
+    throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
+  }
+  let state: AgentRunState;
+  try {
+    state = foldAgentJournal(run.runId, await store.readJournal(run.runId));
+    if (request.input !== undefined && request.input !== state.input) {
+      throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
+    }
+  } catch (error) {
+    await store.releaseLease(run.runId, run.epoch).catch(() => {});
+    throw error;
+  }
+
+  const durable = new DurableRun<AgentRunState>({
+    store,
+    runId: run.runId,
+    epoch: run.epoch,
+    leaseMs: agent.leaseMs,
+    lastSequence: run.lastSequence,
+    state,
+    control,
+    apply: applyAgentEntry,
+    onCommitted: (entry) => {
+      const event = eventOfEntry(run.runId, state, entry);
+      if (event) emit(event);
+    },
+  });
+  const context: RunContext = {
+    runId: run.runId,
+    sessionId: run.sessionId,
+    model: agent.model,
+    durable,
+    control,
+    retry: { ...state.execution.retry, ...(agent.isRetryable ? { isRetryable: agent.isRetryable } : {}) },
+    emit,
+    now,
+  };
+  control.armDeadline(state.deadlineAt);
+  durable.startLeaseRenewal();
+  emit({
+    type: 'run-start',
+    runId: run.runId,
+    sessionId: run.sessionId,
+    resumed: acquired.outcome === 'acquired',
+    epoch: run.epoch,
+  });
+  let ended = false;
+  try {
+    const result = await driveToResult(context, agent.role);
+    ended = true;
+    return result;
+  } finally {
+    control.dispose();
+    await durable.dispose({ release: !ended });
+  }
+}
+
+async function driveToResult(context: RunContext, role: RoleDefinition): Promise<RunResult> {
+  try {
+    const outcome = await driveReactRun(context, role);
+    if (outcome.kind === 'answered') return await finishRun(context, 'succeeded', { output: outcome.answer });
+    return await finishRun(context, 'failed', { reason: 'loop-budget-exhausted' });
+  } catch (error) {
+    const interrupt = RunInterrupt.isInstance(error) ? error : context.control.interrupt;
+    if (OwnershipLostError.isInstance(error) || interrupt?.reason === 'ownership-lost') {
+      throw OwnershipLostError.isInstance(error) ? error : new OwnershipLostError(context.runId, { cause: interrupt?.cause });
+    }
+    if (interrupt?.reason === 'user-stop') return await finishRun(context, 'stopped', { reason: 'user-stop' });
+    if (interrupt?.reason === 'run-timeout') return await finishRun(context, 'failed', { reason: 'run-timeout' });
+    if (ModelCallError.isInstance(error)) {
+      return await finishRun(context, 'failed', { reason: 'model-failed', failure: error.failure });
+    }
+    throw error;
+  }
+}
+
+async function finishRun(
+  context: RunContext,
+  status: RunStatus,
+  detail: { output?: string; reason?: TerminalReason; failure?: Failure },
+): Promise<RunResult> {
+  let result: RunResult | undefined;
+  await context.durable.commit((state) => {
+    result = {
+      runId: context.runId,
+      sessionId: context.sessionId,
+      status,
+      ...detail,
+      loops: state.loopsUsed,
+      usage: { ...state.usage },
+    };
+    return { entries: [{ type: 'run-finished', data: result }], terminal: result };
+  });
+  return result as RunResult;
+}

@@ -1,0 +1,61 @@
+import { callModel } from '../../model/call-model.js';
+import type { TaskState } from './agent-state.js';
+import type { RoleDefinition, RunContext } from './run-context.js';
+
+/**
+ * The model step of a loop (L-1): sends the task's context and commits the complete response
+ * as the loop's decision. Failed attempts are committed as incomplete records (S-9). A final
+ * model failure is thrown as `ModelCallError` for the caller to end the task or run (S-10).
+ */
+export async function runModelStep(context: RunContext, task: TaskState, role: RoleDefinition): Promise<void> {
+  const { durable, control } = context;
+  const execution = durable.state.execution;
+  const loop = task.loop;
+  const response = await callModel(
+    context.model,
+    { system: role.prompt, messages: task.messages, tools: role.toolDefinitions },
+    {
+      signal: control.signal,
+      deadlineAt: durable.state.deadlineAt,
+      firstOutputTimeoutMs: execution.modelFirstOutputTimeoutMs,
+      stallTimeoutMs: execution.modelStallTimeoutMs,
+      retry: context.retry,
+      previousAttempts: task.modelAttempts,
+      now: context.now,
+      onAttemptStart: (attempt) =>
+        context.emit({ type: 'model-call-start', runId: context.runId, taskId: task.taskId, loop, attempt }),
+      onAttemptFailed: (report) =>
+        durable.commit(() => ({
+          entries: [
+            {
+              type: 'model-attempt-failed',
+              taskId: task.taskId,
+              data: {
+                loop,
+                attempt: report.attempt,
+                failure: report.failure,
+                partialText: report.partialText,
+                incomplete: true,
+                ...(report.retryWaitMs !== undefined ? { retryWaitMs: report.retryWaitMs } : {}),
+              },
+            },
+          ],
+        })),
+    },
+  );
+  await durable.commit(() => ({
+    entries: [
+      {
+        type: 'model-responded',
+        taskId: task.taskId,
+        data: {
+          loop,
+          attempt: response.attempt,
+          message: response.message,
+          finishReason: response.finishReason,
+          usage: response.usage,
+        },
+      },
+    ],
+  }));
+}

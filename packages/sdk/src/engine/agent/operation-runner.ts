@@ -1,0 +1,172 @@
+import type { Tool } from '../../capabilities/tools/tool.js';
+import { abortableSleep } from '../../core/abortable-sleep.js';
+import { type Failure, failureFromToolError } from '../../core/failure.js';
+import { decideRetry } from '../../core/retry-policy.js';
+import type { NewJournalEntry } from '../../store/run-store.js';
+import type { Commit } from '../run/durable-run.js';
+import { RunInterrupt } from '../run/run-control.js';
+import type { AgentRunState, OperationState } from './agent-state.js';
+import type { RoleDefinition, RunContext } from './run-context.js';
+
+/** What the model reads for a call whose outcome was not saved before a crash (X-7). */
+const UNKNOWN_OUTCOME_MESSAGE =
+  'the call was started, but the process running it stopped before its outcome was saved; it may or may not have taken effect';
+
+/**
+ * Runs one logical tool call to its final result (X-5): writes the intent before each attempt,
+ * bounds each attempt by the tool timeout and the remaining run time (C-10), retries by the
+ * run's policy with the same arguments and identity, and commits the result as soon as it
+ * arrives (X-2). An attempt left open by a crash is recorded `unknown` and then goes through the
+ * same classification (R-5, X-7). Control flow (stop, deadline, lost ownership) is rethrown,
+ * never turned into a tool error (X-3).
+ */
+export async function runOperation(context: RunContext, role: RoleDefinition, operationId: string): Promise<void> {
+  const { durable, control } = context;
+  const operation = () => durable.state.operations.get(operationId) as OperationState;
+  for (;;) {
+    control.throwIfInterrupted();
+    const current = operation();
+    if (current.result) return;
+    if (current.attemptOpen) {
+      await settleFailure(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
+      continue;
+    }
+    if (current.retryAt !== undefined) await abortableSleep(current.retryAt - context.now(), control.signal);
+    const tool = role.tools.get(current.call.name);
+    if (!tool) {
+      await finish(context, current, { kind: 'unknown-tool', message: `there is no tool named "${current.call.name}"` });
+      return;
+    }
+    const parsed = tool.parameters.safeParse(current.call.arguments);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
+      await finish(context, current, { kind: 'invalid-arguments', message: `invalid arguments: ${detail}` });
+      return;
+    }
+    const attempt = current.attempts + 1;
+    await durable.commit(() => ({
+      entries: [{ type: 'attempt-started', taskId: current.taskId, data: { operationId, attempt } }],
+    }));
+    const outcome = await runAttempt(context, tool, parsed.data, current, attempt);
+    if (outcome.ok) {
+      await finish(context, operation(), undefined, outcome.content);
+      return;
+    }
+    await settleFailure(context, operation(), outcome.failure);
+  }
+}
+
+type AttemptOutcome = { ok: true; content: string } | { ok: false; failure: Failure };
+
+async function runAttempt(
+  context: RunContext,
+  tool: Tool,
+  args: unknown,
+  operation: OperationState,
+  attempt: number,
+): Promise<AttemptOutcome> {
+  const { control, durable } = context;
+  const timeoutMs = Math.min(durable.state.execution.toolTimeoutMs, durable.state.deadlineAt - context.now());
+  const attemptController = new AbortController();
+  const timeout = new TimeoutSignal();
+  const onControlAbort = () => attemptController.abort(control.signal.reason);
+  control.signal.addEventListener('abort', onControlAbort, { once: true });
+  const timer = setTimeout(() => attemptController.abort(timeout), Math.max(0, timeoutMs));
+  const aborted = new Promise<never>((_, reject) =>
+    attemptController.signal.addEventListener('abort', () => reject(attemptController.signal.reason), { once: true }),
+  );
+  aborted.catch(() => {});
+  try {
+    const value = await Promise.race([
+      Promise.resolve().then(() =>
+        tool.execute(args, {
+          runId: context.runId,
+          sessionId: context.sessionId,
+          taskId: operation.taskId,
+          operationId: operation.operationId,
+          attempt,
+          signal: attemptController.signal,
+        }),
+      ),
+      aborted,
+    ]);
+    return { ok: true, content: toContent(value) };
+  } catch (error) {
+    if (RunInterrupt.isInstance(control.signal.reason)) throw control.signal.reason;
+    if (attemptController.signal.reason === timeout) {
+      return { ok: false, failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` } };
+    }
+    return { ok: false, failure: failureFromToolError(error) };
+  } finally {
+    clearTimeout(timer);
+    control.signal.removeEventListener('abort', onControlAbort);
+    if (!attemptController.signal.aborted) attemptController.abort();
+  }
+}
+
+/** Marker abort reason for an attempt timeout, told apart from control aborts by identity. */
+class TimeoutSignal {}
+
+async function settleFailure(context: RunContext, operation: OperationState, failure: Failure): Promise<void> {
+  const decision = decideRetry({
+    policy: context.retry,
+    failure,
+    attempt: operation.attempts,
+    now: context.now(),
+    deadlineAt: context.durable.state.deadlineAt,
+  });
+  if (!decision.retry) {
+    await finish(context, operation, failure);
+    return;
+  }
+  const retryAt = context.now() + decision.waitMs;
+  await context.durable.commit(() => ({
+    entries: [
+      {
+        type: 'attempt-failed',
+        taskId: operation.taskId,
+        data: { operationId: operation.operationId, attempt: operation.attempts, failure, retryAt },
+      },
+    ],
+  }));
+}
+
+/** Commits an operation's final result, and the batch join with it when it is the last one (X-1). */
+function finish(context: RunContext, operation: OperationState, failure: Failure | undefined, content?: string): Promise<void> {
+  return context.durable.commit((state) => {
+    const entries: NewJournalEntry[] = [
+      {
+        type: 'operation-finished',
+        taskId: operation.taskId,
+        data: {
+          operationId: operation.operationId,
+          status: failure ? 'failed' : 'succeeded',
+          content: failure ? describeFailure(failure) : (content ?? ''),
+          attempts: operation.attempts,
+          ...(failure ? { failure } : {}),
+        },
+      },
+    ];
+    if (isLastOpen(state, operation)) {
+      entries.push({ type: 'batch-joined', taskId: operation.taskId, data: { loop: operation.loop } });
+    }
+    return { entries } satisfies Commit;
+  });
+}
+
+function isLastOpen(state: AgentRunState, operation: OperationState): boolean {
+  const task = state.tasks.get(operation.taskId);
+  if (!task) return false;
+  return task.batch.every((id) => id === operation.operationId || state.operations.get(id)?.result !== undefined);
+}
+
+/** The text the model reads for a failed call: the kind first, so that it can react to it. */
+export function describeFailure(failure: Failure): string {
+  return `Error (${failure.kind}): ${failure.message}`;
+}
+
+function toContent(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value);
+}

@@ -1,0 +1,127 @@
+import type { Failure } from '../../core/failure.js';
+import type { Usage } from '../../core/messages.js';
+import type { RunResult } from '../../core/run-result.js';
+import type { FinishReason } from '../../model/language-model.js';
+import type { JournalEntry } from '../../store/run-store.js';
+import type { AgentJournalRecord } from './agent-journal.js';
+import type { AgentRunState } from './agent-state.js';
+
+/**
+ * Low-frequency lifecycle events of a run (S-7), named `<noun>-<verb>`. Apart from
+ * `run-start` and `model-call-start`, each one reports a fact that is already durable.
+ */
+export type RunEvent =
+  | { type: 'run-start'; runId: string; sessionId: string; resumed: boolean; epoch: number }
+  | { type: 'loop-start'; runId: string; taskId: string; loop: number; loopsUsed: number }
+  | { type: 'model-call-start'; runId: string; taskId: string; loop: number; attempt: number }
+  | {
+      type: 'model-call-fail';
+      runId: string;
+      taskId: string;
+      loop: number;
+      attempt: number;
+      failure: Failure;
+      willRetry: boolean;
+    }
+  | {
+      type: 'model-call-finish';
+      runId: string;
+      taskId: string;
+      loop: number;
+      finishReason: FinishReason;
+      usage: Usage;
+      toolCalls: number;
+    }
+  | { type: 'tool-call-start'; runId: string; taskId: string; operationId: string; toolName: string; attempt: number }
+  | {
+      type: 'tool-call-fail';
+      runId: string;
+      taskId: string;
+      operationId: string;
+      toolName: string;
+      attempt: number;
+      failure: Failure;
+      retryAt: number;
+    }
+  | {
+      type: 'tool-call-finish';
+      runId: string;
+      taskId: string;
+      operationId: string;
+      toolName: string;
+      status: 'succeeded' | 'failed';
+      failure?: Failure;
+    }
+  | { type: 'batch-join'; runId: string; taskId: string; loop: number }
+  | { type: 'run-finish'; runId: string; result: RunResult };
+
+/** Maps a committed journal entry to the lifecycle event it announces, if any. */
+export function eventOfEntry(runId: string, state: AgentRunState, entry: JournalEntry): RunEvent | undefined {
+  const record = entry as unknown as AgentJournalRecord;
+  switch (record.type) {
+    case 'loop-started':
+      return { type: 'loop-start', runId, taskId: record.taskId, loop: record.data.loop, loopsUsed: state.loopsUsed };
+    case 'model-attempt-failed':
+      return {
+        type: 'model-call-fail',
+        runId,
+        taskId: record.taskId,
+        loop: record.data.loop,
+        attempt: record.data.attempt,
+        failure: record.data.failure,
+        willRetry: record.data.retryWaitMs !== undefined,
+      };
+    case 'model-responded':
+      return {
+        type: 'model-call-finish',
+        runId,
+        taskId: record.taskId,
+        loop: record.data.loop,
+        finishReason: record.data.finishReason,
+        usage: record.data.usage,
+        toolCalls: record.data.message.toolCalls?.length ?? 0,
+      };
+    case 'attempt-started':
+      return {
+        type: 'tool-call-start',
+        runId,
+        taskId: record.taskId,
+        operationId: record.data.operationId,
+        toolName: toolNameOf(state, record.data.operationId),
+        attempt: record.data.attempt,
+      };
+    case 'attempt-failed':
+      return {
+        type: 'tool-call-fail',
+        runId,
+        taskId: record.taskId,
+        operationId: record.data.operationId,
+        toolName: toolNameOf(state, record.data.operationId),
+        attempt: record.data.attempt,
+        failure: record.data.failure,
+        retryAt: record.data.retryAt,
+      };
+    case 'operation-finished': {
+      const event: RunEvent = {
+        type: 'tool-call-finish',
+        runId,
+        taskId: record.taskId,
+        operationId: record.data.operationId,
+        toolName: toolNameOf(state, record.data.operationId),
+        status: record.data.status,
+      };
+      if (record.data.failure) event.failure = record.data.failure;
+      return event;
+    }
+    case 'batch-joined':
+      return { type: 'batch-join', runId, taskId: record.taskId, loop: record.data.loop };
+    case 'run-finished':
+      return { type: 'run-finish', runId, result: record.data };
+    default:
+      return undefined;
+  }
+}
+
+function toolNameOf(state: AgentRunState, operationId: string): string {
+  return state.operations.get(operationId)?.call.name ?? 'unknown';
+}

@@ -1,0 +1,130 @@
+import { OwnershipLostError, StaleEpochError } from '../../core/errors/index.js';
+import type { RunResult } from '../../core/run-result.js';
+import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
+import type { RunControl } from './run-control.js';
+
+/** What one commit writes: entries plus the run-row change they imply. */
+export interface Commit {
+  entries: NewJournalEntry[];
+  chargeLoops?: number;
+  terminal?: RunResult;
+}
+
+/** Options of `DurableRun`. */
+export interface DurableRunOptions<State> {
+  store: RunStore;
+  runId: string;
+  epoch: number;
+  leaseMs: number;
+  lastSequence: number;
+  state: State;
+  control: RunControl;
+  /** The same reducer that rebuilt `state` from the journal: live and recovered state agree. */
+  apply: (state: State, entry: JournalEntry) => void;
+  /** Called with each entry once it is durable (events, telemetry). */
+  onCommitted?: (entry: JournalEntry) => void;
+  now?: () => number;
+}
+
+/**
+ * The durable run both engines share (ARCHITECTURE §2): the only way to change a run's state is
+ * to commit journal entries, fenced by this owner's epoch, and then apply them with the same
+ * reducer recovery uses. Commits are serialised in this process so that the journal order and
+ * the in-memory order are the same. A rejected (stale) commit means another owner took over:
+ * the run stops admitting work and writes nothing more.
+ */
+export class DurableRun<State> {
+  readonly runId: string;
+  readonly epoch: number;
+  readonly state: State;
+  private readonly options: DurableRunOptions<State>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastSequence: number;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private leaseExpiresAt: number;
+  private lost: OwnershipLostError | undefined;
+
+  constructor(options: DurableRunOptions<State>) {
+    this.options = options;
+    this.runId = options.runId;
+    this.epoch = options.epoch;
+    this.state = options.state;
+    this.lastSequence = options.lastSequence;
+    this.leaseExpiresAt = (options.now ?? Date.now)() + options.leaseMs;
+  }
+
+  /**
+   * Commits what `build` returns, computed from the state as it is when this commit's turn comes
+   * (so that decisions such as "this is the last result of the batch" see every earlier commit).
+   * Returns once the entries are durable and applied.
+   */
+  commit(build: (state: State) => Commit | undefined): Promise<void> {
+    const next = this.queue.then(() => this.write(build));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Renews the lease in the background every third of its length until `dispose`. */
+  startLeaseRenewal(): void {
+    const every = Math.max(10, Math.floor(this.options.leaseMs / 3));
+    this.renewTimer = setInterval(() => void this.renew(), every);
+    this.renewTimer.unref();
+  }
+
+  /** Stops renewing and, unless the run ended, releases the lease for another executor. */
+  async dispose(options: { release: boolean }): Promise<void> {
+    clearInterval(this.renewTimer);
+    await this.queue;
+    if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
+  }
+
+  private async write(build: (state: State) => Commit | undefined): Promise<void> {
+    if (this.lost) throw this.lost;
+    const commit = build(this.state);
+    if (!commit || commit.entries.length === 0) return;
+    let lastSequence: number;
+    try {
+      ({ lastSequence } = await this.options.store.append({
+        runId: this.runId,
+        epoch: this.epoch,
+        entries: commit.entries,
+        chargeLoops: commit.chargeLoops ?? 0,
+        ...(commit.terminal ? { terminal: commit.terminal } : {}),
+      }));
+    } catch (error) {
+      if (StaleEpochError.isInstance(error)) throw this.markLost(error);
+      throw error;
+    }
+    const at = (this.options.now ?? Date.now)();
+    let sequence = lastSequence - commit.entries.length;
+    for (const entry of commit.entries) {
+      sequence += 1;
+      const stored: JournalEntry = { ...entry, sequence, epoch: this.epoch, at };
+      this.options.apply(this.state, stored);
+      this.options.onCommitted?.(stored);
+    }
+    this.lastSequence = lastSequence;
+  }
+
+  private async renew(): Promise<void> {
+    if (this.lost) return;
+    const now = (this.options.now ?? Date.now)();
+    try {
+      const { leaseExpiresAt } = await this.options.store.renewLease(this.runId, this.epoch, this.options.leaseMs);
+      this.leaseExpiresAt = leaseExpiresAt;
+    } catch (error) {
+      // A stale epoch means a takeover happened. Any other failure is retried on the next tick,
+      // but once our lease has run out we stop admitting work: another owner may take the run.
+      if (StaleEpochError.isInstance(error) || now >= this.leaseExpiresAt) this.markLost(error);
+    }
+  }
+
+  private markLost(cause: unknown): OwnershipLostError {
+    if (!this.lost) {
+      this.lost = new OwnershipLostError(this.runId, { cause });
+      clearInterval(this.renewTimer);
+      this.options.control.loseOwnership(this.lost);
+    }
+    return this.lost;
+  }
+}

@@ -1,0 +1,77 @@
+/** Why a run's work was interrupted: control flow, never a tool or model error (X-3). */
+export type InterruptReason = 'user-stop' | 'run-timeout' | 'ownership-lost';
+
+/**
+ * The value a run's control signal aborts with. Code that awaits inside a run rethrows it
+ * unchanged so that the engine can end the run with the right typed reason.
+ */
+export class RunInterrupt {
+  readonly reason: InterruptReason;
+  readonly cause: unknown;
+
+  constructor(reason: InterruptReason, cause?: unknown) {
+    this.reason = reason;
+    this.cause = cause;
+  }
+
+  /** Whether `value` is a `RunInterrupt`. */
+  static isInstance(value: unknown): value is RunInterrupt {
+    return value instanceof RunInterrupt;
+  }
+}
+
+/**
+ * One run's control state in this process: user stop, the run deadline and loss of ownership all
+ * abort the same signal, which every wait in the run observes. The first reason wins.
+ */
+export class RunControl {
+  private readonly controller = new AbortController();
+  private deadlineTimer: NodeJS.Timeout | undefined;
+
+  /** Aborted with a `RunInterrupt` as soon as the run must stop admitting work. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The interruption, once there is one. */
+  get interrupt(): RunInterrupt | undefined {
+    return this.controller.signal.aborted ? (this.controller.signal.reason as RunInterrupt) : undefined;
+  }
+
+  /** Throws the interruption if there is one. */
+  throwIfInterrupted(): void {
+    const interrupt = this.interrupt;
+    if (interrupt) throw interrupt;
+  }
+
+  stop(): void {
+    this.abort(new RunInterrupt('user-stop'));
+  }
+
+  loseOwnership(cause?: unknown): void {
+    this.abort(new RunInterrupt('ownership-lost', cause));
+  }
+
+  /** Arms the deadline fixed at the run's creation; it is never restarted (X-10). */
+  armDeadline(deadlineAt: number, now: number = Date.now()): void {
+    clearTimeout(this.deadlineTimer);
+    const remaining = deadlineAt - now;
+    if (remaining <= 0) {
+      this.abort(new RunInterrupt('run-timeout'));
+      return;
+    }
+    // Timers cannot wait longer than 2^31-1 ms; re-arm for longer deadlines.
+    const wait = Math.min(remaining, 2_147_483_647);
+    this.deadlineTimer = setTimeout(() => this.armDeadline(deadlineAt), wait);
+    this.deadlineTimer.unref();
+  }
+
+  /** Releases timers once the run has settled. */
+  dispose(): void {
+    clearTimeout(this.deadlineTimer);
+  }
+
+  private abort(interrupt: RunInterrupt): void {
+    if (!this.controller.signal.aborted) this.controller.abort(interrupt);
+  }
+}

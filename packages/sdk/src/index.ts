@@ -1,0 +1,51 @@
+/**
+ * @module @agentloom/sdk
+ * The public API of AgentLoom's SDK: agents whose runs survive a crash.
+ */
+
+export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export {
+  AgentLoomError,
+  type AgentLoomErrorCode,
+  type ConfigurationIssue,
+  InvalidConfigurationError,
+  InvalidRunRequestError,
+  ModelCallError,
+  OwnershipLostError,
+  RunOwnedElsewhereError,
+  StaleEpochError,
+  StoreFailureError,
+  UnsupportedJournalFormatError,
+} from './core/errors/index.js';
+export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
+export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
+export type { RetryPolicy } from './core/retry-policy.js';
+export type { RunResult, RunStatus, TerminalReason } from './core/run-result.js';
+export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
+export type { AgentConfig } from './engine/agent/agent-config.js';
+export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
+export type { RunEvent } from './engine/agent/run-events.js';
+export { Run } from './engine/agent/run-handle.js';
+export type {
+  FinishReason,
+  LanguageModel,
+  LanguageModelV1,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+  ModelStreamPart,
+  ToolDefinition,
+} from './model/index.js';
+export {
+  type AcquireRequest,
+  type AcquireResult,
+  type AppendRequest,
+  type JournalEntry,
+  MemoryRunStore,
+  type MemoryRunStoreOptions,
+  type NewJournalEntry,
+  type RunRecord,
+  type RunStore,
+  type StoredRunStatus,
+} from './store/index.js';

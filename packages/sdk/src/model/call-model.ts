@@ -1,0 +1,143 @@
+import { abortableSleep } from '../core/abortable-sleep.js';
+import { ModelCallError } from '../core/errors/index.js';
+import type { Failure } from '../core/failure.js';
+import { decideRetry, type RetryPolicy } from '../core/retry-policy.js';
+import { ResponseAssembler } from './assemble-response.js';
+import type { LanguageModel, ModelRequest, ModelResponse } from './language-model.js';
+
+/** What the connection layer reports about one failed attempt, before any retry wait. */
+export interface ModelAttemptFailure {
+  attempt: number;
+  failure: Failure;
+  /** Text the attempt produced before failing: incomplete, never an answer (S-9). */
+  partialText: string;
+  /** Present when another attempt will follow after this wait. */
+  retryWaitMs?: number;
+}
+
+/** Options of `callModel`. */
+export interface CallModelOptions {
+  /** The run's control signal: stop, deadline, lost ownership. Never retried through (X-10). */
+  signal: AbortSignal;
+  /** Epoch milliseconds of the run deadline; bounds every wait. */
+  deadlineAt: number;
+  /** Longest wait for the first part of a stream (C-11). Applies only until output starts. */
+  firstOutputTimeoutMs: number;
+  /** Longest silence between two parts once the stream has started. */
+  stallTimeoutMs: number;
+  retry: RetryPolicy;
+  /** Attempts already made for this logical call (a resumed call continues the count). */
+  previousAttempts?: number;
+  now?: () => number;
+  onAttemptStart?: (attempt: number) => void;
+  /** Awaited before waiting to retry, so that the failure is durable first. */
+  onAttemptFailed?: (report: ModelAttemptFailure) => Promise<void> | void;
+}
+
+/** A complete response and how many attempts it took. */
+export interface CallModelResult extends ModelResponse {
+  attempt: number;
+}
+
+/**
+ * The model connection layer: streams each attempt internally, applies the first-output timeout
+ * and stall detection, assembles and validates the response, and retries by the run's policy
+ * (X-10, X-11, N-11). The engine above only ever sees a complete response or a final
+ * `ModelCallError`. A control abort (stop, deadline) is rethrown as its own reason, never
+ * turned into a model failure.
+ */
+export async function callModel(
+  model: LanguageModel,
+  request: ModelRequest,
+  options: CallModelOptions,
+): Promise<CallModelResult> {
+  const now = options.now ?? Date.now;
+  let attempt = options.previousAttempts ?? 0;
+  for (;;) {
+    attempt += 1;
+    options.signal.throwIfAborted();
+    options.onAttemptStart?.(attempt);
+    try {
+      const response = await attemptOnce(model, request, options);
+      return { ...response, attempt };
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason;
+      const modelError = ModelCallError.isInstance(error)
+        ? error
+        : new ModelCallError(failureFromUnexpected(error), { cause: error });
+      const decision = decideRetry({
+        policy: options.retry,
+        failure: modelError.failure,
+        attempt,
+        now: now(),
+        deadlineAt: options.deadlineAt,
+        backoff: 'exponential',
+      });
+      const report: ModelAttemptFailure = { attempt, failure: modelError.failure, partialText: modelError.partialText ?? '' };
+      if (decision.retry) report.retryWaitMs = decision.waitMs;
+      await options.onAttemptFailed?.(report);
+      if (!decision.retry) throw modelError;
+      await abortableSleep(decision.waitMs, options.signal);
+    }
+  }
+}
+
+async function attemptOnce(model: LanguageModel, request: ModelRequest, options: CallModelOptions): Promise<ModelResponse> {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', forwardAbort, { once: true });
+  const assembler = new ResponseAssembler();
+  let timeout: Failure | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (ms: number, failure: Failure) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timeout = failure;
+      controller.abort(new ModelCallError(failure, { partialText: assembler.partialText }));
+    }, ms);
+  };
+  arm(options.firstOutputTimeoutMs, {
+    kind: 'timeout',
+    code: 'first-output-timeout',
+    message: `no output within ${options.firstOutputTimeoutMs} ms`,
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
+  const iterator = model.doStream(request, { signal: controller.signal })[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) break;
+      arm(options.stallTimeoutMs, {
+        kind: 'stalled',
+        message: `the stream sent nothing for ${options.stallTimeoutMs} ms`,
+      });
+      assembler.push(next.value);
+    }
+    return assembler.finish();
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason;
+    if (timeout) throw new ModelCallError(timeout, { partialText: assembler.partialText });
+    if (ModelCallError.isInstance(error)) {
+      if (error.partialText !== undefined || assembler.partialText === '') throw error;
+      throw new ModelCallError(error.failure, { cause: error, partialText: assembler.partialText });
+    }
+    throw new ModelCallError(failureFromUnexpected(error), { cause: error, partialText: assembler.partialText });
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', forwardAbort);
+    if (!controller.signal.aborted) controller.abort();
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
+function failureFromUnexpected(error: unknown): Failure {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  const failure: Failure = { kind: 'connection', message };
+  if (typeof code === 'string') failure.code = code;
+  if (error instanceof Error) failure.errorName = error.name;
+  return failure;
+}

@@ -1,0 +1,13 @@
+export { ResponseAssembler } from './assemble-response.js';
+export { type CallModelOptions, type CallModelResult, callModel, type ModelAttemptFailure } from './call-model.js';
+export type {
+  FinishReason,
+  LanguageModel,
+  LanguageModelV1,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+  ModelStreamPart,
+  ToolDefinition,
+} from './language-model.js';

@@ -1,0 +1,11 @@
+export { MemoryRunStore, type MemoryRunStoreOptions } from './memory/memory-run-store.js';
+export type {
+  AcquireRequest,
+  AcquireResult,
+  AppendRequest,
+  JournalEntry,
+  NewJournalEntry,
+  RunRecord,
+  RunStore,
+  StoredRunStatus,
+} from './run-store.js';

@@ -1,0 +1,129 @@
+import { StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { decideAcquire } from '../acquire-decision.js';
+import type { AcquireRequest, AcquireResult, AppendRequest, JournalEntry, RunRecord, RunStore } from '../run-store.js';
+
+/** Options of `MemoryRunStore`. */
+export interface MemoryRunStoreOptions {
+  /** Clock for leases; defaults to `Date.now`. */
+  now?: () => number;
+}
+
+interface StoredRun {
+  record: RunRecord;
+  journal: JournalEntry[];
+}
+
+/**
+ * A `RunStore` kept in this process's memory, for examples and tests. It follows the same
+ * contract as the durable stores (fencing included) but a crash loses everything: use
+ * `SqliteRunStore` or `PostgresRunStore` for runs that must survive one.
+ */
+export class MemoryRunStore implements RunStore {
+  private readonly runs = new Map<string, StoredRun>();
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(options: MemoryRunStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    this.assertOpen();
+    const now = this.now();
+    const stored = this.runs.get(request.runId);
+    const decision = decideAcquire(stored?.record, request, now);
+    if (decision.outcome === 'created') {
+      const journal = request.initialEntries.map((entry, index) => toStored(entry, index + 1, 1, now));
+      this.runs.set(request.runId, { record: { ...decision.run, lastSequence: journal.length }, journal });
+    } else if (decision.outcome === 'acquired' && stored) {
+      stored.record = decision.run;
+    }
+    const record = this.runs.get(request.runId)?.record ?? decision.run;
+    return { outcome: decision.outcome, run: structuredClone(record) };
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    const stored = this.fenced(runId, epoch);
+    const now = this.now();
+    stored.record.leaseExpiresAt = now + leaseMs;
+    stored.record.updatedAt = now;
+    return { leaseExpiresAt: stored.record.leaseExpiresAt };
+  }
+
+  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    const stored = this.fenced(request.runId, request.epoch);
+    const now = this.now();
+    const record = stored.record;
+    for (const entry of request.entries) {
+      record.lastSequence += 1;
+      stored.journal.push(toStored(entry, record.lastSequence, request.epoch, now));
+    }
+    record.loopsUsed += request.chargeLoops ?? 0;
+    record.updatedAt = now;
+    if (request.terminal) {
+      record.status = request.terminal.status;
+      record.result = structuredClone(request.terminal);
+      record.ownerId = null;
+      record.leaseExpiresAt = 0;
+    }
+    return { lastSequence: record.lastSequence };
+  }
+
+  async releaseLease(runId: string, epoch: number): Promise<void> {
+    this.assertOpen();
+    const stored = this.runs.get(runId);
+    if (!stored || stored.record.epoch !== epoch || stored.record.status !== 'running') return;
+    stored.record.ownerId = null;
+    stored.record.leaseExpiresAt = 0;
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    this.assertOpen();
+    const stored = this.runs.get(runId);
+    return stored ? structuredClone(stored.record) : undefined;
+  }
+
+  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+    this.assertOpen();
+    const after = options.afterSequence ?? 0;
+    const journal = this.runs.get(runId)?.journal ?? [];
+    return structuredClone(journal.filter((entry) => entry.sequence > after));
+  }
+
+  async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    this.assertOpen();
+    return [...this.runs.values()]
+      .map((stored) => stored.record)
+      .filter((record) => record.sessionId === sessionId)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((record) => structuredClone(record));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  private fenced(runId: string, epoch: number): StoredRun {
+    this.assertOpen();
+    const stored = this.runs.get(runId);
+    if (!stored) throw new StaleEpochError(runId, epoch, 'the run does not exist');
+    if (stored.record.epoch !== epoch) throw new StaleEpochError(runId, epoch);
+    if (stored.record.status !== 'running') throw new StaleEpochError(runId, epoch, 'the run has ended');
+    return stored;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreFailureError('MemoryRunStore is closed.');
+  }
+}
+
+function toStored(
+  entry: { type: string; taskId?: string; data: unknown },
+  sequence: number,
+  epoch: number,
+  at: number,
+): JournalEntry {
+  const stored: JournalEntry = { sequence, epoch, at, type: entry.type, data: structuredClone(entry.data) };
+  if (entry.taskId !== undefined) stored.taskId = entry.taskId;
+  return stored;
+}

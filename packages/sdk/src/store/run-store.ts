@@ -1,0 +1,105 @@
+import type { RunResult, RunStatus } from '../core/run-result.js';
+
+/** Where a run stands in its store. `running` covers pending work with or without a live owner. */
+export type StoredRunStatus = 'running' | RunStatus;
+
+/**
+ * The durable row of one run (ARCHITECTURE §2): identity, ownership (owner, lease, epoch as the
+ * fencing token), the deadline fixed at creation, the loop budget used so far and, once terminal,
+ * the result.
+ */
+export interface RunRecord {
+  runId: string;
+  sessionId: string;
+  status: StoredRunStatus;
+  /** Current owner, or `null` when no executor holds the run (never started, released, ended). */
+  ownerId: string | null;
+  /** Fencing token: increased by every takeover. Appends with an older epoch are rejected. */
+  epoch: number;
+  /** Epoch milliseconds at which the owner's lease ends unless renewed. */
+  leaseExpiresAt: number;
+  /** Epoch milliseconds of the run deadline, set once at creation and never restarted (X-10). */
+  deadlineAt: number;
+  /** Business loops charged so far, across every role (X-8). */
+  loopsUsed: number;
+  /** Sequence number of the last journal entry (0 when empty). */
+  lastSequence: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Present once `status` is terminal. */
+  result?: RunResult;
+}
+
+/** A journal entry as the engine writes it: a typed fact, optionally scoped to one task. */
+export interface NewJournalEntry {
+  type: string;
+  taskId?: string;
+  data: unknown;
+}
+
+/** A journal entry as stored: numbered from 1 without gaps, stamped with its writer's epoch. */
+export interface JournalEntry extends NewJournalEntry {
+  sequence: number;
+  epoch: number;
+  at: number;
+}
+
+/** Asks a store to create a run, take it over, or report who has it. */
+export interface AcquireRequest {
+  runId: string;
+  sessionId: string;
+  ownerId: string;
+  leaseMs: number;
+  /** Deadline for a newly created run; ignored when the run exists (X-10). */
+  deadlineAt: number;
+  /** Journal entries written atomically with the creation of a new run (the input, R-3). */
+  initialEntries: readonly NewJournalEntry[];
+}
+
+/**
+ * The answer to `acquire` (R-2): `created` a new run, `acquired` an unfinished run whose lease had
+ * ended (epoch + 1), `owned-elsewhere` while a live owner holds it, `terminal` for a finished run.
+ */
+export type AcquireResult =
+  | { outcome: 'created'; run: RunRecord }
+  | { outcome: 'acquired'; run: RunRecord }
+  | { outcome: 'owned-elsewhere'; run: RunRecord }
+  | { outcome: 'terminal'; run: RunRecord };
+
+/** An atomic, fenced write: entries plus the run-row change they imply. */
+export interface AppendRequest {
+  runId: string;
+  /** The writer's epoch; the write is rejected unless it is still current. */
+  epoch: number;
+  entries: readonly NewJournalEntry[];
+  /** Loops charged by these entries, added to `loopsUsed` in the same transaction. */
+  chargeLoops?: number;
+  /** Ends the run with this result in the same transaction; the owner is cleared. */
+  terminal?: RunResult;
+}
+
+/**
+ * The port through which everything durable passes (B-3). Every adapter must pass
+ * `runStoreContract` from `@agentloom/sdk/testing`.
+ *
+ * Guarantees an adapter gives:
+ * - `acquire` is atomic: of several concurrent callers on one run, at most one gets `created` or
+ *   `acquired` while the lease lives.
+ * - `append` writes all entries and the row change in one transaction, and only if `epoch` is
+ *   still current and the run is not terminal; otherwise it throws `StaleEpochError` and writes
+ *   nothing.
+ * - Sequences are dense and ordered; `readJournal` returns entries in sequence order.
+ */
+export interface RunStore {
+  acquire(request: AcquireRequest): Promise<AcquireResult>;
+  /** Extends the lease of the current owner; throws `StaleEpochError` when the epoch is stale. */
+  renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }>;
+  append(request: AppendRequest): Promise<{ lastSequence: number }>;
+  /** Gives the run up (lease ends now) so another executor can take it without waiting. */
+  releaseLease(runId: string, epoch: number): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  readJournal(runId: string, options?: { afterSequence?: number }): Promise<JournalEntry[]>;
+  /** Runs of one session, oldest first. */
+  listSessionRuns(sessionId: string): Promise<RunRecord[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite-run-store.js';

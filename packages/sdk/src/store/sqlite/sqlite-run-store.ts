@@ -1,0 +1,244 @@
+import Database from 'better-sqlite3';
+import { StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import type { RunResult } from '../../core/run-result.js';
+import { decideAcquire } from '../acquire-decision.js';
+import type {
+  AcquireRequest,
+  AcquireResult,
+  AppendRequest,
+  JournalEntry,
+  NewJournalEntry,
+  RunRecord,
+  RunStore,
+  StoredRunStatus,
+} from '../run-store.js';
+import { sqliteMigrations } from './migrations.js';
+
+/** Options of `SqliteRunStore`. */
+export interface SqliteRunStoreOptions {
+  /** Path of the database file; created if missing. */
+  path: string;
+  /**
+   * SQLite `synchronous` level. `normal` (default) survives any process crash, which is what a
+   * run promises; `full` also survives a power cut, at the price of one fsync per commit.
+   */
+  synchronous?: 'normal' | 'full';
+  /** How long a writer waits for another process's write lock, in milliseconds. Default 5000. */
+  busyTimeoutMs?: number;
+  /** Clock for leases; defaults to `Date.now`. */
+  now?: () => number;
+}
+
+interface RunRow {
+  run_id: string;
+  session_id: string;
+  status: string;
+  owner_id: string | null;
+  epoch: number;
+  lease_expires_at: number;
+  deadline_at: number;
+  loops_used: number;
+  last_sequence: number;
+  created_at: number;
+  updated_at: number;
+  result: string | null;
+}
+
+interface JournalRow {
+  sequence: number;
+  epoch: number;
+  type: string;
+  task_id: string | null;
+  data: string;
+  at: number;
+}
+
+/**
+ * The embedded default `RunStore`: one SQLite file in WAL mode, shared safely by several
+ * processes on one machine. Every append is one `BEGIN IMMEDIATE` transaction that checks the
+ * writer's epoch before it writes, so a stale owner can never interleave with the new one.
+ */
+export class SqliteRunStore implements RunStore {
+  private readonly database: Database.Database;
+  private readonly now: () => number;
+  private readonly statements;
+  private readonly appendTransaction;
+  private readonly acquireTransaction;
+
+  constructor(options: SqliteRunStoreOptions) {
+    this.now = options.now ?? Date.now;
+    try {
+      this.database = new Database(options.path);
+      this.database.pragma('journal_mode = WAL');
+      this.database.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      this.database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      migrate(this.database);
+    } catch (error) {
+      throw new StoreFailureError(`Cannot open SQLite run store at ${options.path}.`, { cause: error });
+    }
+    const database = this.database;
+    this.statements = {
+      getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
+      insertRun: database.prepare(
+        `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
+           loops_used, last_sequence, created_at, updated_at, result)
+         VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
+           @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL)`,
+      ),
+      takeOver: database.prepare(
+        `UPDATE agentloom_runs SET owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
+      ),
+      insertEntry: database.prepare(
+        `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      fence: database.prepare<[string], Pick<RunRow, 'epoch' | 'status' | 'last_sequence'>>(
+        'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
+      ),
+      advance: database.prepare(
+        `UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?`,
+      ),
+      finish: database.prepare(
+        `UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ?, status = ?,
+           result = ?, owner_id = NULL, lease_expires_at = 0 WHERE run_id = ?`,
+      ),
+      renew: database.prepare(
+        `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'`,
+      ),
+      release: database.prepare(
+        `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
+      ),
+      journal: database.prepare<[string, number], JournalRow>(
+        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
+      ),
+      sessionRuns: database.prepare<[string], RunRow>(
+        'SELECT * FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid',
+      ),
+    };
+    this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
+      const now = this.now();
+      const row = this.statements.getRun.get(request.runId);
+      const decision = decideAcquire(row ? toRecord(row) : undefined, request, now);
+      if (decision.outcome === 'created') {
+        this.statements.insertRun.run({ ...decision.run });
+        this.insertEntries(request.runId, 1, 1, request.initialEntries, now);
+      } else if (decision.outcome === 'acquired') {
+        const run = decision.run;
+        this.statements.takeOver.run(run.ownerId, run.epoch, run.leaseExpiresAt, run.updatedAt, run.runId);
+      }
+      return decision;
+    });
+    this.appendTransaction = database.transaction((request: AppendRequest): number => {
+      const row = this.statements.fence.get(request.runId);
+      if (!row) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
+      if (row.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
+      if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      const now = this.now();
+      const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
+      const charge = request.chargeLoops ?? 0;
+      if (request.terminal) {
+        const result = request.terminal;
+        this.statements.finish.run(last, charge, now, result.status, JSON.stringify(result), request.runId);
+      } else {
+        this.statements.advance.run(last, charge, now, request.runId);
+      }
+      return last;
+    });
+  }
+
+  async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    return this.acquireTransaction.immediate(request);
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    const now = this.now();
+    const leaseExpiresAt = now + leaseMs;
+    const changes = this.statements.renew.run(leaseExpiresAt, now, runId, epoch).changes;
+    if (changes !== 1) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
+    return { leaseExpiresAt };
+  }
+
+  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    return { lastSequence: this.appendTransaction.immediate(request) };
+  }
+
+  async releaseLease(runId: string, epoch: number): Promise<void> {
+    this.statements.release.run(runId, epoch);
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const row = this.statements.getRun.get(runId);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+    return this.statements.journal.all(runId, options.afterSequence ?? 0).map((row) => {
+      const entry: JournalEntry = {
+        sequence: row.sequence,
+        epoch: row.epoch,
+        type: row.type,
+        data: JSON.parse(row.data),
+        at: row.at,
+      };
+      if (row.task_id !== null) entry.taskId = row.task_id;
+      return entry;
+    });
+  }
+
+  async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    return this.statements.sessionRuns.all(sessionId).map(toRecord);
+  }
+
+  async close(): Promise<void> {
+    if (this.database.open) this.database.close();
+  }
+
+  private insertEntries(
+    runId: string,
+    firstSequence: number,
+    epoch: number,
+    entries: readonly NewJournalEntry[],
+    now: number,
+  ): number {
+    let sequence = firstSequence - 1;
+    for (const entry of entries) {
+      sequence += 1;
+      this.statements.insertEntry.run(runId, sequence, epoch, entry.type, entry.taskId ?? null, JSON.stringify(entry.data), now);
+    }
+    return sequence;
+  }
+}
+
+function migrate(database: Database.Database): void {
+  database.exec('CREATE TABLE IF NOT EXISTS agentloom_schema (version INTEGER NOT NULL) STRICT');
+  const apply = database.transaction(() => {
+    const row = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get();
+    const current = row?.version ?? 0;
+    if (current > sqliteMigrations.length) {
+      throw new StoreFailureError(`SQLite run store schema ${current} is newer than this SDK supports.`);
+    }
+    for (let version = current; version < sqliteMigrations.length; version += 1) {
+      database.exec(sqliteMigrations[version] as string);
+    }
+    if (row) database.prepare('UPDATE agentloom_schema SET version = ?').run(sqliteMigrations.length);
+    else database.prepare('INSERT INTO agentloom_schema (version) VALUES (?)').run(sqliteMigrations.length);
+  });
+  apply.immediate();
+}
+
+function toRecord(row: RunRow): RunRecord {
+  const record: RunRecord = {
+    runId: row.run_id,
+    sessionId: row.session_id,
+    status: row.status as StoredRunStatus,
+    ownerId: row.owner_id,
+    epoch: row.epoch,
+    leaseExpiresAt: row.lease_expires_at,
+    deadlineAt: row.deadline_at,
+    loopsUsed: row.loops_used,
+    lastSequence: row.last_sequence,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.result !== null) record.result = JSON.parse(row.result) as RunResult;
+  return record;
+}

@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidRunRequestError, StaleEpochError } from '../core/errors/index.js';
+import type { RunResult } from '../core/run-result.js';
+import type { AcquireRequest, RunStore } from '../store/run-store.js';
+
+/** How the contract suite makes and disposes of a fresh, empty store for each test. */
+export interface RunStoreContractOptions {
+  /** Shown in the suite's name. */
+  name: string;
+  create: () => Promise<RunStore> | RunStore;
+  /** Called after each test with the store `create` returned (drop files, schemas …). */
+  destroy?: (store: RunStore) => Promise<void> | void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let counter = 0;
+function request(overrides: Partial<AcquireRequest> = {}): AcquireRequest {
+  counter += 1;
+  return {
+    runId: `contract-run-${process.pid}-${Date.now()}-${counter}`,
+    sessionId: 'contract-session',
+    ownerId: 'owner-a',
+    leaseMs: 60_000,
+    deadlineAt: Date.now() + 3_600_000,
+    initialEntries: [{ type: 'run-started', data: { input: 'question' } }],
+    ...overrides,
+  };
+}
+
+function result(runId: string, overrides: Partial<RunResult> = {}): RunResult {
+  return {
+    runId,
+    sessionId: 'contract-session',
+    status: 'succeeded',
+    output: 'answer',
+    loops: 2,
+    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+    ...overrides,
+  };
+}
+
+/**
+ * The behaviour every `RunStore` adapter must have (ARCHITECTURE §2), as a Vitest suite. Call it
+ * from a test file of your adapter:
+ *
+ * @example
+ * runStoreContract({ name: 'SqliteRunStore', create: () => new SqliteRunStore({ path }) });
+ */
+export function runStoreContract(options: RunStoreContractOptions): void {
+  describe(`RunStore contract: ${options.name}`, () => {
+    let store: RunStore;
+    beforeEach(async () => {
+      store = await options.create();
+    });
+    afterEach(async () => {
+      await options.destroy?.(store);
+      await store.close();
+    });
+
+    it('creates a run with its initial entries, epoch 1 and the given deadline', async () => {
+      const input = request();
+      const acquired = await store.acquire(input);
+      expect(acquired.outcome).toBe('created');
+      expect(acquired.run).toMatchObject({
+        runId: input.runId,
+        sessionId: input.sessionId,
+        status: 'running',
+        ownerId: 'owner-a',
+        epoch: 1,
+        deadlineAt: input.deadlineAt,
+        loopsUsed: 0,
+        lastSequence: 1,
+      });
+      const journal = await store.readJournal(input.runId);
+      expect(journal).toHaveLength(1);
+      expect(journal[0]).toMatchObject({ sequence: 1, epoch: 1, type: 'run-started', data: { input: 'question' } });
+    });
+
+    it('answers owned-elsewhere to a second acquirer while the lease lives, changing nothing', async () => {
+      const input = request();
+      await store.acquire(input);
+      const second = await store.acquire({ ...input, ownerId: 'owner-b', initialEntries: [{ type: 'run-started', data: {} }] });
+      expect(second.outcome).toBe('owned-elsewhere');
+      expect(second.run.ownerId).toBe('owner-a');
+      expect(second.run.epoch).toBe(1);
+      expect(await store.readJournal(input.runId)).toHaveLength(1);
+    });
+
+    it('lets exactly one of many concurrent acquirers create a run', async () => {
+      const input = request();
+      const answers = await Promise.all(
+        ['a', 'b', 'c', 'd', 'e'].map((owner) => store.acquire({ ...input, ownerId: `owner-${owner}` })),
+      );
+      expect(answers.filter((answer) => answer.outcome === 'created')).toHaveLength(1);
+      expect(answers.filter((answer) => answer.outcome === 'owned-elsewhere')).toHaveLength(4);
+      expect(await store.readJournal(input.runId)).toHaveLength(1);
+    });
+
+    it('hands an expired lease to a new owner with epoch + 1, keeping deadline and budget', async () => {
+      const input = request({ leaseMs: 30 });
+      await store.acquire(input);
+      await store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'loop-started', data: {} }], chargeLoops: 1 });
+      await sleep(80);
+      const takeover = await store.acquire({ ...input, ownerId: 'owner-b', deadlineAt: input.deadlineAt + 999_999 });
+      expect(takeover.outcome).toBe('acquired');
+      expect(takeover.run).toMatchObject({ ownerId: 'owner-b', epoch: 2, deadlineAt: input.deadlineAt, loopsUsed: 1 });
+      expect(await store.readJournal(input.runId)).toHaveLength(2);
+    });
+
+    it('rejects every write of a stale owner and writes nothing of it', async () => {
+      const input = request({ leaseMs: 30 });
+      await store.acquire(input);
+      await sleep(80);
+      await store.acquire({ ...input, ownerId: 'owner-b' });
+      await expect(
+        store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'zombie', data: {} }], chargeLoops: 1 }),
+      ).rejects.toSatisfy(StaleEpochError.isInstance);
+      await expect(store.renewLease(input.runId, 1, 60_000)).rejects.toSatisfy(StaleEpochError.isInstance);
+      const run = await store.getRun(input.runId);
+      expect(run).toMatchObject({ epoch: 2, ownerId: 'owner-b', loopsUsed: 0, lastSequence: 1 });
+      expect((await store.readJournal(input.runId)).map((entry) => entry.type)).toEqual(['run-started']);
+    });
+
+    it('appends entries densely with the writer epoch, charging loops in the same write', async () => {
+      const input = request();
+      await store.acquire(input);
+      const written = await store.append({
+        runId: input.runId,
+        epoch: 1,
+        entries: [
+          { type: 'loop-started', taskId: 'entry', data: { loop: 1 } },
+          { type: 'model-responded', taskId: 'entry', data: { text: 'héllo ✓', nested: { list: [1, null, 'x'] } } },
+        ],
+        chargeLoops: 1,
+      });
+      expect(written.lastSequence).toBe(3);
+      const journal = await store.readJournal(input.runId);
+      expect(journal.map((entry) => entry.sequence)).toEqual([1, 2, 3]);
+      expect(journal[1]).toMatchObject({ epoch: 1, type: 'loop-started', taskId: 'entry', data: { loop: 1 } });
+      expect(journal[2]?.data).toEqual({ text: 'héllo ✓', nested: { list: [1, null, 'x'] } });
+      expect(journal[0]?.taskId).toBeUndefined();
+      expect((await store.getRun(input.runId))?.loopsUsed).toBe(1);
+      expect(await store.readJournal(input.runId, { afterSequence: 2 })).toHaveLength(1);
+    });
+
+    it('ends a run atomically with its last entries; a finished run takes no writes and acquires as terminal', async () => {
+      const input = request();
+      await store.acquire(input);
+      const final = result(input.runId);
+      await store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'run-finished', data: final }], terminal: final });
+      const run = await store.getRun(input.runId);
+      expect(run).toMatchObject({ status: 'succeeded', ownerId: null, result: final });
+      await expect(store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'late', data: {} }] })).rejects.toSatisfy(
+        StaleEpochError.isInstance,
+      );
+      const again = await store.acquire({ ...input, ownerId: 'owner-b' });
+      expect(again.outcome).toBe('terminal');
+      expect(again.run.result).toEqual(final);
+      expect(await store.readJournal(input.runId)).toHaveLength(2);
+    });
+
+    it('renews the lease of the current owner', async () => {
+      const input = request({ leaseMs: 60 });
+      await store.acquire(input);
+      await sleep(30);
+      await store.renewLease(input.runId, 1, 60_000);
+      await sleep(60);
+      expect((await store.acquire({ ...input, ownerId: 'owner-b' })).outcome).toBe('owned-elsewhere');
+    });
+
+    it('releases a lease so that another owner can take over at once', async () => {
+      const input = request();
+      await store.acquire(input);
+      await store.releaseLease(input.runId, 1);
+      const takeover = await store.acquire({ ...input, ownerId: 'owner-b' });
+      expect(takeover.outcome).toBe('acquired');
+      expect(takeover.run.epoch).toBe(2);
+      await store.releaseLease(input.runId, 1);
+      expect((await store.getRun(input.runId))?.ownerId).toBe('owner-b');
+    });
+
+    it('refuses to acquire a run under another session', async () => {
+      const input = request();
+      await store.acquire(input);
+      await expect(store.acquire({ ...input, sessionId: 'other-session' })).rejects.toSatisfy(InvalidRunRequestError.isInstance);
+    });
+
+    it('lists the runs of a session, oldest first', async () => {
+      const session = `session-${Date.now()}-${Math.random()}`;
+      const first = request({ sessionId: session });
+      await store.acquire(first);
+      await sleep(5);
+      const second = request({ sessionId: session });
+      await store.acquire(second);
+      await store.acquire(request({ sessionId: `${session}-other` }));
+      const runs = await store.listSessionRuns(session);
+      expect(runs.map((run) => run.runId)).toEqual([first.runId, second.runId]);
+    });
+
+    it('answers undefined and an empty journal for an unknown run', async () => {
+      expect(await store.getRun('no-such-run')).toBeUndefined();
+      expect(await store.readJournal('no-such-run')).toEqual([]);
+    });
+  });
+}
