@@ -1,4 +1,5 @@
 import { abortableSleep } from '../core/abortable-sleep.js';
+import { AttemptGuard } from '../core/attempt-guard.js';
 import { ModelCallError } from '../core/errors/index.js';
 import type { Failure } from '../core/failure.js';
 import { decideRetry, type RetryPolicy } from '../core/retry-policy.js';
@@ -82,40 +83,52 @@ export async function callModel(
   }
 }
 
+/** Abort reason for an attempt abandoned after a failure; a constant, so no exception is built. */
+const ATTEMPT_ABANDONED = Symbol('attempt-abandoned');
+
 async function attemptOnce(model: LanguageModel, request: ModelRequest, options: CallModelOptions): Promise<ModelResponse> {
-  const controller = new AbortController();
-  const forwardAbort = () => controller.abort(options.signal.reason);
-  options.signal.addEventListener('abort', forwardAbort, { once: true });
+  const now = options.now ?? Date.now;
+  const guard = new AttemptGuard(options.signal);
   const assembler = new ResponseAssembler();
   let timeout: Failure | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (ms: number, failure: Failure) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timeout = failure;
-      controller.abort(new ModelCallError(failure, { partialText: assembler.partialText }));
-    }, ms);
+  let started = false;
+  let lastPartAt = 0;
+  const expire = (failure: Failure) => {
+    timeout = failure;
+    guard.fire(new ModelCallError(failure, { partialText: assembler.partialText }));
   };
-  arm(options.firstOutputTimeoutMs, {
-    kind: 'timeout',
-    code: 'first-output-timeout',
-    message: `no output within ${options.firstOutputTimeoutMs} ms`,
-  });
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  aborted.catch(() => {});
-  const iterator = model.doStream(request, { signal: controller.signal })[Symbol.asyncIterator]();
+  // One timer per attempt: until the first part it is the first-output timeout (C-11); after
+  // that it checks for silence longer than the stall timeout, re-arming for the remainder.
+  const onTimer = () => {
+    if (!started) {
+      expire({ kind: 'timeout', code: 'first-output-timeout', message: `no output within ${options.firstOutputTimeoutMs} ms` });
+      return;
+    }
+    const silent = now() - lastPartAt;
+    if (silent >= options.stallTimeoutMs)
+      expire({ kind: 'stalled', message: `the stream sent nothing for ${options.stallTimeoutMs} ms` });
+    else guard.setTimer(options.stallTimeoutMs - silent, onTimer);
+  };
+  guard.setTimer(options.firstOutputTimeoutMs, onTimer);
+  const callOptions = {
+    get signal() {
+      return guard.signal;
+    },
+  };
+  const iterator = model.doStream(request, callOptions)[Symbol.asyncIterator]();
+  let completed = false;
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      const next = await guard.race(iterator.next());
       if (next.done) break;
-      arm(options.stallTimeoutMs, {
-        kind: 'stalled',
-        message: `the stream sent nothing for ${options.stallTimeoutMs} ms`,
-      });
+      lastPartAt = now();
+      if (!started) {
+        started = true;
+        guard.setTimer(options.stallTimeoutMs, onTimer);
+      }
       assembler.push(next.value);
     }
+    completed = true;
     return assembler.finish();
   } catch (error) {
     if (options.signal.aborted) throw options.signal.reason;
@@ -126,10 +139,12 @@ async function attemptOnce(model: LanguageModel, request: ModelRequest, options:
     }
     throw new ModelCallError(failureFromUnexpected(error), { cause: error, partialText: assembler.partialText });
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener('abort', forwardAbort);
-    if (!controller.signal.aborted) controller.abort();
-    void Promise.resolve(iterator.return?.()).catch(() => {});
+    guard.dispose();
+    // Tell an adapter still sending (a failed attempt) to stop; a finished stream needs nothing.
+    if (!completed) {
+      guard.fire(ATTEMPT_ABANDONED);
+      void Promise.resolve(iterator.return?.()).catch(() => {});
+    }
   }
 }
 

@@ -55,7 +55,7 @@ export class ScriptedModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'scripted';
   readonly modelId: string;
-  /** Every request received, in order (copies). */
+  /** Every request received, in order (each with its own copy of the message list). */
   readonly requests: ModelRequest[] = [];
   private readonly respond: ScriptedResponder;
 
@@ -75,7 +75,7 @@ export class ScriptedModel implements LanguageModelV1 {
 
   async *doStream(request: ModelRequest, options: ModelCallOptions): AsyncIterable<ModelStreamPart> {
     const index = this.requests.length;
-    this.requests.push(structuredClone({ ...request, messages: [...request.messages], tools: [...request.tools] }));
+    this.requests.push({ ...request, messages: [...request.messages], tools: [...request.tools] });
     const reply = await this.respond(request, { index });
     if (reply.delayMs) await abortableSleep(reply.delayMs, options.signal);
     const parts = partsOf(request, reply);

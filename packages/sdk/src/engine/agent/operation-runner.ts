@@ -1,5 +1,6 @@
 import type { Tool } from '../../capabilities/tools/tool.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
+import { AttemptGuard } from '../../core/attempt-guard.js';
 import { type Failure, failureFromToolError } from '../../core/failure.js';
 import { decideRetry } from '../../core/retry-policy.js';
 import type { NewJournalEntry } from '../../store/run-store.js';
@@ -67,17 +68,11 @@ async function runAttempt(
 ): Promise<AttemptOutcome> {
   const { control, durable } = context;
   const timeoutMs = Math.min(durable.state.execution.toolTimeoutMs, durable.state.deadlineAt - context.now());
-  const attemptController = new AbortController();
-  const timeout = new TimeoutSignal();
-  const onControlAbort = () => attemptController.abort(control.signal.reason);
-  control.signal.addEventListener('abort', onControlAbort, { once: true });
-  const timer = setTimeout(() => attemptController.abort(timeout), Math.max(0, timeoutMs));
-  const aborted = new Promise<never>((_, reject) =>
-    attemptController.signal.addEventListener('abort', () => reject(attemptController.signal.reason), { once: true }),
-  );
-  aborted.catch(() => {});
+  const guard = new AttemptGuard(control.signal);
+  const timeout = new AttemptTimeout();
+  guard.setTimer(timeoutMs, () => guard.fire(timeout));
   try {
-    const value = await Promise.race([
+    const value = await guard.race(
       Promise.resolve().then(() =>
         tool.execute(args, {
           runId: context.runId,
@@ -85,27 +80,26 @@ async function runAttempt(
           taskId: operation.taskId,
           operationId: operation.operationId,
           attempt,
-          signal: attemptController.signal,
+          get signal() {
+            return guard.signal;
+          },
         }),
       ),
-      aborted,
-    ]);
+    );
     return { ok: true, content: toContent(value) };
   } catch (error) {
     if (RunInterrupt.isInstance(control.signal.reason)) throw control.signal.reason;
-    if (attemptController.signal.reason === timeout) {
+    if (guard.firedReason?.reason === timeout) {
       return { ok: false, failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` } };
     }
     return { ok: false, failure: failureFromToolError(error) };
   } finally {
-    clearTimeout(timer);
-    control.signal.removeEventListener('abort', onControlAbort);
-    if (!attemptController.signal.aborted) attemptController.abort();
+    guard.dispose();
   }
 }
 
-/** Marker abort reason for an attempt timeout, told apart from control aborts by identity. */
-class TimeoutSignal {}
+/** Marker reason for an attempt timeout, told apart from control aborts by identity. */
+class AttemptTimeout {}
 
 async function settleFailure(context: RunContext, operation: OperationState, failure: Failure): Promise<void> {
   const decision = decideRetry({

@@ -12,7 +12,6 @@ export const sqliteMigrations: readonly string[] = [
      lease_expires_at INTEGER NOT NULL,
      deadline_at INTEGER NOT NULL,
      loops_used INTEGER NOT NULL,
-     last_sequence INTEGER NOT NULL,
      created_at INTEGER NOT NULL,
      updated_at INTEGER NOT NULL,
      result TEXT

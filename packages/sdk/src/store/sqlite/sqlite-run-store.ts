@@ -29,6 +29,10 @@ export interface SqliteRunStoreOptions {
   now?: () => number;
 }
 
+/** The last sequence of a run, read from the journal's primary key (no counter to keep in step). */
+const LAST_SEQUENCE =
+  '(SELECT COALESCE(MAX(sequence), 0) FROM agentloom_journal WHERE agentloom_journal.run_id = agentloom_runs.run_id)';
+
 interface RunRow {
   run_id: string;
   session_id: string;
@@ -78,12 +82,14 @@ export class SqliteRunStore implements RunStore {
     }
     const database = this.database;
     this.statements = {
-      getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
+      getRun: database.prepare<[string], RunRow>(
+        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
+      ),
       insertRun: database.prepare(
         `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-           loops_used, last_sequence, created_at, updated_at, result)
+           loops_used, created_at, updated_at, result)
          VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-           @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL)`,
+           @loopsUsed, @createdAt, @updatedAt, NULL)`,
       ),
       takeOver: database.prepare(
         `UPDATE agentloom_runs SET owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
@@ -91,15 +97,12 @@ export class SqliteRunStore implements RunStore {
       insertEntry: database.prepare(
         `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      fence: database.prepare<[string], Pick<RunRow, 'epoch' | 'status' | 'last_sequence'>>(
-        'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
+      fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
+        `SELECT epoch, status, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
       ),
-      advance: database.prepare(
-        `UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?`,
-      ),
+      charge: database.prepare('UPDATE agentloom_runs SET loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?'),
       finish: database.prepare(
-        `UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ?, status = ?,
-           result = ?, owner_id = NULL, lease_expires_at = 0 WHERE run_id = ?`,
+        `UPDATE agentloom_runs SET status = ?, result = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
       renew: database.prepare(
         `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'`,
@@ -111,7 +114,7 @@ export class SqliteRunStore implements RunStore {
         'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
       ),
       sessionRuns: database.prepare<[string], RunRow>(
-        'SELECT * FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid',
+        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid`,
       ),
     };
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
@@ -128,18 +131,18 @@ export class SqliteRunStore implements RunStore {
       return decision;
     });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
+      // BEGIN IMMEDIATE holds the write lock, so the epoch read here cannot change before commit:
+      // a takeover (which needs the same lock) happens wholly before or wholly after this write.
       const row = this.statements.fence.get(request.runId);
       if (!row) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (row.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
-      const charge = request.chargeLoops ?? 0;
+      if (request.chargeLoops) this.statements.charge.run(request.chargeLoops, now, request.runId);
       if (request.terminal) {
         const result = request.terminal;
-        this.statements.finish.run(last, charge, now, result.status, JSON.stringify(result), request.runId);
-      } else {
-        this.statements.advance.run(last, charge, now, request.runId);
+        this.statements.finish.run(result.status, JSON.stringify(result), now, request.runId);
       }
       return last;
     });
