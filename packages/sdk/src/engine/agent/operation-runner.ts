@@ -67,10 +67,13 @@ async function runAttempt(
   attempt: number,
 ): Promise<AttemptOutcome> {
   const { control, durable } = context;
-  const timeoutMs = Math.min(durable.state.execution.toolTimeoutMs, durable.state.deadlineAt - context.now());
+  const remaining = durable.state.deadlineAt - context.now();
+  const timeoutMs = Math.min(durable.state.execution.toolTimeoutMs, remaining);
   const guard = new AttemptGuard(control.signal);
   const timeout = new AttemptTimeout();
-  guard.setTimer(timeoutMs, () => guard.fire(timeout));
+  // When the run deadline comes before the attempt timeout, running out is the run's timeout
+  // (control flow, X-3), not a tool failure, whichever timer fires first.
+  guard.setTimer(timeoutMs, () => (timeoutMs === remaining ? control.timeOut() : guard.fire(timeout)));
   try {
     const value = await guard.race(
       Promise.resolve().then(() =>

@@ -48,6 +48,11 @@ export class RunControl {
     this.abort(new RunInterrupt('user-stop'));
   }
 
+  /** Ends the run's time now: called when a wait bounded by the deadline runs out first. */
+  timeOut(): void {
+    this.abort(new RunInterrupt('run-timeout'));
+  }
+
   loseOwnership(cause?: unknown): void {
     this.abort(new RunInterrupt('ownership-lost', cause));
   }
