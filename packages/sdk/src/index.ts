@@ -22,7 +22,13 @@ export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, Use
 export type { RetryPolicy } from './core/retry-policy.js';
 export type { RunResult, RunStatus, TerminalReason } from './core/run-result.js';
 export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
-export type { AgentConfig } from './engine/agent/agent-config.js';
+export type {
+  AgentConfig,
+  ExecutorConfig,
+  PlanExecutorAgentConfig,
+  PlannerConfig,
+  ReactAgentConfig,
+} from './engine/agent/agent-config.js';
 export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
 export type { RunEvent } from './engine/agent/run-events.js';
 export { Run } from './engine/agent/run-handle.js';
@@ -37,6 +43,11 @@ export type {
   ModelStreamPart,
   ToolDefinition,
 } from './model/index.js';
+export {
+  createLanguageModelFromEnvironment,
+  type LanguageModelFromEnvironmentOptions,
+  readProviderEnvironment,
+} from './providers/index.js';
 export {
   type AcquireRequest,
   type AcquireResult,

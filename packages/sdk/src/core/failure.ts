@@ -26,7 +26,9 @@ export type FailureKind =
   /** The model called a tool that does not exist. */
   | 'unknown-tool'
   /** A tool raised an error of its own (a business failure). */
-  | 'tool-error';
+  | 'tool-error'
+  /** An executor task ended without an answer (its model failed for good, S-10). */
+  | 'executor-failed';
 
 /** A serialisable description of one failed attempt. */
 export interface Failure {

@@ -5,6 +5,8 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** `delegation` marks an executor role offered to a planner (L-3); plain tools omit it. */
+  kind?: 'function' | 'delegation';
 }
 
 /** Model-side settings a role may ask for; adapters ignore what their provider cannot do. */

@@ -48,7 +48,7 @@ describe('new Agent', () => {
     const { store, calls } = recordingStore();
     const error = configError({
       name: 'bad name!',
-      mode: 'swarm',
+      mode: 'react',
       model: {},
       prompt: 42,
       tools: [echo, echo],
@@ -60,7 +60,6 @@ describe('new Agent', () => {
     expect(paths).toEqual(
       expect.arrayContaining([
         'name',
-        'mode',
         'model',
         'prompt',
         'tools.1',
@@ -71,6 +70,13 @@ describe('new Agent', () => {
     );
     expect(error.message).toContain('duplicate tool name "echo"');
     expect(calls).toEqual([]);
+  });
+
+  it('names the valid modes when the mode is unknown', () => {
+    const error = configError({ name: 'a', mode: 'swarm', model, prompt: '' });
+    expect(error.issues[0]?.path).toBe('mode');
+    expect(error.message).toMatch(/react/);
+    expect(error.message).toMatch(/plan-executor/);
   });
 
   it('rejects unknown keys instead of ignoring a typo', () => {

@@ -2,21 +2,19 @@ import { z } from 'zod';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
-import type { LanguageModel } from '../../model/language-model.js';
+import type { LanguageModel, ModelSettings } from '../../model/language-model.js';
 import type { RunStore } from '../../store/run-store.js';
 import { type ExecutionOptions, executionOptionsSchema, type ResolvedExecution } from './execution-options.js';
 
-/** The configuration of an agent (C-12): what it is, its model, tools, execution and store. */
-export interface AgentConfig {
+/** Settings shared by both agent modes (C-12). */
+interface AgentConfigBase {
   /** Letters, digits, `_`, `-` and `.`; names the agent in records and telemetry. */
   name: string;
   description?: string;
-  /** The execution mode; fixed for the agent's life (D-4). */
-  mode: 'react';
+  /** The model of every role; executors and compression inherit it (C-14). */
   model: LanguageModel;
-  /** The role's system prompt. Keep it free of per-second timestamps (N-4). */
-  prompt: string;
-  tools?: readonly Tool[];
+  /** Model-side settings for every role: thinking on/off and effort, output limit (C-12). */
+  modelSettings?: ModelSettings;
   execution?: ExecutionOptions & {
     /** Replaces the default retry classification; reads typed failure fields only (X-5). */
     isRetryable?: (failure: Failure) => boolean;
@@ -27,14 +25,69 @@ export interface AgentConfig {
   leaseMs?: number;
 }
 
+/** A ReAct agent: one role that loops model → tools until it answers. */
+export interface ReactAgentConfig extends AgentConfigBase {
+  mode: 'react';
+  /** The role's system prompt. Keep it free of per-second timestamps (N-4). */
+  prompt: string;
+  tools?: readonly Tool[];
+  /** When set, the final answer must be JSON matching it; mismatches are corrected in later loops (O-1). */
+  outputSchema?: z.ZodType;
+}
+
+/** The planner role of a Plan–Executor agent (C-13). */
+export interface PlannerConfig {
+  prompt: string;
+  /** The planner's own plain tools; it may call them in the same batch as delegations (D-4). */
+  tools?: readonly Tool[];
+  outputSchema?: z.ZodType;
+}
+
+/** One executor role (C-13): the planner delegates tasks to it; it never delegates further (L-2). */
+export interface ExecutorConfig {
+  /** The name the planner's model calls it by: letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** When to delegate to this role; the planner's model reads it. */
+  description: string;
+  /** The executor's own system prompt; it never sees the planner's prompt or history (L-5). */
+  prompt: string;
+  tools?: readonly Tool[];
+  /** Task contract: the arguments the planner must send. Default: `{ task, constraints?, material? }`. */
+  inputSchema?: z.ZodType;
+  /** Result contract: the executor's final answer must be JSON matching it (corrected like O-1). */
+  outputSchema?: z.ZodType;
+}
+
+/** A Plan–Executor agent: a planner delegating to executor roles, joined in batches (L-2). */
+export interface PlanExecutorAgentConfig extends AgentConfigBase {
+  mode: 'plan-executor';
+  planner: PlannerConfig;
+  executors: readonly ExecutorConfig[];
+}
+
+/** The configuration of an agent; its `mode` is fixed for the agent's life (D-4). */
+export type AgentConfig = ReactAgentConfig | PlanExecutorAgentConfig;
+
+/** A role's configuration with defaults resolved. */
+export interface ResolvedRole {
+  name: string;
+  description: string;
+  prompt: string;
+  tools: readonly Tool[];
+  inputSchema?: z.ZodType;
+  outputSchema?: z.ZodType;
+}
+
 /** An agent configuration with defaults resolved. */
 export interface ResolvedAgentConfig {
   name: string;
   description: string;
-  mode: 'react';
+  mode: 'react' | 'plan-executor';
   model: LanguageModel;
-  prompt: string;
-  tools: readonly Tool[];
+  modelSettings: ModelSettings | undefined;
+  /** The entry role: the ReAct role (named after the agent) or the planner. */
+  entry: ResolvedRole;
+  executors: readonly ResolvedRole[];
   execution: ResolvedExecution;
   isRetryable: ((failure: Failure) => boolean) | undefined;
   store: RunStore | undefined;
@@ -42,47 +95,100 @@ export interface ResolvedAgentConfig {
 }
 
 const storeMethods = ['acquire', 'renewLease', 'append', 'releaseLease', 'getRun', 'readJournal', 'listSessionRuns', 'close'];
+const zodSchema = z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema');
+const toolList = z
+  .array(z.custom<Tool>(isTool, 'must be a tool made by tool()'))
+  .default([])
+  .superRefine((tools, context) => {
+    const seen = new Set<string>();
+    for (const [index, item] of tools.entries()) {
+      if (seen.has(item.name)) context.addIssue({ code: 'custom', path: [index], message: `duplicate tool name "${item.name}"` });
+      seen.add(item.name);
+    }
+  });
 
-const agentConfigSchema = z
-  .object({
-    name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
-    description: z.string().default(''),
-    mode: z.literal('react'),
-    model: z.custom<LanguageModel>(
+const baseShape = {
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
+  description: z.string().default(''),
+  model: z.custom<LanguageModel>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      (value as LanguageModel).specificationVersion === 'v1' &&
+      typeof (value as LanguageModel).doStream === 'function',
+    'must be a LanguageModel (specificationVersion "v1" with doStream)',
+  ),
+  modelSettings: z
+    .object({
+      thinking: z
+        .object({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() })
+        .strict()
+        .optional(),
+      maxOutputTokens: z.number().int().positive().optional(),
+    })
+    .strict()
+    .optional(),
+  execution: executionOptionsSchema
+    .extend({ isRetryable: z.custom<(failure: Failure) => boolean>((value) => typeof value === 'function').optional() })
+    .prefault({}),
+  store: z
+    .custom<RunStore>(
       (value) =>
         typeof value === 'object' &&
         value !== null &&
-        (value as LanguageModel).specificationVersion === 'v1' &&
-        typeof (value as LanguageModel).doStream === 'function',
-      'must be a LanguageModel (specificationVersion "v1" with doStream)',
-    ),
+        storeMethods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
+      'must implement RunStore',
+    )
+    .optional(),
+  leaseMs: z.number().int().min(50).default(30_000),
+};
+
+const reactSchema = z
+  .object({ ...baseShape, mode: z.literal('react'), prompt: z.string(), tools: toolList, outputSchema: zodSchema.optional() })
+  .strict();
+
+const executorSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters'),
+    description: z.string().min(1, 'say when the planner should delegate to this role'),
     prompt: z.string(),
-    tools: z
-      .array(z.custom<Tool>(isTool, 'must be a tool made by tool()'))
-      .default([])
-      .superRefine((tools, issues) => {
-        const seen = new Set<string>();
-        for (const [index, item] of tools.entries()) {
-          if (seen.has(item.name))
-            issues.addIssue({ code: 'custom', path: [index], message: `duplicate tool name "${item.name}"` });
-          seen.add(item.name);
-        }
-      }),
-    execution: executionOptionsSchema
-      .extend({ isRetryable: z.custom<(failure: Failure) => boolean>((value) => typeof value === 'function').optional() })
-      .prefault({}),
-    store: z
-      .custom<RunStore>(
-        (value) =>
-          typeof value === 'object' &&
-          value !== null &&
-          storeMethods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function'),
-        'must implement RunStore',
-      )
-      .optional(),
-    leaseMs: z.number().int().min(50).default(30_000),
+    tools: toolList,
+    inputSchema: zodSchema.optional(),
+    outputSchema: zodSchema.optional(),
   })
   .strict();
+
+const planExecutorSchema = z
+  .object({
+    ...baseShape,
+    mode: z.literal('plan-executor'),
+    planner: z.object({ prompt: z.string(), tools: toolList, outputSchema: zodSchema.optional() }).strict(),
+    executors: z.array(executorSchema).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
+  })
+  .strict()
+  .superRefine((config, context) => {
+    const plannerTools = new Set(config.planner.tools.map((item) => item.name));
+    const seen = new Set<string>();
+    for (const [index, executor] of config.executors.entries()) {
+      if (seen.has(executor.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['executors', index, 'name'],
+          message: `duplicate executor name "${executor.name}"`,
+        });
+      }
+      if (plannerTools.has(executor.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['executors', index, 'name'],
+          message: `"${executor.name}" is also the name of a planner tool; the planner's model could not tell them apart`,
+        });
+      }
+      seen.add(executor.name);
+    }
+  });
+
+const agentConfigSchema = z.discriminatedUnion('mode', [reactSchema, planExecutorSchema]);
 
 /**
  * Validates an agent configuration and fills in defaults; throws `InvalidConfigurationError`
@@ -97,17 +203,50 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
   }
-  const { isRetryable, ...execution } = parsed.data.execution;
-  return {
-    name: parsed.data.name,
-    description: parsed.data.description,
-    mode: parsed.data.mode,
-    model: parsed.data.model,
-    prompt: parsed.data.prompt,
-    tools: parsed.data.tools,
+  const data = parsed.data;
+  const { isRetryable, ...execution } = data.execution;
+  const common = {
+    name: data.name,
+    description: data.description,
+    model: data.model,
+    modelSettings: data.modelSettings as ModelSettings | undefined,
     execution,
     isRetryable,
-    store: parsed.data.store,
-    leaseMs: parsed.data.leaseMs,
+    store: data.store,
+    leaseMs: data.leaseMs,
+  };
+  if (data.mode === 'react') {
+    return {
+      ...common,
+      mode: 'react',
+      entry: role(data.name, data.description, data.prompt, data.tools, undefined, data.outputSchema),
+      executors: [],
+    };
+  }
+  return {
+    ...common,
+    mode: 'plan-executor',
+    entry: role('planner', data.description, data.planner.prompt, data.planner.tools, undefined, data.planner.outputSchema),
+    executors: data.executors.map((executor) =>
+      role(executor.name, executor.description, executor.prompt, executor.tools, executor.inputSchema, executor.outputSchema),
+    ),
+  };
+}
+
+function role(
+  name: string,
+  description: string,
+  prompt: string,
+  tools: readonly Tool[],
+  inputSchema: z.ZodType | undefined,
+  outputSchema: z.ZodType | undefined,
+): ResolvedRole {
+  return {
+    name,
+    description,
+    prompt,
+    tools,
+    ...(inputSchema ? { inputSchema } : {}),
+    ...(outputSchema ? { outputSchema } : {}),
   };
 }

@@ -15,7 +15,16 @@ export type AgentJournalRecord =
   /** The run was created with this input and execution snapshot (C-15); written exactly once. */
   | {
       type: 'run-started';
-      data: { formatVersion: number; agentName: string; input: string; execution: ResolvedExecution; deadlineAt: number };
+      data: {
+        formatVersion: number;
+        agentName: string;
+        mode: 'react' | 'plan-executor';
+        /** The role of the entry task: the ReAct role or the planner. */
+        entryRole: string;
+        input: string;
+        execution: ResolvedExecution;
+        deadlineAt: number;
+      };
     }
   /** A business loop of one task began; the loop is charged to the run's budget in the same commit. */
   | { type: 'loop-started'; taskId: string; data: { loop: number } }
@@ -41,6 +50,20 @@ export type AgentJournalRecord =
       taskId: string;
       data: { operationId: string; status: 'succeeded' | 'failed'; content: string; attempts: number; failure?: Failure };
     }
+  /** A delegation became an executor task with its own identity and private context (D-3, L-5). */
+  | {
+      type: 'task-created';
+      taskId: string;
+      data: { role: string; parentTaskId: string; operationId: string; input: string };
+    }
+  /** An executor task ended; written with the delegation's result, so the planner sees it once. */
+  | {
+      type: 'task-finished';
+      taskId: string;
+      data: { status: 'succeeded' | 'failed'; output?: string; failure?: Failure };
+    }
+  /** A final answer did not match the role's output schema: the feedback is the next loop's input (O-1). */
+  | { type: 'answer-rejected'; taskId: string; data: { loop: number; feedback: string } }
   /** Every member of the loop's batch has a result; the results enter the task's context. */
   | { type: 'batch-joined'; taskId: string; data: { loop: number } }
   /** The run ended with this result; nothing is written after it (S-6). */

@@ -1,4 +1,4 @@
-import { UnsupportedJournalFormatError } from '../../core/errors/index.js';
+import { StoreFailureError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
 import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
@@ -22,12 +22,16 @@ export interface OperationState {
   result?: { status: 'succeeded' | 'failed'; content: string; failure?: Failure };
 }
 
-/** Where a task is in its loop (L-1). */
-export type TaskPhase = 'ready' | 'calling-model' | 'in-batch' | 'answered';
+/** Where a task is in its loop (L-1); `finished` only for executor tasks, whose end is recorded. */
+export type TaskPhase = 'ready' | 'calling-model' | 'in-batch' | 'answered' | 'finished';
 
 /** A role execution (NodeTask, D-2) with its private context and position. */
 export interface TaskState {
   taskId: string;
+  /** The role (node) this task runs: the entry role, or an executor role. */
+  role: string;
+  /** For an executor task: the planner's delegation call it answers. */
+  parentOperationId?: string;
   /** The model-visible context of this task, in order. */
   messages: Message[];
   /** Loops this task has started (its own loop sequence, X-8). */
@@ -38,12 +42,16 @@ export interface TaskState {
   /** Operation ids of the current batch, in call order. */
   batch: string[];
   answer?: string;
+  /** For a finished executor task: what went back to the planner. */
+  outcome?: { status: 'succeeded' | 'failed'; output?: string; failure?: Failure };
 }
 
 /** The state of an agent run: what recovery rebuilds by folding the journal. */
 export interface AgentRunState {
   input: string;
   agentName: string;
+  mode: 'react' | 'plan-executor';
+  entryRole: string;
   execution: ResolvedExecution;
   deadlineAt: number;
   tasks: Map<string, TaskState>;
@@ -75,6 +83,7 @@ function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState 
   if (data?.formatVersion !== AGENT_JOURNAL_FORMAT) throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
   const entryTask: TaskState = {
     taskId: ENTRY_TASK_ID,
+    role: data.entryRole,
     messages: [{ role: 'user', content: data.input }],
     loop: 0,
     phase: 'ready',
@@ -84,6 +93,8 @@ function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState 
   return {
     input: data.input,
     agentName: data.agentName,
+    mode: data.mode,
+    entryRole: data.entryRole,
     execution: data.execution,
     deadlineAt: data.deadlineAt,
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
@@ -163,6 +174,34 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       if (record.data.failure) operation.result.failure = record.data.failure;
       return;
     }
+    case 'task-created': {
+      state.tasks.set(record.taskId, {
+        taskId: record.taskId,
+        role: record.data.role,
+        parentOperationId: record.data.operationId,
+        messages: [{ role: 'user', content: record.data.input }],
+        loop: 0,
+        phase: 'ready',
+        modelAttempts: 0,
+        batch: [],
+      });
+      return;
+    }
+    case 'task-finished': {
+      const task = taskOf(state, record.taskId);
+      task.phase = 'finished';
+      task.outcome = { status: record.data.status };
+      if (record.data.output !== undefined) task.outcome.output = record.data.output;
+      if (record.data.failure) task.outcome.failure = record.data.failure;
+      return;
+    }
+    case 'answer-rejected': {
+      const task = taskOf(state, record.taskId);
+      task.messages.push({ role: 'user', content: record.data.feedback });
+      delete task.answer;
+      task.phase = 'ready';
+      return;
+    }
     case 'batch-joined': {
       const task = taskOf(state, record.taskId);
       for (const operationId of task.batch) {
@@ -187,12 +226,12 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
 
 function taskOf(state: AgentRunState, taskId: string): TaskState {
   const task = state.tasks.get(taskId);
-  if (!task) throw new Error(`Journal refers to unknown task ${taskId}.`);
+  if (!task) throw new StoreFailureError(`Corrupt journal: it refers to unknown task ${taskId}.`);
   return task;
 }
 
 function operationOf(state: AgentRunState, operationId: string): OperationState {
   const operation = state.operations.get(operationId);
-  if (!operation) throw new Error(`Journal refers to unknown operation ${operationId}.`);
+  if (!operation) throw new StoreFailureError(`Corrupt journal: it refers to unknown operation ${operationId}.`);
   return operation;
 }

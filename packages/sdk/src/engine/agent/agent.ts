@@ -1,11 +1,16 @@
 import { toToolDefinition } from '../../capabilities/tools/tool.js';
 import { InvalidRunRequestError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
+import type { ModelSettings } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunControl } from '../run/run-control.js';
-import { type AgentConfig, type ResolvedAgentConfig, resolveAgentConfig } from './agent-config.js';
+import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
 import { executeAgentRun, type RunnableAgent } from './execute-run.js';
+import { ExecutorNode } from './nodes/executor-node.js';
+import type { Node } from './nodes/node.js';
+import { PlannerNode } from './nodes/planner-node.js';
+import { ReactNode } from './nodes/react-node.js';
 import type { RoleDefinition } from './run-context.js';
 import { Run } from './run-handle.js';
 
@@ -20,9 +25,10 @@ export interface AgentRunOptions {
 }
 
 /**
- * An agent: a validated configuration that runs durably. Constructing one validates the whole
- * configuration and throws `InvalidConfigurationError` before any side effect; it starts
- * nothing (B-4). Each `run()` call creates, resumes, or reports on one run in the store.
+ * An agent: a validated configuration that runs durably, in ReAct or Plan–Executor mode.
+ * Constructing one validates the whole configuration and throws `InvalidConfigurationError`
+ * before any side effect; it starts nothing (B-4). Each `run()` call creates, resumes, or reports
+ * on one run in the store.
  *
  * @example
  * const agent = new Agent({ name: 'helper', mode: 'react', model, prompt: 'You help.', tools: [add], store });
@@ -32,21 +38,17 @@ export interface AgentRunOptions {
  */
 export class Agent {
   readonly name: string;
-  readonly mode: 'react';
+  readonly mode: 'react' | 'plan-executor';
   private readonly config: ResolvedAgentConfig;
   private readonly store: RunStore;
-  private readonly role: RoleDefinition;
+  private readonly entry: Node;
 
   constructor(config: AgentConfig) {
     this.config = resolveAgentConfig(config);
     this.name = this.config.name;
     this.mode = this.config.mode;
     this.store = this.config.store ?? new MemoryRunStore();
-    this.role = {
-      prompt: this.config.prompt,
-      tools: new Map(this.config.tools.map((item) => [item.name, item])),
-      toolDefinitions: this.config.tools.map(toToolDefinition),
-    };
+    this.entry = buildEntryNode(this.config);
   }
 
   /**
@@ -66,9 +68,10 @@ export class Agent {
     const control = new RunControl();
     const runnable: RunnableAgent = {
       name: this.config.name,
+      mode: this.config.mode,
       model: this.config.model,
       store: this.store,
-      role: this.role,
+      entry: this.entry,
       execution: this.config.execution,
       isRetryable: this.config.isRetryable,
       leaseMs: this.config.leaseMs,
@@ -76,4 +79,36 @@ export class Agent {
     const request = { runId, sessionId: options.sessionId, ...(options.input !== undefined ? { input: options.input } : {}) };
     return new Run(runId, options.sessionId, control, (emit) => executeAgentRun(runnable, request, control, emit));
   }
+}
+
+/** Builds the node graph (D-1): one ReactNode, or a PlannerNode with its ExecutorNodes. */
+function buildEntryNode(config: ResolvedAgentConfig): Node {
+  const roleDefinition = (role: ResolvedRole) => toRoleDefinition(role, config.modelSettings);
+  if (config.mode === 'react') return new ReactNode(roleDefinition(config.entry));
+  const executors = config.executors.map(
+    (executor) =>
+      new ExecutorNode(roleDefinition(executor), {
+        description: executor.description,
+        ...(executor.inputSchema ? { inputSchema: executor.inputSchema } : {}),
+      }),
+  );
+  const planner = roleDefinition(config.entry);
+  return new PlannerNode(
+    {
+      ...planner,
+      toolDefinitions: [...planner.toolDefinitions, ...executors.map((executor) => executor.delegationDefinition())],
+    },
+    executors,
+  );
+}
+
+function toRoleDefinition(role: ResolvedRole, settings: ModelSettings | undefined): RoleDefinition {
+  return {
+    name: role.name,
+    prompt: role.prompt,
+    tools: new Map(role.tools.map((item) => [item.name, item])),
+    toolDefinitions: role.tools.map(toToolDefinition),
+    ...(role.outputSchema ? { outputSchema: role.outputSchema } : {}),
+    ...(settings ? { settings } : {}),
+  };
 }

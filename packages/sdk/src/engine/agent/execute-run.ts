@@ -8,18 +8,20 @@ import type { RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
 import { AGENT_JOURNAL_FORMAT } from './agent-journal.js';
-import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
+import { type AgentRunState, applyAgentEntry, ENTRY_TASK_ID, foldAgentJournal } from './agent-state.js';
 import type { ResolvedExecution } from './execution-options.js';
-import { driveReactRun } from './react-loop.js';
-import type { RoleDefinition, RunContext } from './run-context.js';
+import type { Node } from './nodes/node.js';
+import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
 
 /** What an agent contributes to one execution of a run. */
 export interface RunnableAgent {
   name: string;
   model: LanguageModel;
+  mode: 'react' | 'plan-executor';
   store: RunStore;
-  role: RoleDefinition;
+  /** The node of the entry task: the ReAct role, or the planner. */
+  entry: Node;
   /** Execution settings for a run created now; a resumed run uses its stored snapshot (C-15). */
   execution: ResolvedExecution;
   isRetryable?: RetryPolicy['isRetryable'];
@@ -64,6 +66,8 @@ export async function executeAgentRun(
         data: {
           formatVersion: AGENT_JOURNAL_FORMAT,
           agentName: agent.name,
+          mode: agent.mode,
+          entryRole: agent.entry.role.name,
           input: request.input ?? '',
           execution: agent.execution,
           deadlineAt,
@@ -83,6 +87,12 @@ export async function executeAgentRun(
   let state: AgentRunState;
   try {
     state = foldAgentJournal(run.runId, await store.readJournal(run.runId));
+    if (state.mode !== agent.mode || state.entryRole !== agent.entry.role.name) {
+      throw new InvalidRunRequestError(
+        run.runId,
+        `Run ${run.runId} was created by a ${state.mode} agent with entry role "${state.entryRole}"; resume it with the same configuration (B-5).`,
+      );
+    }
     if (request.input !== undefined && request.input !== state.input) {
       throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
     }
@@ -126,7 +136,7 @@ export async function executeAgentRun(
   });
   let ended = false;
   try {
-    const result = await driveToResult(context, agent.role);
+    const result = await driveToResult(context, agent.entry);
     ended = true;
     return result;
   } finally {
@@ -135,9 +145,9 @@ export async function executeAgentRun(
   }
 }
 
-async function driveToResult(context: RunContext, role: RoleDefinition): Promise<RunResult> {
+async function driveToResult(context: RunContext, entry: Node): Promise<RunResult> {
   try {
-    const outcome = await driveReactRun(context, role);
+    const outcome = await entry.drive(context, ENTRY_TASK_ID);
     if (outcome.kind === 'answered') return await finishRun(context, 'succeeded', { output: outcome.answer });
     return await finishRun(context, 'failed', { reason: 'loop-budget-exhausted' });
   } catch (error) {

@@ -13,7 +13,12 @@ export async function runModelStep(context: RunContext, task: TaskState, role: R
   const loop = task.loop;
   const response = await callModel(
     context.model,
-    { system: role.prompt, messages: task.messages, tools: role.toolDefinitions },
+    {
+      system: role.prompt,
+      messages: task.messages,
+      tools: role.toolDefinitions,
+      ...(role.settings ? { settings: role.settings } : {}),
+    },
     {
       signal: control.signal,
       deadlineAt: durable.state.deadlineAt,

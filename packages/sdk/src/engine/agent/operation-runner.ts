@@ -4,7 +4,6 @@ import { AttemptGuard } from '../../core/attempt-guard.js';
 import { type Failure, failureFromToolError } from '../../core/failure.js';
 import { decideRetry } from '../../core/retry-policy.js';
 import type { NewJournalEntry } from '../../store/run-store.js';
-import type { Commit } from '../run/durable-run.js';
 import { RunInterrupt } from '../run/run-control.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
@@ -130,25 +129,37 @@ async function settleFailure(context: RunContext, operation: OperationState, fai
 
 /** Commits an operation's final result, and the batch join with it when it is the last one (X-1). */
 function finish(context: RunContext, operation: OperationState, failure: Failure | undefined, content?: string): Promise<void> {
-  return context.durable.commit((state) => {
-    const entries: NewJournalEntry[] = [
-      {
-        type: 'operation-finished',
-        taskId: operation.taskId,
-        data: {
-          operationId: operation.operationId,
-          status: failure ? 'failed' : 'succeeded',
-          content: failure ? describeFailure(failure) : (content ?? ''),
-          attempts: operation.attempts,
-          ...(failure ? { failure } : {}),
-        },
+  return context.durable.commit((state) => ({ entries: operationResultEntries(state, operation, failure, content) }));
+}
+
+/**
+ * The entries that record an operation's final result: `operation-finished`, followed by
+ * `batch-joined` when it is the last open member of its batch (X-1). Built inside a commit, so
+ * "last" is decided on the exact state.
+ */
+export function operationResultEntries(
+  state: AgentRunState,
+  operation: OperationState,
+  failure: Failure | undefined,
+  content?: string,
+): NewJournalEntry[] {
+  const entries: NewJournalEntry[] = [
+    {
+      type: 'operation-finished',
+      taskId: operation.taskId,
+      data: {
+        operationId: operation.operationId,
+        status: failure ? 'failed' : 'succeeded',
+        content: failure ? describeFailure(failure) : (content ?? ''),
+        attempts: operation.attempts,
+        ...(failure ? { failure } : {}),
       },
-    ];
-    if (isLastOpen(state, operation)) {
-      entries.push({ type: 'batch-joined', taskId: operation.taskId, data: { loop: operation.loop } });
-    }
-    return { entries } satisfies Commit;
-  });
+    },
+  ];
+  if (isLastOpen(state, operation)) {
+    entries.push({ type: 'batch-joined', taskId: operation.taskId, data: { loop: operation.loop } });
+  }
+  return entries;
 }
 
 function isLastOpen(state: AgentRunState, operation: OperationState): boolean {

@@ -1,17 +1,27 @@
+import type { z } from 'zod';
 import type { Tool } from '../../capabilities/tools/tool.js';
 import type { RetryPolicy } from '../../core/retry-policy.js';
-import type { LanguageModel, ToolDefinition } from '../../model/language-model.js';
+import type { LanguageModel, ModelSettings, ToolDefinition } from '../../model/language-model.js';
 import type { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import type { AgentRunState } from './agent-state.js';
 import type { RunEvent } from './run-events.js';
 
-/** The role configuration a task runs with: prompt, tools and their fixed-order definitions. */
+/**
+ * The configuration one role runs with (C-13): its prompt, its own tools, the definitions the
+ * model sees in a fixed order (N-4) and, optionally, the schema its final answer must match.
+ */
 export interface RoleDefinition {
+  /** The role's name: the agent's name for ReAct, `planner`, or an executor role's name. */
+  name: string;
   prompt: string;
   tools: ReadonlyMap<string, Tool>;
-  /** Tool definitions in a fixed order, identical for every call of the run (N-4). */
+  /** Tool (and delegation) definitions in a fixed order, identical for every call of the run. */
   toolDefinitions: readonly ToolDefinition[];
+  /** When set, the final answer must be JSON matching it; otherwise it is corrected (O-1). */
+  outputSchema?: z.ZodType;
+  /** Model-side settings sent with every request of this role (thinking, output limit). */
+  settings?: ModelSettings;
 }
 
 /** Everything the loop steps of one run share; built once per execution in this process. */

@@ -53,6 +53,12 @@ export type RunEvent =
       failure?: Failure;
     }
   | { type: 'batch-join'; runId: string; taskId: string; loop: number }
+  /** A delegation became an executor task (a sub-agent started). */
+  | { type: 'task-start'; runId: string; taskId: string; role: string; parentTaskId: string }
+  /** An executor task ended; its result goes to the planner's batch. */
+  | { type: 'task-finish'; runId: string; taskId: string; role: string; status: 'succeeded' | 'failed'; failure?: Failure }
+  /** A final answer did not match the role's output schema and went back for correction (O-1). */
+  | { type: 'answer-reject'; runId: string; taskId: string; loop: number }
   | { type: 'run-finish'; runId: string; result: RunResult };
 
 /** Maps a committed journal entry to the lifecycle event it announces, if any. */
@@ -115,6 +121,21 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
     }
     case 'batch-joined':
       return { type: 'batch-join', runId, taskId: record.taskId, loop: record.data.loop };
+    case 'task-created':
+      return { type: 'task-start', runId, taskId: record.taskId, role: record.data.role, parentTaskId: record.data.parentTaskId };
+    case 'task-finished': {
+      const event: RunEvent = {
+        type: 'task-finish',
+        runId,
+        taskId: record.taskId,
+        role: state.tasks.get(record.taskId)?.role ?? 'unknown',
+        status: record.data.status,
+      };
+      if (record.data.failure) event.failure = record.data.failure;
+      return event;
+    }
+    case 'answer-rejected':
+      return { type: 'answer-reject', runId, taskId: record.taskId, loop: record.data.loop };
     case 'run-finished':
       return { type: 'run-finish', runId, result: record.data };
     default:

@@ -6,13 +6,13 @@ import type { ModelRequest } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../../testing/scripted-model.js';
 import { Agent } from './agent.js';
-import type { AgentConfig } from './agent-config.js';
+import type { ReactAgentConfig } from './agent-config.js';
 import type { RunEvent } from './run-events.js';
 
 const toolResults = (request: ModelRequest) =>
   request.messages.filter((message): message is ToolResultMessage => message.role === 'tool');
 
-function makeAgent(overrides: Partial<AgentConfig> & Pick<AgentConfig, 'model'>) {
+function makeAgent(overrides: Partial<ReactAgentConfig> & Pick<ReactAgentConfig, 'model'>) {
   const store = new MemoryRunStore();
   return { store, agent: new Agent({ name: 'test-agent', mode: 'react', prompt: 'You are tested.', store, ...overrides }) };
 }

@@ -1,0 +1,100 @@
+import { RunInterrupt } from '../../run/run-control.js';
+import type { TaskState } from '../agent-state.js';
+import { runModelStep } from '../model-step.js';
+import { runOperation } from '../operation-runner.js';
+import { validateAnswer } from '../output-validation.js';
+import type { RunContext } from '../run-context.js';
+import { LoopBudgetExhausted, Node, type TaskOutcome } from './node.js';
+
+/**
+ * The ReAct loop (L-1) as a node: charge a loop → call the model → run the whole batch → next
+ * loop, until the model gives an answer the role accepts. Each step reads the task's phase from
+ * the journal-backed state, so the same code continues a recovered task from wherever it stopped:
+ * a charged loop is never charged again, a saved response is never asked for again, a saved
+ * result is never redone (R-5). The budget is checked before a loop starts: the last allowed loop
+ * runs and may answer, the next one is refused (X-9).
+ */
+export class ReactNode extends Node {
+  async drive(context: RunContext, taskId: string): Promise<TaskOutcome> {
+    const { durable, control } = context;
+    const task = () => durable.state.tasks.get(taskId) as TaskState;
+    for (;;) {
+      control.throwIfInterrupted();
+      const current = task();
+      switch (current.phase) {
+        case 'ready': {
+          if (durable.state.loopsUsed >= durable.state.execution.maxLoops) return { kind: 'loop-budget-exhausted' };
+          const loop = current.loop + 1;
+          await durable.commit(() => ({ entries: [{ type: 'loop-started', taskId, data: { loop } }], chargeLoops: 1 }));
+          break;
+        }
+        case 'calling-model':
+          await runModelStep(context, current, this.role);
+          break;
+        case 'in-batch':
+          try {
+            await this.runBatch(context, current);
+          } catch (error) {
+            if (LoopBudgetExhausted.isInstance(error)) return { kind: 'loop-budget-exhausted' };
+            throw error;
+          }
+          break;
+        case 'answered': {
+          const verdict = validateAnswer(this.role.outputSchema, current.answer ?? '');
+          if (verdict.ok) return { kind: 'answered', answer: verdict.output };
+          await durable.commit(() => ({
+            entries: [{ type: 'answer-rejected', taskId, data: { loop: current.loop, feedback: verdict.feedback } }],
+          }));
+          break;
+        }
+        case 'finished':
+          return { kind: 'answered', answer: current.outcome?.output ?? '' };
+      }
+    }
+  }
+
+  /**
+   * Runs every unfinished member of the task's batch: one by one, or all at once when the run's
+   * parallel switch is on (X-4; never because the model emitted several calls). The batch joins
+   * when its last result is committed; a member's failure never cancels the others (X-2).
+   */
+  protected async runBatch(context: RunContext, task: TaskState): Promise<void> {
+    const pending = this.pendingMembers(context, task);
+    if (pending.length === 0) {
+      // Every result was saved but not the join (not produced by this version): join now.
+      await context.durable.commit(() => ({
+        entries: [{ type: 'batch-joined', taskId: task.taskId, data: { loop: task.loop } }],
+      }));
+      return;
+    }
+    if (!context.durable.state.execution.parallel) {
+      for (const operationId of pending) await this.runMember(context, operationId);
+      return;
+    }
+    await settleAll(pending.map((operationId) => this.runMember(context, operationId)));
+  }
+
+  /** The members of the task's batch that have no result yet, in call order. */
+  protected pendingMembers(context: RunContext, task: TaskState): string[] {
+    return task.batch.filter((id) => context.durable.state.operations.get(id)?.result === undefined);
+  }
+
+  /** Runs one member of a batch to its result: a plain tool call, for a ReAct role. */
+  protected runMember(context: RunContext, operationId: string): Promise<void> {
+    return runOperation(context, this.role, operationId);
+  }
+}
+
+/**
+ * Waits for every promise, then rethrows the most important failure: a run interrupt first (stop,
+ * deadline, lost ownership), then budget exhaustion, then anything else.
+ */
+export async function settleAll(promises: readonly Promise<void>[]): Promise<void> {
+  const outcomes = await Promise.allSettled(promises);
+  const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  const first =
+    failures.find((reason) => RunInterrupt.isInstance(reason)) ??
+    failures.find((reason) => LoopBudgetExhausted.isInstance(reason)) ??
+    failures[0];
+  if (failures.length > 0) throw first;
+}
