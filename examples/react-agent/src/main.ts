@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RunOwnedElsewhereError, type RunResult } from '@agentloom/sdk';
+import { createLanguageModelFromEnvironment, RunOwnedElsewhereError, type RunResult } from '@agentloom/sdk';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import { createExampleAgent, type ExamplePaths, offlineModel } from './agent.js';
 
@@ -56,21 +56,33 @@ async function resumeWhenFree(run: () => Promise<RunResult>): Promise<RunResult>
 async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'agentloom-example-'));
   try {
-    console.log('1. A plain run');
+    const realModel = await createLanguageModelFromEnvironment();
+    console.log(
+      `1. A plain run (${realModel ? `real model ${realModel.provider}/${realModel.modelId}` : 'offline scripted model'})`,
+    );
     const store = new SqliteRunStore({ path: join(directory, 'runs.db') });
     const paths = pathsIn(directory);
-    const agent = createExampleAgent({ store, model: offlineModel(), paths });
+    const agent = createExampleAgent({ store, model: realModel ?? offlineModel(), paths });
     const run = agent.run({ sessionId: 'example', input: 'How many words are in my notes? Write a report.' });
     for await (const event of run.events()) {
       if (event.type === 'tool-call-finish') console.log(`  ->  ${event.toolName}: ${event.status}`);
     }
     const result = await run.result();
+    console.log(`  ==  ${result.output}`);
     check(result.status === 'succeeded', 'the run succeeded');
-    check(result.output === `Report written. The notes have ${expectedWords} words.`, `the answer counts ${expectedWords} words`);
-    check(result.loops === 4, 'it took 4 loops');
-    check(readFileSync(paths.report, 'utf8').includes(`${expectedWords} words`), 'the report file was written');
+    check(existsSync(paths.report), 'the report file was written');
+    if (!realModel) {
+      check(
+        result.output === `Report written. The notes have ${expectedWords} words.`,
+        `the answer counts ${expectedWords} words`,
+      );
+      check(result.loops === 4, 'it took 4 loops');
+      check(readFileSync(paths.report, 'utf8').includes(`${expectedWords} words`), 'the report names the count');
+    }
     await store.close();
 
+    // The crash demonstration uses the scripted model: its answers are a pure function of the
+    // conversation, so the resumed run can be compared with an uncrashed one.
     console.log('2. A run killed (SIGKILL) as its third tool starts, resumed by this process');
     const crashDirectory = join(directory, 'crash');
     mkdirSync(crashDirectory);
@@ -92,8 +104,11 @@ async function main(): Promise<void> {
     const resumedStore = new SqliteRunStore({ path: join(crashDirectory, 'runs.db') });
     const resumer = createExampleAgent({ store: resumedStore, model: offlineModel(), paths: crashPaths });
     const resumed = await resumeWhenFree(() => resumer.run({ sessionId: 'example', runId }).result());
-    check(resumed.status === 'succeeded' && resumed.output === result.output, 'the resumed run has the same answer');
-    check(resumed.loops === result.loops, 'the resumed run charged the same number of loops');
+    check(
+      resumed.output === `Report written. The notes have ${expectedWords} words.`,
+      'the resumed run has the uncrashed answer',
+    );
+    check(resumed.loops === 4, 'the resumed run charged the same 4 loops');
     const effects = readFileSync(crashPaths.effects, 'utf8').trim().split('\n');
     check(
       JSON.stringify(effects) === JSON.stringify(['read_file', 'count_words', 'write_report']),
