@@ -29,6 +29,7 @@ export type {
   PlannerConfig,
   ReactAgentConfig,
 } from './engine/agent/agent-config.js';
+export type { RunLimits } from './engine/agent/execute-run.js';
 export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
 export type { RunEvent } from './engine/agent/run-events.js';
 export { Run } from './engine/agent/run-handle.js';

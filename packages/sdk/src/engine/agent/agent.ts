@@ -6,7 +6,7 @@ import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunControl } from '../run/run-control.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
-import { executeAgentRun, type RunnableAgent } from './execute-run.js';
+import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
 import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
 import { PlannerNode } from './nodes/planner-node.js';
@@ -22,6 +22,10 @@ export interface AgentRunOptions {
   runId?: string;
   /** The question. Required for a new run; when resuming it may be omitted (it is never added twice). */
   input?: string;
+  /** Tighter budget or deadline for a new run (a workflow passes its root run's limits, W-6). */
+  limits?: RunLimits;
+  /** Aborting it stops the run, like `run.stop()` (a parent's stop reaching an inner agent). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -76,7 +80,16 @@ export class Agent {
       isRetryable: this.config.isRetryable,
       leaseMs: this.config.leaseMs,
     };
-    const request = { runId, sessionId: options.sessionId, ...(options.input !== undefined ? { input: options.input } : {}) };
+    if (options.signal) {
+      if (options.signal.aborted) control.stop();
+      else options.signal.addEventListener('abort', () => control.stop(), { once: true });
+    }
+    const request = {
+      runId,
+      sessionId: options.sessionId,
+      ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    };
     return new Run(runId, options.sessionId, control, (emit) => executeAgentRun(runnable, request, control, emit));
   }
 }

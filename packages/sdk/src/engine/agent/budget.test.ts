@@ -123,3 +123,26 @@ describe('loop budget (X-8, X-9)', () => {
     expect(await generous.run({ sessionId: 's', runId: run.runId }).result()).toEqual(result);
   });
 });
+
+describe('caller limits (W-6)', () => {
+  it('tightens the budget and deadline of a new run, and keeps them on resume', async () => {
+    const store = new MemoryRunStore();
+    const agent = new Agent({ name: 'b', mode: 'react', model: modelNeeding(5), prompt: 'p', tools: [step], store });
+    const deadlineAt = Date.now() + 60_000;
+    const run = agent.run({ sessionId: 's', input: 'go', limits: { maxLoops: 2, deadlineAt } });
+    expect(await run.result()).toMatchObject({ reason: 'loop-budget-exhausted', loops: 2 });
+    expect((await store.getRun(run.runId))?.deadlineAt).toBe(deadlineAt);
+    const looser = agent.run({ sessionId: 's', input: 'go', limits: { maxLoops: 500 } });
+    expect(await looser.result()).toMatchObject({ status: 'succeeded', loops: 6 });
+  });
+
+  it('stops when the caller signal aborts', async () => {
+    const controller = new AbortController();
+    const hang = tool({ name: 'hang', description: 'Waits.', parameters: z.object({}), execute: () => new Promise(() => {}) });
+    const model = new ScriptedModel({ replies: [{ toolCalls: [{ name: 'hang' }] }] });
+    const agent = new Agent({ name: 'b', mode: 'react', model, prompt: 'p', tools: [hang] });
+    const run = agent.run({ sessionId: 's', input: 'go', signal: controller.signal });
+    for await (const event of run.events()) if (event.type === 'tool-call-start') controller.abort();
+    expect(await run.result()).toMatchObject({ status: 'stopped', reason: 'user-stop' });
+  });
+});

@@ -33,6 +33,19 @@ export interface RunRequest {
   runId: string;
   sessionId: string;
   input?: string;
+  limits?: RunLimits;
+}
+
+/**
+ * Limits a caller imposes on a new run on top of the agent's own settings, such as a workflow
+ * passing down its root run's remaining budget and deadline (W-6). They can only tighten: the
+ * run takes the smaller value. Stored with the run, so a resume keeps them.
+ */
+export interface RunLimits {
+  /** Epoch milliseconds: the run ends `run-timeout` no later than this. */
+  deadlineAt?: number;
+  /** At most this many loops, across every role of the run. */
+  maxLoops?: number;
 }
 
 /**
@@ -53,7 +66,12 @@ export async function executeAgentRun(
   if (request.input === undefined && !(await store.getRun(request.runId))) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
-  const deadlineAt = now() + agent.execution.timeoutMs;
+  const limits = request.limits ?? {};
+  const deadlineAt = Math.min(now() + agent.execution.timeoutMs, limits.deadlineAt ?? Number.POSITIVE_INFINITY);
+  const execution: ResolvedExecution =
+    limits.maxLoops !== undefined && limits.maxLoops < agent.execution.maxLoops
+      ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
+      : agent.execution;
   const acquired = await store.acquire({
     runId: request.runId,
     sessionId: request.sessionId,
@@ -69,7 +87,7 @@ export async function executeAgentRun(
           mode: agent.mode,
           entryRole: agent.entry.role.name,
           input: request.input ?? '',
-          execution: agent.execution,
+          execution,
           deadlineAt,
         },
       },
