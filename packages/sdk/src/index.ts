@@ -12,6 +12,7 @@ export {
   InvalidRunRequestError,
   ModelCallError,
   OwnershipLostError,
+  RunNotActiveError,
   RunOwnedElsewhereError,
   StaleEpochError,
   StoreFailureError,
@@ -33,6 +34,11 @@ export type { RunLimits } from './engine/agent/execute-run.js';
 export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
 export type { RunEvent } from './engine/agent/run-events.js';
 export { Run } from './engine/agent/run-handle.js';
+export type { SessionRun } from './engine/agent/session/index.js';
+export type { SupplementReceipt } from './engine/agent/supplements.js';
+export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
+export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
+export { COMPRESSION_SYSTEM_PROMPT, estimateTokens } from './engine/agent/compression/index.js';
 export type {
   FinishReason,
   LanguageModel,
@@ -53,6 +59,7 @@ export {
   type AcquireRequest,
   type AcquireResult,
   type AppendRequest,
+  type ExternalAppendRequest,
   type JournalEntry,
   MemoryRunStore,
   type MemoryRunStoreOptions,

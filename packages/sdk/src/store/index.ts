@@ -3,6 +3,7 @@ export type {
   AcquireRequest,
   AcquireResult,
   AppendRequest,
+  ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
   RunRecord,

@@ -66,6 +66,12 @@ export type AcquireResult =
   | { outcome: 'owned-elsewhere'; run: RunRecord }
   | { outcome: 'terminal'; run: RunRecord };
 
+/** A write by someone who does not own the run: a user supplement arriving at any machine (S-1). */
+export interface ExternalAppendRequest {
+  runId: string;
+  entries: readonly NewJournalEntry[];
+}
+
 /** An atomic, fenced write: entries plus the run-row change they imply. */
 export interface AppendRequest {
   runId: string;
@@ -88,13 +94,20 @@ export interface AppendRequest {
  * - `append` writes all entries and the row change in one transaction, and only if `epoch` is
  *   still current and the run is not terminal; otherwise it throws `StaleEpochError` and writes
  *   nothing.
- * - Sequences are dense and ordered; `readJournal` returns entries in sequence order.
+ * - Sequences are dense and ordered, owner and external entries alike; `readJournal` returns
+ *   entries in sequence order.
  */
 export interface RunStore {
   acquire(request: AcquireRequest): Promise<AcquireResult>;
   /** Extends the lease of the current owner; throws `StaleEpochError` when the epoch is stale. */
   renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }>;
   append(request: AppendRequest): Promise<{ lastSequence: number }>;
+  /**
+   * Appends entries without ownership, stamped epoch 0, while the run is not terminal; throws
+   * `RunNotActiveError` for a finished or unknown run (its text then belongs to a new run, S-2).
+   * The owner finds these entries in the journal and applies them in sequence order.
+   */
+  appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }>;
   /** Gives the run up (lease ends now) so another executor can take it without waiting. */
   releaseLease(runId: string, epoch: number): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidRunRequestError, StaleEpochError } from '../core/errors/index.js';
+import { InvalidRunRequestError, RunNotActiveError, StaleEpochError } from '../core/errors/index.js';
 import type { RunResult } from '../core/run-result.js';
 import type { AcquireRequest, RunStore } from '../store/run-store.js';
 
@@ -158,6 +158,33 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(again.outcome).toBe('terminal');
       expect(again.run.result).toEqual(final);
       expect(await store.readJournal(input.runId)).toHaveLength(2);
+    });
+
+    it('takes external entries (epoch 0) in the same sequence while the run is active, and none after its end', async () => {
+      const input = request();
+      await store.acquire(input);
+      const external = await store.appendExternal({
+        runId: input.runId,
+        entries: [{ type: 'supplement-accepted', taskId: 'entry', data: { text: 'also this' } }],
+      });
+      expect(external.lastSequence).toBe(2);
+      const owned = await store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'loop-started', data: {} }] });
+      expect(owned.lastSequence).toBe(3);
+      const journal = await store.readJournal(input.runId);
+      expect(journal.map((entry) => [entry.sequence, entry.epoch, entry.type])).toEqual([
+        [1, 1, 'run-started'],
+        [2, 0, 'supplement-accepted'],
+        [3, 1, 'loop-started'],
+      ]);
+      const final = result(input.runId);
+      await store.append({ runId: input.runId, epoch: 1, entries: [{ type: 'run-finished', data: final }], terminal: final });
+      await expect(
+        store.appendExternal({ runId: input.runId, entries: [{ type: 'supplement-accepted', data: {} }] }),
+      ).rejects.toSatisfy(RunNotActiveError.isInstance);
+      await expect(store.appendExternal({ runId: 'no-such-run', entries: [{ type: 'x', data: {} }] })).rejects.toSatisfy(
+        RunNotActiveError.isInstance,
+      );
+      expect(await store.readJournal(input.runId)).toHaveLength(4);
     });
 
     it('renews the lease of the current owner', async () => {

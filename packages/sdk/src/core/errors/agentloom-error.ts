@@ -11,10 +11,29 @@ export type AgentLoomErrorCode =
   | 'ownership-lost'
   | 'stale-epoch'
   | 'run-not-found'
+  | 'run-not-active'
   | 'unsupported-journal-format'
   | 'store-failure'
+  | 'invalid-workflow'
+  | 'undeclared-route'
+  | 'invalid-state-update'
+  | 'interrupt-outside-workflow'
   | 'model-call-failed'
-  | 'tool-execution-failed';
+  | 'compression-failed'
+  | 'over-window'
+  | 'missing-prompt-variable'
+  | 'tool-execution-failed'
+  | 'invalid-skill'
+  | 'workspace-access-denied'
+  | 'file-not-found'
+  | 'file-edit-conflict'
+  | 'sandbox-unavailable'
+  | 'run-not-settled'
+  | 'mcp-connection-failed'
+  | 'mcp-request-failed'
+  | 'mcp-tool-failed'
+  | 'deferred-tool-not-found'
+  | 'invalid-tool-arguments';
 
 /**
  * Base class of every AgentLoom error: a string `code` for branching and a `Symbol.for` brand so

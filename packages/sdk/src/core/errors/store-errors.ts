@@ -26,3 +26,22 @@ export class StoreFailureError extends AgentLoomError {
     return hasErrorCode(error, 'store-failure');
   }
 }
+
+/**
+ * A run that has ended (or does not exist) takes no more input: text sent after the end is a new
+ * question, for a new run (S-2).
+ */
+export class RunNotActiveError extends AgentLoomError {
+  readonly runId: string;
+  readonly status: string;
+
+  constructor(runId: string, status: string) {
+    super('run-not-active', `Run ${runId} is ${status}; it takes no more input. Start a new run instead.`);
+    this.runId = runId;
+    this.status = status;
+  }
+
+  static override isInstance(error: unknown): error is RunNotActiveError {
+    return hasErrorCode(error, 'run-not-active');
+  }
+}

@@ -4,6 +4,7 @@ import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
 import type { LanguageModel, ModelSettings } from '../../model/language-model.js';
 import type { RunStore } from '../../store/run-store.js';
+import { type ContextOptions, contextOptionsSchema, type ResolvedContextOptions } from './context-options.js';
 import { type ExecutionOptions, executionOptionsSchema, type ResolvedExecution } from './execution-options.js';
 
 /** Settings shared by both agent modes (C-12). */
@@ -19,6 +20,12 @@ interface AgentConfigBase {
     /** Replaces the default retry classification; reads typed failure fields only (X-5). */
     isRetryable?: (failure: Failure) => boolean;
   };
+  /** History, compression and context-window settings (C-1, C-2). */
+  context?: ContextOptions;
+  /** Values for `{{name}}` placeholders in the prompts; a run may add or override them (C-12). */
+  variables?: Readonly<Record<string, string>>;
+  /** When set, a run's input may be structured data and must match it, checked before anything is saved. */
+  inputSchema?: z.ZodType;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */
@@ -90,11 +97,24 @@ export interface ResolvedAgentConfig {
   executors: readonly ResolvedRole[];
   execution: ResolvedExecution;
   isRetryable: ((failure: Failure) => boolean) | undefined;
+  context: ResolvedContextOptions;
+  variables: Readonly<Record<string, string>>;
+  inputSchema: z.ZodType | undefined;
   store: RunStore | undefined;
   leaseMs: number;
 }
 
-const storeMethods = ['acquire', 'renewLease', 'append', 'releaseLease', 'getRun', 'readJournal', 'listSessionRuns', 'close'];
+const storeMethods = [
+  'acquire',
+  'renewLease',
+  'append',
+  'appendExternal',
+  'releaseLease',
+  'getRun',
+  'readJournal',
+  'listSessionRuns',
+  'close',
+];
 const zodSchema = z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema');
 const toolList = z
   .array(z.custom<Tool>(isTool, 'must be a tool made by tool()'))
@@ -131,6 +151,9 @@ const baseShape = {
   execution: executionOptionsSchema
     .extend({ isRetryable: z.custom<(failure: Failure) => boolean>((value) => typeof value === 'function').optional() })
     .prefault({}),
+  context: contextOptionsSchema.prefault({}),
+  variables: z.record(z.string(), z.string()).default({}),
+  inputSchema: zodSchema.optional(),
   store: z
     .custom<RunStore>(
       (value) =>
@@ -212,6 +235,9 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
     modelSettings: data.modelSettings as ModelSettings | undefined,
     execution,
     isRetryable,
+    context: data.context,
+    variables: data.variables,
+    inputSchema: data.inputSchema,
     store: data.store,
     leaseMs: data.leaseMs,
   };

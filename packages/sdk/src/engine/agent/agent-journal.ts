@@ -1,5 +1,5 @@
 import type { Failure } from '../../core/failure.js';
-import type { AssistantMessage, Usage } from '../../core/messages.js';
+import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { FinishReason } from '../../model/language-model.js';
 import type { ResolvedExecution } from './execution-options.js';
@@ -24,6 +24,14 @@ export type AgentJournalRecord =
         input: string;
         execution: ResolvedExecution;
         deadlineAt: number;
+        /** The session history selected at creation (H-3), fixed for the run's whole life. */
+        history: Message[];
+        /** Supplements of earlier runs that they never consumed, carried into this run once (S-4). */
+        carried: CarriedSupplement[];
+        /** The context-window settings of the run (C-2), kept for life like the execution snapshot. */
+        window: WindowSettings;
+        /** The prompt variables the run was started with (C-12, C-15). */
+        variables: Record<string, string>;
       };
     }
   /** A business loop of one task began; the loop is charged to the run's budget in the same commit (X-8). */
@@ -50,6 +58,14 @@ export type AgentJournalRecord =
       taskId: string;
       data: { operationId: string; status: 'succeeded' | 'failed'; content: string; attempts: number; failure?: Failure };
     }
+  /** A user supplement reached the run, from any machine (H-2, S-1); written through `appendExternal`. */
+  | { type: 'supplement-accepted'; taskId: string; data: { supplementId: string; text: string } }
+  /** Supplements entered the entry role's context before its next model call (S-3). */
+  | { type: 'supplement-consumed'; taskId: string; data: { supplementIds: string[] } }
+  /** The compression agent started on a task's context, to cover raw messages `[0, coveredUpTo)` (H-6). */
+  | { type: 'compression-started'; taskId: string; data: { coveredUpTo: number } }
+  /** A summary now stands for raw messages `[0, coveredUpTo)` of the task, protected ones excepted (H-8). */
+  | { type: 'compression-committed'; taskId: string; data: { coveredUpTo: number; summary: string; usage: Usage } }
   /** A delegation became an executor task with its own identity and private context (D-3, L-5). */
   | {
       type: 'task-created';
@@ -71,3 +87,16 @@ export type AgentJournalRecord =
 
 /** The `type` of every agent journal record. */
 export type AgentJournalRecordType = AgentJournalRecord['type'];
+
+/** A supplement that an earlier run of the session accepted but never consumed. */
+export interface CarriedSupplement {
+  runId: string;
+  supplementId: string;
+  text: string;
+}
+
+/** When a role's context must be compressed, and the window it must never exceed. */
+export interface WindowSettings {
+  windowTokens?: number;
+  compressionThreshold: number;
+}

@@ -3,7 +3,7 @@ import type { Failure } from '../../core/failure.js';
 import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
+import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord, type CarriedSupplement, type WindowSettings } from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** One logical tool call of a batch, with its attempts and, once known, its result. */
@@ -32,8 +32,14 @@ export interface TaskState {
   role: string;
   /** For an executor task: the planner's delegation call it answers. */
   parentOperationId?: string;
-  /** The model-visible context of this task, in order. */
+  /** The raw context of this task, append-only, in order (H-4: never shortened). */
   messages: Message[];
+  /** Index of the first message of this run's own: earlier ones are the session history. */
+  ownStart: number;
+  /** Indexes of messages compression must keep verbatim: the question and supplements (H-7). */
+  protectedIndexes: number[];
+  /** The latest committed compression: a summary standing for raw messages `[0, coveredUpTo)`. */
+  compression?: { summary: string; coveredUpTo: number };
   /** Loops this task has started (its own loop sequence, X-8). */
   loop: number;
   phase: TaskPhase;
@@ -54,10 +60,16 @@ export interface AgentRunState {
   entryRole: string;
   execution: ResolvedExecution;
   deadlineAt: number;
+  window: WindowSettings;
+  variables: Record<string, string>;
   tasks: Map<string, TaskState>;
   operations: Map<string, OperationState>;
   loopsUsed: number;
   usage: Usage;
+  /** Every supplement the run accepted, in order, and whether it reached the entry role. */
+  supplements: Map<string, { text: string; consumed: boolean }>;
+  /** Supplements carried in from earlier runs (S-4). */
+  carried: CarriedSupplement[];
   result?: RunResult;
 }
 
@@ -81,10 +93,19 @@ export function foldAgentJournal(runId: string, entries: readonly JournalEntry[]
 function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState {
   const data = (entry as unknown as Extract<AgentJournalRecord, { type: 'run-started' }>).data;
   if (data?.formatVersion !== AGENT_JOURNAL_FORMAT) throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
+  const history = data.history ?? [];
+  const carried = data.carried ?? [];
+  const messages: Message[] = [
+    ...history,
+    ...carried.map((supplement): Message => ({ role: 'user', content: supplement.text })),
+    { role: 'user', content: data.input },
+  ];
   const entryTask: TaskState = {
     taskId: ENTRY_TASK_ID,
     role: data.entryRole,
-    messages: [{ role: 'user', content: data.input }],
+    messages,
+    ownStart: history.length,
+    protectedIndexes: messages.map((_, index) => index).slice(history.length),
     loop: 0,
     phase: 'ready',
     modelAttempts: 0,
@@ -97,10 +118,14 @@ function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState 
     entryRole: data.entryRole,
     execution: data.execution,
     deadlineAt: data.deadlineAt,
+    window: data.window ?? { compressionThreshold: 0.8 },
+    variables: data.variables ?? {},
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
     operations: new Map(),
     loopsUsed: 0,
     usage: emptyUsage(),
+    supplements: new Map(),
+    carried,
   };
 }
 
@@ -180,11 +205,35 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
         role: record.data.role,
         parentOperationId: record.data.operationId,
         messages: [{ role: 'user', content: record.data.input }],
+        ownStart: 0,
+        protectedIndexes: [0],
         loop: 0,
         phase: 'ready',
         modelAttempts: 0,
         batch: [],
       });
+      return;
+    }
+    case 'supplement-accepted':
+      state.supplements.set(record.data.supplementId, { text: record.data.text, consumed: false });
+      return;
+    case 'supplement-consumed': {
+      const task = taskOf(state, record.taskId);
+      for (const supplementId of record.data.supplementIds) {
+        const supplement = state.supplements.get(supplementId);
+        if (!supplement || supplement.consumed) continue;
+        supplement.consumed = true;
+        task.protectedIndexes.push(task.messages.length);
+        task.messages.push({ role: 'user', content: supplement.text });
+      }
+      return;
+    }
+    case 'compression-started':
+      return;
+    case 'compression-committed': {
+      const task = taskOf(state, record.taskId);
+      task.compression = { summary: record.data.summary, coveredUpTo: record.data.coveredUpTo };
+      addUsage(state.usage, record.data.usage);
       return;
     }
     case 'task-finished': {

@@ -6,13 +6,17 @@ import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import { RunControl } from '../run/run-control.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
+import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
 import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
 import { PlannerNode } from './nodes/planner-node.js';
 import { ReactNode } from './nodes/react-node.js';
+import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
 import { Run } from './run-handle.js';
+import { readSessionRuns, type SessionRun } from './session/index.js';
+import { type SupplementReceipt, submitSupplement } from './supplements.js';
 
 /** Arguments of `agent.run()`. */
 export interface AgentRunOptions {
@@ -20,8 +24,13 @@ export interface AgentRunOptions {
   sessionId: string;
   /** Omit to start a new run; pass a run id to resume that run (after a crash, on any machine). */
   runId?: string;
-  /** The question. Required for a new run; when resuming it may be omitted (it is never added twice). */
-  input?: string;
+  /**
+   * The question. Required for a new run; when resuming it may be omitted (it is never added
+   * twice). Structured data is allowed when the agent has an `inputSchema` (sent as JSON text).
+   */
+  input?: string | Record<string, unknown> | unknown[];
+  /** Values for the prompts' `{{name}}` placeholders, over the agent's own (session or run values, C-12). */
+  variables?: Readonly<Record<string, string>>;
   /** Tighter budget or deadline for a new run (a workflow passes its root run's limits, W-6). */
   limits?: RunLimits;
   /** Aborting it stops the run, like `run.stop()` (a parent's stop reaching an inner agent). */
@@ -46,6 +55,7 @@ export class Agent {
   private readonly config: ResolvedAgentConfig;
   private readonly store: RunStore;
   private readonly entry: Node;
+  private readonly prompts: readonly string[];
 
   constructor(config: AgentConfig) {
     this.config = resolveAgentConfig(config);
@@ -53,6 +63,7 @@ export class Agent {
     this.mode = this.config.mode;
     this.store = this.config.store ?? new MemoryRunStore();
     this.entry = buildEntryNode(this.config);
+    this.prompts = [this.config.entry.prompt, ...this.config.executors.map((executor) => executor.prompt)];
   }
 
   /**
@@ -65,9 +76,9 @@ export class Agent {
     if (typeof options?.sessionId !== 'string' || options.sessionId === '') {
       throw new InvalidRunRequestError(options?.runId ?? '(new)', 'agent.run needs a non-empty sessionId.');
     }
-    if (options.runId === undefined && (typeof options.input !== 'string' || options.input === '')) {
-      throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
-    }
+    const input = this.checkInput(options);
+    const variables = { ...this.config.variables, ...(options.variables ?? {}) };
+    if (options.runId === undefined) assertVariablesComplete(this.prompts, variables);
     const runId = options.runId ?? createRunId();
     const control = new RunControl();
     const runnable: RunnableAgent = {
@@ -79,6 +90,13 @@ export class Agent {
       execution: this.config.execution,
       isRetryable: this.config.isRetryable,
       leaseMs: this.config.leaseMs,
+      historyRuns: this.config.context.historyRuns,
+      window: {
+        compressionThreshold: this.config.context.compressionThreshold,
+        ...(this.config.context.windowTokens !== undefined ? { windowTokens: this.config.context.windowTokens } : {}),
+      },
+      countTokens: this.config.context.countTokens ?? estimateTokens,
+      compressionPrompt: this.config.context.compressionPrompt,
     };
     if (options.signal) {
       if (options.signal.aborted) control.stop();
@@ -87,10 +105,60 @@ export class Agent {
     const request = {
       runId,
       sessionId: options.sessionId,
-      ...(options.input !== undefined ? { input: options.input } : {}),
+      variables,
+      ...(input !== undefined ? { input } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     };
-    return new Run(runId, options.sessionId, control, (emit) => executeAgentRun(runnable, request, control, emit));
+    return new Run({
+      runId,
+      sessionId: options.sessionId,
+      control,
+      store: this.store,
+      execute: (hooks) => executeAgentRun(runnable, request, control, hooks),
+    });
+  }
+
+  /**
+   * Validates a run's input before anything is saved (C-12): required and non-empty for a new run;
+   * checked against the agent's `inputSchema` when there is one. Returns it as the text the model reads.
+   */
+  private checkInput(options: AgentRunOptions): string | undefined {
+    const { input, runId } = options;
+    if (input === undefined) {
+      if (runId === undefined) throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
+      return undefined;
+    }
+    if (this.config.inputSchema) {
+      const parsed = this.config.inputSchema.safeParse(input);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
+        throw new InvalidRunRequestError(runId ?? '(new)', `The run input does not match the agent's input schema: ${problems}`);
+      }
+      return typeof parsed.data === 'string' ? parsed.data : JSON.stringify(parsed.data);
+    }
+    if (typeof input !== 'string' || input === '') {
+      throw new InvalidRunRequestError(
+        runId ?? '(new)',
+        'The run input must be non-empty text (or set an inputSchema for structured input).',
+      );
+    }
+    return input;
+  }
+
+  /**
+   * Sends a supplement to an active run of this agent from anywhere — this process, or a server
+   * that does not execute the run (S-1, S-2, H-2). It is recorded at once as a user message of
+   * that run; the run's entry role (the ReAct role or the planner, never an executor) sees it
+   * before its next model call. Throws `RunNotActiveError` when the run has ended: the text is
+   * then a new question for a new run.
+   */
+  supplement(options: { sessionId: string; runId: string; text: string }): Promise<SupplementReceipt> {
+    return submitSupplement(this.store, options);
+  }
+
+  /** The raw record of a session's runs, oldest first (H-1): inputs, supplements, outcomes, messages. */
+  sessionRuns(sessionId: string): Promise<SessionRun[]> {
+    return readSessionRuns(this.store, sessionId);
   }
 }
 

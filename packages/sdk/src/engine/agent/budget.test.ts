@@ -132,7 +132,7 @@ describe('caller limits (W-6)', () => {
     const run = agent.run({ sessionId: 's', input: 'go', limits: { maxLoops: 2, deadlineAt } });
     expect(await run.result()).toMatchObject({ reason: 'loop-budget-exhausted', loops: 2 });
     expect((await store.getRun(run.runId))?.deadlineAt).toBe(deadlineAt);
-    const looser = agent.run({ sessionId: 's', input: 'go', limits: { maxLoops: 500 } });
+    const looser = agent.run({ sessionId: 'other', input: 'go', limits: { maxLoops: 500 } });
     expect(await looser.result()).toMatchObject({ status: 'succeeded', loops: 6 });
   });
 

@@ -4,15 +4,18 @@ import { createOwnerId } from '../../core/ids.js';
 import type { RetryPolicy } from '../../core/retry-policy.js';
 import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result.js';
 import type { LanguageModel } from '../../model/language-model.js';
-import type { RunStore } from '../../store/run-store.js';
+import type { JournalEntry, RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
-import { AGENT_JOURNAL_FORMAT } from './agent-journal.js';
+import type { WindowSettings } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, ENTRY_TASK_ID, foldAgentJournal } from './agent-state.js';
+import { CompressionFailedError, OverWindowError } from './compression/index.js';
+import type { TokenCounter } from './context-options.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { Node } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
+import { createRunStartedEntry } from './start-run.js';
 
 /** What an agent contributes to one execution of a run. */
 export interface RunnableAgent {
@@ -26,6 +29,21 @@ export interface RunnableAgent {
   execution: ResolvedExecution;
   isRetryable?: RetryPolicy['isRetryable'];
   leaseMs: number;
+  /** How many finished runs of the session a new run sees in full (C-1). */
+  historyRuns: number;
+  /** Context-window settings for a run created now (C-2). */
+  window: WindowSettings;
+  /** Counts tokens of a request; the default estimates. */
+  countTokens: TokenCounter;
+  /** Extra instructions for the compression agent (H-6). */
+  compressionPrompt: string | undefined;
+}
+
+/** How an execution reports back to its `Run` handle. */
+export interface RunHooks {
+  emit: (event: RunEvent) => void;
+  /** Called once the store has answered `acquire`: from then on the run exists (or existed). */
+  acquired: () => void;
 }
 
 /** Identity and input of one `run` call. */
@@ -34,6 +52,8 @@ export interface RunRequest {
   sessionId: string;
   input?: string;
   limits?: RunLimits;
+  /** Prompt variables, complete (checked by `Agent.run`). */
+  variables?: Record<string, string>;
 }
 
 /**
@@ -58,41 +78,29 @@ export async function executeAgentRun(
   agent: RunnableAgent,
   request: RunRequest,
   control: RunControl,
-  emit: (event: RunEvent) => void,
+  hooks: RunHooks,
 ): Promise<RunResult> {
+  const { emit } = hooks;
   const { store } = agent;
   const ownerId = createOwnerId();
   const now = Date.now;
-  if (request.input === undefined && !(await store.getRun(request.runId))) {
+  // The history and carried supplements are selected only for a run that does not exist yet; a
+  // race with another creator is settled by `acquire` (only one `created`).
+  const existing = await store.getRun(request.runId);
+  if (!existing && request.input === undefined) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
-  const limits = request.limits ?? {};
-  const deadlineAt = Math.min(now() + agent.execution.timeoutMs, limits.deadlineAt ?? Number.POSITIVE_INFINITY);
-  const execution: ResolvedExecution =
-    limits.maxLoops !== undefined && limits.maxLoops < agent.execution.maxLoops
-      ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
-      : agent.execution;
+  const started = existing ? undefined : await createRunStartedEntry(agent, request, now());
   const acquired = await store.acquire({
     runId: request.runId,
     sessionId: request.sessionId,
     ownerId,
     leaseMs: agent.leaseMs,
-    deadlineAt,
-    initialEntries: [
-      {
-        type: 'run-started',
-        data: {
-          formatVersion: AGENT_JOURNAL_FORMAT,
-          agentName: agent.name,
-          mode: agent.mode,
-          entryRole: agent.entry.role.name,
-          input: request.input ?? '',
-          execution,
-          deadlineAt,
-        },
-      },
-    ],
+    deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
+    // A run that existed at `getRun` is never created again, so no entries are needed for it.
+    initialEntries: started ? [started] : [],
   });
+  hooks.acquired();
   const { run } = acquired;
   if (acquired.outcome === 'terminal') {
     const result = run.result as RunResult;
@@ -103,8 +111,10 @@ export async function executeAgentRun(
     throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
   }
   let state: AgentRunState;
+  let journal: JournalEntry[];
   try {
-    state = foldAgentJournal(run.runId, await store.readJournal(run.runId));
+    journal = await store.readJournal(run.runId);
+    state = foldAgentJournal(run.runId, journal);
     if (state.mode !== agent.mode || state.entryRole !== agent.entry.role.name) {
       throw new InvalidRunRequestError(
         run.runId,
@@ -124,7 +134,7 @@ export async function executeAgentRun(
     runId: run.runId,
     epoch: run.epoch,
     leaseMs: agent.leaseMs,
-    lastSequence: run.lastSequence,
+    lastSequence: journal.at(-1)?.sequence ?? 0,
     state,
     control,
     apply: applyAgentEntry,
@@ -142,6 +152,8 @@ export async function executeAgentRun(
     retry: { ...state.execution.retry, ...(agent.isRetryable ? { isRetryable: agent.isRetryable } : {}) },
     emit,
     now,
+    countTokens: agent.countTokens,
+    compressionPrompt: agent.compressionPrompt,
   };
   control.armDeadline(state.deadlineAt);
   durable.startLeaseRenewal();
@@ -177,6 +189,15 @@ async function driveToResult(context: RunContext, entry: Node): Promise<RunResul
     if (interrupt?.reason === 'run-timeout') return await finishRun(context, 'failed', { reason: 'run-timeout' });
     if (ModelCallError.isInstance(error)) {
       return await finishRun(context, 'failed', { reason: 'model-failed', failure: error.failure });
+    }
+    if (CompressionFailedError.isInstance(error)) {
+      return await finishRun(context, 'failed', { reason: 'compression-failed', failure: error.failure });
+    }
+    if (OverWindowError.isInstance(error)) {
+      return await finishRun(context, 'failed', {
+        reason: 'over-window-after-compression',
+        failure: { kind: 'invalid-request', code: 'over-window', message: error.message },
+      });
     }
     throw error;
   }

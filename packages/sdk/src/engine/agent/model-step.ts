@@ -1,5 +1,7 @@
 import { callModel } from '../../model/call-model.js';
 import type { TaskState } from './agent-state.js';
+import { ensureContextFits, visibleContext } from './compression/index.js';
+import { renderTemplate } from './prompt-template.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
 
 /**
@@ -7,15 +9,17 @@ import type { RoleDefinition, RunContext } from './run-context.js';
  * as the loop's decision. Failed attempts are committed as incomplete records (S-9). A final
  * model failure is thrown as `ModelCallError` for the caller to end the task or run (S-10).
  */
-export async function runModelStep(context: RunContext, task: TaskState, role: RoleDefinition): Promise<void> {
+export async function runModelStep(context: RunContext, startTask: TaskState, role: RoleDefinition): Promise<void> {
   const { durable, control } = context;
+  await ensureContextFits(context, startTask, role);
+  const task = durable.state.tasks.get(startTask.taskId) as TaskState;
   const execution = durable.state.execution;
   const loop = task.loop;
   const response = await callModel(
     context.model,
     {
-      system: role.prompt,
-      messages: task.messages,
+      system: renderTemplate(role.prompt, durable.state.variables),
+      messages: visibleContext(task),
       tools: role.toolDefinitions,
       ...(role.settings ? { settings: role.settings } : {}),
     },

@@ -68,7 +68,9 @@ async function runAttempt(
   const { control, durable } = context;
   const remaining = durable.state.deadlineAt - context.now();
   const timeoutMs = Math.min(durable.state.execution.toolTimeoutMs, remaining);
-  const guard = new AttemptGuard(control.signal);
+  // A user stop lets this attempt settle and keeps its result (S-5); a deadline or a lost
+  // ownership cuts it (X-10).
+  const guard = new AttemptGuard(control.hardSignal);
   const timeout = new AttemptTimeout();
   // When the run deadline comes before the attempt timeout, running out is the run's timeout
   // (control flow, X-3), not a tool failure, whichever timer fires first.
@@ -90,8 +92,9 @@ async function runAttempt(
     );
     return { ok: true, content: toContent(value) };
   } catch (error) {
-    if (RunInterrupt.isInstance(control.signal.reason)) throw control.signal.reason;
-    if (guard.firedReason?.reason === timeout) {
+    const fired = guard.firedReason?.reason;
+    if (RunInterrupt.isInstance(fired)) throw fired;
+    if (fired === timeout) {
       return { ok: false, failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` } };
     }
     return { ok: false, failure: failureFromToolError(error) };
@@ -104,6 +107,11 @@ async function runAttempt(
 class AttemptTimeout {}
 
 async function settleFailure(context: RunContext, operation: OperationState, failure: Failure): Promise<void> {
+  // After a stop no retry starts (X-10): the failure is the operation's result.
+  if (context.control.interrupt) {
+    await finish(context, operation, failure);
+    return;
+  }
   const decision = decideRetry({
     policy: context.retry,
     failure,

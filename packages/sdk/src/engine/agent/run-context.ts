@@ -5,6 +5,7 @@ import type { LanguageModel, ModelSettings, ToolDefinition } from '../../model/l
 import type { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import type { AgentRunState } from './agent-state.js';
+import type { TokenCounter } from './context-options.js';
 import type { RunEvent } from './run-events.js';
 
 /**
@@ -34,4 +35,6 @@ export interface RunContext {
   retry: RetryPolicy;
   emit: (event: RunEvent) => void;
   now: () => number;
+  countTokens: TokenCounter;
+  compressionPrompt: string | undefined;
 }

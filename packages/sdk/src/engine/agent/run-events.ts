@@ -53,6 +53,10 @@ export type RunEvent =
       failure?: Failure;
     }
   | { type: 'batch-join'; runId: string; taskId: string; loop: number }
+  /** A supplement reached the run (from this or another machine). */
+  | { type: 'supplement-accept'; runId: string; supplementId: string }
+  /** Supplements entered the entry role's context before its next model call. */
+  | { type: 'supplement-consume'; runId: string; taskId: string; supplementIds: string[] }
   /** A delegation became an executor task (a sub-agent started). */
   | { type: 'task-start'; runId: string; taskId: string; role: string; parentTaskId: string }
   /** An executor task ended; its result goes to the planner's batch. */
@@ -121,6 +125,10 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
     }
     case 'batch-joined':
       return { type: 'batch-join', runId, taskId: record.taskId, loop: record.data.loop };
+    case 'supplement-accepted':
+      return { type: 'supplement-accept', runId, supplementId: record.data.supplementId };
+    case 'supplement-consumed':
+      return { type: 'supplement-consume', runId, taskId: record.taskId, supplementIds: record.data.supplementIds };
     case 'task-created':
       return { type: 'task-start', runId, taskId: record.taskId, role: record.data.role, parentTaskId: record.data.parentTaskId };
     case 'task-finished': {

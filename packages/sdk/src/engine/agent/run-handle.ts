@@ -1,35 +1,50 @@
 import type { RunResult } from '../../core/run-result.js';
+import type { RunStore } from '../../store/run-store.js';
 import type { RunControl } from '../run/run-control.js';
+import type { RunHooks } from './execute-run.js';
 import type { RunEvent } from './run-events.js';
+import { type SupplementReceipt, submitSupplement } from './supplements.js';
+
+/** What `Agent.run` gives a `Run` handle. */
+export interface RunHandleOptions {
+  runId: string;
+  sessionId: string;
+  control: RunControl;
+  store: RunStore;
+  execute: (hooks: RunHooks) => Promise<RunResult>;
+}
 
 /**
  * A run in progress, returned by `agent.run()`. Its events can be read as they happen (every
  * event since the run began in this process is replayed to a late reader), its result awaited,
- * and the run stopped.
+ * supplements sent, and the run stopped.
  */
 export class Run {
   /** The run id: keep it to resume the run after a crash. */
   readonly runId: string;
   readonly sessionId: string;
   private readonly control: RunControl;
+  private readonly store: RunStore;
   private readonly buffered: RunEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private ended = false;
   private readonly settled: Promise<RunResult>;
+  private readonly acquired: Promise<void>;
 
   /** @internal Created by `Agent.run`. */
-  constructor(
-    runId: string,
-    sessionId: string,
-    control: RunControl,
-    execute: (emit: (event: RunEvent) => void) => Promise<RunResult>,
-  ) {
-    this.runId = runId;
-    this.sessionId = sessionId;
-    this.control = control;
+  constructor(options: RunHandleOptions) {
+    this.runId = options.runId;
+    this.sessionId = options.sessionId;
+    this.control = options.control;
+    this.store = options.store;
+    let markAcquired: () => void = () => {};
+    this.acquired = new Promise<void>((resolve) => {
+      markAcquired = resolve;
+    });
     this.settled = Promise.resolve()
-      .then(() => execute((event) => this.emit(event)))
+      .then(() => options.execute({ emit: (event) => this.emit(event), acquired: markAcquired }))
       .finally(() => {
+        markAcquired();
         this.ended = true;
         this.wake();
       });
@@ -38,16 +53,29 @@ export class Run {
   }
 
   /**
-   * The run's outcome. Rejects with `RunOwnedElsewhereError` when a live owner holds the run,
-   * `OwnershipLostError` when this process lost it to a takeover, or a store error.
+   * The run's outcome, once the whole run has settled (calls in flight included). Rejects with
+   * `RunOwnedElsewhereError` when a live owner holds the run, `OwnershipLostError` when this
+   * process lost it to a takeover, or a store error.
    */
   result(): Promise<RunResult> {
     return this.settled;
   }
 
-  /** Asks the run to stop (S-1): no new work is admitted and the run ends `stopped`/`user-stop`. */
+  /**
+   * Asks the run to stop (S-1, S-5): no new model call, retry, executor or queued action starts;
+   * calls in flight settle and their results are kept; the run then ends `stopped`/`user-stop`.
+   */
   stop(): void {
     this.control.stop();
+  }
+
+  /**
+   * Adds a user message to this run while it is active (S-1…S-3); the entry role sees it before its
+   * next model call. Rejects with `RunNotActiveError` once the run has ended (S-2).
+   */
+  async supplement(text: string): Promise<SupplementReceipt> {
+    await this.acquired;
+    return submitSupplement(this.store, { sessionId: this.sessionId, runId: this.runId, text });
   }
 
   /** The run's lifecycle events, from its start in this process until it settles. */

@@ -64,6 +64,17 @@ export class DurableRun<State> {
     return next;
   }
 
+  /**
+   * Reads and applies the entries that others appended since this owner's last write (user
+   * supplements arriving through `appendExternal`, S-1), in journal order. Queued like a commit,
+   * so entries are applied in exactly the order recovery would fold them.
+   */
+  sync(): Promise<void> {
+    const next = this.queue.then(() => this.applyExternal(Number.POSITIVE_INFINITY));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
   /** Renews the lease in the background every third of its length until `dispose`. */
   startLeaseRenewal(): void {
     const every = Math.max(10, Math.floor(this.options.leaseMs / 3));
@@ -95,6 +106,9 @@ export class DurableRun<State> {
       if (StaleEpochError.isInstance(error)) throw this.markLost(error);
       throw error;
     }
+    // Entries written by others between our last write and this one come first, as in the journal.
+    const firstOwn = lastSequence - commit.entries.length + 1;
+    if (firstOwn - 1 > this.lastSequence) await this.applyExternal(firstOwn - 1);
     const at = (this.options.now ?? Date.now)();
     let sequence = lastSequence - commit.entries.length;
     for (const entry of commit.entries) {
@@ -104,6 +118,17 @@ export class DurableRun<State> {
       this.options.onCommitted?.(stored);
     }
     this.lastSequence = lastSequence;
+  }
+
+  private async applyExternal(upTo: number): Promise<void> {
+    if (this.lost) throw this.lost;
+    const entries = await this.options.store.readJournal(this.runId, { afterSequence: this.lastSequence });
+    for (const entry of entries) {
+      if (entry.sequence > upTo) break;
+      this.options.apply(this.state, entry);
+      this.options.onCommitted?.(entry);
+      this.lastSequence = entry.sequence;
+    }
   }
 
   private async renew(): Promise<void> {

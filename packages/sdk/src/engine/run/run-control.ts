@@ -21,16 +21,27 @@ export class RunInterrupt {
 }
 
 /**
- * One run's control state in this process: user stop, the run deadline and loss of ownership all
- * abort the same signal, which every wait in the run observes. The first reason wins.
+ * One run's control state in this process. Two signals, because a stop and a deadline differ
+ * (S-5, X-10):
+ * - `signal` (admission) aborts on any interruption: no new loop, model call, attempt, retry or
+ *   executor starts after it, and a model call in progress is abandoned (it has no effect to keep).
+ * - `hardSignal` aborts only on the deadline or a lost ownership: it cuts calls in flight. After a
+ *   user stop, calls in flight are allowed to settle and their results are kept.
+ * The first reason wins.
  */
 export class RunControl {
   private readonly controller = new AbortController();
+  private readonly hardController = new AbortController();
   private deadlineTimer: NodeJS.Timeout | undefined;
 
   /** Aborted with a `RunInterrupt` as soon as the run must stop admitting work. */
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /** Aborted with a `RunInterrupt` when calls in flight must be cut: deadline or lost ownership. */
+  get hardSignal(): AbortSignal {
+    return this.hardController.signal;
   }
 
   /** The interruption, once there is one. */
@@ -78,5 +89,6 @@ export class RunControl {
 
   private abort(interrupt: RunInterrupt): void {
     if (!this.controller.signal.aborted) this.controller.abort(interrupt);
+    if (interrupt.reason !== 'user-stop' && !this.hardController.signal.aborted) this.hardController.abort(interrupt);
   }
 }

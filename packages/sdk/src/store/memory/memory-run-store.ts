@@ -1,6 +1,14 @@
-import { StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { decideAcquire } from '../acquire-decision.js';
-import type { AcquireRequest, AcquireResult, AppendRequest, JournalEntry, RunRecord, RunStore } from '../run-store.js';
+import type {
+  AcquireRequest,
+  AcquireResult,
+  AppendRequest,
+  ExternalAppendRequest,
+  JournalEntry,
+  RunRecord,
+  RunStore,
+} from '../run-store.js';
 
 /** Options of `MemoryRunStore`. */
 export interface MemoryRunStoreOptions {
@@ -67,6 +75,20 @@ export class MemoryRunStore implements RunStore {
       record.leaseExpiresAt = 0;
     }
     return { lastSequence: record.lastSequence };
+  }
+
+  async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    this.assertOpen();
+    const stored = this.runs.get(request.runId);
+    if (!stored || stored.record.status !== 'running') {
+      throw new RunNotActiveError(request.runId, stored?.record.status ?? 'unknown');
+    }
+    const now = this.now();
+    for (const entry of request.entries) {
+      stored.record.lastSequence += 1;
+      stored.journal.push(toStored(entry, stored.record.lastSequence, 0, now));
+    }
+    return { lastSequence: stored.record.lastSequence };
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {

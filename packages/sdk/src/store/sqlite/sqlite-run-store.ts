@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
 import { decideAcquire } from '../acquire-decision.js';
 import type {
   AcquireRequest,
   AcquireResult,
   AppendRequest,
+  ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
   RunRecord,
@@ -68,6 +69,7 @@ export class SqliteRunStore implements RunStore {
   private readonly statements;
   private readonly appendTransaction;
   private readonly acquireTransaction;
+  private readonly externalTransaction;
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -130,6 +132,11 @@ export class SqliteRunStore implements RunStore {
       }
       return decision;
     });
+    this.externalTransaction = database.transaction((request: ExternalAppendRequest): number => {
+      const row = this.statements.fence.get(request.runId);
+      if (!row || row.status !== 'running') throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
+      return this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, this.now());
+    });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
       // BEGIN IMMEDIATE holds the write lock, so the epoch read here cannot change before commit:
       // a takeover (which needs the same lock) happens wholly before or wholly after this write.
@@ -146,6 +153,10 @@ export class SqliteRunStore implements RunStore {
       }
       return last;
     });
+  }
+
+  async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    return { lastSequence: this.externalTransaction.immediate(request) };
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {

@@ -21,6 +21,8 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
   const { durable } = context;
   const operation = () => durable.state.operations.get(operationId) as OperationState;
   if (operation().result) return;
+  // A queued delegation that gets its slot after a stop never starts (S-5).
+  context.control.throwIfInterrupted();
   if (!durable.state.tasks.has(operationId)) {
     const input = executor.taskInput(operation().call.arguments);
     if (!input.ok) {

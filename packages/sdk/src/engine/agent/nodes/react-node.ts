@@ -1,5 +1,6 @@
+import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
-import type { TaskState } from '../agent-state.js';
+import { type AgentRunState, ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
 import { runModelStep } from '../model-step.js';
 import { runOperation } from '../operation-runner.js';
 import { validateAnswer } from '../output-validation.js';
@@ -23,9 +24,17 @@ export class ReactNode extends Node {
       const current = task();
       switch (current.phase) {
         case 'ready': {
+          // The entry role (ReAct role or planner) takes supplements that reached the run from any
+          // machine, before its next model call (S-1, S-3); executors never see them.
+          if (taskId === ENTRY_TASK_ID) await durable.sync();
           if (durable.state.loopsUsed >= durable.state.execution.maxLoops) return { kind: 'loop-budget-exhausted' };
           const loop = current.loop + 1;
-          await durable.commit(() => ({ entries: [{ type: 'loop-started', taskId, data: { loop } }], chargeLoops: 1 }));
+          await durable.commit((state) => {
+            const entries: NewJournalEntry[] = [{ type: 'loop-started', taskId, data: { loop } }];
+            const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(state) : [];
+            if (pending.length > 0) entries.push({ type: 'supplement-consumed', taskId, data: { supplementIds: pending } });
+            return { entries, chargeLoops: 1 };
+          });
           break;
         }
         case 'calling-model':
@@ -97,4 +106,9 @@ export async function settleAll(promises: readonly Promise<void>[]): Promise<voi
     failures.find((reason) => LoopBudgetExhausted.isInstance(reason)) ??
     failures[0];
   if (failures.length > 0) throw first;
+}
+
+/** Ids of the supplements accepted but not yet in the entry role's context, in arrival order. */
+function pendingSupplements(state: AgentRunState): string[] {
+  return [...state.supplements].filter(([, supplement]) => !supplement.consumed).map(([supplementId]) => supplementId);
 }

@@ -1,0 +1,3 @@
+export { COMPRESSION_SYSTEM_PROMPT, CompressionFailedError, ensureContextFits, OverWindowError } from './compress-context.js';
+export { estimateTokens } from './estimate-tokens.js';
+export { compressionCut, summaryMessage, visibleContext } from './visible-context.js';

@@ -1,0 +1,2 @@
+export { type RunStartContext, selectHistory } from './select-history.js';
+export { readSessionRuns, type SessionRun } from './session-runs.js';

@@ -1,0 +1,59 @@
+/**
+ * Runs a TypeScript test script in a real child process and SIGKILLs it where it reports being
+ * frozen (`FROZEN <label>` on stdout, then a synchronous wait), so that nothing happens between the
+ * report and the kill. Lines `<KEY> <json>` on stdout are collected for the test.
+ */
+import { spawn } from 'node:child_process';
+
+/** What the child printed and how it ended. */
+export interface ChildRun {
+  frozenAt?: string;
+  killed: boolean;
+  /** The last value printed for each key (`RESULT {...}` → `values.RESULT`). */
+  values: Record<string, unknown>;
+  stderr: string;
+}
+
+/** Spawns `script` with `environment` added to this process's environment. */
+export function runScript(script: string, environment: Record<string, string>): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
+      env: { ...process.env, ...environment },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const outcome: ChildRun = { killed: false, values: {}, stderr: '' };
+    let buffer = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line.startsWith('FROZEN ')) {
+          outcome.frozenAt = line.slice('FROZEN '.length);
+          outcome.killed = true;
+          child.kill('SIGKILL');
+        } else {
+          const match = /^([A-Z][A-Z-]*) (.*)$/.exec(line);
+          if (match) outcome.values[match[1] as string] = JSON.parse(match[2] as string);
+        }
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      outcome.stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', () => resolve(outcome));
+  });
+}
+
+/** For child scripts: reports the freeze point, then blocks this process until it is killed. */
+export function freezeHere(label: string): void {
+  process.stdout.write(`FROZEN ${label}\n`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+  throw new Error(`not killed at ${label}`);
+}
+
+/** For child scripts: prints a value for the parent. */
+export function report(key: string, value: unknown): void {
+  process.stdout.write(`${key} ${JSON.stringify(value)}\n`);
+}
