@@ -30,15 +30,42 @@ export type {
   PlannerConfig,
   ReactAgentConfig,
 } from './engine/agent/agent-config.js';
+export { COMPRESSION_SYSTEM_PROMPT, estimateTokens } from './engine/agent/compression/index.js';
+export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
 export type { RunLimits } from './engine/agent/execute-run.js';
 export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
+export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
+export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 export type { RunEvent } from './engine/agent/run-events.js';
 export { Run } from './engine/agent/run-handle.js';
 export type { SessionRun } from './engine/agent/session/index.js';
 export type { SupplementReceipt } from './engine/agent/supplements.js';
-export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
-export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
-export { COMPRESSION_SYSTEM_PROMPT, estimateTokens } from './engine/agent/compression/index.js';
+export {
+  type ApprovalDecision,
+  type ApprovalPort,
+  type ApprovalRequest,
+  type BusIdentity,
+  type BusMessage,
+  type ChainResult,
+  type EventBus,
+  evaluatePermission,
+  type Guardrail,
+  type Guardrails,
+  type GuardrailVerdict,
+  type Hook,
+  type HookContext,
+  type HookDecision,
+  type HookIdentity,
+  type HookMap,
+  type HookOutcome,
+  type HookSubjects,
+  type HookTrigger,
+  InMemoryEventBus,
+  type PermissionPolicy,
+  type PermissionRule,
+  type PermissionVerdict,
+  type ToolGuardrail,
+} from './hooks/index.js';
 export type {
   FinishReason,
   LanguageModel,
@@ -68,3 +95,4 @@ export {
   type RunStore,
   type StoredRunStatus,
 } from './store/index.js';
+export { createAgentTracing, type TracingOptions } from './telemetry/index.js';

@@ -28,7 +28,9 @@ export type FailureKind =
   /** A tool raised an error of its own (a business failure). */
   | 'tool-error'
   /** An executor task ended without an answer (its model failed for good, S-10). */
-  | 'executor-failed';
+  | 'executor-failed'
+  /** A hook, guardrail, permission rule or approver refused the call (K-6); it never ran. */
+  | 'denied';
 
 /** A serialisable description of one failed attempt. */
 export interface Failure {

@@ -14,7 +14,9 @@ export type TerminalReason =
   | 'loop-budget-exhausted'
   | 'model-failed'
   | 'compression-failed'
-  | 'over-window-after-compression';
+  | 'over-window-after-compression'
+  /** A hook or guardrail refused the run's input or its final answer (K-5, N-2). */
+  | 'blocked';
 
 /** The outcome of a run, as stored with its terminal record and returned by `run.result()`. */
 export interface RunResult {

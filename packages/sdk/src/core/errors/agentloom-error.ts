@@ -22,6 +22,7 @@ export type AgentLoomErrorCode =
   | 'compression-failed'
   | 'over-window'
   | 'missing-prompt-variable'
+  | 'run-blocked'
   | 'tool-execution-failed'
   | 'invalid-skill'
   | 'workspace-access-denied'

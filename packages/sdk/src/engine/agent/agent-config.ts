@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
+import type { ApprovalPort } from '../../hooks/approval.js';
+import type { EventBus } from '../../hooks/event-bus.js';
+import type { Guardrails } from '../../hooks/guardrails.js';
+import type { HookMap } from '../../hooks/hook-types.js';
+import { type PermissionPolicy, permissionPolicySchema } from '../../hooks/permission-policy.js';
 import type { LanguageModel, ModelSettings } from '../../model/language-model.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { TracingOptions } from '../../telemetry/agent-tracing.js';
 import { type ContextOptions, contextOptionsSchema, type ResolvedContextOptions } from './context-options.js';
 import { type ExecutionOptions, executionOptionsSchema, type ResolvedExecution } from './execution-options.js';
+import type { RunEvent } from './run-events.js';
 
 /** Settings shared by both agent modes (C-12). */
 interface AgentConfigBase {
@@ -26,6 +33,20 @@ interface AgentConfigBase {
   variables?: Readonly<Record<string, string>>;
   /** When set, a run's input may be structured data and must match it, checked before anything is saved. */
   inputSchema?: z.ZodType;
+  /** Hooks by trigger point, each list in the order it runs (K-4, K-8); they apply to every role. */
+  hooks?: HookMap;
+  /** Permission rules for tool calls and delegations (N-1); executors are bound by them too. */
+  permissions?: PermissionPolicy;
+  /** Input, output and tool guardrails (N-2); they fail closed. */
+  guardrails?: Guardrails;
+  /** Where `ask` decisions go (K-5); decisions may also come through `agent.approve`. */
+  approvals?: ApprovalPort;
+  /** How long an approval may stay pending before it counts as denied; default 10 minutes. */
+  approvalTimeoutMs?: number;
+  /** Every event of every run of this agent, with its run identity, is published here (K-3). */
+  eventBus?: EventBus<RunEvent>;
+  /** OpenTelemetry GenAI spans for every run (N-3); `true` uses the global tracer. */
+  telemetry?: TracingOptions | true;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */
@@ -100,6 +121,13 @@ export interface ResolvedAgentConfig {
   context: ResolvedContextOptions;
   variables: Readonly<Record<string, string>>;
   inputSchema: z.ZodType | undefined;
+  hooks: HookMap;
+  permissions: PermissionPolicy | undefined;
+  guardrails: Guardrails;
+  approvals: ApprovalPort | undefined;
+  approvalTimeoutMs: number;
+  eventBus: EventBus<RunEvent> | undefined;
+  telemetry: TracingOptions | undefined;
   store: RunStore | undefined;
   leaseMs: number;
 }
@@ -126,6 +154,49 @@ const toolList = z
       seen.add(item.name);
     }
   });
+
+const hookSchema = z
+  .object({
+    name: z.string().min(1),
+    matcher: z.array(z.string()).optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    observe: z.boolean().optional(),
+    failClosed: z.boolean().optional(),
+    handle: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
+  })
+  .strict();
+const hookTriggers = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PermissionRequest',
+  'SessionStart',
+  'SessionEnd',
+  'ModelRequest',
+  'ModelResponse',
+] as const;
+const hookMapSchema = z
+  .object(Object.fromEntries(hookTriggers.map((trigger) => [trigger, z.array(hookSchema).optional()])))
+  .strict();
+const guardSchema = z
+  .object({
+    name: z.string().min(1),
+    check: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
+  })
+  .strict();
+const guardrailsSchema = z
+  .object({
+    input: z.array(guardSchema).optional(),
+    output: z.array(guardSchema).optional(),
+    tool: z.array(guardSchema).optional(),
+  })
+  .strict();
 
 const baseShape = {
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
@@ -154,6 +225,23 @@ const baseShape = {
   context: contextOptionsSchema.prefault({}),
   variables: z.record(z.string(), z.string()).default({}),
   inputSchema: zodSchema.optional(),
+  hooks: hookMapSchema.default({}),
+  permissions: permissionPolicySchema.optional(),
+  guardrails: guardrailsSchema.default({}),
+  approvals: z
+    .custom<ApprovalPort>(
+      (value) => typeof (value as ApprovalPort | undefined)?.request === 'function',
+      'must have a request() method',
+    )
+    .optional(),
+  approvalTimeoutMs: z.number().int().positive().default(600_000),
+  eventBus: z
+    .custom<EventBus<RunEvent>>(
+      (value) => typeof (value as EventBus<RunEvent> | undefined)?.publish === 'function',
+      'must be an EventBus (publish, subscribe)',
+    )
+    .optional(),
+  telemetry: z.union([z.literal(true), z.object({}).passthrough()]).optional(),
   store: z
     .custom<RunStore>(
       (value) =>
@@ -238,6 +326,13 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
     context: data.context,
     variables: data.variables,
     inputSchema: data.inputSchema,
+    hooks: data.hooks as HookMap,
+    permissions: data.permissions as PermissionPolicy | undefined,
+    guardrails: data.guardrails as Guardrails,
+    approvals: data.approvals,
+    approvalTimeoutMs: data.approvalTimeoutMs,
+    eventBus: data.eventBus,
+    telemetry: data.telemetry === true ? {} : (data.telemetry as TracingOptions | undefined),
     store: data.store,
     leaseMs: data.leaseMs,
   };

@@ -1,6 +1,7 @@
 import type { Failure } from '../../core/failure.js';
 import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
+import type { HookOutcome } from '../../hooks/hook-types.js';
 import type { FinishReason } from '../../model/language-model.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -56,7 +57,16 @@ export type AgentJournalRecord =
   | {
       type: 'operation-finished';
       taskId: string;
-      data: { operationId: string; status: 'succeeded' | 'failed'; content: string; attempts: number; failure?: Failure };
+      data: {
+        operationId: string;
+        status: 'succeeded' | 'failed';
+        content: string;
+        attempts: number;
+        failure?: Failure;
+        /** The tool's own result when a post-use hook changed or withheld it (K-9). */
+        rawContent?: string;
+        modifiedBy?: string[];
+      };
     }
   /** A user supplement reached the run, from any machine (H-2, S-1); written through `appendExternal`. */
   | { type: 'supplement-accepted'; taskId: string; data: { supplementId: string; text: string } }
@@ -80,6 +90,52 @@ export type AgentJournalRecord =
     }
   /** A final answer did not match the role's output schema: the feedback is the next loop's input (O-1). */
   | { type: 'answer-rejected'; taskId: string; data: { loop: number; feedback: string } }
+  /**
+   * The gate of a call, decided once before its first attempt and reused on every retry and after
+   * a crash (R-8): PreToolUse hooks, tool guardrails and the permission policy, on the effective
+   * arguments. The raw arguments stay in `model-responded`; `modifiedBy` names the source (K-9).
+   */
+  | {
+      type: 'tool-gated';
+      taskId: string;
+      data: {
+        operationId: string;
+        decision: 'allow' | 'ask' | 'deny';
+        reason?: string;
+        source?: string;
+        effectiveArguments: unknown;
+        modifiedBy: string[];
+        outcomes: HookOutcome[];
+      };
+    }
+  /** A call waits for a person's (or an approval service's) decision; durable across crashes. */
+  | {
+      type: 'approval-requested';
+      taskId: string;
+      data: { approvalId: string; operationId: string; toolName: string; arguments: unknown; reason: string };
+    }
+  /** The decision on an approval; the first one wins, none is taken after the run ended. */
+  | {
+      type: 'approval-decided';
+      taskId: string;
+      data: { approvalId: string; approved: boolean; reason?: string; decidedBy: string };
+    }
+  /** The raw result of a successful attempt, saved before post-processing hooks run (R-8). */
+  | { type: 'attempt-succeeded'; taskId: string; data: { operationId: string; attempt: number; raw: string } }
+  /** A hook chain's saved verdict on a non-tool step (input, supplement, stop, delegation, compaction). */
+  | {
+      type: 'hook-applied';
+      taskId: string;
+      data: {
+        trigger: string;
+        subject: string;
+        decision: string;
+        reason?: string;
+        source?: string;
+        effective?: unknown;
+        outcomes: HookOutcome[];
+      };
+    }
   /** Every member of the loop's batch has a result; the results enter the task's context (X-1). */
   | { type: 'batch-joined'; taskId: string; data: { loop: number } }
   /** The run ended with this result; nothing is written after it (S-6). */

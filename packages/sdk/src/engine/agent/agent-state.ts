@@ -20,6 +20,26 @@ export interface OperationState {
   /** When set, the next attempt may start at this time (epoch ms). */
   retryAt?: number;
   result?: { status: 'succeeded' | 'failed'; content: string; failure?: Failure };
+  /** The call's gate, decided once (R-8): decision and the arguments the tool runs with (K-9). */
+  gate?: {
+    decision: 'allow' | 'ask' | 'deny';
+    reason?: string;
+    source?: string;
+    effectiveArguments: unknown;
+    modifiedBy: string[];
+  };
+  /** The approval of an `ask` gate: requested, then decided once. */
+  approval?: { requested: boolean; decided?: { approved: boolean; reason?: string; decidedBy: string } };
+  /** A successful attempt's raw result waiting for post-use hooks (R-8). */
+  rawResult?: { attempt: number; raw: string };
+}
+
+/** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
+export interface HookVerdict {
+  decision: string;
+  reason?: string;
+  source?: string;
+  effective?: unknown;
 }
 
 /** Where a task is in its loop (L-1); `finished` only for executor tasks, whose end is recorded. */
@@ -70,6 +90,8 @@ export interface AgentRunState {
   supplements: Map<string, { text: string; consumed: boolean }>;
   /** Supplements carried in from earlier runs (S-4). */
   carried: CarriedSupplement[];
+  /** Saved hook verdicts by subject (`input`, `stop:<task>:<loop>`, `subagent-start:<operation>` …). */
+  hookVerdicts: Map<string, HookVerdict>;
   result?: RunResult;
 }
 
@@ -126,6 +148,7 @@ function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState 
     usage: emptyUsage(),
     supplements: new Map(),
     carried,
+    hookVerdicts: new Map(),
   };
 }
 
@@ -190,8 +213,54 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       operation.retryAt = record.data.retryAt;
       return;
     }
+    case 'tool-gated': {
+      const operation = operationOf(state, record.data.operationId);
+      const { decision, reason, source, effectiveArguments, modifiedBy } = record.data;
+      operation.gate = { decision, effectiveArguments, modifiedBy };
+      if (reason !== undefined) operation.gate.reason = reason;
+      if (source !== undefined) operation.gate.source = source;
+      if (modifiedBy.length > 0) useEffectiveArguments(state, operation, effectiveArguments);
+      return;
+    }
+    case 'approval-requested':
+      operationOf(state, record.data.operationId).approval = { requested: true };
+      return;
+    case 'approval-decided': {
+      // Decisions may come from outside (another machine); an unknown or already decided approval
+      // is ignored: the first decision wins.
+      const operation = state.operations.get(record.data.approvalId);
+      if (!operation || operation.approval?.decided || operation.result) return;
+      const decided: NonNullable<OperationState['approval']>['decided'] = {
+        approved: record.data.approved,
+        decidedBy: record.data.decidedBy,
+      };
+      if (record.data.reason !== undefined) decided.reason = record.data.reason;
+      operation.approval = { requested: operation.approval?.requested ?? false, decided };
+      return;
+    }
+    case 'attempt-succeeded': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.attemptOpen = false;
+      operation.attempts = record.data.attempt;
+      operation.rawResult = { attempt: record.data.attempt, raw: record.data.raw };
+      return;
+    }
+    case 'hook-applied': {
+      const verdict: HookVerdict = { decision: record.data.decision };
+      if (record.data.reason !== undefined) verdict.reason = record.data.reason;
+      if (record.data.source !== undefined) verdict.source = record.data.source;
+      if (record.data.effective !== undefined) verdict.effective = record.data.effective;
+      state.hookVerdicts.set(record.data.subject, verdict);
+      if (record.data.subject === 'input' && typeof record.data.effective === 'string') {
+        const entry = taskOf(state, ENTRY_TASK_ID);
+        const inputIndex = entry.ownStart + state.carried.length;
+        entry.messages[inputIndex] = { role: 'user', content: record.data.effective };
+      }
+      return;
+    }
     case 'operation-finished': {
       const operation = operationOf(state, record.data.operationId);
+      delete operation.rawResult;
       operation.attemptOpen = false;
       operation.attempts = record.data.attempts;
       delete operation.retryAt;
@@ -223,8 +292,14 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
         const supplement = state.supplements.get(supplementId);
         if (!supplement || supplement.consumed) continue;
         supplement.consumed = true;
+        // A supplement a hook or guardrail refused is kept in the record but never shown (K-5).
+        const verdict = state.hookVerdicts.get(`supplement:${supplementId}`);
+        if (verdict?.decision === 'deny' || verdict?.decision === 'block') continue;
         task.protectedIndexes.push(task.messages.length);
-        task.messages.push({ role: 'user', content: supplement.text });
+        task.messages.push({
+          role: 'user',
+          content: typeof verdict?.effective === 'string' ? verdict.effective : supplement.text,
+        });
       }
       return;
     }
@@ -271,6 +346,26 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       state.result = record.data;
       return;
   }
+}
+
+/**
+ * Makes the effective arguments what every later reader sees (K-9): the call the tool runs, and
+ * the assistant message in the task's context (a copy; the raw response stays in the journal).
+ */
+function useEffectiveArguments(state: AgentRunState, operation: OperationState, effectiveArguments: unknown): void {
+  operation.call = { ...operation.call, arguments: effectiveArguments };
+  const task = taskOf(state, operation.taskId);
+  const index = task.messages.findIndex(
+    (message) => message.role === 'assistant' && (message.toolCalls ?? []).some((call) => call.id === operation.call.id),
+  );
+  const message = task.messages[index];
+  if (message?.role !== 'assistant') return;
+  task.messages[index] = {
+    ...message,
+    toolCalls: (message.toolCalls ?? []).map((call) =>
+      call.id === operation.call.id ? { ...call, arguments: effectiveArguments } : call,
+    ),
+  };
 }
 
 function taskOf(state: AgentRunState, taskId: string): TaskState {

@@ -1,19 +1,23 @@
 import { toToolDefinition } from '../../capabilities/tools/tool.js';
-import { InvalidRunRequestError } from '../../core/errors/index.js';
+import { InvalidRunRequestError, RunNotActiveError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
 import type { ModelSettings } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
+import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
+import { ENTRY_TASK_ID } from './agent-state.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
+import { createGovernance, type Governance } from './governance/governance.js';
 import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
 import { PlannerNode } from './nodes/planner-node.js';
 import { ReactNode } from './nodes/react-node.js';
 import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
+import type { RunEvent } from './run-events.js';
 import { Run } from './run-handle.js';
 import { readSessionRuns, type SessionRun } from './session/index.js';
 import { type SupplementReceipt, submitSupplement } from './supplements.js';
@@ -56,6 +60,7 @@ export class Agent {
   private readonly store: RunStore;
   private readonly entry: Node;
   private readonly prompts: readonly string[];
+  private readonly governance: Governance;
 
   constructor(config: AgentConfig) {
     this.config = resolveAgentConfig(config);
@@ -64,6 +69,13 @@ export class Agent {
     this.store = this.config.store ?? new MemoryRunStore();
     this.entry = buildEntryNode(this.config);
     this.prompts = [this.config.entry.prompt, ...this.config.executors.map((executor) => executor.prompt)];
+    this.governance = createGovernance({
+      hooks: this.config.hooks,
+      ...(this.config.permissions ? { permissions: this.config.permissions } : {}),
+      guardrails: this.config.guardrails,
+      ...(this.config.approvals ? { approvals: this.config.approvals } : {}),
+      approvalTimeoutMs: this.config.approvalTimeoutMs,
+    });
   }
 
   /**
@@ -97,6 +109,7 @@ export class Agent {
       },
       countTokens: this.config.context.countTokens ?? estimateTokens,
       compressionPrompt: this.config.context.compressionPrompt,
+      governance: this.governance,
     };
     if (options.signal) {
       if (options.signal.aborted) control.stop();
@@ -109,11 +122,19 @@ export class Agent {
       ...(input !== undefined ? { input } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
     };
+    const observers: Array<(event: RunEvent) => void> = [];
+    if (this.config.telemetry) observers.push(createAgentTracing(this.config.telemetry));
+    const bus = this.config.eventBus;
+    if (bus) {
+      const identity = { runId, sessionId: options.sessionId, agentName: this.name };
+      observers.push((event) => bus.publish({ identity, event }));
+    }
     return new Run({
       runId,
       sessionId: options.sessionId,
       control,
       store: this.store,
+      observers,
       execute: (hooks) => executeAgentRun(runnable, request, control, hooks),
     });
   }
@@ -154,6 +175,39 @@ export class Agent {
    */
   supplement(options: { sessionId: string; runId: string; text: string }): Promise<SupplementReceipt> {
     return submitSupplement(this.store, options);
+  }
+
+  /**
+   * Decides a pending approval of a run from anywhere (K-5): the first decision wins, and none is
+   * taken after the run has ended (`RunNotActiveError`).
+   */
+  async approve(options: {
+    sessionId: string;
+    runId: string;
+    approvalId: string;
+    approved: boolean;
+    reason?: string;
+    decidedBy?: string;
+  }): Promise<void> {
+    const run = await this.store.getRun(options.runId);
+    if (run?.status !== 'running') throw new RunNotActiveError(options.runId, run?.status ?? 'unknown');
+    if (run.sessionId !== options.sessionId)
+      throw new InvalidRunRequestError(options.runId, `Run ${options.runId} belongs to another session.`);
+    await this.store.appendExternal({
+      runId: options.runId,
+      entries: [
+        {
+          type: 'approval-decided',
+          taskId: ENTRY_TASK_ID,
+          data: {
+            approvalId: options.approvalId,
+            approved: options.approved,
+            decidedBy: options.decidedBy ?? 'user',
+            ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          },
+        },
+      ],
+    });
   }
 
   /** The raw record of a session's runs, oldest first (H-1): inputs, supplements, outcomes, messages. */

@@ -1,17 +1,17 @@
-import { InvalidRunRequestError, ModelCallError, OwnershipLostError, RunOwnedElsewhereError } from '../../core/errors/index.js';
-import type { Failure } from '../../core/failure.js';
+import { InvalidRunRequestError, RunOwnedElsewhereError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
 import type { RetryPolicy } from '../../core/retry-policy.js';
-import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result.js';
+import type { RunResult } from '../../core/run-result.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { JournalEntry, RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
-import { type RunControl, RunInterrupt } from '../run/run-control.js';
+import type { RunControl } from '../run/run-control.js';
 import type { WindowSettings } from './agent-journal.js';
-import { type AgentRunState, applyAgentEntry, ENTRY_TASK_ID, foldAgentJournal } from './agent-state.js';
-import { CompressionFailedError, OverWindowError } from './compression/index.js';
+import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
+import { driveToResult } from './drive-run.js';
 import type { ResolvedExecution } from './execution-options.js';
+import type { Governance } from './governance/governance.js';
 import type { Node } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
@@ -37,6 +37,7 @@ export interface RunnableAgent {
   countTokens: TokenCounter;
   /** Extra instructions for the compression agent (H-6). */
   compressionPrompt: string | undefined;
+  governance: Governance;
 }
 
 /** How an execution reports back to its `Run` handle. */
@@ -154,6 +155,7 @@ export async function executeAgentRun(
     now,
     countTokens: agent.countTokens,
     compressionPrompt: agent.compressionPrompt,
+    governance: agent.governance,
   };
   control.armDeadline(state.deadlineAt);
   durable.startLeaseRenewal();
@@ -161,64 +163,17 @@ export async function executeAgentRun(
     type: 'run-start',
     runId: run.runId,
     sessionId: run.sessionId,
+    agentName: agent.name,
     resumed: acquired.outcome === 'acquired',
     epoch: run.epoch,
   });
   let ended = false;
   try {
-    const result = await driveToResult(context, agent.entry);
+    const result = await driveToResult(context, agent.entry, acquired.outcome === 'acquired');
     ended = true;
     return result;
   } finally {
     control.dispose();
     await durable.dispose({ release: !ended });
   }
-}
-
-async function driveToResult(context: RunContext, entry: Node): Promise<RunResult> {
-  try {
-    const outcome = await entry.drive(context, ENTRY_TASK_ID);
-    if (outcome.kind === 'answered') return await finishRun(context, 'succeeded', { output: outcome.answer });
-    return await finishRun(context, 'failed', { reason: 'loop-budget-exhausted' });
-  } catch (error) {
-    const interrupt = RunInterrupt.isInstance(error) ? error : context.control.interrupt;
-    if (OwnershipLostError.isInstance(error) || interrupt?.reason === 'ownership-lost') {
-      throw OwnershipLostError.isInstance(error) ? error : new OwnershipLostError(context.runId, { cause: interrupt?.cause });
-    }
-    if (interrupt?.reason === 'user-stop') return await finishRun(context, 'stopped', { reason: 'user-stop' });
-    if (interrupt?.reason === 'run-timeout') return await finishRun(context, 'failed', { reason: 'run-timeout' });
-    if (ModelCallError.isInstance(error)) {
-      return await finishRun(context, 'failed', { reason: 'model-failed', failure: error.failure });
-    }
-    if (CompressionFailedError.isInstance(error)) {
-      return await finishRun(context, 'failed', { reason: 'compression-failed', failure: error.failure });
-    }
-    if (OverWindowError.isInstance(error)) {
-      return await finishRun(context, 'failed', {
-        reason: 'over-window-after-compression',
-        failure: { kind: 'invalid-request', code: 'over-window', message: error.message },
-      });
-    }
-    throw error;
-  }
-}
-
-async function finishRun(
-  context: RunContext,
-  status: RunStatus,
-  detail: { output?: string; reason?: TerminalReason; failure?: Failure },
-): Promise<RunResult> {
-  let result: RunResult | undefined;
-  await context.durable.commit((state) => {
-    result = {
-      runId: context.runId,
-      sessionId: context.sessionId,
-      status,
-      ...detail,
-      loops: state.loopsUsed,
-      usage: { ...state.usage },
-    };
-    return { entries: [{ type: 'run-finished', data: result }], terminal: result };
-  });
-  return result as RunResult;
 }

@@ -1,6 +1,7 @@
 import { callModel } from '../../model/call-model.js';
 import type { TaskState } from './agent-state.js';
 import { ensureContextFits, visibleContext } from './compression/index.js';
+import { notifyHooks } from './governance/step-hooks.js';
 import { renderTemplate } from './prompt-template.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
 
@@ -13,13 +14,15 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
   const { durable, control } = context;
   await ensureContextFits(context, startTask, role);
   const task = durable.state.tasks.get(startTask.taskId) as TaskState;
+  const messages = visibleContext(task);
+  await notifyHooks(context, 'ModelRequest', task.taskId, { messages: messages.length, tools: role.toolDefinitions.length });
   const execution = durable.state.execution;
   const loop = task.loop;
   const response = await callModel(
     context.model,
     {
       system: renderTemplate(role.prompt, durable.state.variables),
-      messages: visibleContext(task),
+      messages,
       tools: role.toolDefinitions,
       ...(role.settings ? { settings: role.settings } : {}),
     },
@@ -32,7 +35,15 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
       previousAttempts: task.modelAttempts,
       now: context.now,
       onAttemptStart: (attempt) =>
-        context.emit({ type: 'model-call-start', runId: context.runId, taskId: task.taskId, loop, attempt }),
+        context.emit({
+          type: 'model-call-start',
+          runId: context.runId,
+          taskId: task.taskId,
+          loop,
+          attempt,
+          provider: context.model.provider,
+          modelId: context.model.modelId,
+        }),
       onAttemptFailed: (report) =>
         durable.commit(() => ({
           entries: [
@@ -52,6 +63,11 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
         })),
     },
   );
+  await notifyHooks(context, 'ModelResponse', task.taskId, {
+    finishReason: response.finishReason,
+    toolCalls: response.message.toolCalls?.length ?? 0,
+    outputTokens: response.usage.outputTokens,
+  });
   await durable.commit(() => ({
     entries: [
       {

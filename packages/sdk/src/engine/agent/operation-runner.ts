@@ -3,9 +3,13 @@ import { abortableSleep } from '../../core/abortable-sleep.js';
 import { AttemptGuard } from '../../core/attempt-guard.js';
 import { type Failure, failureFromToolError } from '../../core/failure.js';
 import { decideRetry } from '../../core/retry-policy.js';
+import { runHookChain } from '../../hooks/run-hook-chain.js';
 import type { NewJournalEntry } from '../../store/run-store.js';
 import { RunInterrupt } from '../run/run-control.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
+import { ensureApproval } from './governance/approvals.js';
+import { hasHooks, identityOf } from './governance/governance.js';
+import { ensureGate } from './governance/tool-gate.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
 
 /** What the model reads for a call whose outcome was not saved before a crash (X-7). */
@@ -24,36 +28,121 @@ export async function runOperation(context: RunContext, role: RoleDefinition, op
   const { durable, control } = context;
   const operation = () => durable.state.operations.get(operationId) as OperationState;
   for (;;) {
-    control.throwIfInterrupted();
     const current = operation();
     if (current.result) return;
+    // A raw result saved before a crash needs only its post-processing (R-8).
+    if (current.rawResult) {
+      await finishWithPostUse(context, current, current.rawResult.raw);
+      return;
+    }
+    control.throwIfInterrupted();
     if (current.attemptOpen) {
       await settleFailure(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
       continue;
     }
     if (current.retryAt !== undefined) await abortableSleep(current.retryAt - context.now(), control.signal);
-    const tool = role.tools.get(current.call.name);
+    if (!(await passesGate(context, operationId))) return;
+    const gated = operation();
+    const tool = role.tools.get(gated.call.name);
     if (!tool) {
-      await finish(context, current, { kind: 'unknown-tool', message: `there is no tool named "${current.call.name}"` });
+      await finish(context, gated, { kind: 'unknown-tool', message: `there is no tool named "${gated.call.name}"` });
       return;
     }
-    const parsed = tool.parameters.safeParse(current.call.arguments);
+    // The effective arguments (after hooks) are validated again (K-9).
+    const parsed = tool.parameters.safeParse(gated.call.arguments);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
-      await finish(context, current, { kind: 'invalid-arguments', message: `invalid arguments: ${detail}` });
+      await finish(context, gated, { kind: 'invalid-arguments', message: `invalid arguments: ${detail}` });
       return;
     }
-    const attempt = current.attempts + 1;
+    const attempt = gated.attempts + 1;
     await durable.commit(() => ({
-      entries: [{ type: 'attempt-started', taskId: current.taskId, data: { operationId, attempt } }],
+      entries: [{ type: 'attempt-started', taskId: gated.taskId, data: { operationId, attempt } }],
     }));
-    const outcome = await runAttempt(context, tool, parsed.data, current, attempt);
+    const outcome = await runAttempt(context, tool, parsed.data, gated, attempt);
     if (outcome.ok) {
-      await finish(context, operation(), undefined, outcome.content);
+      await succeed(context, operation(), attempt, outcome.content);
       return;
     }
     await settleFailure(context, operation(), outcome.failure);
   }
+}
+
+/**
+ * Applies the call's gate (K-5, K-6): decided once and saved; `ask` waits for an approval. A
+ * denied call returns a correlated error to the model and never runs; retries never reopen it.
+ * Returns whether the call may run.
+ */
+export async function passesGate(
+  context: RunContext,
+  operationId: string,
+  kind: 'tool' | 'delegation' = 'tool',
+): Promise<boolean> {
+  const operation = () => context.durable.state.operations.get(operationId) as OperationState;
+  await ensureGate(context, operation(), kind);
+  const gate = operation().gate;
+  if (!gate || gate.decision === 'allow') return true;
+  if (gate.decision === 'ask') {
+    const decided = await ensureApproval(context, operationId);
+    if (decided.approved) return true;
+    await finish(context, operation(), {
+      kind: 'denied',
+      message: `not approved (${decided.decidedBy})${decided.reason ? `: ${decided.reason}` : ''}`,
+    });
+    return false;
+  }
+  await finish(context, operation(), {
+    kind: 'denied',
+    message: `denied by ${gate.source ?? 'policy'}: ${gate.reason ?? 'no reason given'}`,
+  });
+  return false;
+}
+
+/** Records a successful attempt: at once, or raw first when post-use hooks will process it (R-8). */
+async function succeed(context: RunContext, operation: OperationState, attempt: number, raw: string): Promise<void> {
+  if (!hasHooks(context.governance, 'PostToolUse')) {
+    await finish(context, operation, undefined, raw);
+    return;
+  }
+  await context.durable.commit(() => ({
+    entries: [
+      { type: 'attempt-succeeded', taskId: operation.taskId, data: { operationId: operation.operationId, attempt, raw } },
+    ],
+  }));
+  await finishWithPostUse(context, operation, raw);
+}
+
+/**
+ * Runs the PostToolUse hooks on a raw result and commits what the model will see (K-6, K-9): a
+ * modified result (the raw one kept, with the hooks as source), or a withheld one when a hook
+ * denies delivery — which cannot undo the call's effects.
+ */
+async function finishWithPostUse(context: RunContext, operation: OperationState, raw: string): Promise<void> {
+  const chain = await runHookChain(
+    'PostToolUse',
+    context.governance.hooks.PostToolUse,
+    { toolName: operation.call.name, arguments: operation.call.arguments, result: raw },
+    identityOf(context, operation.taskId, operation.operationId),
+    { toolName: operation.call.name },
+  );
+  if (chain.decision === 'deny' || chain.decision === 'block') {
+    await finish(
+      context,
+      operation,
+      { kind: 'denied', message: `the result was withheld by ${chain.source ?? 'a hook'}: ${chain.reason ?? 'no reason given'}` },
+      undefined,
+      { rawContent: raw, modifiedBy: chain.source ? [chain.source] : [] },
+    );
+    return;
+  }
+  const modified = chain.modifiedBy.length > 0;
+  await finish(
+    context,
+    operation,
+    undefined,
+    chain.subject.result,
+    modified ? { rawContent: raw, modifiedBy: chain.modifiedBy } : undefined,
+  );
 }
 
 type AttemptOutcome = { ok: true; content: string } | { ok: false; failure: Failure };
@@ -136,8 +225,27 @@ async function settleFailure(context: RunContext, operation: OperationState, fai
 }
 
 /** Commits an operation's final result, and the batch join with it when it is the last one (X-1). */
-function finish(context: RunContext, operation: OperationState, failure: Failure | undefined, content?: string): Promise<void> {
-  return context.durable.commit((state) => ({ entries: operationResultEntries(state, operation, failure, content) }));
+async function finish(
+  context: RunContext,
+  operation: OperationState,
+  failure: Failure | undefined,
+  content?: string,
+  extra?: { rawContent: string; modifiedBy: string[] },
+): Promise<void> {
+  if (failure && failure.kind !== 'denied' && hasHooks(context.governance, 'PostToolUseFailure')) {
+    await runHookChain(
+      'PostToolUseFailure',
+      context.governance.hooks.PostToolUseFailure,
+      {
+        toolName: operation.call.name,
+        arguments: operation.call.arguments,
+        failure: { kind: failure.kind, message: failure.message },
+      },
+      identityOf(context, operation.taskId, operation.operationId),
+      { toolName: operation.call.name },
+    );
+  }
+  await context.durable.commit((state) => ({ entries: operationResultEntries(state, operation, failure, content, extra) }));
 }
 
 /**
@@ -150,6 +258,7 @@ export function operationResultEntries(
   operation: OperationState,
   failure: Failure | undefined,
   content?: string,
+  extra?: { rawContent: string; modifiedBy: string[] },
 ): NewJournalEntry[] {
   const entries: NewJournalEntry[] = [
     {
@@ -161,6 +270,7 @@ export function operationResultEntries(
         content: failure ? describeFailure(failure) : (content ?? ''),
         attempts: operation.attempts,
         ...(failure ? { failure } : {}),
+        ...(extra ?? {}),
       },
     },
   ];

@@ -6,6 +6,7 @@ import type { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import type { AgentRunState } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
+import type { Governance } from './governance/governance.js';
 import type { RunEvent } from './run-events.js';
 
 /**
@@ -37,4 +38,6 @@ export interface RunContext {
   now: () => number;
   countTokens: TokenCounter;
   compressionPrompt: string | undefined;
+  /** Hooks, permission policy, guardrails and approvals of the agent (K-4…K-10). */
+  governance: Governance;
 }

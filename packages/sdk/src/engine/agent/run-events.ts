@@ -11,9 +11,9 @@ import type { AgentRunState } from './agent-state.js';
  * `run-start` and `model-call-start`, each one reports a fact that is already durable.
  */
 export type RunEvent =
-  | { type: 'run-start'; runId: string; sessionId: string; resumed: boolean; epoch: number }
+  | { type: 'run-start'; runId: string; sessionId: string; agentName: string; resumed: boolean; epoch: number }
   | { type: 'loop-start'; runId: string; taskId: string; loop: number; loopsUsed: number }
-  | { type: 'model-call-start'; runId: string; taskId: string; loop: number; attempt: number }
+  | { type: 'model-call-start'; runId: string; taskId: string; loop: number; attempt: number; provider: string; modelId: string }
   | {
       type: 'model-call-fail';
       runId: string;
@@ -32,7 +32,15 @@ export type RunEvent =
       usage: Usage;
       toolCalls: number;
     }
-  | { type: 'tool-call-start'; runId: string; taskId: string; operationId: string; toolName: string; attempt: number }
+  | {
+      type: 'tool-call-start';
+      runId: string;
+      taskId: string;
+      operationId: string;
+      toolName: string;
+      attempt: number;
+      arguments: unknown;
+    }
   | {
       type: 'tool-call-fail';
       runId: string;
@@ -50,9 +58,23 @@ export type RunEvent =
       operationId: string;
       toolName: string;
       status: 'succeeded' | 'failed';
+      /** What the model reads for this call (the effective result). */
+      content: string;
       failure?: Failure;
     }
   | { type: 'batch-join'; runId: string; taskId: string; loop: number }
+  /** A call waits for approval (K-5): decide it with `agent.approve({ approvalId, … })`. */
+  | {
+      type: 'approval-request';
+      runId: string;
+      taskId: string;
+      approvalId: string;
+      toolName: string;
+      arguments: unknown;
+      reason: string;
+    }
+  /** An approval was decided. */
+  | { type: 'approval-decide'; runId: string; approvalId: string; approved: boolean; decidedBy: string }
   /** A supplement reached the run (from this or another machine). */
   | { type: 'supplement-accept'; runId: string; supplementId: string }
   /** Supplements entered the entry role's context before its next model call. */
@@ -99,6 +121,7 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
         operationId: record.data.operationId,
         toolName: toolNameOf(state, record.data.operationId),
         attempt: record.data.attempt,
+        arguments: state.operations.get(record.data.operationId)?.call.arguments,
       };
     case 'attempt-failed':
       return {
@@ -119,12 +142,31 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
         operationId: record.data.operationId,
         toolName: toolNameOf(state, record.data.operationId),
         status: record.data.status,
+        content: record.data.content,
       };
       if (record.data.failure) event.failure = record.data.failure;
       return event;
     }
     case 'batch-joined':
       return { type: 'batch-join', runId, taskId: record.taskId, loop: record.data.loop };
+    case 'approval-requested':
+      return {
+        type: 'approval-request',
+        runId,
+        taskId: record.taskId,
+        approvalId: record.data.approvalId,
+        toolName: record.data.toolName,
+        arguments: record.data.arguments,
+        reason: record.data.reason,
+      };
+    case 'approval-decided':
+      return {
+        type: 'approval-decide',
+        runId,
+        approvalId: record.data.approvalId,
+        approved: record.data.approved,
+        decidedBy: record.data.decidedBy,
+      };
     case 'supplement-accepted':
       return { type: 'supplement-accept', runId, supplementId: record.data.supplementId };
     case 'supplement-consumed':

@@ -11,6 +11,8 @@ export interface RunHandleOptions {
   sessionId: string;
   control: RunControl;
   store: RunStore;
+  /** Observers of every event (telemetry, an event bus); their failures never reach the run. */
+  observers?: ReadonlyArray<(event: RunEvent) => void>;
   execute: (hooks: RunHooks) => Promise<RunResult>;
 }
 
@@ -30,6 +32,7 @@ export class Run {
   private ended = false;
   private readonly settled: Promise<RunResult>;
   private readonly acquired: Promise<void>;
+  private readonly observers: ReadonlyArray<(event: RunEvent) => void>;
 
   /** @internal Created by `Agent.run`. */
   constructor(options: RunHandleOptions) {
@@ -37,6 +40,7 @@ export class Run {
     this.sessionId = options.sessionId;
     this.control = options.control;
     this.store = options.store;
+    this.observers = options.observers ?? [];
     let markAcquired: () => void = () => {};
     this.acquired = new Promise<void>((resolve) => {
       markAcquired = resolve;
@@ -94,6 +98,13 @@ export class Run {
   private emit(event: RunEvent): void {
     this.buffered.push(event);
     this.wake();
+    for (const observer of this.observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's failure is its own (K-10).
+      }
+    }
   }
 
   private wake(): void {

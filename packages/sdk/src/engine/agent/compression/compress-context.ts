@@ -2,7 +2,9 @@ import { AgentLoomError, hasErrorCode, ModelCallError } from '../../../core/erro
 import type { Failure } from '../../../core/failure.js';
 import type { Message } from '../../../core/messages.js';
 import { callModel } from '../../../model/call-model.js';
+import type { NewJournalEntry } from '../../../store/run-store.js';
 import type { TaskState } from '../agent-state.js';
+import { stepVerdict } from '../governance/step-hooks.js';
 import { renderTemplate } from '../prompt-template.js';
 import type { RoleDefinition, RunContext } from '../run-context.js';
 import { compressionCut, summaryMessage, visibleContext } from './visible-context.js';
@@ -66,14 +68,36 @@ export async function ensureContextFits(context: RunContext, task: TaskState, ro
   const current = () => context.durable.state.tasks.get(task.taskId) as TaskState;
   if (measure() <= compressionThreshold * windowTokens) return;
   const cut = compressionCut(current());
-  if (cut !== undefined) await compress(context, current(), cut);
+  if (cut !== undefined) {
+    const check = await stepVerdict(context, {
+      trigger: 'PreCompact',
+      subjectKey: `compact:${task.taskId}:${cut}`,
+      taskId: task.taskId,
+      subject: { messages: visibleContext(current()).length, tokens: measure() },
+    });
+    if (check?.verdict.decision === 'deny' || check?.verdict.decision === 'block') {
+      if (check.entry) await context.durable.commit(() => ({ entries: [check.entry as NewJournalEntry] }));
+    } else {
+      await compress(context, current(), cut, check?.entry);
+    }
+  }
   const tokens = measure();
   if (tokens > windowTokens) throw new OverWindowError(tokens, windowTokens);
 }
 
-async function compress(context: RunContext, task: TaskState, coveredUpTo: number): Promise<void> {
+async function compress(
+  context: RunContext,
+  task: TaskState,
+  coveredUpTo: number,
+  verdictEntry?: NewJournalEntry,
+): Promise<void> {
   const { durable } = context;
-  await durable.commit(() => ({ entries: [{ type: 'compression-started', taskId: task.taskId, data: { coveredUpTo } }] }));
+  await durable.commit(() => ({
+    entries: [
+      ...(verdictEntry ? [verdictEntry] : []),
+      { type: 'compression-started', taskId: task.taskId, data: { coveredUpTo } },
+    ],
+  }));
   const request = compressionRequest(context, task, coveredUpTo);
   let response: Awaited<ReturnType<typeof callModel>>;
   try {

@@ -1,7 +1,9 @@
 import { ModelCallError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
+import type { NewJournalEntry } from '../../../store/run-store.js';
 import type { OperationState, TaskState } from '../agent-state.js';
-import { operationResultEntries } from '../operation-runner.js';
+import { stepVerdict } from '../governance/step-hooks.js';
+import { operationResultEntries, passesGate } from '../operation-runner.js';
 import type { RunContext } from '../run-context.js';
 import type { ExecutorNode } from './executor-node.js';
 import { LoopBudgetExhausted } from './node.js';
@@ -24,17 +26,38 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
   // A queued delegation that gets its slot after a stop never starts (S-5).
   context.control.throwIfInterrupted();
   if (!durable.state.tasks.has(operationId)) {
+    // Delegations pass the same gate as tools (PreToolUse, permissions), then SubagentStart (K-4).
+    if (!(await passesGate(context, operationId, 'delegation'))) return;
     const input = executor.taskInput(operation().call.arguments);
     if (!input.ok) {
       await finishDelegation(context, operation(), { kind: 'invalid-arguments', message: `invalid task: ${input.problem}` });
       return;
     }
+    const start = await stepVerdict(context, {
+      trigger: 'SubagentStart',
+      subjectKey: `subagent-start:${operationId}`,
+      taskId: operation().taskId,
+      subject: { executor: executor.role.name, task: input.message },
+      effectiveField: 'task',
+    });
+    if (start?.verdict.decision === 'deny' || start?.verdict.decision === 'block') {
+      const failure = {
+        kind: 'denied' as const,
+        message: `delegation denied by ${start.verdict.source ?? 'a hook'}: ${start.verdict.reason ?? 'no reason given'}`,
+      };
+      await durable.commit((state) => ({
+        entries: [...(start.entry ? [start.entry] : []), ...operationResultEntries(state, operation(), failure)],
+      }));
+      return;
+    }
+    const message = typeof start?.verdict.effective === 'string' ? start.verdict.effective : input.message;
     await durable.commit(() => ({
       entries: [
+        ...(start?.entry ? [start.entry] : []),
         {
           type: 'task-created',
           taskId: operationId,
-          data: { role: executor.role.name, parentTaskId: operation().taskId, operationId, input: input.message },
+          data: { role: executor.role.name, parentTaskId: operation().taskId, operationId, input: message },
         },
       ],
     }));
@@ -52,13 +75,28 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
     });
     return;
   }
-  await finishDelegation(context, operation(), undefined, answer);
+  const stop = await stepVerdict(context, {
+    trigger: 'SubagentStop',
+    subjectKey: `subagent-stop:${operationId}`,
+    taskId: operationId,
+    subject: { executor: executor.role.name, status: 'succeeded', output: answer },
+    effectiveField: 'output',
+  });
+  const output = typeof stop?.verdict.effective === 'string' ? stop.verdict.effective : answer;
+  await finishDelegation(context, operation(), undefined, output, stop?.entry);
 }
 
-function finishDelegation(context: RunContext, operation: OperationState, failure: Failure | undefined, output?: string) {
+function finishDelegation(
+  context: RunContext,
+  operation: OperationState,
+  failure: Failure | undefined,
+  output?: string,
+  verdictEntry?: NewJournalEntry,
+) {
   return context.durable.commit((state) => {
     const task = state.tasks.get(operation.operationId) as TaskState | undefined;
     const entries = operationResultEntries(state, operation, failure, output);
+    if (verdictEntry) entries.unshift(verdictEntry);
     if (task) {
       entries.unshift({
         type: 'task-finished',

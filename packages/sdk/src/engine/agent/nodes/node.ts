@@ -8,6 +8,8 @@ export type TaskOutcome = { kind: 'answered'; answer: string } | { kind: 'loop-b
  * the whole run ends `loop-budget-exhausted`. Control flow, not an error.
  */
 export class LoopBudgetExhausted {
+  readonly reason = 'loop-budget-exhausted';
+
   /** Whether `value` is this marker. */
   static isInstance(value: unknown): value is LoopBudgetExhausted {
     return value instanceof LoopBudgetExhausted;

@@ -1,6 +1,8 @@
 import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
 import { type AgentRunState, ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
+import { hasHooks } from '../governance/governance.js';
+import { notifyHooks, RunBlockedError, stepVerdict } from '../governance/step-hooks.js';
 import { runModelStep } from '../model-step.js';
 import { runOperation } from '../operation-runner.js';
 import { validateAnswer } from '../output-validation.js';
@@ -29,9 +31,10 @@ export class ReactNode extends Node {
           if (taskId === ENTRY_TASK_ID) await durable.sync();
           if (durable.state.loopsUsed >= durable.state.execution.maxLoops) return { kind: 'loop-budget-exhausted' };
           const loop = current.loop + 1;
-          await durable.commit((state) => {
-            const entries: NewJournalEntry[] = [{ type: 'loop-started', taskId, data: { loop } }];
-            const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(state) : [];
+          const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(durable.state) : [];
+          const checks = await supplementChecks(context, pending);
+          await durable.commit(() => {
+            const entries: NewJournalEntry[] = [...checks, { type: 'loop-started', taskId, data: { loop } }];
             if (pending.length > 0) entries.push({ type: 'supplement-consumed', taskId, data: { supplementIds: pending } });
             return { entries, chargeLoops: 1 };
           });
@@ -47,14 +50,18 @@ export class ReactNode extends Node {
             if (LoopBudgetExhausted.isInstance(error)) return { kind: 'loop-budget-exhausted' };
             throw error;
           }
+          await notifyBatch(context, taskId);
           break;
         case 'answered': {
           const verdict = validateAnswer(this.role.outputSchema, current.answer ?? '');
-          if (verdict.ok) return { kind: 'answered', answer: verdict.output };
-          await durable.commit(() => ({
-            entries: [{ type: 'answer-rejected', taskId, data: { loop: current.loop, feedback: verdict.feedback } }],
-          }));
-          break;
+          if (!verdict.ok) {
+            await durable.commit(() => ({
+              entries: [{ type: 'answer-rejected', taskId, data: { loop: current.loop, feedback: verdict.feedback } }],
+            }));
+            break;
+          }
+          if (taskId === ENTRY_TASK_ID && !(await acceptsFinalAnswer(context, current, verdict.output))) break;
+          return { kind: 'answered', answer: verdict.output };
         }
         case 'finished':
           return { kind: 'answered', answer: current.outcome?.output ?? '' };
@@ -106,6 +113,86 @@ export async function settleAll(promises: readonly Promise<void>[]): Promise<voi
     failures.find((reason) => LoopBudgetExhausted.isInstance(reason)) ??
     failures[0];
   if (failures.length > 0) throw first;
+}
+
+/**
+ * The saved UserPromptSubmit verdicts (hooks and input guardrails) on supplements about to enter
+ * the entry role's context; a denied one is never shown to the model (K-5, N-2).
+ */
+async function supplementChecks(context: RunContext, pending: readonly string[]): Promise<NewJournalEntry[]> {
+  const entries: NewJournalEntry[] = [];
+  for (const supplementId of pending) {
+    const text = context.durable.state.supplements.get(supplementId)?.text ?? '';
+    const checked = await stepVerdict(context, {
+      trigger: 'UserPromptSubmit',
+      subjectKey: `supplement:${supplementId}`,
+      taskId: ENTRY_TASK_ID,
+      subject: { text, source: 'supplement' },
+      effectiveField: 'text',
+      extraHooks: context.governance.inputGuards,
+    });
+    if (checked?.entry) entries.push(checked.entry);
+  }
+  return entries;
+}
+
+/**
+ * The entry role's final answer passes the Stop hooks (which may send it back for another loop)
+ * and the output guardrails (which end the run \`blocked\`), once, with the verdict saved (R-8).
+ * Returns whether the answer stands.
+ */
+async function acceptsFinalAnswer(context: RunContext, task: TaskState, answer: string): Promise<boolean> {
+  const { durable, governance } = context;
+  const stop = await stepVerdict(context, {
+    trigger: 'Stop',
+    subjectKey: `stop:${task.taskId}:${task.loop}`,
+    taskId: task.taskId,
+    subject: { answer },
+  });
+  if (stop && (stop.verdict.decision === 'block' || stop.verdict.decision === 'deny')) {
+    if (stop.entry) {
+      const feedback = stop.verdict.reason ?? 'A Stop hook asked you to continue before answering.';
+      await durable.commit(() => ({
+        entries: [
+          stop.entry as NewJournalEntry,
+          { type: 'answer-rejected', taskId: task.taskId, data: { loop: task.loop, feedback } },
+        ],
+      }));
+    }
+    return false;
+  }
+  if (stop?.entry) await durable.commit(() => ({ entries: [stop.entry as NewJournalEntry] }));
+  if (governance.outputGuards.length === 0) return true;
+  const guarded = await stepVerdict(context, {
+    trigger: 'Stop',
+    subjectKey: `output:${task.taskId}:${task.loop}`,
+    taskId: task.taskId,
+    subject: { answer },
+    extraHooks: governance.outputGuards,
+  });
+  if (guarded?.entry) await durable.commit(() => ({ entries: [guarded.entry as NewJournalEntry] }));
+  if (guarded?.verdict.decision === 'deny') {
+    throw new RunBlockedError(
+      guarded.verdict.source ?? 'an output guardrail',
+      guarded.verdict.reason ?? 'the final answer was refused',
+    );
+  }
+  return true;
+}
+
+/** Tells PostToolBatch observers about a joined batch. */
+async function notifyBatch(context: RunContext, taskId: string): Promise<void> {
+  if (!hasHooks(context.governance, 'PostToolBatch')) return;
+  const task = context.durable.state.tasks.get(taskId) as TaskState;
+  const results = task.batch.map((operationId) => {
+    const operation = context.durable.state.operations.get(operationId);
+    return {
+      toolName: operation?.call.name ?? 'unknown',
+      status: operation?.result?.status ?? ('failed' as const),
+      content: operation?.result?.content ?? '',
+    };
+  });
+  await notifyHooks(context, 'PostToolBatch', taskId, { results });
 }
 
 /** Ids of the supplements accepted but not yet in the entry role's context, in arrival order. */

@@ -1,0 +1,1 @@
+export { createAgentTracing, type TracingOptions } from './agent-tracing.js';
