@@ -1,12 +1,13 @@
 /**
- * Child process of the crash tests: opens the store named by `CRASH_STORE`, runs (or resumes) the
+ * Child process of the crash tests: opens the store named by `CRASH_STORE` (`sqlite:<path>` or
+ * `postgres://…?schema=<name>`, see `open-store.ts`), runs (or resumes) the
  * run `CRASH_RUN_ID`, freezing at `CRASH_FREEZE_AT` for the parent to SIGKILL it, and prints the
  * result as `RESULT <json>`. An `owned-elsewhere` answer is waited out until the lease ends.
  */
 import { RunOwnedElsewhereError, type RunStore } from '../../src/index.js';
 import type { AcquireRequest, AppendRequest } from '../../src/store/run-store.js';
-import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { freeze, type ScenarioSettings, scenarioAgent } from './crash-scenario.js';
+import { openStore } from './open-store.js';
 
 const environment = process.env;
 const settings: ScenarioSettings = {
@@ -15,12 +16,6 @@ const settings: ScenarioSettings = {
   retry: environment.CRASH_RETRY === '1',
   ...(environment.CRASH_FREEZE_AT ? { freezeAt: environment.CRASH_FREEZE_AT } : {}),
 };
-
-/** Opens the store under test; other adapters register here. */
-export async function openStore(url: string): Promise<RunStore> {
-  if (url.startsWith('sqlite:')) return new SqliteRunStore({ path: url.slice('sqlite:'.length) });
-  throw new Error(`unknown store ${url}`);
-}
 
 /** Wraps a real store so that the process freezes right after its n-th durable write. */
 let appends = 0;
@@ -47,7 +42,9 @@ const { agent, model } = scenarioAgent(settings, store);
 const input = 'Please do the whole job.';
 for (;;) {
   const run = agent.run({
-    sessionId: 'crash-session',
+    // One session per run: a new run sees its session's finished runs (C-1), and the cases of a
+    // PostgreSQL suite share one schema.
+    sessionId: `crash-session-${environment.CRASH_RUN_ID}`,
     runId: environment.CRASH_RUN_ID as string,
     input,
   });

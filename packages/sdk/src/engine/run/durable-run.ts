@@ -1,4 +1,4 @@
-import { OwnershipLostError, StaleEpochError } from '../../core/errors/index.js';
+import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
 import type { RunControl } from './run-control.js';
@@ -134,13 +134,21 @@ export class DurableRun<State> {
   private async renew(): Promise<void> {
     if (this.lost) return;
     const now = (this.options.now ?? Date.now)();
+    // A renewal that never answers (a partition) must not keep the run admitting work past its
+    // lease: another owner may take the run as soon as the lease has run out.
+    if (now >= this.leaseExpiresAt) {
+      this.markLost(new StoreFailureError(`The lease of run ${this.runId} ran out before it could be renewed.`));
+      return;
+    }
     try {
-      const { leaseExpiresAt } = await this.options.store.renewLease(this.runId, this.epoch, this.options.leaseMs);
-      this.leaseExpiresAt = leaseExpiresAt;
+      await this.options.store.renewLease(this.runId, this.epoch, this.options.leaseMs);
+      // Measured on this process's clock from before the request: the store's clock (the
+      // database's, for PostgreSQL) may differ from ours, and an early estimate is the safe one.
+      this.leaseExpiresAt = Math.max(this.leaseExpiresAt, now + this.options.leaseMs);
     } catch (error) {
       // A stale epoch means a takeover happened. Any other failure is retried on the next tick,
-      // but once our lease has run out we stop admitting work: another owner may take the run.
-      if (StaleEpochError.isInstance(error) || now >= this.leaseExpiresAt) this.markLost(error);
+      // but once our lease has run out we stop admitting work (checked above).
+      if (StaleEpochError.isInstance(error)) this.markLost(error);
     }
   }
 

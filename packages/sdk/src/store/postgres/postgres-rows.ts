@@ -1,0 +1,72 @@
+import { StoreFailureError } from '../../core/errors/index.js';
+import type { RunResult } from '../../core/run-result.js';
+import type { JournalEntry, RunRecord, StoredRunStatus } from '../run-store.js';
+
+/**
+ * A row of `agentloom_runs` as `pg` returns it. `bigint` columns arrive as strings by default (or
+ * as numbers or bigints when the pool's owner installed a type parser), hence `Number(...)`.
+ */
+export interface RunRow {
+  run_id: string;
+  session_id: string;
+  status: string;
+  owner_id: string | null;
+  epoch: number;
+  lease_expires_at: string | number;
+  deadline_at: string | number;
+  loops_used: number;
+  last_sequence: number;
+  created_at: string | number;
+  updated_at: string | number;
+  result: string | null;
+}
+
+/** A row of `agentloom_journal` as `pg` returns it. */
+export interface JournalRow {
+  sequence: number;
+  epoch: number;
+  type: string;
+  task_id: string | null;
+  data: string;
+  at: string | number;
+}
+
+/** Turns a run row into the port's `RunRecord`. */
+export function toRunRecord(row: RunRow): RunRecord {
+  const record: RunRecord = {
+    runId: row.run_id,
+    sessionId: row.session_id,
+    status: row.status as StoredRunStatus,
+    ownerId: row.owner_id,
+    epoch: Number(row.epoch),
+    leaseExpiresAt: Number(row.lease_expires_at),
+    deadlineAt: Number(row.deadline_at),
+    loopsUsed: Number(row.loops_used),
+    lastSequence: Number(row.last_sequence),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  if (row.result !== null) record.result = parseJson(row.run_id, 'result', row.result) as RunResult;
+  return record;
+}
+
+/** Turns a journal row into the port's `JournalEntry`. */
+export function parseJournalRow(runId: string, row: JournalRow): JournalEntry {
+  const entry: JournalEntry = {
+    sequence: Number(row.sequence),
+    epoch: Number(row.epoch),
+    type: row.type,
+    data: parseJson(runId, `entry ${row.sequence}`, row.data),
+    at: Number(row.at),
+  };
+  if (row.task_id !== null) entry.taskId = row.task_id;
+  return entry;
+}
+
+function parseJson(runId: string, what: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StoreFailureError(`Run ${runId}: stored ${what} is not valid JSON.`, { cause: error });
+  }
+}

@@ -1,0 +1,221 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeWithPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../../../test/postgres/postgres-availability.js';
+import { InvalidConfigurationError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { runStoreContract } from '../../testing/run-store-contract.js';
+import type { AcquireRequest } from '../run-store.js';
+import { postgresMigrations } from './migrations.js';
+import { PostgresRunStore } from './postgres-run-store.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function request(overrides: Partial<AcquireRequest> = {}): AcquireRequest {
+  return {
+    runId: 'run-1',
+    sessionId: 'session-1',
+    ownerId: 'owner-a',
+    leaseMs: 60_000,
+    deadlineAt: Date.now() + 3_600_000,
+    initialEntries: [{ type: 'run-started', data: { input: 'question' } }],
+    ...overrides,
+  };
+}
+
+await describeWithPostgres('PostgresRunStore', () => {
+  runStoreContract({
+    name: 'PostgresRunStore',
+    create: async () => {
+      const store = new PostgresRunStore({ connectionString: postgresUrl, schema: uniqueSchemaName('contract'), poolSize: 4 });
+      await store.setup();
+      return store;
+    },
+    destroy: (store) => dropSchema((store as PostgresRunStore).schema),
+  });
+
+  describe('PostgresRunStore on a real server', () => {
+    const opened: PostgresRunStore[] = [];
+    /** A store on a fresh schema (set up), dropped after the test. */
+    async function freshStore(schema = uniqueSchemaName('store'), setup = true): Promise<PostgresRunStore> {
+      const store = new PostgresRunStore({ connectionString: postgresUrl, schema, poolSize: 4 });
+      opened.push(store);
+      if (setup) await store.setup();
+      return store;
+    }
+    afterEach(async () => {
+      const schemas = new Set(opened.map((store) => store.schema));
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+      for (const schema of schemas) await dropSchema(schema);
+      vi.restoreAllMocks();
+    });
+
+    it('migrates one schema exactly once when several processes call setup() at once', async () => {
+      const schema = uniqueSchemaName('setup');
+      const stores = await Promise.all([1, 2, 3, 4].map(() => freshStore(schema, false)));
+      await Promise.all(stores.map((store) => store.setup()));
+      await stores[0]?.setup();
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      const versions = await client.query(`SELECT version FROM ${client.escapeIdentifier(schema)}.agentloom_migrations`);
+      await client.end();
+      expect(versions.rows.map((row) => row.version)).toEqual(postgresMigrations.map((_, index) => index + 1));
+      expect((await stores[1]?.acquire(request()))?.outcome).toBe('created');
+    });
+
+    it('refuses a schema written by a newer SDK, and says so before setup() ran', async () => {
+      const store = await freshStore();
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      await client.query(`INSERT INTO ${client.escapeIdentifier(store.schema)}.agentloom_migrations (version) VALUES (999)`);
+      await client.end();
+      await expect(store.setup()).rejects.toThrow(/version 999, newer than this SDK supports/);
+      const unset = await freshStore(uniqueSchemaName('unset'), false);
+      const error = await unset.getRun('x').catch((caught: unknown) => caught);
+      expect(StoreFailureError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/has setup\(\) run on schema/);
+    });
+
+    it('rejects an invalid configuration at construction, before connecting', () => {
+      const invalid = [
+        {},
+        { connectionString: postgresUrl, pool: new pg.Pool() },
+        { connectionString: postgresUrl, schema: 'Robert"; DROP TABLE x; --' },
+        { connectionString: postgresUrl, poolSize: 0 },
+        { connectionString: postgresUrl, idleTransactionTimeoutMs: -1 },
+      ];
+      for (const options of invalid) {
+        expect(() => new PostgresRunStore(options as never)).toThrow(InvalidConfigurationError);
+      }
+    });
+
+    it('uses a pool it is given and leaves it open on close', async () => {
+      const schema = uniqueSchemaName('pool');
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
+      const store = new PostgresRunStore({ pool, schema });
+      await store.setup();
+      expect((await store.acquire(request())).outcome).toBe('created');
+      await store.close();
+      expect((await pool.query('SELECT 1 AS one')).rows[0]).toEqual({ one: 1 });
+      await pool.end();
+      await dropSchema(schema);
+    });
+
+    it('measures leases on the database clock: a worker whose clock runs an hour ahead does not take over', async () => {
+      const schema = uniqueSchemaName('clock');
+      const first = await freshStore(schema);
+      const second = await freshStore(schema, false);
+      await first.acquire(request({ leaseMs: 60_000 }));
+      const realNow = Date.now.bind(Date);
+      vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000);
+      const answer = await second.acquire(request({ ownerId: 'owner-b' }));
+      expect(answer.outcome).toBe('owned-elsewhere');
+      expect(answer.run.ownerId).toBe('owner-a');
+    });
+
+    it('numbers the entries of many concurrent appends densely, each append contiguous', async () => {
+      const store = await freshStore();
+      await store.acquire(request());
+      const appends = Array.from({ length: 20 }, (_, index) =>
+        store.append({
+          runId: 'run-1',
+          epoch: 1,
+          entries: [
+            { type: 'first', data: { index } },
+            { type: 'second', data: { index } },
+          ],
+          chargeLoops: 1,
+        }),
+      );
+      const written = await Promise.all(appends);
+      expect(new Set(written.map((result) => result.lastSequence)).size).toBe(20);
+      const journal = await store.readJournal('run-1');
+      expect(journal.map((entry) => entry.sequence)).toEqual(Array.from({ length: 41 }, (_, index) => index + 1));
+      for (let position = 1; position < journal.length; position += 2) {
+        expect(journal[position]?.type).toBe('first');
+        expect(journal[position + 1]).toMatchObject({ type: 'second', data: journal[position]?.data });
+      }
+      expect(await store.getRun('run-1')).toMatchObject({ loopsUsed: 20, lastSequence: 41 });
+    });
+
+    it('keeps data byte-exact: key order, \\u0000 and lone surrogates survive', async () => {
+      const store = await freshStore();
+      const data = { zeta: 1, alpha: { y: 'nul \u0000 here', x: '\ud800 lone' }, list: [3, 1, 2] };
+      await store.acquire(request({ initialEntries: [{ type: 'run-started', data }] }));
+      const [entry] = await store.readJournal('run-1');
+      expect(JSON.stringify(entry?.data)).toBe(JSON.stringify(data));
+    });
+
+    it('frees a run whose acquirer froze inside its transaction once the server ends that session', async () => {
+      const schema = uniqueSchemaName('frozen');
+      const owner = await freshStore(schema);
+      await owner.acquire(request());
+      // A pool whose connection "freezes" right after acquire has locked the run's row: the
+      // next statement is never sent, as if the process had been stopped there.
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+      pool.on('error', () => {});
+      let froze: () => void = () => {};
+      const frozen = new Promise<void>((resolve) => {
+        froze = resolve;
+      });
+      let thaw: (error: Error) => void = () => {};
+      const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+      Object.assign(pool, {
+        connect: async () => {
+          const client = await connect();
+          const query = client.query.bind(client) as (text: unknown, values?: unknown) => Promise<unknown>;
+          Object.assign(client, {
+            query: (text: unknown, values?: unknown) => {
+              if (typeof text !== 'string' || !text.includes('clock_timestamp')) return query(text, values);
+              froze();
+              return new Promise((_, reject) => {
+                thaw = reject;
+              });
+            },
+          });
+          return client;
+        },
+      });
+      const stalled = new PostgresRunStore({ pool, schema, idleTransactionTimeoutMs: 300 });
+      const stalledAcquire = stalled.acquire(request({ ownerId: 'frozen' })).catch((error: unknown) => error);
+      await frozen;
+      // Blocked on the row lock until the server ends the frozen session, then answered.
+      const answer = await owner.acquire(request({ ownerId: 'owner-c' }));
+      expect(answer.outcome).toBe('owned-elsewhere');
+      expect(answer.run.ownerId).toBe('owner-a');
+      thaw(new Error('thawed'));
+      expect(StoreFailureError.isInstance(await stalledAcquire)).toBe(true);
+      await pool.end();
+    });
+
+    it('lets a takeover cut a stream of appends cleanly: no stale entry after the new epoch', async () => {
+      const schema = uniqueSchemaName('race');
+      const owner = await freshStore(schema);
+      const successor = await freshStore(schema, false);
+      await owner.acquire(request({ leaseMs: 150 }));
+      let rejected: unknown;
+      const writer = (async () => {
+        for (let index = 0; ; index += 1) {
+          try {
+            await owner.append({ runId: 'run-1', epoch: 1, entries: [{ type: 'old', data: { index } }] });
+          } catch (error) {
+            rejected = error;
+            return;
+          }
+        }
+      })();
+      let takeover = await successor.acquire(request({ ownerId: 'owner-b' }));
+      while (takeover.outcome === 'owned-elsewhere') {
+        await sleep(20);
+        takeover = await successor.acquire(request({ ownerId: 'owner-b' }));
+      }
+      expect(takeover.outcome).toBe('acquired');
+      await successor.append({ runId: 'run-1', epoch: 2, entries: [{ type: 'new', data: {} }] });
+      await writer;
+      expect(StaleEpochError.isInstance(rejected)).toBe(true);
+      const journal = await successor.readJournal('run-1');
+      const epochs = journal.map((entry) => entry.epoch);
+      expect(epochs).toEqual([...epochs].sort((a, b) => a - b));
+      expect(journal.at(-1)).toMatchObject({ type: 'new', epoch: 2, sequence: journal.length });
+      expect(journal.filter((entry) => entry.type === 'old').length).toBeGreaterThan(0);
+    });
+  });
+});

@@ -1,0 +1,264 @@
+import pg from 'pg';
+import {
+  AgentLoomError,
+  InvalidConfigurationError,
+  RunNotActiveError,
+  StaleEpochError,
+  StoreFailureError,
+} from '../../core/errors/index.js';
+import { decideAcquire } from '../acquire-decision.js';
+import type {
+  AcquireRequest,
+  AcquireResult,
+  AppendRequest,
+  ExternalAppendRequest,
+  JournalEntry,
+  NewJournalEntry,
+  RunRecord,
+  RunStore,
+} from '../run-store.js';
+import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
+import { type JournalRow, parseJournalRow, type RunRow, toRunRecord } from './postgres-rows.js';
+import { migratePostgresSchema } from './postgres-setup.js';
+import { type PostgresStatements, postgresStatements } from './postgres-statements.js';
+
+/** A losing creator needs one more try; more means the row keeps vanishing (someone deletes it). */
+const CREATE_ATTEMPTS = 3;
+/** SQLSTATE of a missing table: the schema was never set up. */
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The `RunStore` for many machines: every run lives in one PostgreSQL database and any worker can
+ * take over a dead worker's run (P-5). Call `setup()` once before use (or create the store with
+ * `fromConnectionString`, which does).
+ *
+ * Ownership follows `decideAcquire` inside a short transaction that locks the run's row; leases
+ * are measured on the database's clock. Every append is a single statement whose conditional
+ * UPDATE checks the writer's epoch, so a stale owner's write fails with `StaleEpochError` and
+ * writes nothing, and no transaction stays open between round trips. Entries are serialised
+ * before a connection is taken.
+ *
+ * @example
+ * const store = await PostgresRunStore.fromConnectionString(process.env.DATABASE_URL ?? '', { schema: 'agentloom' });
+ * const agent = new Agent({ ..., store });
+ */
+export class PostgresRunStore implements RunStore {
+  /** The schema holding the store's tables. */
+  readonly schema: string;
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly statements: PostgresStatements;
+  private readonly idleTransactionTimeoutMs: number;
+  private closed = false;
+
+  constructor(options: PostgresRunStoreOptions) {
+    const issues = validatePostgresOptions(options);
+    if (issues.length > 0) throw new InvalidConfigurationError('PostgresRunStore', issues);
+    this.schema = options.schema ?? 'public';
+    this.idleTransactionTimeoutMs = options.idleTransactionTimeoutMs ?? 10_000;
+    this.statements = postgresStatements(pg.escapeIdentifier(this.schema));
+    if (options.pool) {
+      this.pool = options.pool;
+      this.ownsPool = false;
+    } else {
+      // A bounded connect: a renewal against an unreachable server fails (and the run's lease
+      // logic takes over) instead of waiting forever.
+      this.pool = new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.poolSize ?? 10,
+        connectionTimeoutMillis: 10_000,
+        keepAlive: true,
+      });
+      this.ownsPool = true;
+      // An idle connection that the server closes is dropped by the pool; without a listener the
+      // pool's 'error' event would crash the process.
+      this.pool.on('error', () => {});
+    }
+  }
+
+  /** Creates a store on its own pool and runs `setup()`, so that it is ready to use. */
+  static async fromConnectionString(
+    connectionString: string,
+    settings: PostgresRunStoreSettings = {},
+  ): Promise<PostgresRunStore> {
+    const store = new PostgresRunStore({ ...settings, connectionString });
+    try {
+      await store.setup();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /**
+   * Creates the schema and applies the migrations it lacks (`postgresMigrations`, position =
+   * version) in one transaction under an advisory lock: safe to call from many processes at once,
+   * and again on every start. Throws `StoreFailureError` for a schema written by a newer SDK.
+   */
+  async setup(): Promise<void> {
+    await this.run('setup', () => this.transaction((client) => migratePostgresSchema(client, this.schema)));
+  }
+
+  async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    const initial = serializeEntries(request.initialEntries);
+    return this.run('acquire', async () => {
+      // A creation that loses the race to a concurrent creator finds the row on its next try.
+      for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
+        const decision = await this.transaction(async (client) => {
+          const locked = await client.query<RunRow>(this.statements.lockRun, [request.runId]);
+          const clock = await client.query<{ now: string }>(this.statements.readClock);
+          const now = Number(clock.rows[0]?.now);
+          const current = locked.rows[0] ? toRunRecord(locked.rows[0]) : undefined;
+          const decided = decideAcquire(current, request, now);
+          const run = decided.run;
+          if (decided.outcome === 'created') {
+            const created = await client.query(this.statements.createRun, [
+              run.runId,
+              run.epoch,
+              ...initial,
+              run.sessionId,
+              run.status,
+              run.ownerId,
+              run.leaseExpiresAt,
+              run.deadlineAt,
+              run.loopsUsed,
+              run.lastSequence,
+              now,
+            ]);
+            if (created.rowCount === 0) return undefined;
+          } else if (decided.outcome === 'acquired') {
+            await client.query(this.statements.takeOver, [run.runId, run.ownerId, run.epoch, run.leaseExpiresAt, run.updatedAt]);
+          }
+          return decided;
+        });
+        if (decision) return decision;
+      }
+      throw new StoreFailureError(`Run ${request.runId}: neither created nor found after ${CREATE_ATTEMPTS} attempts.`);
+    });
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    return this.run('renewLease', async () => {
+      const renewed = await this.pool.query<{ lease_expires_at: string }>(this.statements.renew, [runId, epoch, leaseMs]);
+      const row = renewed.rows[0];
+      if (!row) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
+      return { leaseExpiresAt: Number(row.lease_expires_at) };
+    });
+  }
+
+  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    const entries = serializeEntries(request.entries);
+    const terminal = request.terminal;
+    const values = [
+      request.runId,
+      request.epoch,
+      ...entries,
+      request.entries.length,
+      request.chargeLoops ?? 0,
+      terminal ? terminal.status : null,
+      terminal ? JSON.stringify(terminal) : null,
+    ];
+    return this.run('append', async () => {
+      const written = await this.pool.query<{ last_sequence: number }>(this.statements.append, values);
+      const row = written.rows[0];
+      if (row) return { lastSequence: row.last_sequence };
+      const state = await this.pool.query<{ epoch: number; status: string }>(this.statements.fenceState, [request.runId]);
+      const current = state.rows[0];
+      if (!current) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
+      if (current.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
+      throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+    });
+  }
+
+  async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    const values = [request.runId, 0, ...serializeEntries(request.entries), request.entries.length];
+    return this.run('appendExternal', async () => {
+      const written = await this.pool.query<{ last_sequence: number }>(this.statements.appendExternal, values);
+      const row = written.rows[0];
+      if (row) return { lastSequence: row.last_sequence };
+      const state = await this.pool.query<{ status: string }>(this.statements.fenceState, [request.runId]);
+      throw new RunNotActiveError(request.runId, state.rows[0]?.status ?? 'unknown');
+    });
+  }
+
+  async releaseLease(runId: string, epoch: number): Promise<void> {
+    await this.run('releaseLease', () => this.pool.query(this.statements.release, [runId, epoch]));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.run('getRun', async () => {
+      const found = await this.pool.query<RunRow>(this.statements.getRun, [runId]);
+      return found.rows[0] ? toRunRecord(found.rows[0]) : undefined;
+    });
+  }
+
+  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+    return this.run('readJournal', async () => {
+      const found = await this.pool.query<JournalRow>(this.statements.readJournal, [runId, options.afterSequence ?? 0]);
+      return found.rows.map((row) => parseJournalRow(runId, row));
+    });
+  }
+
+  async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    return this.run('listSessionRuns', async () => {
+      const found = await this.pool.query<RunRow>(this.statements.sessionRuns, [sessionId]);
+      return found.rows.map(toRunRecord);
+    });
+  }
+
+  /** Ends the pool the store created; a pool passed in stays open (its owner ends it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** One short transaction on one connection; a connection that failed is discarded, not reused. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    // The pool stops listening while the connection is lent out. A session the server ends (the
+    // idle-transaction timeout after a freeze) would otherwise raise an unhandled 'error'; the
+    // failure reaches us through the next query instead.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
+    try {
+      await client.query(`BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${this.idleTransactionTimeoutMs}`);
+      const value = await work(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  }
+
+  /** Runs one store operation: AgentLoom errors pass through, driver errors become `StoreFailureError`. */
+  private async run<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StoreFailureError(`PostgresRunStore.${operation}: the store is closed.`);
+    try {
+      return await work();
+    } catch (error) {
+      if (AgentLoomError.isInstance(error)) throw error;
+      const hint = (error as { code?: unknown }).code === UNDEFINED_TABLE ? ` (has setup() run on schema "${this.schema}"?)` : '';
+      throw new StoreFailureError(`PostgresRunStore.${operation} failed: ${(error as Error).message}${hint}`, { cause: error });
+    }
+  }
+}
+
+/** Serialises entries into the three parallel arrays the statements unnest (before any connection is taken). */
+function serializeEntries(entries: readonly NewJournalEntry[]): [string[], (string | null)[], string[]] {
+  return [
+    entries.map((entry) => entry.type),
+    entries.map((entry) => entry.taskId ?? null),
+    entries.map((entry) => JSON.stringify(entry.data) ?? 'null'),
+  ];
+}

@@ -1,0 +1,100 @@
+/**
+ * The database clock in epoch milliseconds. Every lease is measured on it, never on a process
+ * clock, so that machines whose clocks disagree still agree on when a lease ends.
+ */
+export const DATABASE_CLOCK = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
+const RUN_COLUMNS =
+  'run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used, last_sequence, created_at, updated_at, result';
+
+/** The SQL of `PostgresRunStore`, with table names qualified by the store's schema. */
+export interface PostgresStatements {
+  /** Locks the run's row (if any) for the rest of the acquire transaction. */
+  lockRun: string;
+  readClock: string;
+  /** Inserts a new run with its initial entries; answers no row when another creator won. */
+  createRun: string;
+  takeOver: string;
+  /** The fenced append: one statement, so no transaction stays open between round trips. */
+  append: string;
+  /** An unfenced append (epoch 0) while the run is active: a supplement from any machine. */
+  appendExternal: string;
+  /** Reads why an append was refused, to word the error. */
+  fenceState: string;
+  renew: string;
+  release: string;
+  getRun: string;
+  readJournal: string;
+  sessionRuns: string;
+}
+
+/** Builds the statements for a schema name that is already quoted as an identifier. */
+export function postgresStatements(quotedSchema: string): PostgresStatements {
+  const runs = `${quotedSchema}.agentloom_runs`;
+  const journal = `${quotedSchema}.agentloom_journal`;
+  const entries = 'unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS entry(type, task_id, data, position)';
+  return {
+    lockRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
+    readClock: `SELECT ${DATABASE_CLOCK} AS now`,
+    // $1 run id, $2 epoch, $3..$5 entries, $6 session, $7 status, $8 owner, $9 lease, $10 deadline,
+    // $11 loops, $12 last sequence, $13 now.
+    createRun: `WITH created AS (
+        INSERT INTO ${runs} (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used,
+          last_sequence, created_at, updated_at)
+        VALUES ($1, $6, $7, $8, $2, $9, $10, $11, $12, $13, $13)
+        ON CONFLICT (run_id) DO NOTHING
+        RETURNING run_id
+      ), written AS (
+        INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
+        SELECT created.run_id, entry.position, $2, entry.type, entry.task_id, entry.data, $13
+        FROM created, ${entries}
+      )
+      SELECT run_id FROM created`,
+    takeOver: `UPDATE ${runs} SET owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
+    // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result.
+    // The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
+    // consumes its RETURNING, so a refused write inserts nothing.
+    append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
+      fenced AS (
+        UPDATE ${runs} AS run SET
+          last_sequence = run.last_sequence + $6::integer,
+          loops_used = run.loops_used + $7::integer,
+          updated_at = clock.now,
+          status = COALESCE($8::text, run.status),
+          result = COALESCE($9::text, run.result),
+          owner_id = CASE WHEN $8::text IS NULL THEN run.owner_id END,
+          lease_expires_at = CASE WHEN $8::text IS NULL THEN run.lease_expires_at ELSE 0 END
+        FROM clock
+        WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'
+        RETURNING run.last_sequence, clock.now
+      ), written AS (
+        INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
+        SELECT $1, fenced.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, fenced.now
+        FROM fenced, ${entries}
+      )
+      SELECT last_sequence FROM fenced`,
+    // $1 run id, $2 epoch (0), $3..$5 entries, $6 entry count. The UPDATE takes the row lock that
+    // allocates sequence numbers, so owner and external entries never collide.
+    appendExternal: `WITH active AS (
+        UPDATE ${runs} SET last_sequence = last_sequence + $6::integer
+        WHERE run_id = $1 AND status = 'running'
+        RETURNING last_sequence, ${DATABASE_CLOCK} AS now
+      ), written AS (
+        INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
+        SELECT $1, active.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, active.now
+        FROM active, ${entries}
+      )
+      SELECT last_sequence FROM active`,
+    fenceState: `SELECT epoch, status FROM ${runs} WHERE run_id = $1`,
+    renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
+      FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
+      WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'
+      RETURNING run.lease_expires_at`,
+    release: `UPDATE ${runs} SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = $1 AND epoch = $2 AND status = 'running'`,
+    getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
+    readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
+      WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
+    sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 ORDER BY created_at, created_order`,
+  };
+}
