@@ -3,7 +3,31 @@
  * The public API of AgentLoom's SDK: agents whose runs survive a crash.
  */
 
+// Capabilities (issue 9): skills, a tool registry with deferred loading, the MCP approval port, and the
+// workspace with its sandboxes. The MCP client is `@agentloom/sdk/capabilities/mcp` (it needs the
+// optional peer dependency `@modelcontextprotocol/sdk`).
+export {
+  createDenyingMcpApprovalPort,
+  type McpApprovalDecision,
+  type McpApprovalPort,
+  type McpApprovalRequest,
+} from './capabilities/mcp/approval-port.js';
+export {
+  createReadSkillTool,
+  InvalidSkillError,
+  type LoadSkillsOptions,
+  loadSkills,
+  type Skill,
+  type SkillCatalog,
+  type SkillMetadata,
+  type SkillProblem,
+  skillsPromptSection,
+  validateSkillFile,
+} from './capabilities/skills/index.js';
 export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
+export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
+export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
 export {
   AgentLoomError,
   type AgentLoomErrorCode,
@@ -82,6 +106,37 @@ export {
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
+export {
+  type BubblewrapAvailability,
+  BubblewrapSandbox,
+  type BubblewrapSandboxOptions,
+  type CleanupOutcome,
+  type CommandRequest,
+  type CommandResult,
+  checkBubblewrap,
+  createWorkspace,
+  type FileChange,
+  FileCheckpointLog,
+  FileEditConflictError,
+  FileNotFoundError,
+  type MountBinding,
+  type ProcessLaunch,
+  type ProcessRequest,
+  ProcessSandbox,
+  type RollbackOptions,
+  type RollbackResult,
+  RunNotSettledError,
+  type Sandbox,
+  SandboxUnavailableError,
+  type StaleCleanupReport,
+  Workspace,
+  WorkspaceAccessError,
+  type WorkspaceLimits,
+  type WorkspaceOptions,
+  type WorkspaceRefusalReason,
+  type WorkspaceScope,
+  type WorkspaceView,
+} from './sandbox/index.js';
 export {
   type AcquireRequest,
   type AcquireResult,

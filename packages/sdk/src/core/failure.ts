@@ -88,10 +88,12 @@ export function isRetryableFailure(failure: Failure): boolean {
  */
 export function failureFromToolError(error: unknown): Failure {
   if (typeof error === 'object' && error !== null) {
-    const record = error as { code?: unknown; message?: unknown; name?: unknown; retryable?: unknown };
+    const record = error as { code?: unknown; message?: unknown; name?: unknown; retryable?: unknown; failureKind?: unknown };
     const code = typeof record.code === 'string' ? record.code : undefined;
+    // A typed transport error (an MCP connection error, say) may state its kind itself.
+    const stated = record.failureKind === 'connection' || record.failureKind === 'server' ? record.failureKind : undefined;
     const failure: Failure = {
-      kind: code !== undefined && connectionCodes.has(code) ? 'connection' : 'tool-error',
+      kind: stated ?? (code !== undefined && connectionCodes.has(code) ? 'connection' : 'tool-error'),
       message: typeof record.message === 'string' && record.message !== '' ? record.message : String(error),
     };
     if (code !== undefined) failure.code = code;

@@ -38,7 +38,7 @@ interface ChildReport {
 /** Runs the child; `kill` receives a function that SIGKILLs it. */
 function runChild(environment: Record<string, string>, kill?: (killChild: () => void) => void): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', childScript], {
+    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -41,7 +41,7 @@ export interface ChildOptions {
  */
 export function runChild(options: ChildOptions): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', childScript], {
+    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
       env: {
         ...process.env,
         CRASH_STORE: options.store,

@@ -17,7 +17,7 @@ export interface ChildRun {
 /** Spawns `script` with `environment` added to this process's environment. */
 export function runScript(script: string, environment: Record<string, string>): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
+    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', script], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -37,7 +37,7 @@ const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').s
 /** Runs the child; with `freeze`, kills it with SIGKILL where it reports being frozen. */
 function runChild(target: Files, freeze: boolean): Promise<{ result?: RunResult; killed: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', child], {
+    const process_ = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', child], {
       env: {
         ...process.env,
         R4_DATABASE: target.database,

@@ -1,5 +1,5 @@
 /**
- * Starts `takeover-child.ts` in real processes (`node --conditions=source --import tsx`), collects
+ * Starts `takeover-child.ts` in real processes (`node --conditions=@agentloom/source --import tsx`), collects
  * the JSON lines they report, and lets a test wait for them, signal them and read the run back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -137,7 +137,7 @@ export class TakeoverWorld {
 
   /** Starts one child process. */
   start(options: TakeoverChildOptions): TakeoverChild {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', childScript], {
+    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
       env: {
         ...process.env,
         TAKEOVER_STORE: postgresUrlWithSchema(this.schema),

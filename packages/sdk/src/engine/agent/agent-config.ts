@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
@@ -8,6 +9,7 @@ import type { Guardrails } from '../../hooks/guardrails.js';
 import type { HookMap } from '../../hooks/hook-types.js';
 import { type PermissionPolicy, permissionPolicySchema } from '../../hooks/permission-policy.js';
 import type { LanguageModel, ModelSettings } from '../../model/language-model.js';
+import type { Workspace } from '../../sandbox/workspace.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { TracingOptions } from '../../telemetry/agent-tracing.js';
 import { type ContextOptions, contextOptionsSchema, type ResolvedContextOptions } from './context-options.js';
@@ -47,6 +49,12 @@ interface AgentConfigBase {
   eventBus?: EventBus<RunEvent>;
   /** OpenTelemetry GenAI spans for every run (N-3); `true` uses the global tracer. */
   telemetry?: TracingOptions | true;
+  /**
+   * The agent's file root and mounts (F-1): every role gets its file tools (and `run_command` when
+   * it has a sandbox). A temporary run directory is removed once the run has settled in this
+   * process (S-5, F-4); never after a crash or a disconnect (F-5).
+   */
+  workspace?: Workspace;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */
@@ -59,6 +67,8 @@ export interface ReactAgentConfig extends AgentConfigBase {
   /** The role's system prompt. Keep it free of per-second timestamps (N-4). */
   prompt: string;
   tools?: readonly Tool[];
+  /** The role's authorised skills, from `loadSkills()` (K-1, C-13): listed in its prompt, read through `read_skill`. */
+  skills?: SkillCatalog;
   /** When set, the final answer must be JSON matching it; mismatches are corrected in later loops (O-1). */
   outputSchema?: z.ZodType;
 }
@@ -68,6 +78,8 @@ export interface PlannerConfig {
   prompt: string;
   /** The planner's own plain tools; it may call them in the same batch as delegations (D-4). */
   tools?: readonly Tool[];
+  /** The role's authorised skills, from `loadSkills()` (K-1, C-13): listed in its prompt, read through `read_skill`. */
+  skills?: SkillCatalog;
   outputSchema?: z.ZodType;
 }
 
@@ -80,6 +92,8 @@ export interface ExecutorConfig {
   /** The executor's own system prompt; it never sees the planner's prompt or history (L-5). */
   prompt: string;
   tools?: readonly Tool[];
+  /** The role's authorised skills, from `loadSkills()` (K-1, C-13): listed in its prompt, read through `read_skill`. */
+  skills?: SkillCatalog;
   /** Task contract: the arguments the planner must send. Default: `{ task, constraints?, material? }`. */
   inputSchema?: z.ZodType;
   /** Result contract: the executor's final answer must be JSON matching it (corrected like O-1). */
@@ -128,6 +142,7 @@ export interface ResolvedAgentConfig {
   approvalTimeoutMs: number;
   eventBus: EventBus<RunEvent> | undefined;
   telemetry: TracingOptions | undefined;
+  workspace: Workspace | undefined;
   store: RunStore | undefined;
   leaseMs: number;
 }
@@ -198,6 +213,14 @@ const guardrailsSchema = z
   })
   .strict();
 
+const skillCatalog = z
+  .custom<SkillCatalog>(
+    (value) =>
+      Array.isArray((value as SkillCatalog | undefined)?.skills) && typeof (value as SkillCatalog).promptSection === 'string',
+    'must be a SkillCatalog from loadSkills()',
+  )
+  .optional();
+
 const baseShape = {
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
   description: z.string().default(''),
@@ -252,10 +275,23 @@ const baseShape = {
     )
     .optional(),
   leaseMs: z.number().int().min(50).default(30_000),
+  workspace: z
+    .custom<Workspace>(
+      (value) => typeof (value as Workspace | undefined)?.cleanupRun === 'function',
+      'must be a Workspace from createWorkspace()',
+    )
+    .optional(),
 };
 
 const reactSchema = z
-  .object({ ...baseShape, mode: z.literal('react'), prompt: z.string(), tools: toolList, outputSchema: zodSchema.optional() })
+  .object({
+    ...baseShape,
+    mode: z.literal('react'),
+    prompt: z.string(),
+    tools: toolList,
+    skills: skillCatalog,
+    outputSchema: zodSchema.optional(),
+  })
   .strict();
 
 const executorSchema = z
@@ -264,6 +300,7 @@ const executorSchema = z
     description: z.string().min(1, 'say when the planner should delegate to this role'),
     prompt: z.string(),
     tools: toolList,
+    skills: skillCatalog,
     inputSchema: zodSchema.optional(),
     outputSchema: zodSchema.optional(),
   })
@@ -273,7 +310,7 @@ const planExecutorSchema = z
   .object({
     ...baseShape,
     mode: z.literal('plan-executor'),
-    planner: z.object({ prompt: z.string(), tools: toolList, outputSchema: zodSchema.optional() }).strict(),
+    planner: z.object({ prompt: z.string(), tools: toolList, skills: skillCatalog, outputSchema: zodSchema.optional() }).strict(),
     executors: z.array(executorSchema).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
   })
   .strict()
@@ -333,25 +370,72 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
     approvalTimeoutMs: data.approvalTimeoutMs,
     eventBus: data.eventBus,
     telemetry: data.telemetry === true ? {} : (data.telemetry as TracingOptions | undefined),
+    workspace: data.workspace,
     store: data.store,
     leaseMs: data.leaseMs,
   };
-  if (data.mode === 'react') {
-    return {
-      ...common,
-      mode: 'react',
-      entry: role(data.name, data.description, data.prompt, data.tools, undefined, data.outputSchema),
-      executors: [],
-    };
+  // Every role gets the workspace's file tools; each role its own skills, listed in its prompt.
+  const shared = data.workspace?.tools ?? [];
+  const prompted = (prompt: string, skills: SkillCatalog | undefined) =>
+    skills?.promptSection ? `${prompt}\n\n${skills.promptSection}` : prompt;
+  const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => [...tools, ...(skills?.tools ?? []), ...shared];
+  const resolved: ResolvedAgentConfig =
+    data.mode === 'react'
+      ? {
+          ...common,
+          mode: 'react',
+          entry: role(
+            data.name,
+            data.description,
+            prompted(data.prompt, data.skills),
+            tooled(data.tools, data.skills),
+            undefined,
+            data.outputSchema,
+          ),
+          executors: [],
+        }
+      : {
+          ...common,
+          mode: 'plan-executor',
+          entry: role(
+            'planner',
+            data.description,
+            prompted(data.planner.prompt, data.planner.skills),
+            tooled(data.planner.tools, data.planner.skills),
+            undefined,
+            data.planner.outputSchema,
+          ),
+          executors: data.executors.map((executor) =>
+            role(
+              executor.name,
+              executor.description,
+              prompted(executor.prompt, executor.skills),
+              tooled(executor.tools, executor.skills),
+              executor.inputSchema,
+              executor.outputSchema,
+            ),
+          ),
+        };
+  assertUniqueToolNames(resolved);
+  return resolved;
+}
+
+/** A tool name given twice to one role (by hand and through skills or the workspace) is a configuration error. */
+function assertUniqueToolNames(config: ResolvedAgentConfig): void {
+  const issues: Array<{ path: string; message: string }> = [];
+  for (const resolvedRole of [config.entry, ...config.executors]) {
+    const seen = new Set<string>();
+    for (const item of resolvedRole.tools) {
+      if (seen.has(item.name)) {
+        issues.push({
+          path: `${resolvedRole.name}.tools`,
+          message: `the tool name "${item.name}" is given twice (tools, skills or workspace)`,
+        });
+      }
+      seen.add(item.name);
+    }
   }
-  return {
-    ...common,
-    mode: 'plan-executor',
-    entry: role('planner', data.description, data.planner.prompt, data.planner.tools, undefined, data.planner.outputSchema),
-    executors: data.executors.map((executor) =>
-      role(executor.name, executor.description, executor.prompt, executor.tools, executor.inputSchema, executor.outputSchema),
-    ),
-  };
+  if (issues.length > 0) throw new InvalidConfigurationError(`agent "${config.name}"`, issues);
 }
 
 function role(

@@ -135,7 +135,13 @@ export class Agent {
       control,
       store: this.store,
       observers,
-      execute: (hooks) => executeAgentRun(runnable, request, control, hooks),
+      execute: async (hooks) => {
+        const result = await executeAgentRun(runnable, request, control, hooks);
+        // The whole run has settled here (calls in flight included): a temporary work directory
+        // goes now, once (S-5, F-4). A crash or a disconnect never reaches this line (F-5).
+        await this.config.workspace?.cleanupRun(runId, this.store).catch(() => {});
+        return result;
+      },
     });
   }
 

@@ -1,0 +1,83 @@
+import type { ToolExecutionContext } from '../tools/tool.js';
+import { approvalRequestId, type McpApprovalDecision, type McpApprovalPort, type McpApprovalRequest } from './approval-port.js';
+
+/** One tool call in flight on a connection, for attributing server questions to it. */
+export interface CallInFlight {
+  context: ToolExecutionContext;
+  tool: string;
+  /** The MCP task the call waits on, once known. */
+  mcpTaskId?: string;
+  /** Questions asked so far within this attempt (orders identical questions). */
+  questions: number;
+}
+
+/** The parameters of an `elicitation/create` request, as this client reads them. */
+export interface ElicitationParameters {
+  mode?: 'form' | 'url';
+  message: string;
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  _meta?: Record<string, unknown>;
+}
+
+/** What the client answers to the server. */
+export type ElicitationAnswer =
+  | { action: 'accept'; content?: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+const relatedTaskKey = 'io.modelcontextprotocol/related-task';
+
+/**
+ * Routes a server's question (elicitation, or a task in `input_required`) to the approval port
+ * (N-8). The question is attributed to the call it belongs to: by the related task id when the
+ * server sends one, otherwise to the only call in flight. With several calls in flight and no task
+ * id, the origin is ambiguous and the question is declined: a question must never be answered on
+ * behalf of another run. The wait is bounded by the attributed call's signal.
+ */
+export async function answerElicitation(
+  server: string,
+  approvals: McpApprovalPort,
+  calls: ReadonlySet<CallInFlight>,
+  parameters: ElicitationParameters,
+  requestSignal: AbortSignal,
+): Promise<ElicitationAnswer> {
+  const related = (parameters._meta?.[relatedTaskKey] as { taskId?: unknown } | undefined)?.taskId;
+  const candidates = [...calls].filter((call) => typeof related !== 'string' || call.mcpTaskId === related);
+  if (candidates.length !== 1) return { action: 'decline' };
+  const call = candidates[0] as CallInFlight;
+  call.questions += 1;
+  const mode = parameters.mode ?? 'form';
+  const request: McpApprovalRequest = {
+    id: approvalRequestId({
+      operationId: call.context.operationId,
+      server,
+      message: parameters.message,
+      requestedSchema: parameters.requestedSchema,
+      ...(parameters.url ? { url: parameters.url } : {}),
+      ordinal: call.questions,
+    }),
+    kind: 'mcp-elicitation',
+    subject: {
+      runId: call.context.runId,
+      sessionId: call.context.sessionId,
+      taskId: call.context.taskId,
+      operationId: call.context.operationId,
+      attempt: call.context.attempt,
+    },
+    source: { server, tool: call.tool, ...(typeof related === 'string' ? { mcpTaskId: related } : {}) },
+    message: parameters.message,
+    mode,
+    ...(parameters.requestedSchema ? { requestedSchema: parameters.requestedSchema } : {}),
+    ...(parameters.url ? { url: parameters.url } : {}),
+  };
+  const signal = AbortSignal.any([call.context.signal, requestSignal]);
+  let decision: McpApprovalDecision;
+  try {
+    decision = await approvals.request(request, { signal });
+  } catch {
+    return { action: 'cancel' };
+  }
+  if (decision.decision === 'approve') return { action: 'accept', ...(decision.content ? { content: decision.content } : {}) };
+  return decision.decision === 'deny' ? { action: 'decline' } : { action: 'cancel' };
+}

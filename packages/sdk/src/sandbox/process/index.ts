@@ -1,0 +1,1 @@
+export { ProcessSandbox, rewriteVirtualPaths } from './process-sandbox.js';

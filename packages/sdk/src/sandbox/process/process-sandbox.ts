@@ -1,0 +1,68 @@
+import { runLimitedProcess } from '../run-limited-process.js';
+import {
+  baseEnvironment,
+  type CommandRequest,
+  type CommandResult,
+  type ProcessLaunch,
+  type ProcessRequest,
+  type Sandbox,
+} from '../sandbox.js';
+import { type MountBinding, mountHostPath } from '../workspace-view.js';
+
+/**
+ * A `Sandbox` that runs commands as plain child processes in the host work directory, for
+ * platforms without bubblewrap. It does NOT isolate: a script can read and write every file the
+ * host user can, including other sessions' files and the system records. Setting the working
+ * directory is not isolation (F-2). It does enforce time and output limits, clear the host
+ * environment, and rewrite the view's virtual paths (`/work`, `/skills/<name>`, `/mounts/<name>`)
+ * in the command to host paths, so that skill instructions work unchanged. Use it only for
+ * trusted scripts.
+ */
+export class ProcessSandbox implements Sandbox {
+  readonly kind = 'process';
+  readonly isolating = false;
+
+  runCommand(request: CommandRequest): Promise<CommandResult> {
+    const work = workMount(request.view.mounts);
+    return runLimitedProcess({
+      command: '/bin/sh',
+      args: ['-c', rewriteVirtualPaths(request.command, request.view.mounts)],
+      env: { ...baseEnvironment(work), PATH: process.env.PATH ?? '/usr/bin:/bin', ...(request.environment ?? {}) },
+      cwd: work,
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: request.maxOutputBytes,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+  }
+
+  launch(request: ProcessRequest): ProcessLaunch {
+    const work = workMount(request.view.mounts);
+    return {
+      command: rewriteVirtualPaths(request.command, request.view.mounts),
+      args: request.args.map((arg) => rewriteVirtualPaths(arg, request.view.mounts)),
+      env: { ...baseEnvironment(work), PATH: process.env.PATH ?? '/usr/bin:/bin', ...(request.environment ?? {}) },
+      cwd: work,
+    };
+  }
+}
+
+function workMount(mounts: readonly MountBinding[]): string {
+  const work = mounts.find((mount) => mount.virtualPath === '/work');
+  if (!work) throw new Error('a sandboxed command needs a view with a /work mount');
+  return mountHostPath(work);
+}
+
+/**
+ * Replaces each mount's virtual path, where it starts a path token, by its host path. A
+ * convenience for the non-isolating adapter only; bubblewrap shows the real virtual paths.
+ */
+export function rewriteVirtualPaths(text: string, mounts: readonly MountBinding[]): string {
+  let result = text;
+  const ordered = [...mounts].sort((left, right) => right.virtualPath.length - left.virtualPath.length);
+  for (const mount of ordered) {
+    const escaped = mount.virtualPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`(^|[\\s'"=:(])${escaped}(?=$|[/\\s'";:)])`, 'g');
+    result = result.replace(pattern, (_match, prefix: string) => `${prefix}${mountHostPath(mount)}`);
+  }
+  return result;
+}

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import type { CommandResult } from './sandbox.js';
+import { SandboxUnavailableError } from './sandbox-errors.js';
+
+/** What to spawn and within which limits. */
+export interface LimitedProcessOptions {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd?: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a process to completion, killing its whole process group (SIGKILL) when it passes its time
+ * or output limit or when the signal aborts. Output past the limit is dropped. The process starts
+ * in its own group (`detached`) so that nothing it forks outlives the kill.
+ */
+export function runLimitedProcess(options: LimitedProcessOptions): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      resolve(emptyResult({ aborted: true }));
+      return;
+    }
+    const child = spawn(options.command, [...options.args], {
+      env: options.env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let bytes = 0;
+    let timedOut = false;
+    let outputLimited = false;
+    let aborted = false;
+    const kill = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const collect = (target: Buffer[]) => (chunk: Buffer) => {
+      const room = options.maxOutputBytes - bytes;
+      if (room <= 0) return;
+      target.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      bytes += Math.min(chunk.length, room);
+      if (chunk.length > room && !outputLimited) {
+        outputLimited = true;
+        kill();
+      }
+    };
+    child.stdout.on('data', collect(stdout));
+    child.stderr.on('data', collect(stderr));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error.code === 'ENOENT')
+        reject(new SandboxUnavailableError(`cannot start "${options.command}": not found`, { cause: error }));
+      else reject(error);
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      kill();
+      resolve({
+        exitCode,
+        signal,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        timedOut,
+        outputLimited,
+        aborted,
+      });
+    });
+  });
+}
+
+function emptyResult(overrides: Partial<CommandResult>): CommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    outputLimited: false,
+    aborted: false,
+    ...overrides,
+  };
+}
