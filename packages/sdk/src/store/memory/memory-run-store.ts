@@ -80,7 +80,7 @@ export class MemoryRunStore implements RunStore {
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     this.assertOpen();
     const stored = this.runs.get(request.runId);
-    if (!stored || stored.record.status !== 'running') {
+    if (stored?.record.status !== 'running') {
       throw new RunNotActiveError(request.runId, stored?.record.status ?? 'unknown');
     }
     const now = this.now();

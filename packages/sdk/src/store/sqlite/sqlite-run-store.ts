@@ -134,7 +134,7 @@ export class SqliteRunStore implements RunStore {
     });
     this.externalTransaction = database.transaction((request: ExternalAppendRequest): number => {
       const row = this.statements.fence.get(request.runId);
-      if (!row || row.status !== 'running') throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
+      if (row?.status !== 'running') throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
       return this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, this.now());
     });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
