@@ -84,7 +84,6 @@ export class ScriptedModel implements LanguageModelV1 {
       if (reply.stallAfterParts !== undefined && sent >= reply.stallAfterParts) {
         await abortableSleep(2_147_483_647, options.signal);
       }
-      options.signal.throwIfAborted();
       yield part;
       sent += 1;
     }

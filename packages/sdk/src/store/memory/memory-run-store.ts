@@ -108,8 +108,9 @@ export class MemoryRunStore implements RunStore {
   async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
     this.assertOpen();
     const after = options.afterSequence ?? 0;
+    // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
-    return structuredClone(journal.filter((entry) => entry.sequence > after));
+    return structuredClone(journal.slice(Math.max(0, after)));
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
