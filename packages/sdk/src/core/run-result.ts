@@ -16,7 +16,11 @@ export type TerminalReason =
   | 'compression-failed'
   | 'over-window-after-compression'
   /** A hook or guardrail refused the run's input or its final answer (K-5, N-2). */
-  | 'blocked';
+  | 'blocked'
+  /** A workflow task failed; the failure is in the workflow's journal. */
+  | 'node-failed'
+  /** A workflow reached its step limit. */
+  | 'step-limit-exceeded';
 
 /** The outcome of a run, as stored with its terminal record and returned by `run.result()`. */
 export interface RunResult {

@@ -1,0 +1,73 @@
+import type { StateDefinition } from '../channels/state-fields.js';
+import type { WorkflowNode } from '../nodes/workflow-node.js';
+
+/** A request to run `node` once more in the next superstep, with `payload` as its input (fan-out). */
+export interface Send {
+  readonly kind: 'send';
+  readonly node: string;
+  readonly payload: unknown;
+}
+
+/**
+ * Asks for one task of `node` in the next superstep with `payload` as its input (its input
+ * binding is not used): the building block of dynamic fan-out (map-reduce, orchestrator–worker).
+ * Returned by an `addFanOut` function; the target must be declared there.
+ *
+ * @example
+ * builder.addFanOut('plan', (state) => state.topics.map((topic) => send('research', { topic })), ['research']);
+ */
+export function send(node: string, payload: unknown): Send {
+  return Object.freeze({ kind: 'send' as const, node, payload });
+}
+
+/** Whether `value` is a `Send` made by `send()`. */
+export function isSend(value: unknown): value is Send {
+  return (
+    typeof value === 'object' && value !== null && (value as Send).kind === 'send' && typeof (value as Send).node === 'string'
+  );
+}
+
+/** A node of the graph with its declaration position (the tie-breaker of every ordering). */
+export interface NodeSpec {
+  name: string;
+  node: WorkflowNode;
+  index: number;
+}
+
+/** An edge: one source, or several (a join: the target runs once all of them, or all that can, finished). */
+export interface EdgeSpec {
+  sources: readonly string[];
+  target: string;
+}
+
+/** A state-dependent transition out of a node: a route among declared targets, or a fan-out of sends. */
+export interface BranchSpec {
+  kind: 'route' | 'fan-out';
+  source: string;
+  /** Declared targets (node names, or END for a route); the only ones that may be taken (W-3). */
+  targets: readonly string[];
+  /** For a route with a path map: the key a route returns → the target node. */
+  pathMap?: Readonly<Record<string, string>>;
+  decide: (state: Readonly<Record<string, unknown>>) => unknown;
+}
+
+/** A bounded loop: after `from`, go back to `to` while the condition holds, at most `maxIterations` passes. */
+export interface LoopSpec {
+  from: string;
+  to: string;
+  exit: string;
+  maxIterations: number;
+  condition: (state: Readonly<Record<string, unknown>>) => boolean;
+}
+
+/** Everything a builder collected: the raw graph before validation and compilation. */
+export interface GraphDefinition {
+  name: string;
+  state: StateDefinition;
+  nodes: Map<string, NodeSpec>;
+  /** Names given to `addNode` more than once, and reserved names, found while building. */
+  duplicateNodes: string[];
+  edges: EdgeSpec[];
+  branches: BranchSpec[];
+  loops: LoopSpec[];
+}

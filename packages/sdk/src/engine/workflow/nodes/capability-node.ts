@@ -1,0 +1,182 @@
+import type { z } from 'zod';
+import type { Tool } from '../../../capabilities/tools/tool.js';
+import { AttemptGuard } from '../../../core/attempt-guard.js';
+import { failureFromToolError } from '../../../core/failure.js';
+import { RunInterrupt } from '../../run/run-control.js';
+import type { FieldName, StateDefinition, StateOf } from '../channels/state-fields.js';
+import type { WorkflowIssue } from '../errors/workflow-errors.js';
+import { checkContract, jsonSchemaOf } from '../graph/contracts.js';
+import { enableInterrupts, InterruptSignal } from '../pregel/interrupt.js';
+import { bindOutput, type OutputBinding, validateOutputBinding } from './output-binding.js';
+import {
+  type NodeExecution,
+  NodeFailure,
+  type NodeInvocation,
+  type NodeValidationContext,
+  type WorkflowNode,
+} from './workflow-node.js';
+
+/** Where one tool argument comes from: a state field, or a constant `{ value }`. */
+export type ArgumentSource<Definition extends StateDefinition, Value> = FieldName<Definition> | { value: Value };
+
+/** How a capability node connects a tool to the state (W-2). */
+export interface CapabilityBinding<Definition extends StateDefinition, Args> {
+  /**
+   * The tool's arguments: a source per argument (checked against the state's schemas before the
+   * graph runs, W-4), or a function of the state (checked by the tool's schema when it runs).
+   * A task made by `send()` takes the send's payload as its arguments instead.
+   */
+  input?: { [Key in keyof Args]?: ArgumentSource<Definition, Args[Key]> } | ((state: StateOf<Definition>) => Args);
+  /** Where the tool's result goes: a field (through its reducer), or a function returning an update. */
+  output?: OutputBinding<Definition, unknown>;
+  /** The schema of the tool's result: validated when it runs, and checked against the output field. */
+  resultSchema?: z.ZodType;
+  /** Timeout of the tool's attempt (C-10), bounded by the run's deadline. Default 10 s. */
+  timeoutMs?: number;
+}
+
+/** Marker reason of a capability attempt's own timeout, told apart from control aborts by identity. */
+class CapabilityTimeout {}
+
+/**
+ * A workflow node that runs one tool (W-1): a built-in or custom `Tool` made by `tool()` (MCP
+ * tools are `Tool`s too). Its task id is the tool call's `operationId`, stable across recovery,
+ * so a tool with external effects can use it as an idempotency key: a task whose result was not
+ * saved before a crash runs again (at least once; X-7).
+ */
+export class CapabilityNode implements WorkflowNode {
+  readonly kind = 'capability' as const;
+  readonly tool: Tool;
+  private readonly binding: CapabilityBinding<StateDefinition, Record<string, unknown>>;
+
+  constructor(tool: Tool, binding: CapabilityBinding<StateDefinition, Record<string, unknown>> = {}) {
+    this.tool = tool;
+    this.binding = binding;
+  }
+
+  async execute(invocation: NodeInvocation): Promise<NodeExecution> {
+    const args = invocation.payload ? invocation.payload.value : this.argumentsOf(invocation.state);
+    const parsed = this.tool.parameters.safeParse(args);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
+      throw new NodeFailure({ kind: 'invalid-arguments', message: `invalid arguments for tool "${this.tool.name}": ${detail}` });
+    }
+    const result = await this.runTool(invocation, parsed.data);
+    if (this.binding.resultSchema) {
+      const checked = this.binding.resultSchema.safeParse(result);
+      if (!checked.success) {
+        throw new NodeFailure({ kind: 'invalid-result', message: `tool "${this.tool.name}" returned ${checked.error.message}` });
+      }
+    }
+    return { update: bindOutput(this.binding.output, result, invocation) };
+  }
+
+  validate(context: NodeValidationContext): WorkflowIssue[] {
+    const issues: WorkflowIssue[] = [];
+    const { node, state } = context;
+    const input = this.binding.input;
+    if (typeof input !== 'function' && !context.onlySent) {
+      const parameters = jsonSchemaOf(this.tool.parameters, 'input');
+      const properties = (parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = new Set(Array.isArray(parameters.required) ? (parameters.required as string[]) : []);
+      const sources = (input ?? {}) as Record<string, string | { value: unknown } | undefined>;
+      for (const name of required) {
+        if (sources[name] === undefined) {
+          issues.push({
+            code: 'missing-binding',
+            node,
+            binding: `input.${name}`,
+            message: `node "${node}": the required argument "${name}" of tool "${this.tool.name}" has no source`,
+          });
+        }
+      }
+      for (const [name, source] of Object.entries(sources)) {
+        if (typeof source !== 'string') continue;
+        const field = state[source];
+        if (!field) {
+          issues.push({
+            code: 'unknown-field',
+            node,
+            field: source,
+            binding: 'input',
+            message: `node "${node}": argument "${name}" reads the unknown state field "${source}"`,
+          });
+          continue;
+        }
+        const accepted = properties[name];
+        if (!accepted) continue;
+        const check = checkContract(jsonSchemaOf(field.valueSchema, 'output'), accepted);
+        if (!check.ok) {
+          issues.push({
+            code: 'data-contract-mismatch',
+            node,
+            binding: `input.${name}`,
+            field: source,
+            expected: check.expected,
+            actual: check.actual,
+            message: `node "${node}": argument "${name}" of tool "${this.tool.name}" expects ${check.expected}, but field "${source}" holds ${check.actual}`,
+          });
+        }
+      }
+    }
+    const produced = this.binding.resultSchema ? jsonSchemaOf(this.binding.resultSchema, 'output') : {};
+    issues.push(...validateOutputBinding(node, this.binding.output, produced, state));
+    return issues;
+  }
+
+  describe(): string {
+    return `capability:${this.tool.name}:${JSON.stringify(jsonSchemaOf(this.tool.parameters, 'input'))}`;
+  }
+
+  private argumentsOf(state: Readonly<Record<string, unknown>>): unknown {
+    const input = this.binding.input;
+    if (typeof input === 'function') return input(state as StateOf<StateDefinition>);
+    const args: Record<string, unknown> = {};
+    for (const [name, source] of Object.entries(input ?? {})) {
+      if (source === undefined) continue;
+      args[name] = typeof source === 'string' ? state[source] : (source as { value: unknown }).value;
+    }
+    return args;
+  }
+
+  private async runTool(invocation: NodeInvocation, args: unknown): Promise<unknown> {
+    const remaining = invocation.deadlineAt - invocation.now();
+    const timeoutMs = this.binding.timeoutMs ?? 10_000;
+    const guard = new AttemptGuard(invocation.hardSignal);
+    const timeout = new CapabilityTimeout();
+    // When the run's deadline comes first, the run's own timer cuts the call (control flow, X-3).
+    if (timeoutMs < remaining) guard.setTimer(timeoutMs, () => guard.fire(timeout));
+    try {
+      const context = enableInterrupts(
+        {
+          runId: invocation.runId,
+          sessionId: invocation.sessionId,
+          taskId: invocation.taskId,
+          operationId: invocation.taskId,
+          attempt: 1,
+          get signal() {
+            return guard.signal;
+          },
+        },
+        invocation.taskId,
+        invocation.node,
+        invocation.resumeValues,
+      );
+      return await guard.race(Promise.resolve().then(() => this.tool.execute(args, context)));
+    } catch (error) {
+      if (InterruptSignal.isInstance(error)) throw error;
+      if (RunInterrupt.isInstance(invocation.hardSignal.reason)) throw invocation.hardSignal.reason;
+      if (guard.firedReason?.reason === timeout) {
+        throw new NodeFailure({
+          kind: 'tool-failed',
+          message: `tool "${this.tool.name}" ran past its ${timeoutMs} ms timeout`,
+          failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` },
+        });
+      }
+      const failure = failureFromToolError(error);
+      throw new NodeFailure({ kind: 'tool-failed', message: `tool "${this.tool.name}" failed: ${failure.message}`, failure });
+    } finally {
+      guard.dispose();
+    }
+  }
+}

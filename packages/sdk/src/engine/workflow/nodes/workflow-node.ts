@@ -1,0 +1,116 @@
+import type { Failure } from '../../../core/failure.js';
+import type { Usage } from '../../../core/messages.js';
+import type { RunStatus, TerminalReason } from '../../../core/run-result.js';
+import type { RunEvent } from '../../agent/run-events.js';
+import type { StateDefinition } from '../channels/state-fields.js';
+import type { WorkflowIssue } from '../errors/workflow-errors.js';
+
+/** The stable reference from a workflow task to the agent run it invoked (R-6). */
+export interface AgentInvocationReference {
+  runId: string;
+  sessionId: string;
+}
+
+/** What a node's execution receives: its task's identity, the state, limits and signals. */
+export interface NodeInvocation {
+  /** The workflow run. */
+  runId: string;
+  sessionId: string;
+  /** The deterministic task id: the same when a resumed run plans the same superstep again. */
+  taskId: string;
+  node: string;
+  step: number;
+  /** The workflow's state fields (an output binding writes through the field's reducer). */
+  fields: StateDefinition;
+  /** The state as it was when the superstep began (read-only). */
+  state: Readonly<Record<string, unknown>>;
+  /** For a task made by `send()`: the payload, used instead of the node's input binding. */
+  payload?: { value: unknown };
+  /** Aborted when the run stops admitting work: user stop, deadline, lost ownership. */
+  signal: AbortSignal;
+  /** Aborted only when calls in flight must be cut: deadline or lost ownership (not a user stop). */
+  hardSignal: AbortSignal;
+  /** Aborted only by a user stop: the signal handed to inner agent runs (W-6). */
+  stopSignal: AbortSignal;
+  /** The root run's deadline (epoch ms), never restarted (X-10). */
+  deadlineAt: number;
+  /** Loops an agent invoked by this task may use, or `undefined` for no workflow-level budget. */
+  loopBudget: number | undefined;
+  /** Saved answers to this task's `interrupt()` calls, by interrupt id. */
+  resumeValues: ReadonlyMap<string, unknown>;
+  /** The agent run an earlier execution of this task invoked, if it was recorded. */
+  agentRun: AgentInvocationReference | undefined;
+  /** Records the agent run this task invokes, before it starts (R-6). */
+  recordAgentRun(reference: AgentInvocationReference): Promise<void>;
+  /** Forwards an inner agent's lifecycle event to the workflow's events. */
+  emitAgentEvent(event: RunEvent): void;
+  now(): number;
+}
+
+/** What a node's execution produced: a state update for the bound fields, and what it cost. */
+export interface NodeExecution {
+  update: Record<string, unknown>;
+  /** Business loops charged by an agent node's inner run (charged to the workflow run, W-6). */
+  loops?: number;
+  usage?: Usage;
+}
+
+/** Why a workflow task failed, as a typed, serialisable value. */
+export interface WorkflowTaskFailure {
+  node: string;
+  taskId: string;
+  kind:
+    | 'tool-failed'
+    | 'invalid-arguments'
+    | 'invalid-result'
+    | 'agent-failed'
+    | 'invalid-state-update'
+    | 'undeclared-route'
+    | 'node-error';
+  message: string;
+  /** The typed failure of the tool attempt (X-5 classification fields). */
+  failure?: Failure;
+  /** For an agent node: the inner run and how it ended. */
+  agentRun?: { runId: string; status: RunStatus; reason?: TerminalReason };
+}
+
+/** Thrown by a node to fail its task with a typed reason (a business failure, not control flow). */
+export class NodeFailure extends Error {
+  readonly detail: Omit<WorkflowTaskFailure, 'node' | 'taskId'>;
+  /** Loops the failed execution used (charged all the same). */
+  readonly loops: number;
+
+  constructor(detail: Omit<WorkflowTaskFailure, 'node' | 'taskId'>, loops = 0) {
+    super(detail.message);
+    this.name = 'NodeFailure';
+    this.detail = detail;
+    this.loops = loops;
+  }
+
+  /** Whether `value` is a `NodeFailure`. */
+  static isInstance(value: unknown): value is NodeFailure {
+    return value instanceof NodeFailure;
+  }
+}
+
+/** What a node's validation knows about its place in the graph. */
+export interface NodeValidationContext {
+  node: string;
+  state: StateDefinition;
+  /** Whether only `send()` reaches the node (so its input is the payload, not a binding). */
+  onlySent: boolean;
+}
+
+/**
+ * A node of the workflow graph (W-1): a capability (a tool) or a complete agent. It turns the
+ * state (or a send payload) into a call through its input binding, and the call's result into a
+ * state update through its output binding. The engine owns planning, saving, limits and recovery.
+ */
+export interface WorkflowNode {
+  readonly kind: 'capability' | 'agent';
+  execute(invocation: NodeInvocation): Promise<NodeExecution>;
+  /** Checks the node's bindings against the state before the graph may run (W-4). */
+  validate(context: NodeValidationContext): WorkflowIssue[];
+  /** What identifies the node's configuration in the graph's fingerprint. */
+  describe(): string;
+}

@@ -1,0 +1,140 @@
+import type { JournalEntry, NewJournalEntry } from '../../../store/run-store.js';
+import type { Commit, DurableRun } from '../../run/durable-run.js';
+import type { Durability } from './workflow-journal.js';
+import type { WorkflowRunState } from './workflow-state.js';
+
+/**
+ * How the checkpointed loop saves what tasks produce, by durability mode (N-10):
+ * - `sync`: each record is durable before its task counts as finished and the run moves on (the
+ *   state changes only by applying the committed entries);
+ * - `async`: each record is applied at once and committed in the background, in order (a crash
+ *   loses at most the tail not yet written);
+ * - `exit`: records are applied at once and kept in memory, then written in one commit when the
+ *   run ends, pauses or fails (a crash loses the run's progress; inner agent runs, which save
+ *   themselves, are still reattached).
+ * In every mode each finished task is recorded the moment it finishes, and live state changes
+ * only through `applyWorkflowEntry`, the reducer that recovery folds with.
+ */
+export interface Recorder {
+  record(entries: NewJournalEntry[], chargeLoops?: number): Promise<void>;
+  /** Throws if a background commit failed (async mode). */
+  throwIfFailed(): void;
+  /** Writes what is pending plus `final` (the run's end or pause) and waits until it is durable. */
+  flush(final?: Commit): Promise<void>;
+}
+
+/** Creates the recorder of a mode; `applyLive` applies an entry to the live state (async, exit). */
+export function createRecorder(
+  durability: Durability,
+  durable: DurableRun<WorkflowRunState>,
+  applyLive: (entry: JournalEntry) => void,
+): Recorder {
+  const live = (entries: readonly NewJournalEntry[]) => {
+    for (const entry of entries) applyLive({ ...entry, sequence: 0, epoch: durable.epoch, at: Date.now() });
+  };
+  if (durability === 'exit') return exitRecorder(durable, live);
+  const group = new GroupCommit(durable);
+  if (durability === 'sync') {
+    return {
+      record: (entries, chargeLoops = 0) => group.add(entries, chargeLoops),
+      throwIfFailed: () => {},
+      flush: async (final) => {
+        await group.idle();
+        await durable.commit(() => final);
+      },
+    };
+  }
+  let failed: { error: unknown } | undefined;
+  return {
+    record: (entries, chargeLoops = 0) => {
+      live(entries);
+      group.add(entries, chargeLoops).catch((error: unknown) => {
+        failed ??= { error };
+      });
+      return Promise.resolve();
+    },
+    throwIfFailed: () => {
+      if (failed) throw failed.error;
+    },
+    flush: async (final) => {
+      if (final) live(final.entries);
+      await group.idle();
+      if (failed) throw failed.error;
+      await durable.commit(() => final);
+    },
+  };
+}
+
+function exitRecorder(durable: DurableRun<WorkflowRunState>, live: (entries: readonly NewJournalEntry[]) => void): Recorder {
+  const buffered: NewJournalEntry[] = [];
+  let charged = 0;
+  return {
+    record: (entries, chargeLoops = 0) => {
+      live(entries);
+      buffered.push(...entries);
+      charged += chargeLoops;
+      return Promise.resolve();
+    },
+    throwIfFailed: () => {},
+    flush: async (final) => {
+      if (final) live(final.entries);
+      const entries = [...buffered.splice(0), ...(final?.entries ?? [])];
+      const chargeLoops = charged + (final?.chargeLoops ?? 0);
+      charged = 0;
+      await durable.commit(() => ({ entries, chargeLoops, ...(final?.terminal ? { terminal: final.terminal } : {}) }));
+    },
+  };
+}
+
+interface Pending {
+  entries: readonly NewJournalEntry[];
+  chargeLoops: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: a record is written at once when the store is free; records that arrive while a
+ * commit is in flight (parallel tasks finishing together) are written together by the next
+ * commit. Each record keeps its entries in one commit, and its promise settles only when they
+ * are durable, so a task still counts as finished only once saved (R-7) — with one store round
+ * trip for many parallel tasks instead of one each.
+ */
+class GroupCommit {
+  private readonly durable: DurableRun<WorkflowRunState>;
+  private pending: Pending[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(durable: DurableRun<WorkflowRunState>) {
+    this.durable = durable;
+  }
+
+  add(entries: readonly NewJournalEntry[], chargeLoops: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ entries, chargeLoops, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves once every record added so far has been written (or has failed). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.durable.commit(() => ({
+          entries: batch.flatMap((item) => item.entries),
+          chargeLoops: batch.reduce((total, item) => total + item.chargeLoops, 0),
+        }));
+        for (const item of batch) item.resolve();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+      }
+    }
+    this.running = undefined;
+  }
+}

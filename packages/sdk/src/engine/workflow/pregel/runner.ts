@@ -1,0 +1,182 @@
+import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../../core/errors/index.js';
+import { type RunControl, RunInterrupt } from '../../run/run-control.js';
+import { InvalidStateUpdateError, UndeclaredRouteError } from '../errors/workflow-errors.js';
+import type { CompiledGraph } from '../graph/compile-graph.js';
+import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
+import type { WorkflowEvent } from '../workflow-events.js';
+import { InterruptSignal } from './interrupt.js';
+import type { Recorder } from './recorder.js';
+import { writesOfTask } from './task-writes.js';
+import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
+
+/** What the loop and the runner of one workflow execution share. */
+export interface EngineContext {
+  graph: CompiledGraph;
+  state: WorkflowRunState;
+  runId: string;
+  sessionId: string;
+  control: RunControl;
+  /** Aborted only by the deadline or a lost ownership: it cuts calls in flight (a stop lets them settle). */
+  hardSignal: AbortSignal;
+  /** Aborted only by a user stop: what reaches inner agent runs. */
+  stopSignal: AbortSignal;
+  recorder: Recorder;
+  emit: (event: WorkflowEvent) => void;
+  now: () => number;
+  maxConcurrency: number;
+  /** The state fields a successful run returns (all when empty). */
+  outputFields: readonly string[];
+}
+
+/** How a superstep's run ended: every task settled; failed tasks in planned order. */
+export interface StepOutcome {
+  failures: { task: PlannedTask; failure: WorkflowTaskFailure; loops: number }[];
+  budgetExhausted?: boolean;
+}
+
+type TaskOutcome = { kind: 'done' } | { kind: 'failed'; failure: WorkflowTaskFailure; loops: number } | { kind: 'skipped' };
+
+/**
+ * Runs the tasks of one superstep that have no saved outcome (LangGraph's runner, written here):
+ * concurrently up to `maxConcurrency`, each recorded the moment it finishes (R-7) so that a crash
+ * never loses a finished branch, while siblings keep running. A business failure does not cancel
+ * the siblings; control flow (stop, deadline, lost ownership) closes admission of tasks not yet
+ * started, lets started ones settle, and is rethrown once all have.
+ */
+export async function runSuperstep(context: EngineContext, tasks: readonly PlannedTask[]): Promise<StepOutcome> {
+  const budgets = loopBudgets(context, tasks);
+  if (budgets === 'exhausted') return { failures: [], budgetExhausted: true };
+  const outcomes = new Map<string, TaskOutcome>();
+  const errors: unknown[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const task = tasks[next] as PlannedTask;
+      next += 1;
+      if (context.control.signal.aborted) {
+        outcomes.set(task.id, { kind: 'skipped' });
+        continue;
+      }
+      try {
+        outcomes.set(task.id, await runTask(context, task, budgets.get(task.id)));
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(context.maxConcurrency, tasks.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  const control =
+    errors.find((error) => OwnershipLostError.isInstance(error)) ??
+    errors.find((error) => RunInterrupt.isInstance(error)) ??
+    errors[0];
+  if (errors.length > 0) throw control;
+  const failures: StepOutcome['failures'] = [];
+  for (const task of tasks) {
+    const outcome = outcomes.get(task.id);
+    if (outcome?.kind === 'failed') failures.push({ task, failure: outcome.failure, loops: outcome.loops });
+  }
+  return { failures };
+}
+
+async function runTask(context: EngineContext, task: PlannedTask, loopBudget: number | undefined): Promise<TaskOutcome> {
+  const { graph, state, recorder, emit, runId } = context;
+  const spec = graph.nodeByName.get(task.node);
+  if (!spec) throw new InvalidStateUpdateError(`task ${task.id}`, task.node, 'the graph has no such node');
+  const step = state.step;
+  emit({ type: 'task-start', runId, step, taskId: task.id, node: task.node });
+  const invocation: NodeInvocation = {
+    runId,
+    sessionId: context.sessionId,
+    taskId: task.id,
+    node: task.node,
+    step,
+    fields: graph.definition.state,
+    state: state.values,
+    ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
+    signal: context.control.signal,
+    hardSignal: context.hardSignal,
+    stopSignal: context.stopSignal,
+    deadlineAt: state.deadlineAt,
+    loopBudget,
+    resumeValues: state.resumeValues,
+    agentRun: state.agentRuns.get(task.id),
+    recordAgentRun: (reference) =>
+      recorder
+        .record([
+          { type: 'agent-invoked', taskId: task.id, data: { step, runId: reference.runId, sessionId: reference.sessionId } },
+        ])
+        .catch((error: unknown) => {
+          throw new RecordingFailure(error);
+        }),
+    emitAgentEvent: (event) => emit({ type: 'agent-event', runId, taskId: task.id, node: task.node, event }),
+    now: context.now,
+  };
+  let writes: ReturnType<typeof writesOfTask>;
+  let execution: Awaited<ReturnType<typeof spec.node.execute>>;
+  try {
+    execution = await spec.node.execute(invocation);
+    writes = writesOfTask(graph, state, task.node, execution.update);
+  } catch (error) {
+    if (InterruptSignal.isInstance(error)) {
+      const { id, value } = error.interrupt;
+      await recorder.record([{ type: 'task-interrupted', taskId: task.id, data: { step, interrupt: { id, value } } }]);
+      emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'interrupted' });
+      return { kind: 'done' };
+    }
+    if (RunInterrupt.isInstance(error) || OwnershipLostError.isInstance(error)) throw error;
+    if (context.hardSignal.aborted && RunInterrupt.isInstance(context.hardSignal.reason)) throw context.hardSignal.reason;
+    if (error instanceof RecordingFailure) throw error.cause;
+    if (isStoreError(error)) throw error;
+    const failure = failureOf(task, error);
+    emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'failed', failure });
+    return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
+  }
+  // Saving is not the node's business: a store failure here fails the run, never the node.
+  const data: Record<string, unknown> = { step, writes };
+  if (execution.loops) data.loops = execution.loops;
+  if (execution.usage) data.usage = execution.usage;
+  await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
+  emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
+  return { kind: 'done' };
+}
+
+/** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
+class RecordingFailure {
+  readonly cause: unknown;
+
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
+/** Errors of the run's own machinery (its store), which fail the run rather than one node. */
+function isStoreError(error: unknown): boolean {
+  return StoreFailureError.isInstance(error) || StaleEpochError.isInstance(error);
+}
+
+function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
+  const base = { node: task.node, taskId: task.id };
+  if (NodeFailure.isInstance(error)) return { ...base, ...error.detail };
+  if (UndeclaredRouteError.isInstance(error)) return { ...base, kind: 'undeclared-route', message: error.message };
+  if (InvalidStateUpdateError.isInstance(error)) return { ...base, kind: 'invalid-state-update', message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { ...base, kind: 'node-error', message };
+}
+
+/**
+ * The loop budget of each agent task that starts a new inner run (W-6): the root run's remaining
+ * loops, shared evenly by the superstep's new agent invocations, so that parallel agents together
+ * never exceed it. An agent task reattaching to a recorded inner run keeps that run's own limit.
+ */
+function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): Map<string, number> | 'exhausted' {
+  const budgets = new Map<string, number>();
+  const { state, graph } = context;
+  if (state.maxLoops === undefined) return budgets;
+  const fresh = tasks.filter((task) => graph.nodeByName.get(task.node)?.node.kind === 'agent' && !state.agentRuns.has(task.id));
+  if (fresh.length === 0) return budgets;
+  const share = Math.floor((state.maxLoops - state.loopsUsed) / fresh.length);
+  if (share < 1) return 'exhausted';
+  for (const task of fresh) budgets.set(task.id, share);
+  return budgets;
+}

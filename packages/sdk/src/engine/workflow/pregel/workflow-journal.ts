@@ -1,0 +1,66 @@
+import type { Usage } from '../../../core/messages.js';
+import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
+
+/** The format of a workflow run's journal; a run in another format is refused (B-6). */
+export const WORKFLOW_JOURNAL_FORMAT = 1;
+
+/** One write of a task to a channel: a state field update, a trigger, a join arrival, a send. */
+export type ChannelWrite = [channel: string, value: unknown];
+
+/** How often a workflow saves its progress (N-10). */
+export type Durability = 'sync' | 'async' | 'exit';
+
+/** Why a workflow run ended without success: typed values, never message text (S-11). */
+export type WorkflowTerminalReason =
+  | 'user-stop'
+  | 'run-timeout'
+  | 'loop-budget-exhausted'
+  | 'step-limit-exceeded'
+  | 'node-failed';
+
+/** How a workflow run ended, as saved in its last journal entry (the output is derived state). */
+export interface WorkflowEnding {
+  status: 'succeeded' | 'failed' | 'stopped';
+  reason?: WorkflowTerminalReason;
+  failure?: WorkflowTaskFailure;
+  /** Supersteps run. */
+  steps: number;
+  /** Business loops charged by the run's agent nodes (W-6). */
+  loops: number;
+  usage: Usage;
+}
+
+/**
+ * The typed records of a workflow run's journal: its own scope in the run store, apart from the
+ * journals of the agent runs its agent nodes invoke (R-6). The journal stores deltas only — the
+ * input once, then each task's channel writes as it finishes — never the whole state per step;
+ * recovery folds the writes superstep by superstep (ADR 0003).
+ */
+export type WorkflowJournalRecord =
+  | {
+      type: 'workflow-started';
+      data: {
+        formatVersion: number;
+        workflow: string;
+        fingerprint: string;
+        /** The input as given, to refuse a different one on re-entry (R-3). */
+        input: unknown;
+        /** The input's writes and START's transitions: superstep -1. */
+        writes: ChannelWrite[];
+        durability: Durability;
+        maxSteps: number;
+        maxLoops: number | null;
+        deadlineAt: number;
+      };
+    }
+  /** A task finished: its writes (state updates and transitions), saved the moment it finished (R-7). */
+  | { type: 'task-finished'; taskId: string; data: { step: number; writes: ChannelWrite[]; loops?: number; usage?: Usage } }
+  /** A task paused on `interrupt()`; it runs again once the interrupt is answered. */
+  | { type: 'task-interrupted'; taskId: string; data: { step: number; interrupt: { id: string; value: unknown } } }
+  /** A task failed; written with the run's end. */
+  | { type: 'task-failed'; taskId: string; data: { step: number; failure: WorkflowTaskFailure; loops?: number } }
+  /** An agent node's task is about to run (or reattach to) this inner run: the stable reference (R-6). */
+  | { type: 'agent-invoked'; taskId: string; data: { step: number; runId: string; sessionId: string } }
+  /** Answers to pending interrupts, by interrupt id. */
+  | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
+  | { type: 'workflow-finished'; data: WorkflowEnding };

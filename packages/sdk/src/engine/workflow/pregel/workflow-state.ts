@@ -1,0 +1,172 @@
+import { InvalidRunRequestError, StoreFailureError, UnsupportedJournalFormatError } from '../../../core/errors/index.js';
+import { addUsage, emptyUsage, type Usage } from '../../../core/messages.js';
+import type { JournalEntry } from '../../../store/run-store.js';
+import type { Channel } from '../channels/channels.js';
+import type { CompiledGraph } from '../graph/compile-graph.js';
+import type { AgentInvocationReference } from '../nodes/workflow-node.js';
+import type { WorkflowInterrupt } from './interrupt.js';
+import { applySuperstepWrites, planAfterInput, planSuperstep, taskMap } from './plan.js';
+import {
+  type ChannelWrite,
+  type Durability,
+  WORKFLOW_JOURNAL_FORMAT,
+  type WorkflowEnding,
+  type WorkflowJournalRecord,
+} from './workflow-journal.js';
+
+/** One task of a superstep: a node triggered by its channels (pull) or by a send (push). */
+export interface PlannedTask {
+  /** `<step>/<node>` or `<step>/<node>/<send index>`: the same whenever this superstep is planned. */
+  id: string;
+  node: string;
+  kind: 'pull' | 'push';
+  /** The node's trigger channels (for a pull task). */
+  triggers: readonly string[];
+  payload?: unknown;
+}
+
+/** The state of a workflow run: what the fold of its journal rebuilds, and what the live run advances. */
+export interface WorkflowRunState {
+  workflow: string;
+  fingerprint: string;
+  input: unknown;
+  durability: Durability;
+  maxSteps: number;
+  maxLoops: number | undefined;
+  deadlineAt: number;
+  channels: Map<string, Channel>;
+  versions: Map<string, number>;
+  maxVersion: number;
+  /** For each node, the version of each trigger channel it last ran on. */
+  versionsSeen: Map<string, Map<string, number>>;
+  /** One-superstep channels currently holding a value. */
+  liveEphemeral: Set<string>;
+  /** The state fields' values; replaced (never mutated) when a superstep changes one. */
+  values: Record<string, unknown>;
+  step: number;
+  /** The current superstep's tasks by id, in planned order. */
+  tasks: Map<string, PlannedTask>;
+  /** Writes of the current superstep's finished tasks. */
+  finished: Map<string, readonly ChannelWrite[]>;
+  /** Unanswered interrupts of the current superstep's paused tasks. */
+  interrupted: Map<string, WorkflowInterrupt>;
+  resumeValues: Map<string, unknown>;
+  agentRuns: Map<string, AgentInvocationReference>;
+  loopsUsed: number;
+  usage: Usage;
+  ending?: WorkflowEnding;
+}
+
+/** Rebuilds a workflow run from its whole journal (the live run applies the same entries). */
+export function foldWorkflowJournal(graph: CompiledGraph, runId: string, entries: readonly JournalEntry[]): WorkflowRunState {
+  const first = entries[0] as unknown as WorkflowJournalRecord | undefined;
+  if (first?.type !== 'workflow-started') throw new UnsupportedJournalFormatError(runId, undefined);
+  if (first.data.formatVersion !== WORKFLOW_JOURNAL_FORMAT)
+    throw new UnsupportedJournalFormatError(runId, first.data.formatVersion);
+  if (first.data.workflow !== graph.definition.name || first.data.fingerprint !== graph.fingerprint) {
+    throw new InvalidRunRequestError(
+      runId,
+      `Run ${runId} was created by workflow "${first.data.workflow}" with graph ${first.data.fingerprint}; resume it with that same graph (B-5), not "${graph.definition.name}" ${graph.fingerprint}.`,
+    );
+  }
+  const state = createWorkflowRunState(graph, first.data);
+  for (const entry of entries.slice(1)) applyWorkflowEntry(graph, state, entry);
+  return state;
+}
+
+function createWorkflowRunState(
+  graph: CompiledGraph,
+  data: Extract<WorkflowJournalRecord, { type: 'workflow-started' }>['data'],
+): WorkflowRunState {
+  const channels = graph.createChannels();
+  const values: Record<string, unknown> = {};
+  for (const name of graph.fieldNames) values[name] = channels.get(name)?.get();
+  const state: WorkflowRunState = {
+    workflow: data.workflow,
+    fingerprint: data.fingerprint,
+    input: data.input,
+    durability: data.durability,
+    maxSteps: data.maxSteps,
+    maxLoops: data.maxLoops ?? undefined,
+    deadlineAt: data.deadlineAt,
+    channels,
+    versions: new Map(),
+    maxVersion: 0,
+    versionsSeen: new Map(),
+    liveEphemeral: new Set(),
+    values,
+    step: -1,
+    tasks: new Map(),
+    finished: new Map(),
+    interrupted: new Map(),
+    resumeValues: new Map(),
+    agentRuns: new Map(),
+    loopsUsed: 0,
+    usage: emptyUsage(),
+  };
+  planAfterInput(graph, state, data.writes);
+  return state;
+}
+
+/**
+ * Applies one journal entry. When the last task of a superstep is recorded, the superstep's
+ * writes are applied in planned order and the next superstep is planned — so a crash at any
+ * point leaves a journal from which the fold finds exactly the pending work (R-7).
+ */
+export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState, entry: JournalEntry): void {
+  const record = entry as unknown as WorkflowJournalRecord;
+  switch (record.type) {
+    case 'task-finished': {
+      expectTask(state, record.taskId, record.data.step);
+      state.finished.set(record.taskId, record.data.writes);
+      state.loopsUsed += record.data.loops ?? 0;
+      if (record.data.usage) addUsage(state.usage, record.data.usage);
+      if (state.finished.size === state.tasks.size) advance(graph, state);
+      return;
+    }
+    case 'task-interrupted': {
+      const task = expectTask(state, record.taskId, record.data.step);
+      state.interrupted.set(record.taskId, { ...record.data.interrupt, taskId: task.id, node: task.node });
+      return;
+    }
+    case 'task-failed':
+      expectTask(state, record.taskId, record.data.step);
+      state.loopsUsed += record.data.loops ?? 0;
+      return;
+    case 'agent-invoked':
+      expectTask(state, record.taskId, record.data.step);
+      state.agentRuns.set(record.taskId, { runId: record.data.runId, sessionId: record.data.sessionId });
+      return;
+    case 'resume-accepted':
+      for (const [id, value] of Object.entries(record.data.values)) {
+        state.resumeValues.set(id, value);
+        for (const [taskId, pending] of state.interrupted) if (pending.id === id) state.interrupted.delete(taskId);
+      }
+      return;
+    case 'workflow-finished':
+      state.ending = record.data;
+      return;
+    default:
+      // `workflow-started` is folded first; entries of other kinds (written by other tools) do not
+      // change a workflow's state.
+      return;
+  }
+}
+
+function expectTask(state: WorkflowRunState, taskId: string, step: number): PlannedTask {
+  const task = state.step === step ? state.tasks.get(taskId) : undefined;
+  if (!task) {
+    throw new StoreFailureError(
+      `Corrupt workflow journal: task ${taskId} of superstep ${step} is not planned (superstep ${state.step}); resume the run with the graph that created it (B-5).`,
+    );
+  }
+  return task;
+}
+
+function advance(graph: CompiledGraph, state: WorkflowRunState): void {
+  const updated = applySuperstepWrites(graph, state, [...state.tasks.values()], (task) => state.finished.get(task.id) ?? []);
+  state.step += 1;
+  state.finished.clear();
+  state.interrupted.clear();
+  state.tasks = taskMap(planSuperstep(graph, state, updated));
+}

@@ -1,0 +1,50 @@
+import type { Usage } from '../../core/messages.js';
+import type { RunEvent } from '../agent/run-events.js';
+import type { WorkflowTaskFailure } from './nodes/workflow-node.js';
+import type { WorkflowInterrupt } from './pregel/interrupt.js';
+import type { WorkflowTerminalReason } from './pregel/workflow-journal.js';
+
+/**
+ * The outcome of a workflow run, as `result()` gives it. `interrupted` is not an end: the run
+ * waits for a resume (`workflow.run({ runId, resume })`) and keeps its place in the store.
+ */
+export interface WorkflowResult<State = Record<string, unknown>> {
+  runId: string;
+  sessionId: string;
+  status: 'succeeded' | 'failed' | 'stopped' | 'interrupted';
+  /** The output fields of the final state; only when `status` is `succeeded`. */
+  output?: Partial<State>;
+  /** The pending interrupts, when `status` is `interrupted`. */
+  interrupts?: WorkflowInterrupt[];
+  /** Present whenever the run failed or stopped. */
+  reason?: WorkflowTerminalReason;
+  /** The failed task, when `reason` is `node-failed`. */
+  failure?: WorkflowTaskFailure;
+  /** Supersteps completed. */
+  steps: number;
+  /** Business loops charged by agent nodes (W-6). */
+  loops: number;
+  usage: Usage;
+}
+
+/**
+ * Lifecycle events of a workflow run (W-5: node and run status), named `<noun>-<verb>`. In
+ * `sync` durability, a finish event reports a fact that is already saved.
+ */
+export type WorkflowEvent =
+  | { type: 'workflow-start'; runId: string; sessionId: string; resumed: boolean; epoch: number }
+  | { type: 'step-start'; runId: string; step: number; tasks: { taskId: string; node: string }[] }
+  | { type: 'task-start'; runId: string; step: number; taskId: string; node: string }
+  | {
+      type: 'task-finish';
+      runId: string;
+      step: number;
+      taskId: string;
+      node: string;
+      status: 'succeeded' | 'failed' | 'interrupted';
+      failure?: WorkflowTaskFailure;
+    }
+  /** An event of the agent run an agent node invoked (its inner run, R-6). */
+  | { type: 'agent-event'; runId: string; taskId: string; node: string; event: RunEvent }
+  | { type: 'workflow-interrupt'; runId: string; interrupts: WorkflowInterrupt[] }
+  | { type: 'workflow-finish'; runId: string; result: WorkflowResult };

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { InvalidConfigurationError, InvalidRunRequestError } from '../../core/errors/index.js';
+import { createRunId } from '../../core/ids.js';
+import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
+import type { RunStore } from '../../store/run-store.js';
+import { RunControl } from '../run/run-control.js';
+import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/state-fields.js';
+import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
+import type { CompiledGraph } from './graph/compile-graph.js';
+import type { Durability } from './pregel/workflow-journal.js';
+import { WorkflowRun } from './workflow-run.js';
+
+/** Run policy of a workflow (W-6, N-10); every run is created with these and keeps them. */
+export interface WorkflowOptions<Definition extends StateDefinition> {
+  /** Where runs are kept; give agent nodes' agents the same store (R-6). Default: a new `MemoryRunStore`. */
+  store?: RunStore;
+  /**
+   * When progress is saved (N-10): `sync` (default) waits until each finished task is durable;
+   * `async` saves in the background, in order; `exit` saves once, when the run ends or pauses.
+   */
+  durability?: Durability;
+  /** Supersteps a run may take before it ends `step-limit-exceeded`. Default 100. */
+  maxSteps?: number;
+  /** Run timeout from creation, for everything including inner agents (X-10). Default 1 hour. */
+  timeoutMs?: number;
+  /** Business loops that all agent nodes of a run may use together (W-6). Default: no workflow-level limit. */
+  maxLoops?: number;
+  /** Tasks of one superstep running at once. Default: all of them. */
+  maxConcurrency?: number;
+  /** Ownership lease of an executing process, renewed every third of it. Default 30 s. */
+  leaseMs?: number;
+  /** The state fields a successful run returns as `output`. Default: every field. */
+  output?: readonly FieldName<Definition>[];
+}
+
+/** Arguments of `workflow.run()`. */
+export interface WorkflowRunOptions<Definition extends StateDefinition> {
+  /** The WorkflowSession the run belongs to (not a session of the agents it calls). */
+  sessionId: string;
+  /** Omit to start a new run; pass a run id to resume it (after a crash, on any machine, or to answer an interrupt). */
+  runId?: string;
+  /** The input: an update of the state. Required for a new run; never added twice (R-3). */
+  input?: UpdateOf<Definition>;
+  /** The answer to the run's one pending interrupt. */
+  resume?: unknown;
+  /** Answers to pending interrupts by interrupt id, when several are pending. */
+  resumeById?: Record<string, unknown>;
+  /** Aborting it stops the run, like `run.stop()`. */
+  signal?: AbortSignal;
+}
+
+const optionsSchema = z
+  .object({
+    store: z.custom<RunStore>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as RunStore).acquire === 'function',
+      'must implement RunStore',
+    ),
+    durability: z.enum(['sync', 'async', 'exit']),
+    maxSteps: z.number().int().min(1),
+    timeoutMs: z.number().int().positive(),
+    maxLoops: z.number().int().min(1),
+    maxConcurrency: z.number().int().min(1),
+    leaseMs: z.number().int().min(50),
+    output: z.array(z.string()),
+  })
+  .partial()
+  .strict();
+
+/**
+ * A compiled, validated workflow (D-4: a domain type of its own, not an agent mode): a graph of
+ * complete agents and capabilities over a shared typed state, run by the outer engine (D-5).
+ * Immutable; each `run()` creates, resumes or reports on one run in the store, like `agent.run()`.
+ */
+export class Workflow<Definition extends StateDefinition> {
+  readonly name: string;
+  private readonly runtime: WorkflowRuntime;
+
+  /** @internal Created by `WorkflowBuilder.compile()`. */
+  constructor(graph: CompiledGraph, options: WorkflowOptions<Definition>) {
+    const parsed = optionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new InvalidConfigurationError(
+        `workflow "${graph.definition.name}"`,
+        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      );
+    }
+    this.name = graph.definition.name;
+    this.runtime = {
+      graph,
+      store: options.store ?? new MemoryRunStore(),
+      durability: options.durability ?? 'sync',
+      maxSteps: options.maxSteps ?? 100,
+      timeoutMs: options.timeoutMs ?? 3_600_000,
+      maxLoops: options.maxLoops,
+      maxConcurrency: options.maxConcurrency ?? Number.POSITIVE_INFINITY,
+      leaseMs: options.leaseMs ?? 30_000,
+      outputFields: [...(options.output ?? [])],
+    };
+  }
+
+  /**
+   * Starts, resumes or looks up a run and returns its handle at once (R-1, R-2). With the id of
+   * an unfinished run it continues from the journal: finished tasks are not run again, agent
+   * nodes reattach to their inner runs, the input is not added again and the deadline is not
+   * restarted. With `resume` it answers the run's pending interrupt.
+   */
+  run(options: WorkflowRunOptions<Definition>): WorkflowRun<StateOf<Definition>> {
+    if (typeof options?.sessionId !== 'string' || options.sessionId === '') {
+      throw new InvalidRunRequestError(options?.runId ?? '(new)', 'workflow.run needs a non-empty sessionId.');
+    }
+    if (options.runId === undefined && (typeof options.input !== 'object' || options.input === null)) {
+      throw new InvalidRunRequestError('(new)', 'A new workflow run needs an input (an update of the state).');
+    }
+    const runId = options.runId ?? createRunId();
+    const control = new RunControl();
+    if (options.signal) {
+      if (options.signal.aborted) control.stop();
+      else options.signal.addEventListener('abort', () => control.stop(), { once: true });
+    }
+    const request = {
+      runId,
+      sessionId: options.sessionId,
+      ...(options.input !== undefined ? { input: options.input as Record<string, unknown> } : {}),
+      ...('resume' in options ? { resume: { value: options.resume } } : {}),
+      ...(options.resumeById ? { resumeById: options.resumeById } : {}),
+    };
+    return new WorkflowRun<StateOf<Definition>>(runId, options.sessionId, control, (emit) =>
+      executeWorkflowRun(this.runtime, request, control, emit),
+    );
+  }
+}

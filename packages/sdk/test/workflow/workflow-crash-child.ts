@@ -1,0 +1,185 @@
+/**
+ * Child process of the workflow crash tests. Opens the store named by `WF_STORE` (see
+ * `../crash/open-store.ts`), runs or resumes the workflow run `WF_RUN_ID` of scenario
+ * `WF_SCENARIO`, and prints `RESULT <json>`. With `WF_FREEZE` set it freezes at that point
+ * (printing `FROZEN <point>`) for the parent to SIGKILL it:
+ * - `branches-mid-step`: scenario `branches`, once branches a and b are saved while c and d run;
+ * - `agent-mid-loop`: scenario `agents`, once the fast agent's node is saved and the slow agent
+ *   asks its model for its second loop;
+ * - `agent-finished-unsaved`: scenario `agents`, when the workflow is about to save the fast agent
+ *   node's result, after the inner run finished.
+ * Every tool execution and model call is appended to `WF_EFFECTS` as one line.
+ */
+import { appendFileSync } from 'node:fs';
+import { z } from 'zod';
+import { appendList, END, lastValue, START, WorkflowBuilder, type WorkflowEvent } from '../../src/engine/workflow/index.js';
+import { Agent, RunOwnedElsewhereError, tool } from '../../src/index.js';
+import type { ModelRequest } from '../../src/model/language-model.js';
+import type { RunStore } from '../../src/store/run-store.js';
+import { ScriptedModel, type ScriptedReply } from '../../src/testing/index.js';
+import { openStore } from '../crash/open-store.js';
+
+const environment = process.env;
+const runId = environment.WF_RUN_ID as string;
+const freezeAt = environment.WF_FREEZE ?? '';
+const effect = (line: string) => appendFileSync(environment.WF_EFFECTS as string, `${line}\n`);
+
+function freeze(point: string): void {
+  process.stdout.write(`FROZEN ${point}\n`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+}
+
+/** Resolves when the workflow reports (after saving it, in sync durability) that `node` finished. */
+const saved = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+function savedSignal(node: string): { promise: Promise<void>; resolve: () => void } {
+  let entry = saved.get(node);
+  if (!entry) {
+    let resolve: () => void = () => {};
+    const promise = new Promise<void>((done) => {
+      resolve = done;
+    });
+    entry = { promise, resolve };
+    saved.set(node, entry);
+  }
+  return entry;
+}
+
+function branchesWorkflow(store: RunStore) {
+  const branch = tool({
+    name: 'branch',
+    description: 'One branch of work.',
+    parameters: z.object({ name: z.string() }),
+    execute: async ({ name }, context) => {
+      effect(`tool ${name} ${context.operationId}`);
+      if (name === 'c' || name === 'd') {
+        if (freezeAt === 'branches-mid-step') {
+          await Promise.all([savedSignal('a').promise, savedSignal('b').promise]);
+          freeze('c and d running, a and b saved');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return `${name} done`;
+    },
+  });
+  const builder = new WorkflowBuilder({
+    name: 'crash-branches',
+    state: { topic: lastValue(z.string()), results: appendList(z.string()) },
+  })
+    .addCapabilityNode('split', branch, { input: { name: { value: 'split' } } })
+    .addEdge(START, 'split');
+  for (const name of ['a', 'b', 'c', 'd']) {
+    builder.addCapabilityNode(name, branch, { input: { name: { value: name } }, output: 'results' }).addEdge('split', name);
+  }
+  return builder
+    .addCapabilityNode('gather', branch, { input: { name: { value: 'gather' } }, output: 'results' })
+    .addEdge(['a', 'b', 'c', 'd'], 'gather')
+    .addEdge('gather', END)
+    .compile({ store, leaseMs: 300 });
+}
+
+function agentsWorkflow(store: RunStore) {
+  const work = tool({
+    name: 'work',
+    description: 'Does one step of work.',
+    parameters: z.object({ agent: z.string(), step: z.number() }),
+    execute: ({ agent, step }, context) => {
+      effect(`tool ${agent}-${step} ${context.operationId}`);
+      return `${agent}-step-${step}`;
+    },
+  });
+  const respond = async (request: ModelRequest): Promise<ScriptedReply> => {
+    const agent = request.system.includes('fast') ? 'fast' : 'slow';
+    const loop = request.messages.filter((message) => message.role === 'tool').length + 1;
+    effect(`model ${agent} loop-${loop}`);
+    if (agent === 'slow' && loop === 2 && freezeAt === 'agent-mid-loop') {
+      await savedSignal('fast').promise;
+      freeze('slow agent asks for loop 2, fast agent saved');
+    }
+    const loopsNeeded = agent === 'slow' ? 3 : 2;
+    if (loop < loopsNeeded) return { toolCalls: [{ name: 'work', arguments: { agent, step: loop } }] };
+    const steps = request.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+    return { text: `${agent} read ${request.messages[0]?.content}: ${steps.join(', ')}` };
+  };
+  const agent = (name: string) =>
+    new Agent({
+      name,
+      mode: 'react',
+      model: new ScriptedModel({ respond }),
+      prompt: `You are the ${name} agent.`,
+      tools: [work],
+      store,
+      leaseMs: 300,
+    });
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Looks up documents.',
+    parameters: z.object({ query: z.string() }),
+    execute: ({ query }, context) => {
+      effect(`tool lookup ${context.operationId}`);
+      return `documents about ${query}`;
+    },
+  });
+  const save = tool({
+    name: 'save',
+    description: 'Saves the report.',
+    parameters: z.object({ text: z.string() }),
+    execute: ({ text }, context) => {
+      effect(`tool save ${context.operationId}`);
+      return `saved ${text.length} characters`;
+    },
+  });
+  return new WorkflowBuilder({
+    name: 'crash-agents',
+    state: {
+      query: lastValue(z.string()),
+      documents: lastValue(z.string()),
+      summaries: appendList(z.string()),
+      receipt: lastValue(z.string()),
+    },
+  })
+    .addCapabilityNode('lookup', lookup, { input: { query: 'query' }, output: 'documents' })
+    .addAgentNode('fast', agent('fast'), { input: 'documents', output: 'summaries' })
+    .addAgentNode('slow', agent('slow'), { input: 'documents', output: 'summaries' })
+    .addCapabilityNode('save', save, { input: (state) => ({ text: state.summaries.join('\n') }), output: 'receipt' })
+    .addEdge(START, 'lookup')
+    .addEdge('lookup', 'fast')
+    .addEdge('lookup', 'slow')
+    .addEdge(['fast', 'slow'], 'save')
+    .addEdge('save', END)
+    .compile({ store, leaseMs: 300 });
+}
+
+/** Freezes right before the workflow saves the fast agent node's result (R-6: finished, not consumed). */
+function freezingBeforeFastSaved(store: RunStore): RunStore {
+  const append = store.append.bind(store);
+  store.append = (request) => {
+    if (request.runId === runId && request.entries.some((entry) => entry.type === 'task-finished' && entry.taskId === '1/fast')) {
+      freeze('fast agent finished, its node not saved');
+    }
+    return append(request);
+  };
+  return store;
+}
+
+const store = await openStore(environment.WF_STORE as string);
+if (freezeAt === 'agent-finished-unsaved') freezingBeforeFastSaved(store);
+const workflow = environment.WF_SCENARIO === 'branches' ? branchesWorkflow(store) : agentsWorkflow(store);
+const input = environment.WF_SCENARIO === 'branches' ? { topic: 'crash' } : { query: 'tides' };
+for (;;) {
+  const run = workflow.run({ sessionId: `wf-crash-${runId}`, runId, input } as never);
+  const watch = (async () => {
+    for await (const event of run.events() as AsyncIterable<WorkflowEvent>) {
+      if (event.type === 'task-finish' && event.status === 'succeeded') savedSignal(event.node).resolve();
+    }
+  })();
+  try {
+    const result = await run.result();
+    await watch;
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+    break;
+  } catch (error) {
+    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+  }
+}
+await store.close();
