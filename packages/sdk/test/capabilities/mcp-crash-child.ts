@@ -5,9 +5,10 @@
  * `FROZEN`, for the parent to SIGKILL it. Prints `RESULT <json>` at the end.
  */
 import { connectMcpServer, FileMcpTaskLedger } from '../../src/capabilities/mcp/index.js';
-import { Agent, RunOwnedElsewhereError } from '../../src/index.js';
+import { Agent } from '../../src/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import { waitOutOwner } from '../helpers/child-process.js';
 import { everythingServer } from './capability-harness.js';
 
 const environment = process.env;
@@ -80,8 +81,7 @@ for (;;) {
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await server.close();

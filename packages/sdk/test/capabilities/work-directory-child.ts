@@ -4,10 +4,11 @@
  * to SIGKILL it — then reads the draft back and answers with it. Prints `RESULT <json>`.
  */
 import { z } from 'zod';
-import { Agent, RunOwnedElsewhereError, tool } from '../../src/index.js';
+import { Agent, tool } from '../../src/index.js';
 import { createWorkspace } from '../../src/sandbox/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import { waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const workspace = createWorkspace({ root: environment.WORK_ROOT as string, persistent: environment.WORK_PERSISTENT === '1' });
@@ -52,8 +53,7 @@ for (;;) {
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await store.close();

@@ -6,6 +6,7 @@
  */
 import { RunOwnedElsewhereError, type RunStore } from '../../src/index.js';
 import type { AcquireRequest, AppendRequest } from '../../src/store/run-store.js';
+import { waitOutOwner } from '../helpers/child-process.js';
 import { freeze, type ScenarioSettings, scenarioAgent } from './crash-scenario.js';
 import { openStore } from './open-store.js';
 
@@ -57,9 +58,8 @@ for (;;) {
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    process.stdout.write('OWNED-ELSEWHERE\n');
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    if (RunOwnedElsewhereError.isInstance(error)) process.stdout.write('OWNED-ELSEWHERE\n');
+    await waitOutOwner(error);
   }
 }
 process.stdout.write(`APPENDS ${appends}\n`);

@@ -8,11 +8,11 @@
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
-import { Agent, RunOwnedElsewhereError, tool } from '../../src/index.js';
+import { Agent, tool } from '../../src/index.js';
 import type { AppendRequest } from '../../src/store/run-store.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { freezeHere, report } from '../helpers/child-process.js';
+import { freezeHere, report, waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const freezeAt = environment.GOVERNANCE_FREEZE ?? '';
@@ -81,8 +81,7 @@ for (;;) {
     );
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await store.close();

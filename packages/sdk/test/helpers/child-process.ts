@@ -4,6 +4,7 @@
  * report and the kill. Lines `<KEY> <json>` on stdout are collected for the test.
  */
 import { spawn } from 'node:child_process';
+import { RunOwnedElsewhereError } from '../../src/core/errors/index.js';
 
 /** What the child printed and how it ended. */
 export interface ChildRun {
@@ -56,4 +57,13 @@ export function freezeHere(label: string): void {
 /** For child scripts: prints a value for the parent. */
 export function report(key: string, value: unknown): void {
   process.stdout.write(`${key} ${JSON.stringify(value)}\n`);
+}
+
+/**
+ * For child scripts that resume a run: rethrows anything but `owned-elsewhere`, and otherwise
+ * waits until the dead owner's lease has run out, so that the caller can try again (R-2).
+ */
+export async function waitOutOwner(error: unknown): Promise<void> {
+  if (!RunOwnedElsewhereError.isInstance(error)) throw error;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
 }

@@ -7,19 +7,15 @@
  */
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
-import { Agent, RunOwnedElsewhereError, tool } from '../../src/index.js';
+import { Agent, tool } from '../../src/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/testing/index.js';
+import { freezeHere, report, waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const PLANNER = 'You plan and delegate to workers.';
 const WORKER = 'You are a worker. Do the task with the work tool, then report.';
-
-function freeze(label: string): void {
-  process.stdout.write(`FROZEN ${label}\n`);
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
-}
 
 function taskOf(request: ModelRequest): string {
   return (request.messages[0]?.content ?? '').replace('Task:\n', '');
@@ -37,7 +33,7 @@ function answer(request: ModelRequest): ScriptedReply {
   const task = taskOf(request);
   const loop = results.length + 1;
   appendFileSync(environment.R4_CALLS as string, `worker-${task} loop-${loop} messages-${request.messages.length}\n`);
-  if (task === 'B' && loop === 3 && environment.R4_FREEZE === '1') freeze('B in loop 3');
+  if (task === 'B' && loop === 3 && environment.R4_FREEZE === '1') freezeHere('B in loop 3');
   const loopsNeeded = task === 'B' ? 4 : 2;
   if (loop < loopsNeeded) return { toolCalls: [{ name: 'work', arguments: { task, step: loop } }] };
   return { text: `${task} finished after ${results.map((message) => message.content).join(', ')}` };
@@ -69,11 +65,10 @@ const agent = new Agent({
 for (;;) {
   try {
     const result = await agent.run({ sessionId: 'r4', runId: environment.R4_RUN_ID as string, input: 'Do A, B and C.' }).result();
-    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+    report('RESULT', result);
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await store.close();

@@ -3,7 +3,6 @@
  * were saved; the process is SIGKILLed while B is in its third loop; a new process resumes the same
  * run id from the same SQLite file.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
+import { runScript } from '../helpers/child-process.js';
 
 const child = join(dirname(fileURLToPath(import.meta.url)), 'r4-child.ts');
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-r4-'));
@@ -34,39 +34,16 @@ function files(name: string): Files {
 
 const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
 
-/** Runs the child; with `freeze`, kills it with SIGKILL where it reports being frozen. */
-function runChild(target: Files, freeze: boolean): Promise<{ result?: RunResult; killed: boolean; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', child], {
-      env: {
-        ...process.env,
-        R4_DATABASE: target.database,
-        R4_CALLS: target.calls,
-        R4_EFFECTS: target.effects,
-        R4_RUN_ID: target.runId,
-        R4_FREEZE: freeze ? '1' : '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    process_.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (!killed && stdout.includes('FROZEN ')) {
-        killed = true;
-        process_.kill('SIGKILL');
-      }
-    });
-    process_.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    process_.on('error', reject);
-    process_.on('exit', () => {
-      const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
-      resolve({ ...(line ? { result: JSON.parse(line.slice('RESULT '.length)) } : {}), killed, stderr });
-    });
+/** Runs the child; with `freeze`, it is SIGKILLed where B starts its third loop. */
+async function runChild(target: Files, freeze: boolean): Promise<{ result?: RunResult; killed: boolean; stderr: string }> {
+  const run = await runScript(child, {
+    R4_DATABASE: target.database,
+    R4_CALLS: target.calls,
+    R4_EFFECTS: target.effects,
+    R4_RUN_ID: target.runId,
+    R4_FREEZE: freeze ? '1' : '0',
   });
+  return { ...(run.values.RESULT ? { result: run.values.RESULT as RunResult } : {}), killed: run.killed, stderr: run.stderr };
 }
 
 describe('Plan–Executor recovery across processes (R-4)', () => {

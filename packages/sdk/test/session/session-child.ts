@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { COMPRESSION_SYSTEM_PROMPT } from '../../src/engine/agent/compression/index.js';
-import { Agent, RunOwnedElsewhereError, type RunStore, tool } from '../../src/index.js';
+import { Agent, type RunStore, tool } from '../../src/index.js';
 import type { AcquireRequest, AppendRequest } from '../../src/store/run-store.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { freezeHere, report } from '../helpers/child-process.js';
+import { freezeHere, report, waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const freezeAt = environment.SESSION_FREEZE ?? '';
@@ -76,8 +76,7 @@ for (;;) {
     );
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await store.close();

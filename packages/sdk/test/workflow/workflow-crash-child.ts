@@ -13,11 +13,12 @@
 import { appendFileSync } from 'node:fs';
 import { z } from 'zod';
 import { appendList, END, lastValue, START, WorkflowBuilder, type WorkflowEvent } from '../../src/engine/workflow/index.js';
-import { Agent, RunOwnedElsewhereError, tool } from '../../src/index.js';
+import { Agent, tool } from '../../src/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
 import type { RunStore } from '../../src/store/run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/testing/index.js';
 import { openStore } from '../crash/open-store.js';
+import { waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const runId = environment.WF_RUN_ID as string;
@@ -178,8 +179,7 @@ for (;;) {
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
     break;
   } catch (error) {
-    if (!RunOwnedElsewhereError.isInstance(error)) throw error;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
+    await waitOutOwner(error);
   }
 }
 await store.close();

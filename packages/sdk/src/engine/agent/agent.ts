@@ -111,10 +111,7 @@ export class Agent {
       compressionPrompt: this.config.context.compressionPrompt,
       governance: this.governance,
     };
-    if (options.signal) {
-      if (options.signal.aborted) control.stop();
-      else options.signal.addEventListener('abort', () => control.stop(), { once: true });
-    }
+    control.followSignal(options.signal);
     const request = {
       runId,
       sessionId: options.sessionId,

@@ -1,5 +1,6 @@
 import type { RunResult } from '../../core/run-result.js';
 import type { RunStore } from '../../store/run-store.js';
+import { EventStream } from '../run/event-stream.js';
 import type { RunControl } from '../run/run-control.js';
 import type { RunHooks } from './execute-run.js';
 import type { RunEvent } from './run-events.js';
@@ -27,9 +28,7 @@ export class Run {
   readonly sessionId: string;
   private readonly control: RunControl;
   private readonly store: RunStore;
-  private readonly buffered: RunEvent[] = [];
-  private readonly waiters = new Set<() => void>();
-  private ended = false;
+  private readonly stream = new EventStream<RunEvent>();
   private readonly settled: Promise<RunResult>;
   private readonly acquired: Promise<void>;
   private readonly observers: ReadonlyArray<(event: RunEvent) => void>;
@@ -49,8 +48,7 @@ export class Run {
       .then(() => options.execute({ emit: (event) => this.emit(event), acquired: markAcquired }))
       .finally(() => {
         markAcquired();
-        this.ended = true;
-        this.wake();
+        this.stream.end();
       });
     // The caller may never ask for the result; a failure must not become an unhandled rejection.
     this.settled.catch(() => {});
@@ -83,21 +81,12 @@ export class Run {
   }
 
   /** The run's lifecycle events, from its start in this process until it settles. */
-  async *events(): AsyncGenerator<RunEvent, void, undefined> {
-    let index = 0;
-    for (;;) {
-      while (index < this.buffered.length) {
-        yield this.buffered[index] as RunEvent;
-        index += 1;
-      }
-      if (this.ended) return;
-      await new Promise<void>((resolve) => this.waiters.add(resolve));
-    }
+  events(): AsyncGenerator<RunEvent, void, undefined> {
+    return this.stream.read();
   }
 
   private emit(event: RunEvent): void {
-    this.buffered.push(event);
-    this.wake();
+    this.stream.push(event);
     for (const observer of this.observers) {
       try {
         observer(event);
@@ -105,10 +94,5 @@ export class Run {
         // An observer's failure is its own (K-10).
       }
     }
-  }
-
-  private wake(): void {
-    for (const waiter of this.waiters) waiter();
-    this.waiters.clear();
   }
 }

@@ -1,2 +1,3 @@
 export { type Commit, DurableRun, type DurableRunOptions } from './durable-run.js';
+export { EventStream } from './event-stream.js';
 export { type InterruptReason, RunControl, RunInterrupt } from './run-control.js';

@@ -59,6 +59,13 @@ export class RunControl {
     this.abort(new RunInterrupt('user-stop'));
   }
 
+  /** Stops the run when `signal` aborts: a caller's (or a parent run's) stop reaching this run. */
+  followSignal(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    if (signal.aborted) this.stop();
+    else signal.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
   /** Ends the run's time now: called when a wait bounded by the deadline runs out first. */
   timeOut(): void {
     this.abort(new RunInterrupt('run-timeout'));

@@ -1,3 +1,4 @@
+import { EventStream } from '../run/event-stream.js';
 import type { RunControl } from '../run/run-control.js';
 import type { WorkflowEvent, WorkflowResult } from './workflow-events.js';
 
@@ -10,9 +11,7 @@ export class WorkflowRun<State = Record<string, unknown>> {
   readonly runId: string;
   readonly sessionId: string;
   private readonly control: RunControl;
-  private readonly buffered: WorkflowEvent[] = [];
-  private readonly waiters = new Set<() => void>();
-  private ended = false;
+  private readonly stream = new EventStream<WorkflowEvent>();
   private readonly settled: Promise<WorkflowResult<State>>;
 
   /** @internal Created by `Workflow.run`. */
@@ -26,11 +25,8 @@ export class WorkflowRun<State = Record<string, unknown>> {
     this.sessionId = sessionId;
     this.control = control;
     this.settled = Promise.resolve()
-      .then(() => execute((event) => this.emit(event)) as Promise<WorkflowResult<State>>)
-      .finally(() => {
-        this.ended = true;
-        this.wake();
-      });
+      .then(() => execute((event) => this.stream.push(event)) as Promise<WorkflowResult<State>>)
+      .finally(() => this.stream.end());
     this.settled.catch(() => {});
   }
 
@@ -53,25 +49,7 @@ export class WorkflowRun<State = Record<string, unknown>> {
   }
 
   /** The run's lifecycle events, from its start in this process until it settles. */
-  async *events(): AsyncGenerator<WorkflowEvent, void, undefined> {
-    let index = 0;
-    for (;;) {
-      while (index < this.buffered.length) {
-        yield this.buffered[index] as WorkflowEvent;
-        index += 1;
-      }
-      if (this.ended) return;
-      await new Promise<void>((resolve) => this.waiters.add(resolve));
-    }
-  }
-
-  private emit(event: WorkflowEvent): void {
-    this.buffered.push(event);
-    this.wake();
-  }
-
-  private wake(): void {
-    for (const waiter of this.waiters) waiter();
-    this.waiters.clear();
+  events(): AsyncGenerator<WorkflowEvent, void, undefined> {
+    return this.stream.read();
   }
 }

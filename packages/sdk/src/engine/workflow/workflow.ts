@@ -113,10 +113,7 @@ export class Workflow<Definition extends StateDefinition> {
     }
     const runId = options.runId ?? createRunId();
     const control = new RunControl();
-    if (options.signal) {
-      if (options.signal.aborted) control.stop();
-      else options.signal.addEventListener('abort', () => control.stop(), { once: true });
-    }
+    control.followSignal(options.signal);
     const request = {
       runId,
       sessionId: options.sessionId,
