@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool, ToolExecutionContext } from '../../src/capabilities/tools/tool.js';
+import { spawnTestScript } from '../helpers/child-process.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -122,37 +123,13 @@ export interface ChildRun {
  * Runs a TypeScript child script of this folder; when a printed line starts with `killOn`, the
  * child is killed with SIGKILL right there (it blocks itself after printing it).
  */
-export function runTestChild(script: string, env: Record<string, string>, killOn?: string): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', join(here, script)], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const run: ChildRun = { lines: [], exitSignal: null, exitCode: null, stderr: '' };
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let newline = buffer.indexOf('\n');
-      while (newline >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        run.lines.push(line);
-        if (killOn !== undefined && line.startsWith(killOn)) child.kill('SIGKILL');
-        newline = buffer.indexOf('\n');
-      }
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      run.stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      run.exitCode = code;
-      run.exitSignal = signal;
-      resolve(run);
-    });
+export async function runTestChild(script: string, env: Record<string, string>, killOn?: string): Promise<ChildRun> {
+  const lines: string[] = [];
+  const exit = await spawnTestScript(join(here, script), env, (line, kill) => {
+    lines.push(line);
+    if (killOn !== undefined && line.startsWith(killOn)) kill();
   });
+  return { lines, ...exit };
 }
 
 /** The rest of the first line tagged `tag`, parsed as JSON when `json` is set. */

@@ -2,11 +2,11 @@
  * Runs the crash scenario in real child processes and kills them with SIGKILL at chosen points.
  * Shared by the crash tests of every durable store.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../src/core/run-result.js';
+import { spawnTestScript } from '../helpers/child-process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const childScript = join(here, 'crash-child.ts');
@@ -39,49 +39,28 @@ export interface ChildOptions {
  * Starts the child; if it reports a freeze point, kills it with SIGKILL right there (the child is
  * blocked synchronously, so nothing happens between the report and the kill).
  */
-export function runChild(options: ChildOptions): Promise<ChildOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
-      env: {
-        ...process.env,
-        CRASH_STORE: options.store,
-        CRASH_RUN_ID: options.runId,
-        CRASH_EFFECTS: options.effectsPath,
-        CRASH_PARALLEL: options.parallel ? '1' : '0',
-        CRASH_RETRY: options.retry ? '1' : '0',
-        CRASH_FREEZE_AT: options.freezeAt ?? '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const outcome: ChildOutcome = { ownedElsewhere: 0, exitSignal: null, stderr: '' };
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      let newline = buffer.indexOf('\n');
-      while (newline >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (line.startsWith('FROZEN ')) {
-          outcome.killedAt = line.slice('FROZEN '.length);
-          child.kill('SIGKILL');
-        } else if (line.startsWith('RESULT ')) outcome.result = JSON.parse(line.slice('RESULT '.length));
-        else if (line.startsWith('INPUT-COUNTS ')) outcome.inputCounts = JSON.parse(line.slice('INPUT-COUNTS '.length));
-        else if (line.startsWith('APPENDS ')) outcome.appends = Number(line.slice('APPENDS '.length));
-        else if (line === 'OWNED-ELSEWHERE') outcome.ownedElsewhere += 1;
-        newline = buffer.indexOf('\n');
-      }
-    });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      outcome.stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (_code, signal) => {
-      outcome.exitSignal = signal;
-      resolve(outcome);
-    });
+export async function runChild(options: ChildOptions): Promise<ChildOutcome> {
+  const outcome: ChildOutcome = { ownedElsewhere: 0, exitSignal: null, stderr: '' };
+  const environment = {
+    CRASH_STORE: options.store,
+    CRASH_RUN_ID: options.runId,
+    CRASH_EFFECTS: options.effectsPath,
+    CRASH_PARALLEL: options.parallel ? '1' : '0',
+    CRASH_RETRY: options.retry ? '1' : '0',
+    CRASH_FREEZE_AT: options.freezeAt ?? '',
+  };
+  const exit = await spawnTestScript(childScript, environment, (line, kill) => {
+    if (line.startsWith('FROZEN ')) {
+      outcome.killedAt = line.slice('FROZEN '.length);
+      kill();
+    } else if (line.startsWith('RESULT ')) outcome.result = JSON.parse(line.slice('RESULT '.length));
+    else if (line.startsWith('INPUT-COUNTS ')) outcome.inputCounts = JSON.parse(line.slice('INPUT-COUNTS '.length));
+    else if (line.startsWith('APPENDS ')) outcome.appends = Number(line.slice('APPENDS '.length));
+    else if (line === 'OWNED-ELSEWHERE') outcome.ownedElsewhere += 1;
   });
+  outcome.exitSignal = exit.exitSignal;
+  outcome.stderr = exit.stderr;
+  return outcome;
 }
 
 /** The side-effect lines the tools wrote: `<operationId> <tool> <attempt>`. */

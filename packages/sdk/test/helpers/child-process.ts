@@ -15,36 +15,66 @@ export interface ChildRun {
   stderr: string;
 }
 
-/** Spawns `script` with `environment` added to this process's environment. */
-export function runScript(script: string, environment: Record<string, string>): Promise<ChildRun> {
+/** How a spawned script ended. */
+export interface ScriptExit {
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/**
+ * Spawns a TypeScript script of the repository with `environment` added to this process's, and
+ * hands each line it prints to `onLine` together with a function that SIGKILLs it there. The one
+ * place that knows how test children are started; the harnesses decide what lines mean.
+ */
+export function spawnTestScript(
+  script: string,
+  environment: Record<string, string>,
+  onLine: (line: string, kill: () => void) => void,
+): Promise<ScriptExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', script], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const outcome: ChildRun = { killed: false, values: {}, stderr: '' };
+    const exit: ScriptExit = { exitCode: null, exitSignal: null, stderr: '' };
+    const kill = () => child.kill('SIGKILL');
     let buffer = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       buffer += chunk;
       for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
-        if (line.startsWith('FROZEN ')) {
-          outcome.frozenAt = line.slice('FROZEN '.length);
-          outcome.killed = true;
-          child.kill('SIGKILL');
-        } else {
-          const match = /^([A-Z][A-Z-]*) (.*)$/.exec(line);
-          if (match) outcome.values[match[1] as string] = JSON.parse(match[2] as string);
-        }
+        onLine(line, kill);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      outcome.stderr += chunk;
+      exit.stderr += chunk;
     });
     child.on('error', reject);
-    child.on('exit', () => resolve(outcome));
+    child.on('exit', (code, signal) => {
+      exit.exitCode = code;
+      exit.exitSignal = signal;
+      resolve(exit);
+    });
   });
+}
+
+/** Runs `script`, killing it where it reports `FROZEN <label>`, and collects its `<KEY> <json>` lines. */
+export async function runScript(script: string, environment: Record<string, string>): Promise<ChildRun> {
+  const outcome: ChildRun = { killed: false, values: {}, stderr: '' };
+  const exit = await spawnTestScript(script, environment, (line, kill) => {
+    if (line.startsWith('FROZEN ')) {
+      outcome.frozenAt = line.slice('FROZEN '.length);
+      outcome.killed = true;
+      kill();
+      return;
+    }
+    const match = /^([A-Z][A-Z-]*) (.*)$/.exec(line);
+    if (match) outcome.values[match[1] as string] = JSON.parse(match[2] as string);
+  });
+  outcome.stderr = exit.stderr;
+  return outcome;
 }
 
 /** For child scripts: reports the freeze point, then blocks this process until it is killed. */

@@ -4,13 +4,13 @@
  * agent is mid-loop; a new process resumes the same run id from the same store. Side effects
  * (tool executions, model calls) are counted in a file that survives the kill.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { innerRunIdOf, type WorkflowResult } from '../../src/engine/workflow/index.js';
 import { type CrashStoreTarget, postgresCrashTarget, sqliteCrashTarget } from '../crash/crash-store-target.js';
+import { runScript } from '../helpers/child-process.js';
 import { describeWithPostgres, dropSchema, postgresUrlWithSchema, uniqueSchemaName } from '../postgres/postgres-availability.js';
 
 const childScript = join(dirname(fileURLToPath(import.meta.url)), 'workflow-crash-child.ts');
@@ -21,38 +21,24 @@ interface ChildRun {
   stderr: string;
 }
 
-function runChild(options: { store: string; runId: string; effects: string; scenario: 'branches' | 'agents'; freeze?: string }) {
-  return new Promise<ChildRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
-      env: {
-        ...process.env,
-        WF_STORE: options.store,
-        WF_RUN_ID: options.runId,
-        WF_EFFECTS: options.effects,
-        WF_SCENARIO: options.scenario,
-        WF_FREEZE: options.freeze ?? '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const outcome: ChildRun = { stderr: '' };
-    let buffer = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffer += chunk;
-      for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (line.startsWith('FROZEN ')) {
-          outcome.frozenAt = line.slice('FROZEN '.length);
-          child.kill('SIGKILL');
-        } else if (line.startsWith('RESULT ')) outcome.result = JSON.parse(line.slice('RESULT '.length));
-      }
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      outcome.stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', () => resolve(outcome));
+async function runChild(options: {
+  store: string;
+  runId: string;
+  effects: string;
+  scenario: 'branches' | 'agents';
+  freeze?: string;
+}) {
+  const run = await runScript(childScript, {
+    WF_STORE: options.store,
+    WF_RUN_ID: options.runId,
+    WF_EFFECTS: options.effects,
+    WF_SCENARIO: options.scenario,
+    WF_FREEZE: options.freeze ?? '',
   });
+  const outcome: ChildRun = { stderr: run.stderr };
+  if (run.frozenAt !== undefined) outcome.frozenAt = run.frozenAt;
+  if (run.values.RESULT !== undefined) outcome.result = run.values.RESULT as NonNullable<ChildRun['result']>;
+  return outcome;
 }
 
 /** What the two agents of the `agents` scenario answer, as an uncrashed run gives it. */
