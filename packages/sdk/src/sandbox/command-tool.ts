@@ -12,7 +12,7 @@ import type { Workspace } from './workspace.js';
 export function createCommandTool(workspace: Workspace): Tool {
   const sandbox = workspace.sandbox;
   if (!sandbox) throw new Error('createCommandTool needs a workspace with a sandbox');
-  const { commandTimeoutMs, commandOutputBytes } = workspace.limits;
+  const { commandTimeoutMs, commandOutputBytes, diskQuotaBytes, commandProcesses, commandTemporaryBytes } = workspace.limits;
   return tool({
     name: 'run_command',
     description:
@@ -30,19 +30,28 @@ export function createCommandTool(workspace: Workspace): Tool {
         timeoutMs: commandTimeoutMs,
         maxOutputBytes: commandOutputBytes,
         signal: context.signal,
-        environment: { AGENTLOOM_RUN_ID: context.runId, AGENTLOOM_SESSION_ID: context.sessionId },
+        diskQuotaBytes,
+        maxProcesses: commandProcesses,
+        temporaryBytes: commandTemporaryBytes,
       });
       if (result.aborted) throw context.signal.reason ?? new Error('the command was aborted');
-      return describeCommandResult(result, commandTimeoutMs, commandOutputBytes);
+      return describeCommandResult(result, { timeoutMs: commandTimeoutMs, outputBytes: commandOutputBytes, diskQuotaBytes });
     },
   });
 }
 
 /** The text the model reads for a finished command. */
-export function describeCommandResult(result: CommandResult, timeoutMs: number, outputBytes: number): string {
+export function describeCommandResult(
+  result: CommandResult,
+  limits: { timeoutMs: number; outputBytes: number; diskQuotaBytes?: number },
+): string {
   const lines = [`exit code: ${result.exitCode ?? `killed (${result.signal ?? 'signal'})`}`];
-  if (result.timedOut) lines.push(`[stopped: ran past the ${timeoutMs} ms limit]`);
-  if (result.outputLimited) lines.push(`[stopped: output passed ${outputBytes} bytes; cut there]`);
+  if (result.timedOut) lines.push(`[stopped: ran past the ${limits.timeoutMs} ms limit]`);
+  if (result.outputLimited) lines.push(`[stopped: output passed ${limits.outputBytes} bytes; cut there]`);
+  if (result.diskQuotaExceeded)
+    lines.push(
+      `[stopped: the work directory passed its disk quota of ${limits.diskQuotaBytes} bytes; delete files to make room]`,
+    );
   lines.push('--- stdout ---', result.stdout.trimEnd());
   if (result.stderr.trim() !== '') lines.push('--- stderr ---', result.stderr.trimEnd());
   return lines.join('\n');

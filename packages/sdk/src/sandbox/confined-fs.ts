@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readdir, readlink, rename, unlink } from 'node:fs/promises';
-import { FileNotFoundError, SandboxUnavailableError, WorkspaceAccessError } from './sandbox-errors.js';
+import type { HostUser } from './sandbox.js';
+import { FileNotFoundError, FileTooLargeError, SandboxUnavailableError, WorkspaceAccessError } from './sandbox-errors.js';
 import type { MountBinding, ResolvedEntry } from './workspace-view.js';
 
 /*
@@ -34,7 +35,8 @@ export interface DirectoryEntry {
 
 /**
  * Opens the root of a mount: its trusted base, then each base segment without following links.
- * With `create`, missing directories are made (the work directory is created on first use).
+ * With `create`, missing directories are made (the work directory is created on first use) and the
+ * mount's root is given to its `owner`.
  */
 export async function openMountRoot(mount: MountBinding, create: boolean): Promise<OpenedRoot> {
   if (create) await mkdir(mount.base, { recursive: true });
@@ -47,6 +49,7 @@ export async function openMountRoot(mount: MountBinding, create: boolean): Promi
   }
   try {
     handle = await descend(handle, mount.baseSegments, create, mount.virtualPath);
+    if (create && mount.owner) await ensureOwner(handle, mount.owner);
     const realPath = await readlink(descriptorPath(handle)).catch((error: unknown) => {
       throw new SandboxUnavailableError('confined file access needs /proc/self/fd (Linux)', { cause: error });
     });
@@ -59,19 +62,26 @@ export async function openMountRoot(mount: MountBinding, create: boolean): Promi
 
 /**
  * Opens the directory `segments` below `start` one component at a time, never following a link;
- * closes `start` (and every intermediate descriptor) and returns the last one.
+ * closes `start` (and every intermediate descriptor) and returns the last one. Directories it
+ * creates are given to `owner` (through their descriptor, so a swap cannot redirect the change).
  */
 export async function descend(
   start: FileHandle,
   segments: readonly string[],
   create: boolean,
   shownPath: string,
+  owner?: HostUser,
 ): Promise<FileHandle> {
   let current = start;
   for (const segment of segments) {
     try {
-      if (create) await mkdir(descriptorPath(current, segment)).catch(ignoreExists);
+      const created = create ? await mkdir(descriptorPath(current, segment)).then(() => true, ignoreExists) : false;
       const next = await openDirectoryIn(current, segment, shownPath);
+      if (created && owner)
+        await ensureOwner(next, owner).catch(async (error: unknown) => {
+          await next.close();
+          throw error;
+        });
       await current.close();
       current = next;
     } catch (error) {
@@ -118,7 +128,7 @@ export async function withParentDirectory<T>(
   const parentSegments = entry.segments.slice(0, -1);
   let directory: FileHandle | undefined;
   try {
-    directory = await descend(root.handle, parentSegments, create, entry.virtualPath);
+    directory = await descend(root.handle, parentSegments, create, entry.virtualPath, entry.mount.owner);
     await assertInside(root, directory, entry.virtualPath);
     return await work(directory, entry.segments.at(-1), root);
   } finally {
@@ -155,6 +165,8 @@ export async function openRegularFile(directory: FileHandle, name: string, shown
     const code = errorCode(error);
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP') throw new WorkspaceAccessError('symbolic-link', shownPath, 'the file is a symbolic link');
+    // A Unix socket cannot be opened at all.
+    if (code === 'ENXIO') throw new WorkspaceAccessError('not-a-regular-file', shownPath, 'not a regular file');
     throw error;
   }
   try {
@@ -203,31 +215,50 @@ export async function listEntries(directory: FileHandle): Promise<DirectoryEntry
     .sort((left, right) => left.name.localeCompare(right.name));
 }
 
+/** Options of `replaceFile`. */
+export interface ReplaceOptions {
+  /**
+   * Sees the previous content (or `undefined` when there was none) before anything changes: the
+   * file checkpoint. Only with it is the previous content read, and then only up to
+   * `maximumPreviousBytes` (a larger file is refused with `FileTooLargeError`, unchanged).
+   */
+  beforeReplace?: (previous: Buffer | undefined) => Promise<void>;
+  maximumPreviousBytes?: number;
+  /** The host user the new file is given to (the sandbox's user on a root host). */
+  owner?: HostUser;
+}
+
 /**
  * Replaces (or creates) `name` in `directory` atomically: the new content goes to a temporary
  * file created with O_EXCL|O_NOFOLLOW in the same directory, is synced, then renamed over the
- * name (N-6). A link at the name is refused rather than replaced. `beforeReplace` sees the
- * previous content first (for file checkpoints) and runs before anything changes.
+ * name (N-6). A link at the name is refused rather than replaced. The new file keeps the previous
+ * one's permission bits, never its set-id bits.
  */
 export async function replaceFile(
   directory: FileHandle,
   name: string,
   shownPath: string,
   content: Buffer,
-  beforeReplace?: (previous: Buffer | undefined) => Promise<void>,
+  options: ReplaceOptions = {},
 ): Promise<{ previous: Buffer | undefined }> {
   const existing = await openRegularFile(directory, name, shownPath);
   let previous: Buffer | undefined;
   let mode = 0o644;
   if (existing) {
     try {
-      previous = (await readLimited(existing, Number.MAX_SAFE_INTEGER)).content;
-      mode = (await existing.stat()).mode & 0o777;
+      const status = await existing.stat();
+      mode = status.mode & 0o777;
+      if (options.beforeReplace) {
+        const limit = options.maximumPreviousBytes ?? Number.MAX_SAFE_INTEGER;
+        if (status.size > limit)
+          throw new FileTooLargeError(shownPath, status.size, limit, 'write_file (recording the file first)');
+        previous = (await readLimited(existing, limit)).content;
+      }
     } finally {
       await existing.close();
     }
   }
-  await beforeReplace?.(previous);
+  await options.beforeReplace?.(previous);
   const temporaryName = `.${name.slice(0, 180)}.${randomBytes(6).toString('hex')}.agentloom-tmp`;
   const temporary = await open(descriptorPath(directory, temporaryName), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode).catch(
     (error: unknown) => {
@@ -237,6 +268,7 @@ export async function replaceFile(
     },
   );
   try {
+    if (options.owner) await temporary.chown(options.owner.uid, options.owner.gid);
     await temporary.writeFile(content);
     await temporary.sync();
     await temporary.close();
@@ -264,6 +296,13 @@ export function errorCode(error: unknown): string | undefined {
     : undefined;
 }
 
-function ignoreExists(error: unknown): void {
+function ignoreExists(error: unknown): false {
   if (errorCode(error) !== 'EEXIST') throw error;
+  return false;
+}
+
+/** Gives an open file or directory to `owner` unless it has it already. */
+async function ensureOwner(handle: FileHandle, owner: HostUser): Promise<void> {
+  const status = await handle.stat();
+  if (status.uid !== owner.uid || status.gid !== owner.gid) await handle.chown(owner.uid, owner.gid);
 }

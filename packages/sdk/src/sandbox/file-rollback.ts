@@ -45,7 +45,7 @@ export async function rollbackFiles(
       await withParentDirectory(entry, previous !== undefined, async (directory, name) => {
         if (name === undefined) throw new FileNotFoundError(change.path, 'is a directory');
         if (previous === undefined) await removeFile(directory, name);
-        else await replaceFile(directory, name, change.path, previous);
+        else await replaceFile(directory, name, change.path, previous, entry.mount.owner ? { owner: entry.mount.owner } : {});
       });
     } catch (error) {
       // A file to remove whose directory is gone already is as good as removed.

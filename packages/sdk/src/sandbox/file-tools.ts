@@ -11,7 +11,7 @@ import {
   withParentDirectory,
 } from './confined-fs.js';
 import { grepFiles } from './grep-files.js';
-import { FileEditConflictError, FileNotFoundError, WorkspaceAccessError } from './sandbox-errors.js';
+import { FileEditConflictError, FileNotFoundError, FileTooLargeError, WorkspaceAccessError } from './sandbox-errors.js';
 import type { Workspace } from './workspace.js';
 import { type ResolvedEntry, resolveVirtualPath, type WorkspaceView } from './workspace-view.js';
 
@@ -60,11 +60,19 @@ async function writeViewFile(
 ) {
   const log = workspace.checkpointLog(view.scope);
   return withParentDirectory(entry, createDirectories, (directory, name) =>
-    replaceFile(directory, name as string, entry.virtualPath, content, async (previous) => {
-      await log?.record(
-        { runId: context.runId, sessionId: context.sessionId, operationId: context.operationId, path: entry.virtualPath },
-        previous,
-      );
+    replaceFile(directory, name as string, entry.virtualPath, content, {
+      ...(entry.mount.owner ? { owner: entry.mount.owner } : {}),
+      ...(log
+        ? {
+            maximumPreviousBytes: workspace.limits.editBytes,
+            beforeReplace: async (previous) => {
+              await log.record(
+                { runId: context.runId, sessionId: context.sessionId, operationId: context.operationId, path: entry.virtualPath },
+                previous,
+              );
+            },
+          }
+        : {}),
     }),
   );
 }
@@ -142,7 +150,8 @@ export function createFileTools(workspace: Workspace): Tool[] {
     execute: async ({ path, oldText, newText, replaceAll }, context) => {
       const { view, resolved } = await resolveFor(workspace, context, path);
       const entry = writableEntry(resolved, path);
-      const { content } = await readViewFile(entry, Number.MAX_SAFE_INTEGER);
+      const { content, size, truncated } = await readViewFile(entry, workspace.limits.editBytes);
+      if (truncated) throw new FileTooLargeError(entry.virtualPath, size, workspace.limits.editBytes, 'edit_file');
       const text = content.toString('utf8');
       const occurrences = text.split(oldText).length - 1;
       if (occurrences === 0 || (occurrences > 1 && !replaceAll)) throw new FileEditConflictError(entry.virtualPath, occurrences);

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
+import { RE2JS } from 're2js';
 import { listEntries, openDirectoryIn, openRegularFile, readLimited, withDirectory } from './confined-fs.js';
-import { WorkspaceAccessError } from './sandbox-errors.js';
+import { InvalidSearchPatternError, WorkspaceAccessError } from './sandbox-errors.js';
 import type { ResolvedEntry } from './workspace-view.js';
 
 /** Options of a search. */
@@ -22,20 +23,38 @@ interface Progress {
   files: number;
 }
 
+/** Tells whether a line matches. */
+type LineMatcher = (line: string) => boolean;
+
+/**
+ * Compiles the model's pattern. Expressions run on RE2's linear-time engine (re2js), never on
+ * JavaScript's backtracking one: a pattern such as `^(a+)+$` over a file the model wrote itself
+ * would otherwise block the whole process — every run in it, its lease renewals and timers — for
+ * minutes. RE2 has no backreferences or lookaround; such a pattern is refused with a typed error.
+ */
+export function compileLineMatcher(pattern: string, regex: boolean, ignoreCase: boolean): LineMatcher {
+  if (!regex) {
+    if (!ignoreCase) return (line) => line.includes(pattern);
+    const lowered = pattern.toLowerCase();
+    return (line) => line.toLowerCase().includes(lowered);
+  }
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+  } catch (error) {
+    throw new InvalidSearchPatternError(pattern, (error as Error).message);
+  }
+  return (line) => compiled.matcher(line).find();
+}
+
 /**
  * Searches regular text files below a directory of the view, line by line, walking with the same
  * confined, link-refusing operations as the other file tools. Links, hard-linked files, binary
  * files and files over 1 MiB are skipped and counted; lines longer than 2000 characters are not
- * searched (bounding the cost of a model-supplied expression).
+ * searched. With the linear-time matcher, one file costs at most time proportional to its size.
  */
 export async function grepFiles(entry: ResolvedEntry, options: GrepOptions): Promise<string> {
-  let expression: RegExp;
-  try {
-    const source = options.regex ? options.pattern : options.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    expression = new RegExp(source, options.ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw Object.assign(new Error(`invalid regular expression: ${(error as Error).message}`), { retryable: false });
-  }
+  const expression = compileLineMatcher(options.pattern, options.regex, options.ignoreCase);
   const progress: Progress = { matches: [], skipped: 0, files: 0 };
   await withDirectory(entry, (directory) => walk(directory, entry.virtualPath, 0, expression, options, progress));
   const lines = progress.matches.length > 0 ? progress.matches : ['(no matches)'];
@@ -48,7 +67,7 @@ async function walk(
   directory: FileHandle,
   virtualPath: string,
   depth: number,
-  expression: RegExp,
+  expression: LineMatcher,
   options: GrepOptions,
   progress: Progress,
 ): Promise<void> {
@@ -75,7 +94,7 @@ async function searchFile(
   directory: FileHandle,
   name: string,
   path: string,
-  expression: RegExp,
+  expression: LineMatcher,
   options: GrepOptions,
   progress: Progress,
 ): Promise<void> {
@@ -97,7 +116,7 @@ async function searchFile(
     }
     const lines = content.toString('utf8').split('\n');
     for (const [index, line] of lines.entries()) {
-      if (line.length > maximumLineLength || !expression.test(line)) continue;
+      if (line.length > maximumLineLength || !expression(line)) continue;
       progress.matches.push(`${path}:${index + 1}: ${line}`);
       if (progress.matches.length >= options.maximumMatches) return;
     }

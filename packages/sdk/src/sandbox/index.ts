@@ -10,10 +10,12 @@ export type { RollbackOptions, RollbackResult } from './file-rollback.js';
 export { createFileTools } from './file-tools.js';
 export { ProcessSandbox } from './process/index.js';
 export type { CleanupOutcome, StaleCleanupReport } from './run-directory-cleanup.js';
-export type { CommandRequest, CommandResult, ProcessLaunch, ProcessRequest, Sandbox } from './sandbox.js';
+export type { CommandRequest, CommandResult, HostUser, ProcessLaunch, ProcessRequest, Sandbox } from './sandbox.js';
 export {
   FileEditConflictError,
   FileNotFoundError,
+  FileTooLargeError,
+  InvalidSearchPatternError,
   RunNotSettledError,
   SandboxUnavailableError,
   WorkspaceAccessError,

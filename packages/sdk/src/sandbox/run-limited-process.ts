@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { type DiskWatch, startDiskWatch } from './disk-usage.js';
 import type { CommandResult } from './sandbox.js';
 import { SandboxUnavailableError } from './sandbox-errors.js';
 
@@ -11,14 +12,38 @@ export interface LimitedProcessOptions {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /** Kill the process tree when these directories grow past their quota. */
+  diskWatch?: DiskWatch;
 }
 
 /**
- * Runs a process to completion, killing its whole process group (SIGKILL) when it passes its time
- * or output limit or when the signal aborts. Output past the limit is dropped. The process starts
- * in its own group (`detached`) so that nothing it forks outlives the kill.
+ * Runs a process to completion, killing its whole process group (SIGKILL) when it passes its time,
+ * output or disk limit or when the signal aborts. Output past the limit is dropped. The process
+ * starts in its own group (`detached`) so that nothing it forks outlives the kill.
  */
-export function runLimitedProcess(options: LimitedProcessOptions): Promise<CommandResult> {
+export async function runLimitedProcess(options: LimitedProcessOptions): Promise<CommandResult> {
+  let diskQuotaExceeded = false;
+  let killGroup: (() => void) | undefined;
+  const watch = options.diskWatch
+    ? await startDiskWatch(options.diskWatch, () => {
+        diskQuotaExceeded = true;
+        killGroup?.();
+      })
+    : undefined;
+  try {
+    const result = await spawnLimited(options, (kill) => {
+      killGroup = kill;
+    });
+    return { ...result, diskQuotaExceeded };
+  } finally {
+    watch?.stop();
+  }
+}
+
+function spawnLimited(
+  options: LimitedProcessOptions,
+  onStarted: (kill: () => void) => void,
+): Promise<Omit<CommandResult, 'diskQuotaExceeded'>> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       resolve(emptyResult({ aborted: true }));
@@ -54,6 +79,7 @@ export function runLimitedProcess(options: LimitedProcessOptions): Promise<Comma
         kill();
       }
     };
+    onStarted(kill);
     child.stdout.on('data', collect(stdout));
     child.stderr.on('data', collect(stderr));
     const timer = setTimeout(() => {
@@ -89,7 +115,7 @@ export function runLimitedProcess(options: LimitedProcessOptions): Promise<Comma
   });
 }
 
-function emptyResult(overrides: Partial<CommandResult>): CommandResult {
+function emptyResult(overrides: Partial<CommandResult>): Omit<CommandResult, 'diskQuotaExceeded'> {
   return {
     exitCode: null,
     signal: null,

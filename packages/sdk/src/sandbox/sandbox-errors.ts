@@ -79,6 +79,50 @@ export class FileEditConflictError extends AgentLoomError {
   }
 }
 
+/**
+ * A file is larger than what a file tool may load whole: `edit_file` edits files up to the
+ * workspace's `editBytes`, and `write_file` (with checkpoints on) replaces only files it can
+ * record first. Never retryable: the model should work on such a file with `run_command`.
+ */
+export class FileTooLargeError extends AgentLoomError {
+  readonly path: string;
+  readonly size: number;
+  readonly limit: number;
+  readonly retryable = false;
+
+  constructor(path: string, size: number, limit: number, action: string) {
+    super('file-too-large', `"${path}" has ${size} bytes; ${action} handles files up to ${limit} bytes`);
+    this.path = path;
+    this.size = size;
+    this.limit = limit;
+  }
+
+  static override isInstance(error: unknown): error is FileTooLargeError {
+    return hasErrorCode(error, 'file-too-large');
+  }
+}
+
+/**
+ * A search pattern of `grep_files` is not a valid expression for its linear-time engine (RE2
+ * syntax: no backreferences, no lookaround). Never retryable as is.
+ */
+export class InvalidSearchPatternError extends AgentLoomError {
+  readonly pattern: string;
+  readonly retryable = false;
+
+  constructor(pattern: string, detail: string) {
+    super(
+      'invalid-search-pattern',
+      `invalid regular expression ${JSON.stringify(pattern)}: ${detail} (RE2 syntax: no backreferences or lookaround)`,
+    );
+    this.pattern = pattern;
+  }
+
+  static override isInstance(error: unknown): error is InvalidSearchPatternError {
+    return hasErrorCode(error, 'invalid-search-pattern');
+  }
+}
+
 /** The sandbox cannot run here (bubblewrap missing, user namespaces refused, no `/proc`). */
 export class SandboxUnavailableError extends AgentLoomError {
   readonly retryable = false;

@@ -14,6 +14,16 @@ export interface CommandRequest {
   signal?: AbortSignal;
   /** Extra environment variables; the host environment is never passed through. */
   environment?: Readonly<Record<string, string>>;
+  /**
+   * Disk quota of the view's writable directories (`/work`, writable mounts), in allocated bytes:
+   * the command is killed when their usage grows past it (or past their usage at its start, when
+   * that is higher, so that a command can still delete files). No quota when absent.
+   */
+  diskQuotaBytes?: number;
+  /** Most processes (and threads) alive at once inside the sandbox; isolating adapters only. */
+  maxProcesses?: number;
+  /** Size of the private `/tmp` (memory-backed); isolating adapters only. */
+  temporaryBytes?: number;
 }
 
 /** How a sandboxed command ended. */
@@ -29,6 +39,14 @@ export interface CommandResult {
   outputLimited: boolean;
   /** Killed because the request's signal aborted. */
   aborted: boolean;
+  /** Killed because the writable directories grew past `diskQuotaBytes`. */
+  diskQuotaExceeded: boolean;
+}
+
+/** A host user id and group id. */
+export interface HostUser {
+  uid: number;
+  gid: number;
 }
 
 /** A long-lived program (an MCP server over stdio) to start inside a sandbox. */
@@ -64,6 +82,12 @@ export interface Sandbox {
    * user can; do not run untrusted scripts with such an adapter.
    */
   readonly isolating: boolean;
+  /**
+   * The host user sandboxed programs act as, when it differs from the host process's own user
+   * (a root host runs them as an unprivileged user, never as root). The workspace gives this user
+   * the work directories and the files its tools write, so that scripts can change them.
+   */
+  readonly hostUser?: HostUser;
   /** Runs one command to completion within its limits. The view's work directory must exist. */
   runCommand(request: CommandRequest): Promise<CommandResult>;
   /** How to start a long-lived program inside the sandbox (used for stdio MCP servers). */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { HostUser } from './sandbox.js';
 import { WorkspaceAccessError } from './sandbox-errors.js';
 
 /** What kind of directory a mount shows. */
@@ -21,6 +22,11 @@ export interface MountBinding {
    */
   baseSegments: readonly string[];
   writable: boolean;
+  /**
+   * The host user that must own the mount's root and everything the file tools create in it
+   * (the sandbox's user on a root host), so that scripts can change what the tools wrote.
+   */
+  owner?: HostUser;
 }
 
 /** The run and session a view belongs to; taken from the trusted tool context, never from the model. */

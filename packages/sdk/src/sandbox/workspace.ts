@@ -29,6 +29,21 @@ export interface WorkspaceLimits {
   commandTimeoutMs?: number;
   /** Output limit (stdout plus stderr) of one `run_command`. Default 64 KiB. */
   commandOutputBytes?: number;
+  /**
+   * Largest file `edit_file` edits, and largest existing file `write_file` replaces while
+   * checkpoints are on (its content is recorded first). Default 4 MiB.
+   */
+  editBytes?: number;
+  /**
+   * Disk quota of a run's writable directories (`/work` and writable mounts), in allocated bytes:
+   * a `run_command` that grows them past it is killed, and no single file it writes can pass it.
+   * Default 1 GiB.
+   */
+  diskQuotaBytes?: number;
+  /** Most processes and threads alive at once in one `run_command` (isolating sandboxes). Default 128. */
+  commandProcesses?: number;
+  /** Size of the memory-backed `/tmp` of one `run_command` (isolating sandboxes). Default 64 MiB. */
+  commandTemporaryBytes?: number;
 }
 
 /** Options of `createWorkspace`. */
@@ -76,6 +91,22 @@ const optionsSchema = z
           .int()
           .positive()
           .default(64 * 1024),
+        editBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(4 * 1024 * 1024),
+        diskQuotaBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * 1024 * 1024),
+        commandProcesses: z.number().int().min(2).default(128),
+        commandTemporaryBytes: z
+          .number()
+          .int()
+          .positive()
+          .default(64 * 1024 * 1024),
       })
       .strict()
       .prefault({}),
@@ -145,7 +176,10 @@ export class Workspace {
 
   /** The authorised view of one run (F-2). */
   view(scope: WorkspaceScope): WorkspaceView {
-    const work = binding('work', '/work', this.root, true, workSegments(this.persistent, scope));
+    const work: MountBinding = {
+      ...binding('work', '/work', this.root, true, workSegments(this.persistent, scope)),
+      ...(this.sandbox?.hostUser ? { owner: this.sandbox.hostUser } : {}),
+    };
     return { scope: { sessionId: scope.sessionId, runId: scope.runId }, mounts: [work, ...this.readOnlyMounts] };
   }
 

@@ -8,22 +8,12 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap/index.js';
 import { createWorkspace, type Workspace } from '../../src/sandbox/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { callTool, toolContext } from './capability-harness.js';
 
 /** Host paths of everything the attacker must not reach. */
@@ -77,7 +67,7 @@ const token = (label: string) => `SECRET_${label}_${randomBytes(8).toString('hex
 
 /** Builds the world; needs a working bubblewrap (the attacker's workspace has a sandbox). */
 export async function createCorpusFixture(): Promise<CorpusFixture> {
-  const base = mkdtempSync(join(tmpdir(), 'agentloom-escape-'));
+  const base = sandboxReachableDirectory('agentloom-escape-');
   const root = join(base, 'agent');
   const skills = join(base, 'skills', 'notes-helper');
   mkdirSync(join(skills, 'scripts'), { recursive: true });

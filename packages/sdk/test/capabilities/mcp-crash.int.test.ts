@@ -5,8 +5,7 @@
  * unknown outcome; with retry on, a long-running MCP task is continued by the new process — same
  * task, no second execution — because the operation id was linked to the task in the ledger.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,9 +14,10 @@ import { FileMcpTaskLedger } from '../../src/capabilities/mcp/index.js';
 import type { RunResult } from '../../src/core/run-result.js';
 import type { JournalEntry } from '../../src/store/run-store.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { killProcessesWith, runTestChild, startEverythingHttp, tagged } from './capability-harness.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'agentloom-mcp-crash-'));
+const directory = sandboxReachableDirectory('agentloom-mcp-crash-');
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 async function journalOf(path: string, runId: string): Promise<JournalEntry[]> {

@@ -5,8 +5,7 @@
  * failures retryable with a reconnect; `isError` results as business failures; elicitation routed
  * to the approval port, denied by default.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +18,7 @@ import {
 import { Agent } from '../../src/engine/agent/agent.js';
 import { MemoryRunStore } from '../../src/store/memory/memory-run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/testing/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import {
   callTool,
   everythingServer,
@@ -29,7 +29,7 @@ import {
   toolContext,
 } from './capability-harness.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'agentloom-mcp-'));
+const directory = sandboxReachableDirectory('agentloom-mcp-');
 const connections: McpServerConnection[] = [];
 afterAll(async () => {
   await Promise.all(connections.map((connection) => connection.close()));

@@ -3,16 +3,16 @@
  * the whole process tree and clears the environment; the plain-process adapter only limits and
  * rewrites paths — it does not isolate, as its documentation says, and this test shows it.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BubblewrapSandbox, checkBubblewrap } from '../../src/sandbox/bubblewrap/index.js';
 import { createWorkspace, ProcessSandbox, type Sandbox, SandboxUnavailableError } from '../../src/sandbox/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { describeWithBubblewrap } from './bubblewrap-availability.js';
 import { processesWith } from './capability-harness.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'agentloom-sandbox-'));
+const directory = sandboxReachableDirectory('agentloom-sandbox-');
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const skill = join(directory, 'skills', 'echo-skill');
 mkdirSync(skill, { recursive: true });

@@ -3,8 +3,7 @@
  * (progressive disclosure, reading runs nothing) and runs the skill's script with `run_command`
  * in the bubblewrap sandbox, which sees only the run's view (K-1, K-2, F-2).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
@@ -15,10 +14,11 @@ import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap/index.js';
 import { createWorkspace } from '../../src/sandbox/index.js';
 import { MemoryRunStore } from '../../src/store/memory/memory-run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/testing/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { describeWithBubblewrap } from './bubblewrap-availability.js';
 
 const skillsRoot = fileURLToPath(new URL('../../src/capabilities/skills/__fixtures__/valid/', import.meta.url));
-const directory = mkdtempSync(join(tmpdir(), 'agentloom-skill-run-'));
+const directory = sandboxReachableDirectory('agentloom-skill-run-');
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** The scripted model: finds the report skill in its context, reads it, follows it. */

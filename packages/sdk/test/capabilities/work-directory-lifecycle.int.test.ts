@@ -4,8 +4,7 @@
  * settling, never after a crash (the resumed run, in another process, finds its files) — and a
  * persistent session directory is kept across runs. Tested across a stop and across a SIGKILL.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,9 +14,10 @@ import { Agent } from '../../src/engine/agent/agent.js';
 import { createWorkspace, RunNotSettledError } from '../../src/sandbox/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { runTestChild, tagged } from './capability-harness.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'agentloom-work-directories-'));
+const directory = sandboxReachableDirectory('agentloom-work-directories-');
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** A run that writes a draft, then waits in `hold` until the test releases it. */

@@ -28,6 +28,8 @@ export type AgentLoomErrorCode =
   | 'workspace-access-denied'
   | 'file-not-found'
   | 'file-edit-conflict'
+  | 'file-too-large'
+  | 'invalid-search-pattern'
   | 'sandbox-unavailable'
   | 'run-not-settled'
   | 'mcp-connection-failed'

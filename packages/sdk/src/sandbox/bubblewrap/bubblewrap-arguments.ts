@@ -19,14 +19,25 @@ export interface BubblewrapLayout {
   systemPaths: readonly string[];
   /** Share the host network (off: the sandbox has no network at all). */
   network: boolean;
+  /** Size of the private, memory-backed `/tmp`. */
+  temporaryBytes: number;
+  /** The descriptor bubblewrap reads the seccomp filter from. */
+  seccompDescriptor: number;
 }
+
+/** Default size of a sandbox's private `/tmp`: 64 MiB. */
+export const defaultTemporaryBytes = 64 * 1024 * 1024;
 
 /**
  * Builds the bubblewrap arguments that show exactly the view (K-2, F-2): system programs
- * read-only, a private `/proc`, `/dev` and `/tmp`, skills and read-only mounts with `--ro-bind`,
- * the work directory with `--bind`, nothing else of the host (no home, no other session, no
- * system records). The program runs as an unprivileged user in new user, PID, IPC, UTS, cgroup
- * and network namespaces, with every capability dropped, in a new session, and dies with its parent.
+ * read-only, a private `/proc` (with `/proc/sys` read-only), `/dev` and a size-limited `/tmp`,
+ * skills and read-only mounts with `--ro-bind`, the work directory with `--bind` (bubblewrap mounts
+ * every bind `nosuid,nodev`), nothing else of the host (no home, no other session, no system
+ * records). The program runs as an unprivileged user in new user, PID, IPC, UTS, cgroup and
+ * network namespaces, may not create further user namespaces (so it cannot regain capabilities
+ * to mount or to write file capabilities), has every capability dropped, runs under the seccomp
+ * filter, in a new session, as PID 1 of its namespace (so `/proc/1` is the program itself, not a
+ * bubblewrap process whose command line names host paths), and dies with its parent.
  */
 export function bubblewrapArguments(
   mounts: readonly MountBinding[],
@@ -37,6 +48,9 @@ export function bubblewrapArguments(
     '--die-with-parent',
     '--new-session',
     '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--as-pid-1',
     ...(layout.network ? ['--share-net'] : []),
     '--cap-drop',
     'ALL',
@@ -52,7 +66,8 @@ export function bubblewrapArguments(
     if (target) args.push('--symlink', target, `/${name}`);
     else args.push('--ro-bind-try', `/${name}`, `/${name}`);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--dev', '/dev');
+  args.push('--size', String(layout.temporaryBytes), '--tmpfs', '/tmp');
   for (const program of programPaths) args.push('--ro-bind', program.host, program.inside);
   for (const mount of [...mounts].sort((left, right) => left.virtualPath.localeCompare(right.virtualPath))) {
     args.push(mount.writable ? '--bind' : '--ro-bind', mountHostPath(mount), mount.virtualPath);
@@ -60,6 +75,7 @@ export function bubblewrapArguments(
   // Nothing but /work, writable mounts and /tmp may change: the sandbox's own root is read-only too.
   args.push('--remount-ro', '/');
   if (mounts.some((mount) => mount.virtualPath === '/work')) args.push('--chdir', '/work');
+  args.push('--seccomp', String(layout.seccompDescriptor));
   return args;
 }
 

@@ -1,6 +1,7 @@
 export {
   bubblewrapArguments,
   defaultSystemPaths,
+  defaultTemporaryBytes,
   type ProgramPath,
   programPaths,
   rewriteProgramPath,
@@ -10,4 +11,7 @@ export {
   BubblewrapSandbox,
   type BubblewrapSandboxOptions,
   checkBubblewrap,
+  defaultMaxProcesses,
 } from './bubblewrap-sandbox.js';
+export { defaultSandboxUser } from './host-user.js';
+export { buildSeccompFilter } from './seccomp-filter.js';

@@ -14,7 +14,8 @@ import { type MountBinding, mountHostPath } from '../workspace-view.js';
  * platforms without bubblewrap. It does NOT isolate: a script can read and write every file the
  * host user can, including other sessions' files and the system records. Setting the working
  * directory is not isolation (F-2). It does enforce time and output limits, clear the host
- * environment, and rewrite the view's virtual paths (`/work`, `/skills/<name>`, `/mounts/<name>`)
+ * environment, watch the disk quota of the writable directories (no process limit: the host user's
+ * processes would count too), and rewrite the view's virtual paths (`/work`, `/skills/<name>`, `/mounts/<name>`)
  * in the command to host paths, so that skill instructions work unchanged. Use it only for
  * trusted scripts.
  */
@@ -32,6 +33,14 @@ export class ProcessSandbox implements Sandbox {
       timeoutMs: request.timeoutMs,
       maxOutputBytes: request.maxOutputBytes,
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.diskQuotaBytes === undefined
+        ? {}
+        : {
+            diskWatch: {
+              directories: request.view.mounts.filter((mount) => mount.writable).map(mountHostPath),
+              quotaBytes: request.diskQuotaBytes,
+            },
+          }),
     });
   }
 
