@@ -6,9 +6,10 @@
  * froze the process, checkpoint amplification by a sparse file, and a raw error for a socket.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap/index.js';
 import { diskUsage } from '../../src/sandbox/disk-usage.js';
@@ -19,10 +20,12 @@ import {
   SandboxUnavailableError,
   WorkspaceAccessError,
 } from '../../src/sandbox/index.js';
+import { spawnTestScript } from '../helpers/child-process.js';
 import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { describeWithBubblewrap } from './bubblewrap-availability.js';
 import { callTool, toolContext } from './capability-harness.js';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const base = sandboxReachableDirectory('agentloom-hardening-');
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const mebibyte = 1024 * 1024;
@@ -92,6 +95,33 @@ describeWithBubblewrap('bubblewrap on this host: no privilege to mint, no kernel
         expect(attempt.status).not.toBe(0);
       }
     }
+  });
+
+  it('refuses set-id bits on a non-root host too, where the sandbox acts as the host user', async () => {
+    // A root test host starts the host process as an unprivileged user; a non-root one is one already.
+    const root = join(base, 'non-root-agent');
+    mkdirSync(root);
+    if (isRoot) chownSync(root, 12346, 12346);
+    const lines: string[] = [];
+    const exit = await spawnTestScript(
+      join(here, 'non-root-host-child.ts'),
+      { AGENTLOOM_TEST_ROOT: root },
+      (line) => lines.push(line),
+      isRoot ? { uid: 12346, gid: 12346 } : undefined,
+    );
+    const line = lines.find((candidate) => candidate.startsWith('RESULT '));
+    expect(line, exit.stderr).toBeDefined();
+    const result = JSON.parse((line as string).slice(7)) as {
+      uid: number;
+      hostUser: unknown;
+      output: string;
+      modes: Record<string, number | null>;
+    };
+    expect(result.uid).not.toBe(0);
+    expect(result.hostUser).toBeNull();
+    expect(result.output).toMatch(/chmod=[1-9]/);
+    expect(result.output).toMatch(/open=[1-9]/);
+    for (const mode of Object.values(result.modes)) expect((mode ?? 0) & 0o6000).toBe(0);
   });
 
   it('sees /proc/sys read-only and cannot mount a cgroup2 hierarchy after unshare', async () => {

@@ -24,18 +24,21 @@ export interface ScriptExit {
 
 /**
  * Spawns a TypeScript script of the repository with `environment` added to this process's, and
- * hands each line it prints to `onLine` together with a function that SIGKILLs it there. The one
+ * hands each line it prints to `onLine` together with a function that SIGKILLs it there (as `user`,
+ * when given and this process may switch to it). The one
  * place that knows how test children are started; the harnesses decide what lines mean.
  */
 export function spawnTestScript(
   script: string,
   environment: Record<string, string>,
   onLine: (line: string, kill: () => void) => void,
+  user?: { uid: number; gid: number },
 ): Promise<ScriptExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', script], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(user ? { uid: user.uid, gid: user.gid } : {}),
     });
     const exit: ScriptExit = { exitCode: null, exitSignal: null, stderr: '' };
     const kill = () => child.kill('SIGKILL');
