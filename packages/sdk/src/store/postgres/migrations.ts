@@ -34,4 +34,9 @@ export const postgresMigrations: readonly string[] = [
      at bigint NOT NULL,
      PRIMARY KEY (run_id, sequence)
    );`,
+  // 2: what a run is (kind, name, host metadata) on its row, and the index of newest-first listings.
+  `ALTER TABLE agentloom_runs ADD COLUMN kind text NOT NULL DEFAULT 'agent';
+   ALTER TABLE agentloom_runs ADD COLUMN name text NOT NULL DEFAULT '';
+   ALTER TABLE agentloom_runs ADD COLUMN metadata text NOT NULL DEFAULT '{}';
+   CREATE INDEX agentloom_runs_created ON agentloom_runs (created_at, run_id);`,
 ];

@@ -27,4 +27,9 @@ export const sqliteMigrations: readonly string[] = [
      at INTEGER NOT NULL,
      PRIMARY KEY (run_id, sequence)
    ) STRICT, WITHOUT ROWID;`,
+  // 2: what a run is (kind, name, host metadata) on its row, and the index of newest-first listings.
+  `ALTER TABLE agentloom_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'agent';
+   ALTER TABLE agentloom_runs ADD COLUMN name TEXT NOT NULL DEFAULT '';
+   ALTER TABLE agentloom_runs ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+   CREATE INDEX agentloom_runs_created ON agentloom_runs (created_at, run_id);`,
 ];
