@@ -374,7 +374,8 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     default:
       // Every record type is handled above: a new one that is not fails to compile here (B-6).
       // At run time an unknown type (another engine's record) changes nothing.
-      return record satisfies never;
+      record satisfies never;
+      return;
   }
 }
 
