@@ -28,15 +28,21 @@ export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
 export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
 export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
+// Hosting runs: observe, control and create runs from any process (B-8).
+export * from './client/index.js';
 export {
   AgentLoomError,
   type AgentLoomErrorCode,
+  ApprovalNotFoundError,
   type ConfigurationIssue,
   InvalidConfigurationError,
   InvalidRunRequestError,
   ModelCallError,
   OwnershipLostError,
+  RunAlreadyExistsError,
   RunNotActiveError,
+  RunNotFinishedError,
+  RunNotFoundError,
   RunOwnedElsewhereError,
   StaleEpochError,
   StoreFailureError,
@@ -60,7 +66,7 @@ export type { RunLimits } from './engine/agent/execute-run.js';
 export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
 export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
 export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
-export type { RunEvent } from './engine/agent/run-events.js';
+export type { RunEvent, RunEventData } from './engine/agent/run-events.js';
 export { Run } from './engine/agent/run-handle.js';
 export type { SessionRun } from './engine/agent/session/index.js';
 export type { SupplementReceipt } from './engine/agent/supplements.js';
@@ -188,13 +194,21 @@ export {
   type AcquireRequest,
   type AcquireResult,
   type AppendRequest,
+  type CreateRunRequest,
   type ExternalAppendRequest,
   type JournalEntry,
   MemoryRunStore,
   type MemoryRunStoreOptions,
   type NewJournalEntry,
+  type RunKind,
+  type RunLabels,
+  type RunListPosition,
+  type RunListQuery,
+  type RunMetadata,
   type RunRecord,
   type RunStore,
+  type SessionListQuery,
+  type SessionRecord,
   type StoredRunStatus,
 } from './store/index.js';
 export { createAgentTracing, type TracingOptions } from './telemetry/index.js';

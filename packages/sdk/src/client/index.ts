@@ -1,0 +1,2 @@
+export { type CreateRunOptions, type Page, RunClient, type RunClientOptions, type RunSummary } from './run-client.js';
+export type * from './run-description.js';
