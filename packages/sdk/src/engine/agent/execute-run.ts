@@ -14,6 +14,7 @@ import { driveToResult } from './drive-run.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { Governance } from './governance/governance.js';
 import type { Node } from './nodes/node.js';
+import { recordLostAttempts } from './operation-runner.js';
 import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
 import { createRunStartedEntry } from './start-run.js';
@@ -199,6 +200,7 @@ export async function executeAgentRun(
   }
   let ended = false;
   try {
+    if (acquired.outcome === 'acquired' && state.stopRequested) await recordLostAttempts(context);
     const result = await driveToResult(context, agent.entry, acquired.outcome === 'acquired');
     ended = true;
     return result;
