@@ -275,7 +275,8 @@ export class PostgresRunStore implements RunStore {
       values.push(query.before.createdAt);
       const time = `$${values.length}`;
       values.push(query.before.runId);
-      add((at) => `(created_at < ${time}::bigint OR (created_at = ${time}::bigint AND run_id < ${at()}))`);
+      // A row comparison, so that the (created_at, run_id) index seeks straight to the position.
+      add((at) => `(created_at, run_id) < (${time}::bigint, ${at()}::text)`);
     }
     values.push(query.limit);
     const filter = conditions.map((condition) => ` AND ${condition}`).join('');

@@ -125,9 +125,8 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       updated_at = ${DATABASE_CLOCK} WHERE run_id = ANY($1::text[])`,
     listRunsSelect: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE status <> 'deleted'`,
     // $1 has-cursor, $2 cursor time, $3 cursor session, $4 limit.
-    listSessions: `SELECT session_id, COUNT(*)::integer AS runs, MIN(created_at) AS first_run_at, MAX(created_at) AS last_run_at
-      FROM ${runs} WHERE status <> 'deleted' GROUP BY session_id
-      HAVING NOT $1::boolean OR MAX(created_at) < $2::bigint OR (MAX(created_at) = $2::bigint AND session_id < $3::text)
+    listSessions: `SELECT session_id, runs, first_run_at, last_run_at FROM ${quotedSchema}.agentloom_sessions
+      WHERE NOT $1::boolean OR (last_run_at, session_id) < ($2::bigint, $3::text)
       ORDER BY last_run_at DESC, session_id DESC LIMIT $4`,
   };
 }

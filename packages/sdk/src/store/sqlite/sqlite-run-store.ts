@@ -133,10 +133,9 @@ export class SqliteRunStore implements RunStore {
         `UPDATE agentloom_runs SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
       deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
-      sessions: database.prepare<[number, number, number, string, number], SessionRow>(
-        `SELECT session_id, COUNT(*) AS runs, MIN(created_at) AS first_run_at, MAX(created_at) AS last_run_at
-         FROM agentloom_runs WHERE status <> 'deleted' GROUP BY session_id
-         HAVING ? = 0 OR MAX(created_at) < ? OR (MAX(created_at) = ? AND session_id < ?)
+      sessions: database.prepare<[number, number, string, number], SessionRow>(
+        `SELECT session_id, runs, first_run_at, last_run_at FROM agentloom_sessions
+         WHERE ? = 0 OR (last_run_at, session_id) < (?, ?)
          ORDER BY last_run_at DESC, session_id DESC LIMIT ?`,
       ),
       release: database.prepare(
@@ -276,12 +275,19 @@ export class SqliteRunStore implements RunStore {
       values.push(query.status);
     }
     for (const [key, value] of Object.entries(query.metadata ?? {})) {
-      conditions.push('EXISTS (SELECT 1 FROM json_each(metadata) WHERE json_each.key = ? AND json_each.value = ?)');
-      values.push(key, value);
+      // A plain key is read by path (fast); any other key is matched through json_each (exact).
+      if (/^[A-Za-z0-9_-]{1,128}$/.test(key)) {
+        conditions.push('json_extract(metadata, ?) = ?');
+        values.push(`$."${key}"`, value);
+      } else {
+        conditions.push('EXISTS (SELECT 1 FROM json_each(metadata) WHERE json_each.key = ? AND json_each.value = ?)');
+        values.push(key, value);
+      }
     }
     if (query.before) {
-      conditions.push('(created_at < ? OR (created_at = ? AND run_id < ?))');
-      values.push(query.before.createdAt, query.before.createdAt, query.before.runId);
+      // A row value, so that the (created_at, run_id) index seeks straight to the position.
+      conditions.push('(created_at, run_id) < (?, ?)');
+      values.push(query.before.createdAt, query.before.runId);
     }
     const sql = `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE ${conditions.join(' AND ')}
       ORDER BY created_at DESC, run_id DESC LIMIT ?`;
@@ -296,7 +302,7 @@ export class SqliteRunStore implements RunStore {
   async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
     const before = query.before;
     return this.statements.sessions
-      .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
+      .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
       .map((row) => ({ sessionId: row.session_id, runs: row.runs, firstRunAt: row.first_run_at, lastRunAt: row.last_run_at }));
   }
 
