@@ -11,6 +11,9 @@ import {
 } from '../core/errors/index.js';
 import { Agent } from '../engine/agent/agent.js';
 import type { RunEvent } from '../engine/agent/run-events.js';
+import { START } from '../engine/workflow/channels/channel-names.js';
+import { appendList, lastValue } from '../engine/workflow/channels/state-fields.js';
+import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
@@ -217,5 +220,65 @@ describe('RunClient', () => {
     const sessions = await client.listSessions({ limit: 1 });
     const rest = await client.listSessions({ limit: 5, cursor: sessions.nextCursor as string });
     expect([...sessions.items, ...rest.items].map((session) => session.runs).sort()).toEqual([2, 3]);
+  });
+
+  it('creates, stops and lets a worker execute workflow runs the same way', async () => {
+    const store = new MemoryRunStore();
+    const client = new RunClient({ store });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const slow = tool({
+      name: 'slow',
+      description: 'Slow.',
+      parameters: z.object({ text: z.string() }),
+      execute: async ({ text }) => {
+        started();
+        await held;
+        return text.toUpperCase();
+      },
+    });
+    const workflow = new WorkflowBuilder({ name: 'shout', state: { text: lastValue(z.string()), out: appendList(z.string()) } })
+      .addCapabilityNode('first', slow, { input: { text: 'text' }, output: 'out' })
+      .addCapabilityNode('second', slow, { input: { text: 'text' }, output: 'out' })
+      .addEdge(START, 'first')
+      .addEdge('first', 'second')
+      .compile({ store, leaseMs: 150 });
+
+    await client.createRun({
+      runId: 'w-1',
+      sessionId: 's',
+      kind: 'workflow',
+      name: 'shout',
+      input: { text: 'hi' },
+      metadata: { app: 'a' },
+    });
+    await client.requestStop('w-1');
+    expect(await workflow.run({ sessionId: 's', runId: 'w-1' }).result()).toMatchObject({
+      status: 'stopped',
+      reason: 'user-stop',
+      steps: 0,
+    });
+
+    await client.createRun({ runId: 'w-2', sessionId: 's', kind: 'workflow', name: 'shout', input: { text: 'hi' } });
+    const run = workflow.run({ sessionId: 's', runId: 'w-2' });
+    await running;
+    await client.requestStop('w-2', { reason: 'enough' });
+    setTimeout(release, 200);
+    expect(await run.result()).toMatchObject({ status: 'stopped', reason: 'user-stop', steps: 1 });
+    expect(await client.describeRun('w-2')).toMatchObject({
+      kind: 'workflow',
+      name: 'shout',
+      status: 'stopped',
+      input: { text: 'hi' },
+    });
+    expect((await client.listRuns({ kind: 'workflow' })).items.map((item) => item.runId).sort()).toEqual(['w-1', 'w-2']);
+    const agent = new Agent({ name: 'adder', mode: 'react', model: addingModel(), prompt: 'p', tools: [add], store });
+    await expect(agent.run({ sessionId: 's', runId: 'w-2' }).result()).rejects.toSatisfy(InvalidRunRequestError.isInstance);
   });
 });

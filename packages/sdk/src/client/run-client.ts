@@ -9,7 +9,15 @@ import { AgentEventProjector, type RunEvent } from '../engine/agent/run-events.j
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
 import { findRunRequest, type RunRequestedRecord, stopRequestEntry } from '../engine/run/run-requests.js';
 import { isUnfinished } from '../store/acquire-decision.js';
-import type { JournalEntry, RunKind, RunMetadata, RunRecord, RunStore, StoredRunStatus } from '../store/run-store.js';
+import type {
+  JournalEntry,
+  NewJournalEntry,
+  RunKind,
+  RunMetadata,
+  RunRecord,
+  RunStore,
+  StoredRunStatus,
+} from '../store/run-store.js';
 import { describeAgentRun } from './describe-agent-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
@@ -382,10 +390,18 @@ export class RunClient {
       loops: 0,
       usage: emptyUsage(),
     };
+    // The end record each engine reads back: `run-finished` for an agent, `workflow-finished` for a workflow.
+    const ending: NewJournalEntry =
+      run.kind === 'agent'
+        ? { type: 'run-finished', data: result }
+        : {
+            type: 'workflow-finished',
+            data: { status: 'stopped', reason: 'user-stop', steps: 0, loops: 0, usage: emptyUsage() },
+          };
     const { lastSequence } = await this.store.append({
       runId: run.runId,
       epoch: acquired.run.epoch,
-      entries: [entry, { type: 'run-finished', data: result }],
+      entries: [entry, ending],
       terminal: result,
     });
     return { runId: run.runId, sequence: lastSequence };

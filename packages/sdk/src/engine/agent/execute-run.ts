@@ -97,6 +97,12 @@ export async function executeAgentRun(
   if (!existing && request.input === undefined) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
+  if (existing && existing.kind !== 'agent') {
+    throw new InvalidRunRequestError(
+      request.runId,
+      `Run ${request.runId} is a ${existing.kind} run; an agent cannot execute it.`,
+    );
+  }
   const started = existing ? undefined : await createRunStartedEntry(agent, request, now());
   const acquired = await store.acquire({
     runId: request.runId,
@@ -121,9 +127,6 @@ export async function executeAgentRun(
   let state: AgentRunState;
   let journal: JournalEntry[];
   try {
-    if (run.kind !== 'agent') {
-      throw new InvalidRunRequestError(run.runId, `Run ${run.runId} is a ${run.kind} run; an agent cannot execute it.`);
-    }
     journal = await store.readJournal(run.runId);
     // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
     // the recorded request, after whatever supplements reached it while it was pending.

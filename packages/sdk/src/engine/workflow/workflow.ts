@@ -45,6 +45,8 @@ export interface WorkflowRunOptions<Definition extends StateDefinition> {
   resume?: unknown;
   /** Answers to pending interrupts by interrupt id, when several are pending. */
   resumeById?: Record<string, unknown>;
+  /** Host labels stored on a run created now (a release id …), returned by `RunClient`. */
+  metadata?: Readonly<Record<string, string>>;
   /** Aborting it stops the run, like `run.stop()`. */
   signal?: AbortSignal;
 }
@@ -120,6 +122,7 @@ export class Workflow<Definition extends StateDefinition> {
       ...(options.input !== undefined ? { input: options.input as Record<string, unknown> } : {}),
       ...('resume' in options ? { resume: { value: options.resume } } : {}),
       ...(options.resumeById ? { resumeById: options.resumeById } : {}),
+      ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
     };
     return new WorkflowRun<StateOf<Definition>>(runId, options.sessionId, control, (emit) =>
       executeWorkflowRun(this.runtime, request, control, emit),
