@@ -60,7 +60,8 @@ export class Agent {
   readonly name: string;
   readonly mode: 'react' | 'plan-executor';
   private readonly config: ResolvedAgentConfig;
-  private readonly store: RunStore;
+  /** The store its runs live in (a workflow's agent nodes must share the workflow's, R-6). */
+  readonly store: RunStore;
   private readonly entry: Node;
   private readonly prompts: readonly string[];
   private readonly governance: Governance;

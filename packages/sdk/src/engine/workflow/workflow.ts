@@ -7,6 +7,7 @@ import { RunControl } from '../run/run-control.js';
 import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/state-fields.js';
 import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
+import { AgentNode } from './nodes/agent-node.js';
 import type { Durability } from './pregel/workflow-journal.js';
 import { WorkflowRun } from './workflow-run.js';
 
@@ -87,9 +88,28 @@ export class Workflow<Definition extends StateDefinition> {
       );
     }
     this.name = graph.definition.name;
+    // Without a store of its own, the workflow keeps its runs where its agents keep theirs.
+    const agentStores = [
+      ...new Set(graph.nodes.flatMap((spec) => (spec.node instanceof AgentNode ? [spec.node.agent.store] : []))),
+    ];
+    const store = options.store ?? (agentStores.length === 1 ? agentStores[0] : undefined) ?? new MemoryRunStore();
+    // An agent node whose agent keeps its runs elsewhere would split the run across two stores,
+    // and a resumed workflow could not reattach to its inner runs (R-6): refused here.
+    const foreign = graph.nodes.flatMap((spec) =>
+      spec.node instanceof AgentNode && spec.node.agent.store !== store ? [spec.name] : [],
+    );
+    if (foreign.length > 0) {
+      throw new InvalidConfigurationError(
+        `workflow "${graph.definition.name}"`,
+        foreign.map((name) => ({
+          path: `nodes.${name}`,
+          message: `the agent of node "${name}" uses another store than the workflow; give both the same store (R-6)`,
+        })),
+      );
+    }
     this.runtime = {
       graph,
-      store: options.store ?? new MemoryRunStore(),
+      store,
       durability: options.durability ?? 'sync',
       maxSteps: options.maxSteps ?? 100,
       timeoutMs: options.timeoutMs ?? 3_600_000,
