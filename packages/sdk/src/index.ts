@@ -198,3 +198,19 @@ export {
   type StoredRunStatus,
 } from './store/index.js';
 export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
+export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
+export type { JsonSchema } from './core/json-schema/index.js';
+export {
+  type AgentDefinition,
+  type Comparison,
+  type Condition,
+  createAgent,
+  createWorkflow,
+  DEFINITION_FORMAT_VERSION,
+  type DefinitionProblem,
+  type DefinitionRegistry,
+  InvalidDefinitionError,
+  type NamedReducer,
+  type WorkflowDefinition,
+  type WorkflowStateView,
+} from './definitions/index.js';
