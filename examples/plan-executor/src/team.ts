@@ -46,7 +46,12 @@ export function createTeam(options: TeamOptions): Agent {
     store: options.store,
     planner: { prompt: PLANNER_PROMPT },
     executors: [
-      { name: 'researcher', description: 'Researches one energy source.', prompt: RESEARCHER_PROMPT, tools: createTeamTools(options) },
+      {
+        name: 'researcher',
+        description: 'Researches one energy source.',
+        prompt: RESEARCHER_PROMPT,
+        tools: createTeamTools(options),
+      },
       {
         name: 'summarizer',
         description: 'Writes the final brief from research notes given as material.',
@@ -59,11 +64,17 @@ export function createTeam(options: TeamOptions): Agent {
 }
 
 /** The same team as data: `definitions/energy-brief.json`. */
-export const teamDefinition: unknown = JSON.parse(readFileSync(new URL('../definitions/energy-brief.json', import.meta.url), 'utf8'));
+export const teamDefinition: unknown = JSON.parse(
+  readFileSync(new URL('../definitions/energy-brief.json', import.meta.url), 'utf8'),
+);
 
 /** Builds the same team from its JSON definition; the registry resolves the model and tool names. */
 export function createTeamFromDefinition(options: TeamOptions): Agent {
-  return createAgent(teamDefinition, { models: { default: options.model }, tools: createTeamTools(options), store: options.store });
+  return createAgent(teamDefinition, {
+    models: { default: options.model },
+    tools: createTeamTools(options),
+    store: options.store,
+  });
 }
 
 const toolResults = (request: ModelRequest) => request.messages.filter((message) => message.role === 'tool');

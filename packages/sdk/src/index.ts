@@ -25,6 +25,7 @@ export {
   validateSkillFile,
 } from './capabilities/skills/index.js';
 export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
 export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
 export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
@@ -43,9 +44,24 @@ export {
   UnsupportedJournalFormatError,
 } from './core/errors/index.js';
 export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
+export type { JsonSchema } from './core/json-schema/index.js';
 export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
 export type { RetryPolicy } from './core/retry-policy.js';
 export type { RunResult, RunStatus, TerminalReason } from './core/run-result.js';
+export {
+  type AgentDefinition,
+  type Comparison,
+  type Condition,
+  createAgent,
+  createWorkflow,
+  DEFINITION_FORMAT_VERSION,
+  type DefinitionProblem,
+  type DefinitionRegistry,
+  InvalidDefinitionError,
+  type NamedReducer,
+  type WorkflowDefinition,
+  type WorkflowStateView,
+} from './definitions/index.js';
 export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
 export type {
   AgentConfig,
@@ -198,19 +214,3 @@ export {
   type StoredRunStatus,
 } from './store/index.js';
 export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
-export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
-export type { JsonSchema } from './core/json-schema/index.js';
-export {
-  type AgentDefinition,
-  type Comparison,
-  type Condition,
-  createAgent,
-  createWorkflow,
-  DEFINITION_FORMAT_VERSION,
-  type DefinitionProblem,
-  type DefinitionRegistry,
-  InvalidDefinitionError,
-  type NamedReducer,
-  type WorkflowDefinition,
-  type WorkflowStateView,
-} from './definitions/index.js';

@@ -16,7 +16,15 @@ describe('the condition language of routes and loops', () => {
     [{ field: 'missing.deeper', exists: false }, true],
     [{ field: 'missing', greaterThan: 1 }, false],
     [{ all: [{ field: 'score', greaterThan: 5 }, { not: { field: 'tags', contains: 'spam' } }] }, true],
-    [{ any: [{ field: 'score', greaterThan: 9 }, { field: 'review.verdict', notEquals: 'approve' }] }, false],
+    [
+      {
+        any: [
+          { field: 'score', greaterThan: 9 },
+          { field: 'review.verdict', notEquals: 'approve' },
+        ],
+      },
+      false,
+    ],
   ])('%j is %s', (condition, expected) => {
     expect(conditionSchema.parse(condition)).toEqual(condition);
     expect(evaluateCondition(condition, state)).toBe(expected);

@@ -115,7 +115,13 @@ describe('createAgent', () => {
     );
     const clash = catchError(() =>
       createAgent(
-        { ...planExecutor, model: 'default', hooks: {}, guardrails: {}, executors: [{ name: 'add', description: 'Adds.', prompt: 'Add.' }] },
+        {
+          ...planExecutor,
+          model: 'default',
+          hooks: {},
+          guardrails: {},
+          executors: [{ name: 'add', description: 'Adds.', prompt: 'Add.' }],
+        },
         { models: { default: model() }, tools: [add] },
       ),
     ) as InvalidDefinitionError;

@@ -59,7 +59,17 @@ function definition(maxIterations: number): WorkflowDefinition {
     routes: [
       {
         from: 'gather',
-        when: [{ if: { all: [{ field: 'n', greaterThanOrEqual: 3 }, { field: 'log', contains: 'gathered' }] }, then: 'big' }],
+        when: [
+          {
+            if: {
+              all: [
+                { field: 'n', greaterThanOrEqual: 3 },
+                { field: 'log', contains: 'gathered' },
+              ],
+            },
+            to: 'big',
+          },
+        ],
         otherwise: 'small',
       },
     ],
@@ -93,8 +103,12 @@ describe('createWorkflow', () => {
           notes: { reducer: 'append', schema: { type: 'string' } },
           answer: { reducer: 'last-value', schema: { type: 'string' } },
         },
-        agents: { expert: { formatVersion: 1, kind: 'agent', name: 'expert', mode: 'react', model: 'default', prompt: 'Answer.' } },
-        nodes: [{ name: 'ask', kind: 'agent', agent: 'expert', input: { template: 'About {{topic}}:\n{{notes}}' }, output: 'answer' }],
+        agents: {
+          expert: { formatVersion: 1, kind: 'agent', name: 'expert', mode: 'react', model: 'default', prompt: 'Answer.' },
+        },
+        nodes: [
+          { name: 'ask', kind: 'agent', agent: 'expert', input: { template: 'About {{topic}}:\n{{notes}}' }, output: 'answer' },
+        ],
         edges: [
           { from: 'START', to: 'ask' },
           { from: 'ask', to: 'END' },
@@ -110,7 +124,11 @@ describe('createWorkflow', () => {
     const broken = definition(3);
     broken.nodes.push({ name: 'orphan', kind: 'capability', tool: 'echo', input: { text: 'sentence' } });
     broken.nodes.push({ name: 'ghost', kind: 'capability', tool: 'no_such_tool' });
-    broken.routes?.push({ from: 'orphan', when: [{ if: { field: 'nothing.here', exists: true }, then: 'END' }], otherwise: 'END' });
+    broken.routes?.push({
+      from: 'orphan',
+      when: [{ if: { field: 'nothing.here', exists: true }, to: 'END' }],
+      otherwise: 'END',
+    });
     let error: unknown;
     try {
       createWorkflow(broken, registry());

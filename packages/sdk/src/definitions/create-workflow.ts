@@ -14,8 +14,8 @@ import { WorkflowValidationError } from '../engine/workflow/errors/workflow-erro
 import { send } from '../engine/workflow/graph/graph-definition.js';
 import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
 import type { Workflow, WorkflowOptions } from '../engine/workflow/workflow.js';
-import { agentConfigFromDefinition } from './create-agent.js';
 import { type Condition, evaluateCondition, fieldsOf, readPath } from './condition.js';
+import { agentConfigFromDefinition } from './create-agent.js';
 import { type DefinitionRegistry, toolsByName, type WorkflowStateView } from './definition-registry.js';
 import { type DefinitionProblem, InvalidDefinitionError, pathOf } from './invalid-definition-error.js';
 import { type ParsedWorkflowDefinition, type WorkflowDefinition, workflowDefinitionSchema } from './workflow-definition.js';
@@ -38,7 +38,10 @@ type State = WorkflowStateView;
  *   store,
  * });
  */
-export function createWorkflow(definition: WorkflowDefinition | unknown, registry: DefinitionRegistry = {}): Workflow<StateDefinition> {
+export function createWorkflow(
+  definition: WorkflowDefinition | unknown,
+  registry: DefinitionRegistry = {},
+): Workflow<StateDefinition> {
   const name = (definition as { name?: unknown } | null)?.name;
   const subject = typeof name === 'string' ? `workflow "${name}"` : 'workflow';
   const parsed = workflowDefinitionSchema.safeParse(definition);
@@ -87,7 +90,11 @@ function endpoint(name: string): string {
   return name;
 }
 
-function buildState(data: ParsedWorkflowDefinition, registry: DefinitionRegistry, problems: DefinitionProblem[]): StateDefinition {
+function buildState(
+  data: ParsedWorkflowDefinition,
+  registry: DefinitionRegistry,
+  problems: DefinitionProblem[],
+): StateDefinition {
   const state: Record<string, AnyStateField> = {};
   for (const [field, spec] of Object.entries(data.state)) {
     const path = `state.${field}`;
@@ -182,7 +189,11 @@ function addNodes(
         input = (state) => renderTemplate(template, state);
       } else {
         input = registry.inputs?.[node.input.function];
-        if (!input) problems.push({ path: `${path}.input.function`, message: `no input function "${node.input.function}" in the registry` });
+        if (!input)
+          problems.push({
+            path: `${path}.input.function`,
+            message: `no input function "${node.input.function}" in the registry`,
+          });
       }
       builder.addAgentNode(node.name, agent, {
         ...(input !== undefined ? { input: input as never } : {}),
@@ -196,7 +207,8 @@ function addNodes(
       const serverTools = registry.mcpServers?.[node.server];
       if (!serverTools) problems.push({ path: `${path}.server`, message: `no MCP server "${node.server}" in the registry` });
       tool = serverTools?.find((candidate) => candidate.name === node.tool);
-      if (serverTools && !tool) problems.push({ path: `${path}.tool`, message: `the MCP server "${node.server}" has no tool "${node.tool}"` });
+      if (serverTools && !tool)
+        problems.push({ path: `${path}.tool`, message: `the MCP server "${node.server}" has no tool "${node.tool}"` });
     } else {
       tool = tools.get(node.tool);
       if (!tool) problems.push({ path: `${path}.tool`, message: `no tool "${node.tool}" in the registry` });
@@ -235,8 +247,8 @@ function addRoutes(
       }
       continue;
     }
-    route.when.forEach((branch, branchIndex) => checkFields(branch.if, `${path}.when.${branchIndex}.if`));
-    const branches = route.when.map((branch) => ({ condition: branch.if, targets: list(branch.then) }));
+    for (const [branchIndex, branch] of route.when.entries()) checkFields(branch.if, `${path}.when.${branchIndex}.if`);
+    const branches = route.when.map((branch) => ({ condition: branch.if, targets: list(branch.to) }));
     const otherwise = list(route.otherwise);
     const targets = [...new Set([...branches.flatMap((branch) => branch.targets), ...otherwise])];
     builder.addConditionalEdges(
@@ -249,7 +261,8 @@ function addRoutes(
     const path = `fanOuts.${index}`;
     if ('function' in fanOut) {
       const decide = registry.fanOuts?.[fanOut.function];
-      if (!decide) problems.push({ path: `${path}.function`, message: `no fan-out function "${fanOut.function}" in the registry` });
+      if (!decide)
+        problems.push({ path: `${path}.function`, message: `no fan-out function "${fanOut.function}" in the registry` });
       else builder.addFanOut(endpoint(fanOut.from), decide, fanOut.targets.map(endpoint));
       continue;
     }
@@ -279,7 +292,8 @@ function addLoops(
     let condition: ((state: State) => boolean) | undefined;
     if ('function' in loop.while) {
       condition = registry.conditions?.[loop.while.function];
-      if (!condition) problems.push({ path: `${path}.function`, message: `no condition "${loop.while.function}" in the registry` });
+      if (!condition)
+        problems.push({ path: `${path}.function`, message: `no condition "${loop.while.function}" in the registry` });
     } else {
       const declared = loop.while as Condition;
       for (const field of fieldsOf(declared)) {

@@ -10,7 +10,11 @@ export const formatVersionSchema = z
   .describe('Version of the AgentLoom definition format; this SDK reads version 1.');
 
 /** A name the registry resolves (a model, tool, skill, MCP server, hook, route …). */
-export const referenceSchema = z.string().min(1).max(200).describe('A name the registry passed to createAgent/createWorkflow resolves.');
+export const referenceSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('A name the registry passed to createAgent/createWorkflow resolves.');
 
 /** A JSON Schema embedded in a definition; it must compile (checked with ajv). */
 export const jsonSchemaValueSchema = z
@@ -18,7 +22,8 @@ export const jsonSchemaValueSchema = z
   .superRefine((schema, context) => {
     const compiled = compileJsonSchema(schema as JsonSchema);
     if (!compiled.ok) {
-      for (const problem of compiled.problems) context.addIssue({ code: 'custom', message: `not a valid JSON Schema: ${problem}` });
+      for (const problem of compiled.problems)
+        context.addIssue({ code: 'custom', message: `not a valid JSON Schema: ${problem}` });
     }
   })
   .meta({ id: 'JsonSchema', description: 'A JSON Schema (draft 2020-12).' });

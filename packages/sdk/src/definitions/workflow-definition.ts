@@ -65,7 +65,7 @@ const declarativeRouteSchema = z
   .object({
     from: endpointSchema,
     when: z
-      .array(z.object({ if: conditionSchema, then: targetsSchema }).strict())
+      .array(z.object({ if: conditionSchema, to: targetsSchema }).strict())
       .min(1)
       .describe('Tried in order: the first condition that holds picks its targets.'),
     otherwise: targetsSchema.describe('The targets when no condition holds.'),

@@ -25,13 +25,25 @@ describe('jsonSchemaTool', () => {
     const refused = weather.parameters.safeParse({ city: 'Oslo', days: 9, unit: 'C' });
     expect(refused.success).toBe(false);
     expect(refused.error?.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['days', '']));
-    const context = { runId: 'r', sessionId: 's', taskId: 't', operationId: 'o', attempt: 1, signal: new AbortController().signal };
+    const context = {
+      runId: 'r',
+      sessionId: 's',
+      taskId: 't',
+      operationId: 'o',
+      attempt: 1,
+      signal: new AbortController().signal,
+    };
     expect(await weather.execute({ city: 'Oslo' }, context)).toBe('Oslo: 1 days');
   });
 
   it('refuses, where it is defined, a schema that does not compile or is not an object schema', () => {
     const build = (schema: unknown) => () =>
-      jsonSchemaTool({ name: 'broken', description: 'Broken.', parameters: schema as Record<string, unknown>, execute: () => '' });
+      jsonSchemaTool({
+        name: 'broken',
+        description: 'Broken.',
+        parameters: schema as Record<string, unknown>,
+        execute: () => '',
+      });
     expect(build({ type: 'object', properties: { a: { type: 'nope' } } })).toThrow(InvalidConfigurationError);
     expect(build({ type: 'string' })).toThrow(/must be "object"/);
     expect(build('not a schema')).toThrow(/JSON Schema object/);

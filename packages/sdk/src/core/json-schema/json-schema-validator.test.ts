@@ -5,7 +5,11 @@ import { compileJsonSchema, zodFromJsonSchema } from './index.js';
 const person = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   type: 'object',
-  properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', format: 'email' }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    email: { type: 'string', format: 'email' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
   required: ['name'],
   additionalProperties: false,
 };
