@@ -4,7 +4,7 @@
  * summarizer's output contract), same events, same answer, same loops.
  */
 import { fileURLToPath } from 'node:url';
-import { type Agent, MemoryRunStore, type RunEvent } from '@agentloom/sdk';
+import { type Agent, type AgentRunEvent, MemoryRunStore } from '@agentloom/sdk';
 import { describe, expect, it } from 'vitest';
 import { createTeam, createTeamFromDefinition, offlineModel, type TeamOptions } from '../src/team.js';
 
@@ -15,7 +15,7 @@ async function runWith(build: (options: TeamOptions) => Agent) {
   const team = build({ store: new MemoryRunStore(), model, knowledgePath });
   const run = team.run({ sessionId: 'example', input: 'Give me a short brief on solar and wind power.' });
   const events: string[] = [];
-  for await (const event of run.events() as AsyncIterable<RunEvent>) {
+  for await (const event of run.events() as AsyncIterable<AgentRunEvent>) {
     if (event.type === 'task-start' || event.type === 'task-finish') events.push(`${event.type} ${event.role}`);
   }
   const result = await run.result();
