@@ -2,9 +2,10 @@
  * @module @agentloom/sdk
  * The public API of AgentLoom's SDK: agents whose runs survive a crash.
  *
- * The exports are grouped by who uses them:
- * 1. building agents and workflows (in code or from definitions as data);
- * 2. hosting runs (starting, observing, stopping, answering them; run results and events);
+ * The exports are grouped by who uses them (the grouping is deliberate: `biome.json` keeps this
+ * file out of import sorting):
+ * 1. building agents and workflows, in code or from definitions as data;
+ * 2. hosting runs: starting, observing, stopping and answering them; their results and events;
  * 3. writing an adapter: a run store, a model provider, a sandbox.
  * Anything not exported here is internal and may change without notice. Other entry points:
  * `@agentloom/sdk/testing`, `@agentloom/sdk/store/sqlite`, `@agentloom/sdk/store/postgres`,
@@ -13,13 +14,36 @@
  *
  * Names follow one convention (docs/architecture.md, "Public names"): what belongs to an agent
  * run is `Agent…` (`AgentRun`, `AgentRunEvent`, `AgentRunResult`), what belongs to a workflow run
- * is `Workflow…`, and a stored row is `RunRecord` / `JournalEntry`.
+ * is `Workflow…`, and what a store keeps is `RunRecord` / `JournalEntry`.
  */
 
-// ---------------------------------------------------------------------------------------------
+// =============================================================================================
 // 1. Building agents and workflows
-// ---------------------------------------------------------------------------------------------
+// =============================================================================================
 
+// Agents (D-1…D-4): ReAct and Plan–Executor, configured in code.
+export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
+export type {
+  AgentConfig,
+  ExecutorConfig,
+  PlanExecutorAgentConfig,
+  PlannerConfig,
+  ReactAgentConfig,
+} from './engine/agent/agent-config.js';
+export type { ExecutionOptions } from './engine/agent/execution-options.js';
+export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
+export { estimateTokens } from './engine/agent/compression/index.js';
+export type { RetryPolicy } from './core/retry-policy.js';
+export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
+
+// Tools, skills and the deferred tool registry (K-1). The MCP client is
+// `@agentloom/sdk/capabilities/mcp` (it needs the optional peer dependency `@modelcontextprotocol/sdk`).
+export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
+export type { JsonSchema } from './core/json-schema/index.js';
+export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
+export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
+export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
 export {
   InvalidSkillError,
   type LoadSkillsOptions,
@@ -30,54 +54,41 @@ export {
   type SkillProblem,
   validateSkillFile,
 } from './capabilities/skills/index.js';
-// Tools, skills and the deferred tool registry (K-1, issue 9). The MCP client is
-// `@agentloom/sdk/capabilities/mcp` (it needs the optional peer dependency `@modelcontextprotocol/sdk`).
-export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
-export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
-export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
-export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
-export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
-// Errors every builder meets: invalid configuration, found before anything runs (B-4).
-export {
-  AgentLoomError,
-  type AgentLoomErrorCode,
-  type ConfigurationIssue,
-  InvalidConfigurationError,
-} from './core/errors/index.js';
-export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
-export type { JsonSchema } from './core/json-schema/index.js';
-export type { RetryPolicy } from './core/retry-policy.js';
-// Definitions as data (issue 12): the versioned JSON format of agents and workflows, built with a
-// registry that resolves the names they use. The JSON Schema files are `@agentloom/sdk/schemas/*`.
-export {
-  type AgentDefinition,
-  agentDefinitionSchema,
-  type Comparison,
-  type Condition,
-  createAgent,
-  createWorkflow,
-  DEFINITION_FORMAT_VERSION,
-  type DefinitionProblem,
-  type DefinitionRegistry,
-  InvalidDefinitionError,
-  type NamedReducer,
-  type WorkflowDefinition,
-  type WorkflowStateView,
-  workflowDefinitionSchema,
-} from './definitions/index.js';
-// Agents (D-1…D-4): ReAct and Plan–Executor, configured in code.
-export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
+
+// Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
 export type {
-  AgentConfig,
-  ExecutorConfig,
-  PlanExecutorAgentConfig,
-  PlannerConfig,
-  ReactAgentConfig,
-} from './engine/agent/agent-config.js';
-export { estimateTokens } from './engine/agent/compression/index.js';
-export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
-export type { ExecutionOptions } from './engine/agent/execution-options.js';
-export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
+  Guardrail,
+  Guardrails,
+  GuardrailVerdict,
+  Hook,
+  HookContext,
+  HookDecision,
+  HookIdentity,
+  HookMap,
+  HookSubjects,
+  HookTrigger,
+  PermissionPolicy,
+  PermissionRule,
+  PermissionVerdict,
+  ToolGuardrail,
+} from './hooks/index.js';
+
+// The workspace: confined file tools, checkpoints, and `run_command` in a sandbox (F-1…F-5).
+export {
+  BubblewrapSandbox,
+  type BubblewrapSandboxOptions,
+  createWorkspace,
+  type FileChange,
+  type MountBinding,
+  ProcessSandbox,
+  type RollbackOptions,
+  type RollbackResult,
+  Workspace,
+  type WorkspaceLimits,
+  type WorkspaceOptions,
+  type WorkspaceScope,
+} from './sandbox/index.js';
+
 // Workflows: the outer engine (D-5, W-1…W-8).
 export {
   type AgentBinding,
@@ -108,77 +119,61 @@ export {
   type WorkflowOptions,
   WorkflowValidationError,
 } from './engine/workflow/index.js';
-// Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
-export type {
-  Guardrail,
-  Guardrails,
-  GuardrailVerdict,
-  Hook,
-  HookContext,
-  HookDecision,
-  HookIdentity,
-  HookMap,
-  HookSubjects,
-  HookTrigger,
-  PermissionPolicy,
-  PermissionRule,
-  PermissionVerdict,
-  ToolGuardrail,
-} from './hooks/index.js';
+
+// Definitions as data: the versioned JSON format of agents and workflows, built with a registry
+// that resolves the names they use. The JSON Schema files are `@agentloom/sdk/schemas/*`.
+export {
+  type AgentDefinition,
+  agentDefinitionSchema,
+  type Comparison,
+  type Condition,
+  createAgent,
+  createWorkflow,
+  DEFINITION_FORMAT_VERSION,
+  type DefinitionProblem,
+  type DefinitionRegistry,
+  InvalidDefinitionError,
+  type NamedReducer,
+  type WorkflowDefinition,
+  type WorkflowStateView,
+  workflowDefinitionSchema,
+} from './definitions/index.js';
+
+// Models: choosing one from the environment (docs/providers.md); telemetry (N-3).
 export type { LanguageModel, ModelSettings } from './model/index.js';
-// Models: choosing one from the environment (docs/providers.md), and telemetry (N-3).
 export {
   createLanguageModelFromEnvironment,
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
-// The workspace: confined file tools, checkpoints, and `run_command` in a sandbox (F-1…F-5).
-export {
-  BubblewrapSandbox,
-  type BubblewrapSandboxOptions,
-  createWorkspace,
-  type FileChange,
-  type MountBinding,
-  ProcessSandbox,
-  type RollbackOptions,
-  type RollbackResult,
-  Workspace,
-  type WorkspaceLimits,
-  type WorkspaceOptions,
-  type WorkspaceScope,
-} from './sandbox/index.js';
 export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
 
-// ---------------------------------------------------------------------------------------------
-// 2. Hosting runs
-// ---------------------------------------------------------------------------------------------
-
+// Errors a builder meets: an invalid configuration is found before anything runs (B-4).
 export {
-  createDenyingMcpApprovalPort,
-  type McpApprovalDecision,
-  type McpApprovalPort,
-  type McpApprovalRequest,
-} from './capabilities/mcp/approval-port.js';
-// Errors a host handles: ownership (R-1…R-5), refused requests, workspace refusals.
-export {
-  InvalidRunRequestError,
-  ModelCallError,
-  OwnershipLostError,
-  RunNotActiveError,
-  RunOwnedElsewhereError,
+  AgentLoomError,
+  type AgentLoomErrorCode,
+  type ConfigurationIssue,
+  InvalidConfigurationError,
 } from './core/errors/index.js';
+export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
+
+// =============================================================================================
+// 2. Hosting runs
+// =============================================================================================
+
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.
+export { Run as AgentRun } from './engine/agent/run-handle.js';
+export type { RunEvent as AgentRunEvent } from './engine/agent/run-events.js';
 export type {
   RunResult as AgentRunResult,
   RunStatus as AgentRunStatus,
   TerminalReason as AgentTerminalReason,
 } from './core/run-result.js';
 export type { RunLimits } from './engine/agent/execute-run.js';
-export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
-export type { RunEvent as AgentRunEvent } from './engine/agent/run-events.js';
-export { Run as AgentRun } from './engine/agent/run-handle.js';
 export type { SessionRun } from './engine/agent/session/index.js';
 export type { SupplementReceipt } from './engine/agent/supplements.js';
+export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
+
 // A workflow run: its handle, events, result and interrupts; the inner run of an agent node (R-6).
 export {
   type AgentInvocationReference,
@@ -194,6 +189,7 @@ export {
   type WorkflowTaskFailure,
   type WorkflowTerminalReason,
 } from './engine/workflow/index.js';
+
 // Approvals (K-5) and the event bus (K-3): ports a host connects to its people and services.
 export {
   type ApprovalDecision,
@@ -204,49 +200,44 @@ export {
   type EventBus,
   InMemoryEventBus,
 } from './hooks/index.js';
-// The run directory's lifecycle and the sandbox's availability, for a host's operations.
+export {
+  createDenyingMcpApprovalPort,
+  type McpApprovalDecision,
+  type McpApprovalPort,
+  type McpApprovalRequest,
+} from './capabilities/mcp/approval-port.js';
+
+// The sandbox's availability and the run directory's cleanup, for a host's operations.
 export {
   type BubblewrapAvailability,
   type CleanupOutcome,
   checkBubblewrap,
+  type StaleCleanupReport,
+} from './sandbox/index.js';
+
+// Errors a host handles: ownership (R-1…R-5), refused requests, model failures, workspace refusals.
+export {
+  InvalidRunRequestError,
+  ModelCallError,
+  OwnershipLostError,
+  RunNotActiveError,
+  RunOwnedElsewhereError,
+} from './core/errors/index.js';
+export {
   FileEditConflictError,
   FileNotFoundError,
   FileTooLargeError,
   InvalidSearchPatternError,
   RunNotSettledError,
   SandboxUnavailableError,
-  type StaleCleanupReport,
   WorkspaceAccessError,
   type WorkspaceRefusalReason,
 } from './sandbox/index.js';
 
-// ---------------------------------------------------------------------------------------------
+// =============================================================================================
 // 3. Writing an adapter: a run store, a model provider, a sandbox
-// ---------------------------------------------------------------------------------------------
+// =============================================================================================
 
-export { StaleEpochError, StoreFailureError, UnsupportedJournalFormatError } from './core/errors/index.js';
-export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
-
-// The model port (one attempt per call, no retries: the engine retries by the run policy).
-export type {
-  FinishReason,
-  LanguageModelV1,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamPart,
-  ToolDefinition,
-} from './model/index.js';
-// The sandbox port: how `run_command` runs a process confined to the workspace's view.
-export type {
-  CommandRequest,
-  CommandResult,
-  HostUser,
-  ProcessLaunch,
-  ProcessRequest,
-  Sandbox,
-  WorkspaceView,
-} from './sandbox/index.js';
 // The run store port (ADR 0001, 0002): rows (`RunRecord`) and journal entries, fenced by epoch.
 // `runStoreContract` in `@agentloom/sdk/testing` checks an implementation.
 export {
@@ -262,3 +253,27 @@ export {
   type RunStore,
   type StoredRunStatus,
 } from './store/index.js';
+export { StaleEpochError, StoreFailureError, UnsupportedJournalFormatError } from './core/errors/index.js';
+
+// The model port: one attempt per call, no retries (the engine retries by the run policy).
+export type {
+  FinishReason,
+  LanguageModelV1,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ToolDefinition,
+} from './model/index.js';
+export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
+
+// The sandbox port: how `run_command` runs a process confined to the workspace's view.
+export type {
+  CommandRequest,
+  CommandResult,
+  HostUser,
+  ProcessLaunch,
+  ProcessRequest,
+  Sandbox,
+  WorkspaceView,
+} from './sandbox/index.js';
