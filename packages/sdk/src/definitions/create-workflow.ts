@@ -14,6 +14,7 @@ import { WorkflowValidationError } from '../engine/workflow/errors/workflow-erro
 import { send } from '../engine/workflow/graph/graph-definition.js';
 import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
 import type { Workflow, WorkflowOptions } from '../engine/workflow/workflow.js';
+import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { type Condition, evaluateCondition, fieldsOf, readPath } from './condition.js';
 import { agentConfigFromDefinition } from './create-agent.js';
 import { type DefinitionRegistry, toolsByName, type WorkflowStateView } from './definition-registry.js';
@@ -27,8 +28,9 @@ type State = WorkflowStateView;
  * Builds a workflow from its definition (data, e.g. parsed JSON) and a registry that resolves the
  * names it uses (tools, MCP servers, agents, route/fan-out/loop/input functions, merge reducers,
  * and for inline agents their models, tools, hooks …). Inline agents get the registry's store,
- * like the workflow (R-6). Throws `InvalidDefinitionError` listing every problem — format, unknown
- * names, state fields a condition or template reads that do not exist, and every graph issue that
+ * like the workflow (R-6); without one, both share one new `MemoryRunStore`. Throws
+ * `InvalidDefinitionError` listing every problem — format, unknown names, state fields a
+ * condition or template reads that do not exist, and every graph issue that
  * `WorkflowBuilder.compile()` finds (W-4) — before anything runs or is stored.
  *
  * @example
@@ -40,8 +42,10 @@ type State = WorkflowStateView;
  */
 export function createWorkflow(
   definition: WorkflowDefinition | unknown,
-  registry: DefinitionRegistry = {},
+  given: DefinitionRegistry = {},
 ): Workflow<StateDefinition> {
+  // One store for the workflow and its inline agents, even when the host gives none (R-6).
+  const registry: DefinitionRegistry = { ...given, store: given.store ?? new MemoryRunStore() };
   const name = (definition as { name?: unknown } | null)?.name;
   const subject = typeof name === 'string' ? `workflow "${name}"` : 'workflow';
   const parsed = workflowDefinitionSchema.safeParse(definition);
@@ -66,7 +70,7 @@ export function createWorkflow(
   if (problems.length > 0) throw new InvalidDefinitionError(subject, problems);
   const options: WorkflowOptions<StateDefinition> = {
     ...(data.policy ?? {}),
-    ...(registry.store ? { store: registry.store } : {}),
+    store: registry.store,
     ...(data.output ? { output: data.output } : {}),
   };
   try {
