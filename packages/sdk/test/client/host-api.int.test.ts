@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunClient, type RunEvent, type RunStore } from '../../src/index.js';
+import { RunClient, type AgentRunEvent as RunEvent, type RunStore } from '../../src/index.js';
 import type { PostgresRunStore } from '../../src/store/postgres/index.js';
 import { openStore } from '../crash/open-store.js';
 import { spawnTestScript } from '../helpers/child-process.js';

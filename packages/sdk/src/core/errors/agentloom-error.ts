@@ -6,6 +6,7 @@ const brand = Symbol.for(marker);
  */
 export type AgentLoomErrorCode =
   | 'invalid-configuration'
+  | 'invalid-definition'
   | 'invalid-run-request'
   | 'owned-elsewhere'
   | 'ownership-lost'

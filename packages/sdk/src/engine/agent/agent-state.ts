@@ -372,7 +372,7 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       state.result = record.data;
       return;
     default:
-      // Every record type is handled above: a new one that is not fails to compile here (B-6).
+      // Every record type is handled above: a new one that is not fails to compile here.
       // At run time an unknown type (another engine's record) changes nothing.
       record satisfies never;
       return;

@@ -7,7 +7,6 @@ import type { RunStore } from '../../store/run-store.js';
 import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
-import { ENTRY_TASK_ID } from './agent-state.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
 import { recordApprovalDecision } from './governance/decide-approval.js';

@@ -1,6 +1,6 @@
 import { OwnershipLostError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
-import type { RunResult, TerminalReason } from '../../../core/run-result.js';
+import type { RunResult } from '../../../core/run-result.js';
 import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
