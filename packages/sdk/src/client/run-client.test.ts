@@ -35,8 +35,8 @@ const add = tool({
   execute: ({ a, b }) => String(a + b),
 });
 
-async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
-  const seen: RunEvent[] = [];
+async function collect<Event>(events: AsyncIterable<Event>): Promise<Event[]> {
+  const seen: Event[] = [];
   for await (const event of events) seen.push(event);
   return seen;
 }
@@ -278,6 +278,11 @@ describe('RunClient', () => {
       input: { text: 'hi' },
     });
     expect((await client.listRuns({ kind: 'workflow' })).items.map((item) => item.runId).sort()).toEqual(['w-1', 'w-2']);
+    const read = await client.readEvents('w-2');
+    expect(read.map((event) => event.type)).toEqual(['workflow-start', 'stop-request', 'task-finish', 'workflow-finish']);
+    expect(await collect(client.follow('w-2'))).toEqual(read);
+    const sequences = read.map((event) => event.sequence);
+    expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
     const agent = new Agent({ name: 'adder', mode: 'react', model: addingModel(), prompt: 'p', tools: [add], store });
     await expect(agent.run({ sessionId: 's', runId: 'w-2' }).result()).rejects.toSatisfy(InvalidRunRequestError.isInstance);
   });

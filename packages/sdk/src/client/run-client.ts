@@ -8,6 +8,8 @@ import { type ApprovalDecision, recordApprovalDecision } from '../engine/agent/g
 import { AgentEventProjector, type RunEvent } from '../engine/agent/run-events.js';
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
 import { findRunRequest, type RunRequestedRecord, stopRequestEntry } from '../engine/run/run-requests.js';
+import { WorkflowEventProjector } from '../engine/workflow/workflow-event-projector.js';
+import type { WorkflowRunEvent } from '../engine/workflow/workflow-events.js';
 import { isUnfinished } from '../store/acquire-decision.js';
 import type {
   JournalEntry,
@@ -182,15 +184,16 @@ export class RunClient {
   }
 
   /**
-   * The run's durable events after `afterSequence` (default 0: all), exactly as the owner's
-   * `run.events()` yielded them, each with its journal sequence. Agent runs only for now.
+   * The run's saved events after `afterSequence` (default 0: all), each with its journal sequence,
+   * for agent and workflow runs: for an agent run exactly what the owner's `run.events()` yielded
+   * except the live-only `model-call-start` and resumed `run-start`; for a workflow run its
+   * `workflow-start`, `agent-invoke`, `task-finish`, `stop-request` and `workflow-finish`.
    */
-  async readEvents(runId: string, options: { afterSequence?: number } = {}): Promise<RunEvent[]> {
+  async readEvents(runId: string, options: { afterSequence?: number } = {}): Promise<HostedRunEvent[]> {
     const run = await this.existingRun(runId);
-    this.assertAgentEvents(run);
-    const projector = new AgentEventProjector(run.runId, run.sessionId);
+    const projector = projectorOf(run);
     const after = options.afterSequence ?? 0;
-    const events: RunEvent[] = [];
+    const events: HostedRunEvent[] = [];
     for (const entry of await this.store.readJournal(runId)) {
       const event = projector.project(entry);
       if (event && event.sequence > after) events.push(event);
@@ -199,18 +202,18 @@ export class RunClient {
   }
 
   /**
-   * Tails a run that any process owns: yields its durable events after `afterSequence`, in order,
-   * polling the journal with back-off, and ends after the terminal `run-finish` event (or when
-   * `signal` aborts). The journal is the only source, so an owner's crash and a takeover neither
-   * drop nor repeat an event: the new owner continues the same journal.
+   * Tails a run that any process owns: yields its saved events after `afterSequence`, in order,
+   * polling the journal with back-off, and ends after the terminal event (`run-finish` or
+   * `workflow-finish`), or when `signal` aborts. The journal is the only source, so an owner's
+   * crash and a takeover neither drop nor repeat an event: the new owner continues the same
+   * journal.
    */
   async *follow(
     runId: string,
     options: { afterSequence?: number; signal?: AbortSignal } = {},
-  ): AsyncGenerator<RunEvent, void, undefined> {
+  ): AsyncGenerator<HostedRunEvent, void, undefined> {
     const run = await this.existingRun(runId);
-    this.assertAgentEvents(run);
-    const projector = new AgentEventProjector(run.runId, run.sessionId);
+    const projector = projectorOf(run);
     const after = options.afterSequence ?? 0;
     let read = 0;
     let wait = this.pollMs;
@@ -222,7 +225,7 @@ export class RunClient {
         const event = projector.project(entry);
         if (!event || event.sequence <= after) continue;
         yield event;
-        if (event.type === 'run-finish') return;
+        if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
       }
       if (entries.length > 0) {
         wait = this.pollMs;
@@ -348,15 +351,6 @@ export class RunClient {
     return run;
   }
 
-  private assertAgentEvents(run: RunRecord): void {
-    if (run.kind !== 'agent') {
-      throw new InvalidRunRequestError(
-        run.runId,
-        `Events of ${run.kind} runs are read with the workflow's own run handle for now.`,
-      );
-    }
-  }
-
   /**
    * Ends a pending run that no executor has taken: takes it (like a worker would, so that only
    * one of them wins) and writes the stop and the end in one commit. Answers undefined when an
@@ -406,6 +400,16 @@ export class RunClient {
     });
     return { runId: run.runId, sequence: lastSequence };
   }
+}
+
+/** An event of an agent run or of a workflow run, with its journal sequence. */
+export type HostedRunEvent = RunEvent | WorkflowRunEvent;
+
+/** The projection of the run's kind: the journal's entries become that engine's events. */
+function projectorOf(run: RunRecord): { project(entry: JournalEntry): HostedRunEvent | undefined } {
+  return run.kind === 'workflow'
+    ? new WorkflowEventProjector(run.runId, run.sessionId)
+    : new AgentEventProjector(run.runId, run.sessionId);
 }
 
 function summaryOf(run: RunRecord): RunSummary {

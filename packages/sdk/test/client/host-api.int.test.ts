@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunClient, type AgentRunEvent as RunEvent, type RunStore } from '../../src/index.js';
+import { RunClient, type HostedRunEvent as RunEvent, type RunStore } from '../../src/index.js';
 import type { PostgresRunStore } from '../../src/store/postgres/index.js';
 import { openStore } from '../crash/open-store.js';
 import { spawnTestScript } from '../helpers/child-process.js';
@@ -94,7 +94,7 @@ function hostSuite(name: string, open: () => Promise<World>, close: (world: Worl
       const sequences = followed.map((event) => event.sequence);
       expect(new Set(sequences).size).toBe(sequences.length);
       expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
-      expect(followed.at(-1)?.type).toBe('run-finish');
+      expect(['run-finish', 'workflow-finish']).toContain(followed.at(-1)?.type);
       expect(follower.values('DONE')).toHaveLength(1);
       const journalEvents = await new RunClient({ store: world.store }).readEvents(runId);
       expect(followed).toEqual(journalEvents);
@@ -157,6 +157,45 @@ function hostSuite(name: string, open: () => Promise<World>, close: (world: Worl
         rmSync(directory, { recursive: true, force: true });
       });
     }
+
+    it('workflow with an agent node: B follows the workflow run while C stops it; the owner honours the stop', async () => {
+      directory = mkdtempSync(join(tmpdir(), 'agentloom-host-'));
+      const runId = `host-stop-workflow-${Date.now()}`;
+      const owner = start('owner', runId, 'workflow');
+      await owner.waitFor('TOOL-START');
+      const follower = start('follower', runId, 'workflow');
+      const stopper = start('stopper', runId, 'workflow');
+      await stopper.waitFor('STOPPED');
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 2));
+      writeFileSync(join(directory, 'release'), '');
+      expect(await owner.waitFor('RESULT')).toMatchObject({ status: 'stopped', reason: 'user-stop' });
+      const events = await expectCompleteStream(follower, runId);
+      expect(events.map((event) => event.type)).toEqual(
+        expect.arrayContaining(['workflow-start', 'agent-invoke', 'stop-request']),
+      );
+      expect(events.filter((event) => event.type === 'task-finish' && 'node' in event && event.node === 'stamp')).toEqual([]);
+      expect(readFileSync(join(directory, 'executions'), 'utf8').trim().split('\n')).toHaveLength(1);
+      rmSync(directory, { recursive: true, force: true });
+    });
+
+    it('workflow with an agent node: A is SIGKILLed, C stops the run, D takes over and honours it; B misses and repeats nothing', async () => {
+      directory = mkdtempSync(join(tmpdir(), 'agentloom-host-'));
+      const runId = `host-crash-workflow-${Date.now()}`;
+      const owner = start('owner', runId, 'workflow');
+      await owner.waitFor('TOOL-START');
+      const follower = start('follower', runId, 'workflow');
+      owner.kill();
+      expect(await owner.exited).toMatchObject({ signal: 'SIGKILL' });
+      const stopper = start('stopper', runId, 'workflow');
+      await stopper.waitFor('STOPPED');
+      writeFileSync(join(directory, 'release'), '');
+      const taker = start('owner', runId, 'workflow');
+      expect(await taker.waitFor('RESULT')).toMatchObject({ status: 'stopped', reason: 'user-stop' });
+      const events = await expectCompleteStream(follower, runId);
+      expect(events.filter((event) => event.type === 'workflow-start')).toHaveLength(1);
+      expect(readFileSync(join(directory, 'executions'), 'utf8').trim().split('\n')).toHaveLength(1);
+      rmSync(directory, { recursive: true, force: true });
+    });
   });
 }
 

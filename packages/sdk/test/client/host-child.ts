@@ -10,7 +10,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Agent, type ModelRequest, RunClient, tool } from '../../src/index.js';
+import { Agent, lastValue, type ModelRequest, RunClient, START, tool, type Workflow, WorkflowBuilder } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { openStore } from '../crash/open-store.js';
 import { waitOutOwner } from '../helpers/child-process.js';
@@ -69,8 +69,44 @@ function buildAgent(): Agent {
   return new Agent({ name: 'host-react', mode: 'react', model, prompt: WORKER, tools: [hold], store, leaseMs });
 }
 
+/** A workflow whose agent node runs the ReAct agent with the held tool, then a capability node. */
+function buildWorkflow() {
+  const agent = buildAgent();
+  const stamp = tool({
+    name: 'stamp',
+    description: 'Stamps.',
+    parameters: z.object({ text: z.string() }),
+    execute: ({ text }) => `[${text}]`,
+  });
+  return new WorkflowBuilder({
+    name: 'host-flow',
+    state: { question: lastValue(z.string()), answer: lastValue(z.string()), stamped: lastValue(z.string()) },
+  })
+    .addAgentNode('work', agent, { input: 'question', output: 'answer' })
+    .addCapabilityNode('stamp', stamp, { input: { text: 'answer' }, output: 'stamped' })
+    .addEdge(START, 'work')
+    .addEdge('work', 'stamp')
+    .compile({ store, leaseMs: Number(environment.HOST_LEASE_MS) });
+}
+
+async function ownWorkflow(workflow: Workflow<never>): Promise<void> {
+  for (;;) {
+    const run = workflow.run({ sessionId: `session-${runId}`, runId, input: { question: 'Do the job.' } as never });
+    try {
+      print('RESULT', await run.result());
+      return;
+    } catch (error) {
+      await waitOutOwner(error);
+    }
+  }
+}
+
 switch (environment.HOST_ROLE) {
   case 'owner': {
+    if (environment.HOST_MODE === 'workflow') {
+      await ownWorkflow(buildWorkflow() as unknown as Workflow<never>);
+      break;
+    }
     const agent = buildAgent();
     for (;;) {
       const run = agent.run({ sessionId: `session-${runId}`, runId, input: 'Do the job.' });

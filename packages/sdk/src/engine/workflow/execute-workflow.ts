@@ -10,7 +10,7 @@ import { emptyUsage } from '../../core/messages.js';
 import type { JournalEntry, NewJournalEntry, RunMetadata, RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
-import { findRunRequest, hasStopRequest } from '../run/run-requests.js';
+import { findRunRequest, hasStopRequest, type StopRequestedRecord } from '../run/run-requests.js';
 import { START } from './channels/channel-names.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
 import { driveWorkflow, resultOfEnding } from './pregel/loop.js';
@@ -164,7 +164,15 @@ export async function executeWorkflowRun(
     control,
     // A stop requested from any process reaches the owner at its next renewal at the latest (S-5).
     onCommitted: (entry) => {
-      if (entry.type === 'stop-requested') control.stop();
+      if (entry.type !== 'stop-requested') return;
+      control.stop();
+      const request = entry.data as StopRequestedRecord['data'];
+      emit({
+        type: 'stop-request',
+        runId: run.runId,
+        requestedBy: request.requestedBy,
+        ...(request.reason !== undefined ? { reason: request.reason } : {}),
+      });
     },
     // In `sync` mode the state changes only by applying committed entries; the other modes apply
     // each entry when it is recorded, before it is durable (N-10), with the same reducer.
