@@ -146,7 +146,7 @@ export {
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
-export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
+export { createAgentTracing, createWorkflowTracing, type TracingOptions } from './telemetry/index.js';
 
 // Errors a builder meets: an invalid configuration is found before anything runs (B-4).
 export {

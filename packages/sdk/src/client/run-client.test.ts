@@ -10,7 +10,6 @@ import {
   RunNotFoundError,
 } from '../core/errors/index.js';
 import { Agent } from '../engine/agent/agent.js';
-import type { RunEvent } from '../engine/agent/run-events.js';
 import { START } from '../engine/workflow/channels/channel-names.js';
 import { appendList, lastValue } from '../engine/workflow/channels/state-fields.js';
 import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
