@@ -7,7 +7,7 @@ import type { JournalEntry, RunMetadata, RunRecord, RunStore } from '../../store
 import { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import { findRunRequest } from '../run/run-requests.js';
-import type { WindowSettings } from './agent-journal.js';
+import type { AgentJournalRecord, WindowSettings } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
 import { driveToResult } from './drive-run.js';
@@ -46,7 +46,7 @@ export interface RunnableAgent {
 export interface RunHooks {
   emit: (event: RunEvent) => void;
   /** Called once the run is owned here, with what a durable stop request needs. */
-  owned?: (durable: DurableRun<AgentRunState>) => void;
+  owned?: (durable: DurableRun<AgentRunState, AgentJournalRecord>) => void;
   /** Called once the store has answered `acquire`: from then on the run exists (or existed). */
   acquired: () => void;
 }
@@ -147,7 +147,7 @@ export async function executeAgentRun(
   }
 
   const identity = { runId: run.runId, sessionId: run.sessionId };
-  const durable = new DurableRun<AgentRunState>({
+  const durable = new DurableRun<AgentRunState, AgentJournalRecord>({
     store,
     runId: run.runId,
     epoch: run.epoch,

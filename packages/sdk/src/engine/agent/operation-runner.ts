@@ -4,8 +4,8 @@ import { AttemptGuard } from '../../core/attempt-guard.js';
 import { type Failure, failureFromToolError } from '../../core/failure.js';
 import { decideRetry } from '../../core/retry-policy.js';
 import { runHookChain } from '../../hooks/run-hook-chain.js';
-import type { NewJournalEntry } from '../../store/run-store.js';
 import { RunInterrupt } from '../run/run-control.js';
+import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import { ensureApproval } from './governance/approvals.js';
 import { hasHooks, identityOf } from './governance/governance.js';
@@ -271,8 +271,8 @@ export function operationResultEntries(
   failure: Failure | undefined,
   content?: string,
   extra?: { rawContent: string; modifiedBy: string[] },
-): NewJournalEntry[] {
-  const entries: NewJournalEntry[] = [
+): AgentJournalRecord[] {
+  const entries: AgentJournalRecord[] = [
     {
       type: 'operation-finished',
       taskId: operation.taskId,

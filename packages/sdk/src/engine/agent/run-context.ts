@@ -4,6 +4,7 @@ import type { RetryPolicy } from '../../core/retry-policy.js';
 import type { LanguageModel, ModelSettings, ToolDefinition } from '../../model/language-model.js';
 import type { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
+import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
 import type { Governance } from './governance/governance.js';
@@ -31,7 +32,7 @@ export interface RunContext {
   runId: string;
   sessionId: string;
   model: LanguageModel;
-  durable: DurableRun<AgentRunState>;
+  durable: DurableRun<AgentRunState, AgentJournalRecord>;
   control: RunControl;
   retry: RetryPolicy;
   /** Emits a live-only event; it is stamped with the sequence of the last durable entry. */

@@ -1,4 +1,3 @@
-import type { NewJournalEntry } from '../../store/run-store.js';
 import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
 import type { RunnableAgent, RunRequest } from './execute-run.js';
 import type { ResolvedExecution } from './execution-options.js';
@@ -10,7 +9,7 @@ import { readSessionRuns, selectHistory } from './session/index.js';
  * carried supplements selected now (H-3, S-4), so that a resumed run sees exactly what it started
  * with even if the session moved on meanwhile.
  */
-export async function createRunStartedEntry(agent: RunnableAgent, request: RunRequest, now: number): Promise<NewJournalEntry> {
+export async function createRunStartedEntry(agent: RunnableAgent, request: RunRequest, now: number): Promise<AgentJournalRecord> {
   const limits = request.limits ?? {};
   const deadlineAt = Math.min(now + agent.execution.timeoutMs, limits.deadlineAt ?? Number.POSITIVE_INFINITY);
   const execution: ResolvedExecution =

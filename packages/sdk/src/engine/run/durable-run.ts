@@ -3,9 +3,12 @@ import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
 import type { RunControl } from './run-control.js';
 
-/** What one commit writes: entries plus the run-row change they imply. */
-export interface Commit {
-  entries: NewJournalEntry[];
+/**
+ * What one commit writes: entries plus the run-row change they imply. `Entry` is the engine's
+ * union of journal records, so a misspelt record type or a wrong field does not compile.
+ */
+export interface Commit<Entry extends NewJournalEntry = NewJournalEntry> {
+  entries: Entry[];
   chargeLoops?: number;
   terminal?: RunResult;
 }
@@ -36,7 +39,7 @@ export interface DurableRunOptions<State> {
  * the in-memory order are the same. A rejected (stale) commit means another owner took over:
  * the run stops admitting work and writes nothing more.
  */
-export class DurableRun<State> {
+export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> {
   readonly runId: string;
   readonly epoch: number;
   readonly state: State;
@@ -66,7 +69,7 @@ export class DurableRun<State> {
    * (so that decisions such as "this is the last result of the batch" see every earlier commit).
    * Returns once the entries are durable and applied.
    */
-  commit(build: (state: State) => Commit | undefined): Promise<void> {
+  commit(build: (state: State) => Commit<Entry> | undefined): Promise<void> {
     const next = this.queue.then(() => this.write(build));
     this.queue = next.catch(() => {});
     return next;
@@ -97,7 +100,7 @@ export class DurableRun<State> {
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
-  private async write(build: (state: State) => Commit | undefined): Promise<void> {
+  private async write(build: (state: State) => Commit<Entry> | undefined): Promise<void> {
     if (this.lost) throw this.lost;
     const commit = build(this.state);
     if (!commit || commit.entries.length === 0) return;

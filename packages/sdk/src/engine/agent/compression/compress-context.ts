@@ -2,7 +2,7 @@ import { AgentLoomError, hasErrorCode, ModelCallError } from '../../../core/erro
 import type { Failure } from '../../../core/failure.js';
 import type { Message } from '../../../core/messages.js';
 import { callModel } from '../../../model/call-model.js';
-import type { NewJournalEntry } from '../../../store/run-store.js';
+import type { AgentJournalRecord } from '../agent-journal.js';
 import type { TaskState } from '../agent-state.js';
 import { stepVerdict } from '../governance/step-hooks.js';
 import { renderTemplate } from '../prompt-template.js';
@@ -76,7 +76,7 @@ export async function ensureContextFits(context: RunContext, task: TaskState, ro
       subject: { messages: visibleContext(current()).length, tokens: measure() },
     });
     if (check?.verdict.decision === 'deny' || check?.verdict.decision === 'block') {
-      if (check.entry) await context.durable.commit(() => ({ entries: [check.entry as NewJournalEntry] }));
+      if (check.entry) await context.durable.commit(() => ({ entries: [check.entry as AgentJournalRecord] }));
     } else {
       await compress(context, current(), cut, check?.entry);
     }
@@ -89,7 +89,7 @@ async function compress(
   context: RunContext,
   task: TaskState,
   coveredUpTo: number,
-  verdictEntry?: NewJournalEntry,
+  verdictEntry?: AgentJournalRecord,
 ): Promise<void> {
   const { durable } = context;
   await durable.commit(() => ({

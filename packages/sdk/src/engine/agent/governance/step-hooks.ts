@@ -1,7 +1,7 @@
 import { AgentLoomError, hasErrorCode } from '../../../core/errors/index.js';
 import type { Hook, HookSubjects, HookTrigger } from '../../../hooks/hook-types.js';
 import { runHookChain } from '../../../hooks/run-hook-chain.js';
-import type { NewJournalEntry } from '../../../store/run-store.js';
+import type { AgentJournalRecord } from '../agent-journal.js';
 import type { HookVerdict } from '../agent-state.js';
 import type { RunContext } from '../run-context.js';
 import { hasHooks, identityOf } from './governance.js';
@@ -37,7 +37,7 @@ export async function stepVerdict<Trigger extends HookTrigger>(
     effectiveField?: keyof HookSubjects[Trigger] & string;
     extraHooks?: readonly Hook<Trigger>[];
   },
-): Promise<{ verdict: HookVerdict; entry?: NewJournalEntry } | undefined> {
+): Promise<{ verdict: HookVerdict; entry?: AgentJournalRecord } | undefined> {
   const saved = context.durable.state.hookVerdicts.get(options.subjectKey);
   if (saved) return { verdict: saved };
   const hooks = [
@@ -50,7 +50,7 @@ export async function stepVerdict<Trigger extends HookTrigger>(
   if (chain.reason !== undefined) verdict.reason = chain.reason;
   if (chain.source !== undefined) verdict.source = chain.source;
   if (options.effectiveField && chain.modifiedBy.length > 0) verdict.effective = chain.subject[options.effectiveField];
-  const entry: NewJournalEntry = {
+  const entry: AgentJournalRecord = {
     type: 'hook-applied',
     taskId: options.taskId,
     data: { trigger: options.trigger, subject: options.subjectKey, ...verdict, outcomes: chain.outcomes },

@@ -1,6 +1,6 @@
 import { ModelCallError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
-import type { NewJournalEntry } from '../../../store/run-store.js';
+import type { AgentJournalRecord } from '../agent-journal.js';
 import type { OperationState, TaskState } from '../agent-state.js';
 import { stepVerdict } from '../governance/step-hooks.js';
 import { operationResultEntries, passesGate } from '../operation-runner.js';
@@ -91,7 +91,7 @@ function finishDelegation(
   operation: OperationState,
   failure: Failure | undefined,
   output?: string,
-  verdictEntry?: NewJournalEntry,
+  verdictEntry?: AgentJournalRecord,
 ) {
   return context.durable.commit((state) => {
     const task = state.tasks.get(operation.operationId) as TaskState | undefined;

@@ -1,5 +1,5 @@
-import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
+import type { AgentJournalRecord } from '../agent-journal.js';
 import { type AgentRunState, ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
 import { hasHooks } from '../governance/governance.js';
 import { notifyHooks, RunBlockedError, stepVerdict } from '../governance/step-hooks.js';
@@ -34,7 +34,7 @@ export class ReactNode extends Node {
           const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(durable.state) : [];
           const checks = await supplementChecks(context, pending);
           await durable.commit(() => {
-            const entries: NewJournalEntry[] = [...checks, { type: 'loop-started', taskId, data: { loop } }];
+            const entries: AgentJournalRecord[] = [...checks, { type: 'loop-started', taskId, data: { loop } }];
             if (pending.length > 0) entries.push({ type: 'supplement-consumed', taskId, data: { supplementIds: pending } });
             return { entries, chargeLoops: 1 };
           });
@@ -119,8 +119,8 @@ export async function settleAll(promises: readonly Promise<void>[]): Promise<voi
  * The saved UserPromptSubmit verdicts (hooks and input guardrails) on supplements about to enter
  * the entry role's context; a denied one is never shown to the model (K-5, N-2).
  */
-async function supplementChecks(context: RunContext, pending: readonly string[]): Promise<NewJournalEntry[]> {
-  const entries: NewJournalEntry[] = [];
+async function supplementChecks(context: RunContext, pending: readonly string[]): Promise<AgentJournalRecord[]> {
+  const entries: AgentJournalRecord[] = [];
   for (const supplementId of pending) {
     const text = context.durable.state.supplements.get(supplementId)?.text ?? '';
     const checked = await stepVerdict(context, {
@@ -154,14 +154,14 @@ async function acceptsFinalAnswer(context: RunContext, task: TaskState, answer: 
       const feedback = stop.verdict.reason ?? 'A Stop hook asked you to continue before answering.';
       await durable.commit(() => ({
         entries: [
-          stop.entry as NewJournalEntry,
+          stop.entry as AgentJournalRecord,
           { type: 'answer-rejected', taskId: task.taskId, data: { loop: task.loop, feedback } },
         ],
       }));
     }
     return false;
   }
-  if (stop?.entry) await durable.commit(() => ({ entries: [stop.entry as NewJournalEntry] }));
+  if (stop?.entry) await durable.commit(() => ({ entries: [stop.entry as AgentJournalRecord] }));
   if (governance.outputGuards.length === 0) return true;
   const guarded = await stepVerdict(context, {
     trigger: 'Stop',
@@ -170,7 +170,7 @@ async function acceptsFinalAnswer(context: RunContext, task: TaskState, answer: 
     subject: { answer },
     extraHooks: governance.outputGuards,
   });
-  if (guarded?.entry) await durable.commit(() => ({ entries: [guarded.entry as NewJournalEntry] }));
+  if (guarded?.entry) await durable.commit(() => ({ entries: [guarded.entry as AgentJournalRecord] }));
   if (guarded?.verdict.decision === 'deny') {
     throw new RunBlockedError(
       guarded.verdict.source ?? 'an output guardrail',
