@@ -201,6 +201,11 @@ async function measure(target: Target): Promise<void> {
   ];
   if (first.items.length !== 50 || !first.nextCursor) throw new Error('listRuns did not return a full page');
   for (const [label, host, raw] of cases) {
+    // The baseline must do the same work: the same page, one row more (the next-page probe).
+    const hostRows = ((await host()) as { items: unknown[] }).items.length;
+    const rawRows = ((await raw()) as unknown[]).length;
+    if (rawRows !== hostRows + 1 && rawRows !== hostRows)
+      throw new Error(`${label}: the host API returned ${hostRows} rows, the raw query ${rawRows}`);
     const hostMs = await median(host);
     const rawMs = await median(raw);
     rows.push([target.name, label, format(hostMs), format(rawMs), (hostMs / rawMs).toFixed(1)]);

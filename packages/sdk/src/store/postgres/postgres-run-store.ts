@@ -278,9 +278,12 @@ export class PostgresRunStore implements RunStore {
       // A row comparison, so that the (created_at, run_id) index seeks straight to the position.
       add((at) => `(created_at, run_id) < (${time}::bigint, ${at()}::text)`);
     }
-    values.push(query.limit);
+    // The page size is written into the text (an integer by construction): with a parameter the
+    // planner cannot see how few rows are wanted and may sort the whole table instead of walking
+    // the (created_at, run_id) index.
+    const limit = Math.max(1, Math.min(10_000, Math.floor(Number(query.limit)) || 1));
     const filter = conditions.map((condition) => ` AND ${condition}`).join('');
-    const sql = `${this.statements.listRunsSelect}${filter} ORDER BY created_at DESC, run_id DESC LIMIT $${values.length}`;
+    const sql = `${this.statements.listRunsSelect}${filter} ORDER BY created_at DESC, run_id DESC LIMIT ${limit}`;
     return this.run('listRuns', async () => (await this.pool.query<RunRow>(sql, values)).rows.map(toRunRecord));
   }
 
