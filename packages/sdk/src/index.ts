@@ -146,7 +146,7 @@ export {
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
-export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
+export { createAgentTracing, createWorkflowTracing, type TracingOptions } from './telemetry/index.js';
 
 // Errors a builder meets: an invalid configuration is found before anything runs (B-4).
 export {
@@ -163,7 +163,7 @@ export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.
 export { Run as AgentRun } from './engine/agent/run-handle.js';
-export type { RunEvent as AgentRunEvent } from './engine/agent/run-events.js';
+export type { RunEvent as AgentRunEvent, RunEventData as AgentRunEventData } from './engine/agent/run-events.js';
 export type {
   RunResult as AgentRunResult,
   RunStatus as AgentRunStatus,
@@ -215,9 +215,17 @@ export {
   type StaleCleanupReport,
 } from './sandbox/index.js';
 
+// Runs this process does not own (ADR 0005): describe, follow, stop, supplement, approve, create,
+// list and delete them through the store.
+export * from './client/index.js';
+
 // Errors a host handles: ownership (R-1…R-5), refused requests, model failures, workspace refusals.
 export {
+  ApprovalNotFoundError,
   InvalidRunRequestError,
+  RunAlreadyExistsError,
+  RunNotFinishedError,
+  RunNotFoundError,
   ModelCallError,
   OwnershipLostError,
   RunNotActiveError,
@@ -244,13 +252,21 @@ export {
   type AcquireRequest,
   type AcquireResult,
   type AppendRequest,
+  type CreateRunRequest,
   type ExternalAppendRequest,
   type JournalEntry,
   MemoryRunStore,
   type MemoryRunStoreOptions,
   type NewJournalEntry,
+  type RunKind,
+  type RunLabels,
+  type RunListPosition,
+  type RunListQuery,
+  type RunMetadata,
   type RunRecord,
   type RunStore,
+  type SessionListQuery,
+  type SessionRecord,
   type StoredRunStatus,
 } from './store/index.js';
 export { StaleEpochError, StoreFailureError, UnsupportedJournalFormatError } from './core/errors/index.js';

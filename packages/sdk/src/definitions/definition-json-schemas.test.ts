@@ -73,11 +73,13 @@ describe('the JSON Schema files of the definition format', () => {
 
   it('describe samples that build: the review workflow with a registry of every name it uses', () => {
     const model = new ScriptedModel({ respond: () => ({ text: 'ok' }) });
+    // The workflow and the agents of its nodes share one store (R-6).
+    const store = new MemoryRunStore();
     const echo = (name: string, parameters: z.ZodObject) =>
       tool({ name, description: `The ${name} tool.`, parameters, execute: () => 'ok' });
     const reviewer = createAgent(
       { formatVersion: 1, kind: 'agent', name: 'reviewer', mode: 'react', model: 'default', prompt: 'Review.' },
-      { models: { default: model } },
+      { models: { default: model }, store },
     );
     const workflow = createWorkflow(readJson(`${schemasDirectory}samples/review-workflow.json`), {
       models: { default: model },
@@ -93,7 +95,7 @@ describe('the JSON Schema files of the definition format', () => {
       reducers: {
         'sum-votes': { initial: () => ({}), merge: (current, update) => ({ ...(current as object), ...(update as object) }) },
       },
-      store: new MemoryRunStore(),
+      store,
     });
     expect(workflow).toBeDefined(); // it built: every name resolved and the graph validated (W-4)
   });
