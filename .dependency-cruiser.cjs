@@ -24,8 +24,7 @@ const publicEntries = [
  * governance it carries, the planner and the state reducer of a workflow superstep.
  */
 const acceptedTypeOnlyCycles = [
-  `${sdk}capabilities/skills/(load-skills|skill-tools)\\.ts$`,
-  `${sdk}sandbox/(workspace|file-tools|command-tool|sandbox|workspace-view)\\.ts$`,
+  `${sdk}sandbox/(workspace|file-tools|command-tool)\\.ts$`,
   `${sdk}engine/agent/(execute-run|start-run|run-context)\\.ts$`,
   `${sdk}engine/agent/governance/governance\\.ts$`,
   `${sdk}engine/workflow/pregel/(plan|workflow-state)\\.ts$`,

@@ -85,6 +85,9 @@ describe('createAgent', () => {
     expect(InvalidDefinitionError.isInstance(error)).toBe(true);
     const paths = (error as InvalidDefinitionError).problems.map((problem) => problem.path);
     expect(paths).toEqual(expect.arrayContaining(['formatVersion', 'name', 'prompt', 'outputSchema', 'execution.maxLoops']));
+    expect((error as InvalidDefinitionError).problems.find((problem) => problem.path === 'formatVersion')?.message).toMatch(
+      /reads definition format version 1/,
+    );
   });
 
   it('lists every name the registry cannot resolve, and agent-level problems, as one error', () => {

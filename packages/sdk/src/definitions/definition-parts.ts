@@ -6,7 +6,9 @@ export const DEFINITION_FORMAT_VERSION = 1;
 
 /** `formatVersion` of every definition: the format's version, so that stored definitions can be migrated. */
 export const formatVersionSchema = z
-  .literal(DEFINITION_FORMAT_VERSION)
+  .literal(DEFINITION_FORMAT_VERSION, {
+    error: `this SDK reads definition format version ${DEFINITION_FORMAT_VERSION}; migrate the definition or use a newer SDK`,
+  })
   .describe('Version of the AgentLoom definition format; this SDK reads version 1.');
 
 /** A name the registry resolves (a model, tool, skill, MCP server, hook, route …). */

@@ -1,4 +1,4 @@
-import type { WorkspaceView } from './workspace-view.js';
+import type { HostUser, WorkspaceView } from './workspace-view.js';
 
 /** A shell command to run inside a sandbox, with its limits (K-2). */
 export interface CommandRequest {
@@ -43,11 +43,7 @@ export interface CommandResult {
   diskQuotaExceeded: boolean;
 }
 
-/** A host user id and group id. */
-export interface HostUser {
-  uid: number;
-  gid: number;
-}
+export type { HostUser } from './workspace-view.js';
 
 /** A long-lived program (an MCP server over stdio) to start inside a sandbox. */
 export interface ProcessRequest {

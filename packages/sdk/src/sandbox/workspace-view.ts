@@ -1,6 +1,11 @@
 import { join } from 'node:path';
-import type { HostUser } from './sandbox.js';
 import { WorkspaceAccessError } from './sandbox-errors.js';
+
+/** A host user id and group id (the owner of a view's files, the user a sandbox runs as). */
+export interface HostUser {
+  uid: number;
+  gid: number;
+}
 
 /** What kind of directory a mount shows. */
 export type MountKind = 'work' | 'skill' | 'mount';

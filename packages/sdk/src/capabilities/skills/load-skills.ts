@@ -2,17 +2,12 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Tool } from '../tools/tool.js';
+import type { Skill } from './skill.js';
 import { InvalidSkillError, type SkillProblem } from './skill-errors.js';
 import { createReadSkillTool, skillsPromptSection } from './skill-tools.js';
-import { type SkillMetadata, validateSkillFile } from './skill-validation.js';
+import { validateSkillFile } from './skill-validation.js';
 
-/** One loaded, valid skill. Only its metadata is loaded; the body is read on demand (K-1). */
-export interface Skill extends SkillMetadata {
-  /** The skill folder on the host (real path). */
-  directory: string;
-  /** Where the model reads its instructions: `/skills/<name>/SKILL.md`. */
-  entry: string;
-}
+export type { Skill } from './skill.js';
 
 /** Options of `loadSkills`. */
 export interface LoadSkillsOptions {

@@ -3,7 +3,7 @@ import { listEntries, withDirectory } from '../../sandbox/confined-fs.js';
 import { readViewFile } from '../../sandbox/file-tools.js';
 import { resolveVirtualPath, type WorkspaceView } from '../../sandbox/workspace-view.js';
 import { type Tool, tool } from '../tools/tool.js';
-import type { Skill } from './load-skills.js';
+import type { Skill } from './skill.js';
 
 const maximumReadBytes = 256 * 1024;
 
