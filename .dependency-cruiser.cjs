@@ -25,8 +25,6 @@ const publicEntries = [
  */
 const acceptedTypeOnlyCycles = [
   `${sdk}sandbox/(workspace|file-tools|command-tool)\\.ts$`,
-  `${sdk}engine/agent/(execute-run|start-run|run-context)\\.ts$`,
-  `${sdk}engine/agent/governance/governance\\.ts$`,
   `${sdk}engine/workflow/pregel/(plan|workflow-state)\\.ts$`,
 ];
 /** Everything outside the SDK that uses it: the examples, the bench and any future package. */

@@ -8,7 +8,8 @@ import { RunInterrupt } from '../run/run-control.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import { ensureApproval } from './governance/approvals.js';
-import { hasHooks, identityOf } from './governance/governance.js';
+import { hasHooks } from './governance/governance.js';
+import { identityOf } from './governance/hook-identity.js';
 import { ensureGate } from './governance/tool-gate.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
 

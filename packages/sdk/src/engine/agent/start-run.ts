@@ -1,6 +1,6 @@
 import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
-import type { RunnableAgent, RunRequest } from './execute-run.js';
 import type { ResolvedExecution } from './execution-options.js';
+import type { RunnableAgent, RunRequest } from './runnable-agent.js';
 import { readSessionRuns, selectHistory } from './session/index.js';
 
 /**

@@ -2,7 +2,7 @@ import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { runHookChain } from '../../../hooks/run-hook-chain.js';
 import type { OperationState } from '../agent-state.js';
 import type { RunContext } from '../run-context.js';
-import { identityOf } from './governance.js';
+import { identityOf } from './hook-identity.js';
 
 const POLL_MS = 100;
 

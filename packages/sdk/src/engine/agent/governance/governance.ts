@@ -1,8 +1,7 @@
 import type { ApprovalPort } from '../../../hooks/approval.js';
 import { type Guardrails, guardrailHook } from '../../../hooks/guardrails.js';
-import type { Hook, HookIdentity, HookMap, HookSubjects, HookTrigger } from '../../../hooks/hook-types.js';
+import type { Hook, HookMap, HookSubjects, HookTrigger } from '../../../hooks/hook-types.js';
 import type { PermissionPolicy } from '../../../hooks/permission-policy.js';
-import type { RunContext } from '../run-context.js';
 
 /**
  * How an agent is governed (K-4…K-10, N-1, N-2): hooks by trigger point, the permission policy,
@@ -54,18 +53,4 @@ export function createGovernance(options: {
 /** Whether any hook is configured for `trigger`. */
 export function hasHooks(governance: Governance, trigger: HookTrigger): boolean {
   return (governance.hooks[trigger]?.length ?? 0) > 0;
-}
-
-/** The trusted identity of a step of a task, for hooks (K-8). */
-export function identityOf(context: RunContext, taskId: string, operationId?: string): HookIdentity {
-  const task = context.durable.state.tasks.get(taskId);
-  const identity: HookIdentity = {
-    runId: context.runId,
-    sessionId: context.sessionId,
-    agentName: context.durable.state.agentName,
-    role: task?.role ?? 'unknown',
-    taskId,
-  };
-  if (operationId !== undefined) identity.operationId = operationId;
-  return identity;
 }

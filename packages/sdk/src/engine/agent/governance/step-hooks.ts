@@ -4,7 +4,8 @@ import { runHookChain } from '../../../hooks/run-hook-chain.js';
 import type { AgentJournalRecord } from '../agent-journal.js';
 import type { HookVerdict } from '../agent-state.js';
 import type { RunContext } from '../run-context.js';
-import { hasHooks, identityOf } from './governance.js';
+import { hasHooks } from './governance.js';
+import { identityOf } from './hook-identity.js';
 
 /** A hook or guardrail refused the run's input or final answer: the run ends `blocked` (K-5, N-2). */
 export class RunBlockedError extends AgentLoomError {

@@ -3,7 +3,7 @@ import { evaluatePermission } from '../../../hooks/permission-policy.js';
 import { runHookChain } from '../../../hooks/run-hook-chain.js';
 import type { OperationState } from '../agent-state.js';
 import type { RunContext } from '../run-context.js';
-import { identityOf } from './governance.js';
+import { identityOf } from './hook-identity.js';
 
 /**
  * Decides a call's gate once, before its first attempt (K-5…K-9, N-1, N-2, R-8): the PreToolUse

@@ -1,0 +1,55 @@
+import type { RetryPolicy } from '../../core/retry-policy.js';
+import type { LanguageModel } from '../../model/language-model.js';
+import type { RunMetadata, RunStore } from '../../store/run-store.js';
+import type { WindowSettings } from './agent-journal.js';
+import type { TokenCounter } from './context-options.js';
+import type { ResolvedExecution } from './execution-options.js';
+import type { Governance } from './governance/governance.js';
+import type { Node } from './nodes/node.js';
+
+/** What an agent contributes to one execution of a run. */
+export interface RunnableAgent {
+  name: string;
+  model: LanguageModel;
+  mode: 'react' | 'plan-executor';
+  store: RunStore;
+  /** The node of the entry task: the ReAct role, or the planner. */
+  entry: Node;
+  /** Execution settings for a run created now; a resumed run uses its stored snapshot (C-15). */
+  execution: ResolvedExecution;
+  isRetryable?: RetryPolicy['isRetryable'];
+  leaseMs: number;
+  /** How many finished runs of the session a new run sees in full (C-1). */
+  historyRuns: number;
+  /** Context-window settings for a run created now (C-2). */
+  window: WindowSettings;
+  /** Counts tokens of a request; the default estimates. */
+  countTokens: TokenCounter;
+  /** Extra instructions for the compression agent (H-6). */
+  compressionPrompt: string | undefined;
+  governance: Governance;
+}
+
+/** Identity and input of one `run` call. */
+export interface RunRequest {
+  runId: string;
+  sessionId: string;
+  input?: string;
+  limits?: RunLimits;
+  /** Prompt variables, complete (checked by `Agent.run`). */
+  variables?: Record<string, string>;
+  /** Host labels stored on a run created now (a release id …). */
+  metadata?: RunMetadata;
+}
+
+/**
+ * Limits a caller imposes on a new run on top of the agent's own settings, such as a workflow
+ * passing down its root run's remaining budget and deadline (W-6). They can only tighten: the
+ * run takes the smaller value. Stored with the run, so a resume keeps them.
+ */
+export interface RunLimits {
+  /** Epoch milliseconds: the run ends `run-timeout` no later than this. */
+  deadlineAt?: number;
+  /** At most this many loops, across every role of the run. */
+  maxLoops?: number;
+}
