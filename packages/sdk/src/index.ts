@@ -29,17 +29,22 @@ export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from 
 export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
 export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
 export {
+  type AgentIdentity,
   AgentLoomError,
   type AgentLoomErrorCode,
+  AgentMismatchError,
   type ConfigurationIssue,
   InvalidConfigurationError,
+  InvalidIdentifierError,
   InvalidRunRequestError,
   ModelCallError,
   OwnershipLostError,
+  RunInputMismatchError,
   RunNotActiveError,
   RunOwnedElsewhereError,
   StaleEpochError,
   StoreFailureError,
+  StoreFileChangedError,
   UnsupportedJournalFormatError,
 } from './core/errors/index.js';
 export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';

@@ -3,9 +3,10 @@ import { createOwnerId } from '../../core/ids.js';
 import type { RetryPolicy } from '../../core/retry-policy.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { LanguageModel } from '../../model/language-model.js';
-import type { JournalEntry, RunStore } from '../../store/run-store.js';
+import type { AcquireResult, JournalEntry, RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
+import { retryTransient } from '../run/store-retry.js';
 import type { WindowSettings } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
@@ -87,20 +88,30 @@ export async function executeAgentRun(
   const now = Date.now;
   // The history and carried supplements are selected only for a run that does not exist yet; a
   // race with another creator is settled by `acquire` (only one `created`).
-  const existing = await store.getRun(request.runId);
+  // The calls before the run is ours have no side effect to lose: a transient store failure is
+  // retried for up to one lease length, then reported.
+  const startedAt = now();
+  const retrying = <T>(call: () => Promise<T>) => retryTransient(call, { until: () => startedAt + agent.leaseMs });
+  const existing = await retrying(() => store.getRun(request.runId));
   if (!existing && request.input === undefined) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
-  const started = existing ? undefined : await createRunStartedEntry(agent, request, now());
-  const acquired = await store.acquire({
-    runId: request.runId,
-    sessionId: request.sessionId,
+  const started = existing ? undefined : await retrying(() => createRunStartedEntry(agent, request, now()));
+  const acquired = ownAcquire(
     ownerId,
-    leaseMs: agent.leaseMs,
-    deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
-    // A run that existed at `getRun` is never created again, so no entries are needed for it.
-    initialEntries: started ? [started] : [],
-  });
+    Boolean(started),
+    await retrying(() =>
+      store.acquire({
+        runId: request.runId,
+        sessionId: request.sessionId,
+        ownerId,
+        leaseMs: agent.leaseMs,
+        deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
+        // A run that existed at `getRun` is never created again, so no entries are needed for it.
+        initialEntries: started ? [started] : [],
+      }),
+    ),
+  );
   hooks.acquired();
   const { run } = acquired;
   if (acquired.outcome === 'terminal') {
@@ -114,7 +125,7 @@ export async function executeAgentRun(
   let state: AgentRunState;
   let journal: JournalEntry[];
   try {
-    journal = await store.readJournal(run.runId);
+    journal = await retrying(() => store.readJournal(run.runId));
     state = foldAgentJournal(run.runId, journal);
     if (state.mode !== agent.mode || state.entryRole !== agent.entry.role.name) {
       throw new InvalidRunRequestError(
@@ -176,4 +187,13 @@ export async function executeAgentRun(
     control.dispose();
     await durable.dispose({ release: !ended });
   }
+}
+
+/**
+ * An `acquire` retried after a transient failure may find that its first try landed: the run is
+ * then held by this very call's owner id (unique per call), which is ours, not someone else's.
+ */
+function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): AcquireResult {
+  if (result.outcome !== 'owned-elsewhere' || result.run.ownerId !== ownerId) return result;
+  return { outcome: creating ? 'created' : 'acquired', run: result.run };
 }

@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import {
-  AgentLoomError,
-  InvalidConfigurationError,
-  RunNotActiveError,
-  StaleEpochError,
-  StoreFailureError,
-} from '../../core/errors/index.js';
+import { InvalidConfigurationError, RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { decideAcquire } from '../acquire-decision.js';
 import type {
   AcquireRequest,
@@ -18,6 +12,7 @@ import type {
   RunRecord,
   RunStore,
 } from '../run-store.js';
+import { toPostgresStoreError } from './postgres-errors.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
 import { type JournalRow, parseJournalRow, type RunRow, toRunRecord } from './postgres-rows.js';
 import { migratePostgresSchema } from './postgres-setup.js';
@@ -25,8 +20,6 @@ import { type PostgresStatements, postgresStatements } from './postgres-statemen
 
 /** A losing creator needs one more try; more means the row keeps vanishing (someone deletes it). */
 const CREATE_ATTEMPTS = 3;
-/** SQLSTATE of a missing table: the schema was never set up. */
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * The `RunStore` for many machines: every run lives in one PostgreSQL database and any worker can
@@ -72,11 +65,18 @@ export class PostgresRunStore implements RunStore {
         max: options.poolSize ?? 10,
         connectionTimeoutMillis: 10_000,
         keepAlive: true,
+        // A server that stops answering (frozen, partitioned) fails the call instead of hanging
+        // it; the engine bounds its own calls by the run's lease as well.
+        query_timeout: options.queryTimeoutMs ?? 10_000,
       });
       this.ownsPool = true;
       // An idle connection that the server closes is dropped by the pool; without a listener the
       // pool's 'error' event would crash the process.
       this.pool.on('error', () => {});
+      // A connection the server ends in the middle of a pooled query can report the end twice;
+      // the pool listens only once, so the second report would crash the process. The failure
+      // itself reaches the caller through the query; this listener only keeps the process alive.
+      this.pool.on('connect', (client) => client.on('error', () => {}));
     }
   }
 
@@ -257,9 +257,7 @@ export class PostgresRunStore implements RunStore {
     try {
       return await work();
     } catch (error) {
-      if (AgentLoomError.isInstance(error)) throw error;
-      const hint = (error as { code?: unknown }).code === UNDEFINED_TABLE ? ` (has setup() run on schema "${this.schema}"?)` : '';
-      throw new StoreFailureError(`PostgresRunStore.${operation} failed: ${(error as Error).message}${hint}`, { cause: error });
+      throw toPostgresStoreError(operation, this.schema, error);
     }
   }
 }

@@ -13,7 +13,9 @@ import type {
   RunStore,
   StoredRunStatus,
 } from '../run-store.js';
+import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
 import { sqliteMigrations } from './migrations.js';
+import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -24,15 +26,19 @@ export interface SqliteRunStoreOptions {
    * run promises; `full` also survives a power cut, at the price of one fsync per commit.
    */
   synchronous?: 'normal' | 'full';
-  /** How long a writer waits for another process's write lock, in milliseconds. Default 5000. */
+  /**
+   * How long a call waits for another process's write lock, in milliseconds. Default 5000. The
+   * wait never blocks the event loop: the lock is tried again with back-off between tries, and a
+   * call that is still locked out after this long fails with a transient `StoreFailureError`.
+   */
   busyTimeoutMs?: number;
   /** Clock for leases; defaults to `Date.now`. */
   now?: () => number;
 }
 
-/** The last sequence of a run, read from the journal's primary key (no counter to keep in step). */
-const LAST_SEQUENCE =
-  '(SELECT COALESCE(MAX(sequence), 0) FROM agentloom_journal WHERE agentloom_journal.run_id = agentloom_runs.run_id)';
+/** First wait for a lock held by another process, in milliseconds; doubled up to `LONGEST_LOCK_WAIT_MS`. */
+const FIRST_LOCK_WAIT_MS = 2;
+const LONGEST_LOCK_WAIT_MS = 100;
 
 interface RunRow {
   run_id: string;
@@ -65,6 +71,9 @@ interface JournalRow {
  */
 export class SqliteRunStore implements RunStore {
   private readonly database: Database.Database;
+  private readonly path: string;
+  private readonly opened: FileIdentity | undefined;
+  private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly statements;
   private readonly appendTransaction;
@@ -73,25 +82,29 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.path = options.path;
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     try {
       this.database = new Database(options.path);
+      // Opening is synchronous (a constructor), so only here may SQLite wait for a lock itself.
+      this.database.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
       this.database.pragma('journal_mode = WAL');
       this.database.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      this.database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       migrate(this.database);
+      // From now on a locked database answers SQLITE_BUSY at once and `call` waits asynchronously.
+      this.database.pragma('busy_timeout = 0');
     } catch (error) {
       throw new StoreFailureError(`Cannot open SQLite run store at ${options.path}.`, { cause: error });
     }
+    this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
     const database = this.database;
     this.statements = {
-      getRun: database.prepare<[string], RunRow>(
-        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
-      ),
+      getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
       insertRun: database.prepare(
         `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-           loops_used, created_at, updated_at, result)
+           loops_used, last_sequence, created_at, updated_at, result)
          VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-           @loopsUsed, @createdAt, @updatedAt, NULL)`,
+           @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL)`,
       ),
       takeOver: database.prepare(
         `UPDATE agentloom_runs SET owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
@@ -100,9 +113,11 @@ export class SqliteRunStore implements RunStore {
         `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
-        `SELECT epoch, status, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
+        'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
       ),
-      charge: database.prepare('UPDATE agentloom_runs SET loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?'),
+      advance: database.prepare(
+        'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
+      ),
       finish: database.prepare(
         `UPDATE agentloom_runs SET status = ?, result = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
@@ -116,7 +131,7 @@ export class SqliteRunStore implements RunStore {
         'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
       ),
       sessionRuns: database.prepare<[string], RunRow>(
-        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid`,
+        'SELECT * FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid',
       ),
     };
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
@@ -135,7 +150,10 @@ export class SqliteRunStore implements RunStore {
     this.externalTransaction = database.transaction((request: ExternalAppendRequest): number => {
       const row = this.statements.fence.get(request.runId);
       if (row?.status !== 'running') throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
-      return this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, this.now());
+      const now = this.now();
+      const last = this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, now);
+      this.statements.advance.run(last, 0, now, request.runId);
+      return last;
     });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
       // BEGIN IMMEDIATE holds the write lock, so the epoch read here cannot change before commit:
@@ -146,64 +164,105 @@ export class SqliteRunStore implements RunStore {
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
-      if (request.chargeLoops) this.statements.charge.run(request.chargeLoops, now, request.runId);
+      this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
       if (request.terminal) {
         const result = request.terminal;
         this.statements.finish.run(result.status, JSON.stringify(result), now, request.runId);
       }
+      this.injectFault('append', 'before-commit');
       return last;
     });
   }
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
-    return { lastSequence: this.externalTransaction.immediate(request) };
+    return this.call('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
-    return this.acquireTransaction.immediate(request);
+    return this.call('acquire', () => this.acquireTransaction.immediate(request));
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
-    const now = this.now();
-    const leaseExpiresAt = now + leaseMs;
-    const changes = this.statements.renew.run(leaseExpiresAt, now, runId, epoch).changes;
-    if (changes !== 1) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
-    return { leaseExpiresAt };
-  }
-
-  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
-    return { lastSequence: this.appendTransaction.immediate(request) };
-  }
-
-  async releaseLease(runId: string, epoch: number): Promise<void> {
-    this.statements.release.run(runId, epoch);
-  }
-
-  async getRun(runId: string): Promise<RunRecord | undefined> {
-    const row = this.statements.getRun.get(runId);
-    return row ? toRecord(row) : undefined;
-  }
-
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
-    return this.statements.journal.all(runId, options.afterSequence ?? 0).map((row) => {
-      const entry: JournalEntry = {
-        sequence: row.sequence,
-        epoch: row.epoch,
-        type: row.type,
-        data: JSON.parse(row.data),
-        at: row.at,
-      };
-      if (row.task_id !== null) entry.taskId = row.task_id;
-      return entry;
+    return this.call('renewLease', () => {
+      const now = this.now();
+      const leaseExpiresAt = now + leaseMs;
+      const changes = this.statements.renew.run(leaseExpiresAt, now, runId, epoch).changes;
+      if (changes !== 1) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
+      return { leaseExpiresAt };
     });
   }
 
+  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    return this.call('append', () => {
+      const lastSequence = this.appendTransaction.immediate(request);
+      this.injectFault('append', 'after-commit');
+      return { lastSequence };
+    });
+  }
+
+  async releaseLease(runId: string, epoch: number): Promise<void> {
+    await this.call('releaseLease', () => this.statements.release.run(runId, epoch));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.call('getRun', () => {
+      const row = this.statements.getRun.get(runId);
+      return row ? toRecord(row) : undefined;
+    });
+  }
+
+  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+    return this.call('readJournal', () =>
+      this.statements.journal.all(runId, options.afterSequence ?? 0).map((row) => {
+        const entry: JournalEntry = {
+          sequence: row.sequence,
+          epoch: row.epoch,
+          type: row.type,
+          data: JSON.parse(row.data),
+          at: row.at,
+        };
+        if (row.task_id !== null) entry.taskId = row.task_id;
+        return entry;
+      }),
+    );
+  }
+
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
-    return this.statements.sessionRuns.all(sessionId).map(toRecord);
+    return this.call('listSessionRuns', () => this.statements.sessionRuns.all(sessionId).map(toRecord));
   }
 
   async close(): Promise<void> {
     if (this.database.open) this.database.close();
+  }
+
+  /**
+   * A test seam for fault injection (issue 18): called inside the append transaction just before
+   * it commits and again just after. A subclass in a test throws a driver error here to simulate
+   * a failed disk write (`before-commit`: nothing landed) or a failure reported after the commit
+   * (`after-commit`: the write landed, the caller cannot know). Does nothing in production.
+   */
+  protected injectFault(_operation: 'append', _point: 'before-commit' | 'after-commit'): void {}
+
+  /**
+   * Runs one synchronous store operation: refuses a closed store and a file that was deleted or
+   * replaced, maps driver errors to `StoreFailureError`, and while another process holds the lock
+   * waits with back-off on timers, so that the event loop never stalls on a lock.
+   */
+  private async call<T>(operation: string, work: () => T): Promise<T> {
+    const startedAt = Date.now();
+    for (let attempt = 0; ; attempt += 1) {
+      if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
+      if (this.opened) assertSameFile(this.path, this.opened);
+      try {
+        return work();
+      } catch (error) {
+        const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
+        if (!isSqliteBusy(error) || Date.now() - startedAt + wait > this.busyTimeoutMs) {
+          throw toSqliteStoreError(operation, error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   private insertEntries(
@@ -223,6 +282,12 @@ export class SqliteRunStore implements RunStore {
 }
 
 function migrate(database: Database.Database): void {
+  // An up-to-date file needs no write lock: opening a store never waits for a busy writer then.
+  const schemaTable = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentloom_schema'").get();
+  if (schemaTable) {
+    const version = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get()?.version;
+    if (version === sqliteMigrations.length) return;
+  }
   database.exec('CREATE TABLE IF NOT EXISTS agentloom_schema (version INTEGER NOT NULL) STRICT');
   const apply = database.transaction(() => {
     const row = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get();
