@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tool } from '../../src/capabilities/tools/tool.js';
+import { Agent } from '../../src/engine/agent/agent.js';
 import { PostgresRunStore } from '../../src/store/postgres/index.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { findPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from '../helpers/private-postgres.js';
 import { postgresRequired } from '../postgres/postgres-availability.js';
 import { runCountedRuns } from './fault-harness.js';
@@ -104,4 +108,50 @@ describeWithPrivateCluster('PostgreSQL faults during 100 runs (issue 18)', () =>
     expect(killed).toBeGreaterThan(0);
     expect(report.transientFailures).toBeGreaterThan(0);
   }, 240_000);
+
+  it('bounds a store call by the lease: a run whose database freezes mid-append settles while it is still frozen', async () => {
+    const store = await openStore('frozen');
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const toolStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits to be released.',
+      parameters: z.object({}),
+      execute: () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('released');
+          started();
+        }),
+    });
+    const model = new ScriptedModel({
+      respond: (request) =>
+        request.messages.some((message) => message.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'wait' }] },
+    });
+    const agent = new Agent({ name: 'frozen', mode: 'react', model, prompt: 'p', tools: [wait], store, leaseMs: 1_000 });
+    const run = agent.run({ sessionId: 'frozen', input: 'go' });
+    const settled = run.result().then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await toolStarted;
+    server.freeze();
+    let frozen = true;
+    // A safety net only: without the lease bound the run would wait for the database, and the
+    // assertion below would see that it settled after the thaw.
+    const safety = setTimeout(() => {
+      frozen = false;
+      server.thaw();
+    }, 20_000);
+    release();
+    const outcome = await settled;
+    const settledWhileFrozen = frozen;
+    clearTimeout(safety);
+    server.thaw();
+    await store.close();
+    expect(settledWhileFrozen).toBe(true);
+    expect(outcome).toMatchObject({ error: { code: 'ownership-lost' } });
+  }, 60_000);
 });

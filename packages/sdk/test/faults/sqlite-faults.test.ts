@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tool } from '../../src/capabilities/tools/tool.js';
+import { Agent } from '../../src/engine/agent/agent.js';
 import { SqliteRunStore, type SqliteRunStoreOptions } from '../../src/store/sqlite/index.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
 import { runCountedRuns } from './fault-harness.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-sqlite-faults-'));
@@ -102,5 +106,40 @@ describe('SQLite faults during 100 runs (issue 18)', () => {
     holder.close();
     await short.close();
     await store.close();
+  });
+
+  it('stops a run whose database file is deleted under the worker instead of reporting it succeeded', async () => {
+    const path = join(directory, 'deleted-under-worker.db');
+    const store = new SqliteRunStore({ path });
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const toolStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const wait = tool({
+      name: 'wait',
+      description: 'Waits to be released.',
+      parameters: z.object({}),
+      execute: () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('released');
+          started();
+        }),
+    });
+    const model = new ScriptedModel({
+      respond: (request) =>
+        request.messages.some((message) => message.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'wait' }] },
+    });
+    const agent = new Agent({ name: 'deleted', mode: 'react', model, prompt: 'p', tools: [wait], store });
+    const run = agent.run({ sessionId: 's', input: 'go' });
+    await toolStarted;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    release();
+    const outcome = await run.result().then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await store.close();
+    expect(outcome).toMatchObject({ error: { code: 'store-file-changed' } });
   });
 });
