@@ -6,6 +6,7 @@ export type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunRecord,
   RunStore,
   StoredRunStatus,

@@ -142,6 +142,9 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(journal[0]?.taskId).toBeUndefined();
       expect((await store.getRun(input.runId))?.loopsUsed).toBe(1);
       expect(await store.readJournal(input.runId, { afterSequence: 2 })).toHaveLength(1);
+      expect((await store.readJournal(input.runId, { limit: 1 })).map((entry) => entry.sequence)).toEqual([1]);
+      expect((await store.readJournal(input.runId, { afterSequence: 1, limit: 1 })).map((entry) => entry.sequence)).toEqual([2]);
+      expect((await store.getRun(input.runId))?.lastSequence).toBe(3);
     });
 
     it('ends a run atomically with its last entries; a finished run takes no writes and acquires as terminal', async () => {

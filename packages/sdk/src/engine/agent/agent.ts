@@ -95,6 +95,7 @@ export class Agent {
     const control = new RunControl();
     const runnable: RunnableAgent = {
       name: this.config.name,
+      roles: [this.config.entry.name, ...this.config.executors.map((executor) => executor.name)],
       mode: this.config.mode,
       model: this.config.model,
       store: this.store,

@@ -16,11 +16,14 @@ import type { Governance } from './governance/governance.js';
 import type { Node } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
+import { assertSameRun } from './run-identity.js';
 import { createRunStartedEntry } from './start-run.js';
 
 /** What an agent contributes to one execution of a run. */
 export interface RunnableAgent {
   name: string;
+  /** Role names, entry role first: with `name` and `mode`, the identity recorded in the run. */
+  roles: readonly string[];
   model: LanguageModel;
   mode: 'react' | 'plan-executor';
   store: RunStore;
@@ -114,7 +117,11 @@ export async function executeAgentRun(
   );
   hooks.acquired();
   const { run } = acquired;
+  const identity = { name: agent.name, mode: agent.mode, roles: agent.roles };
   if (acquired.outcome === 'terminal') {
+    // A finished run's answer goes only to its own agent and question.
+    const [first] = await retrying(() => store.readJournal(run.runId, { limit: 1 }));
+    assertSameRun(run.runId, first, identity, request.input);
     const result = run.result as RunResult;
     emit({ type: 'run-finish', runId: run.runId, result });
     return result;
@@ -127,15 +134,7 @@ export async function executeAgentRun(
   try {
     journal = await retrying(() => store.readJournal(run.runId));
     state = foldAgentJournal(run.runId, journal);
-    if (state.mode !== agent.mode || state.entryRole !== agent.entry.role.name) {
-      throw new InvalidRunRequestError(
-        run.runId,
-        `Run ${run.runId} was created by a ${state.mode} agent with entry role "${state.entryRole}"; resume it with the same configuration (B-5).`,
-      );
-    }
-    if (request.input !== undefined && request.input !== state.input) {
-      throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
-    }
+    assertSameRun(run.runId, journal[0], identity, request.input);
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
     throw error;

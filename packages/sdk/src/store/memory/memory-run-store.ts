@@ -6,6 +6,7 @@ import type {
   AppendRequest,
   ExternalAppendRequest,
   JournalEntry,
+  ReadJournalOptions,
   RunRecord,
   RunStore,
 } from '../run-store.js';
@@ -105,12 +106,12 @@ export class MemoryRunStore implements RunStore {
     return stored ? structuredClone(stored.record) : undefined;
   }
 
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     this.assertOpen();
-    const after = options.afterSequence ?? 0;
+    const after = Math.max(0, options.afterSequence ?? 0);
     // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
-    return structuredClone(journal.slice(Math.max(0, after)));
+    return structuredClone(journal.slice(after, options.limit === undefined ? undefined : after + options.limit));
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {

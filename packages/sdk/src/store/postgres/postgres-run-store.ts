@@ -9,6 +9,7 @@ import type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunRecord,
   RunStore,
 } from '../run-store.js';
@@ -203,9 +204,13 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     return this.run('readJournal', async () => {
-      const found = await this.pool.query<JournalRow>(this.statements.readJournal, [runId, options.afterSequence ?? 0]);
+      const found = await this.pool.query<JournalRow>(this.statements.readJournal, [
+        runId,
+        options.afterSequence ?? 0,
+        options.limit ?? null,
+      ]);
       return found.rows.map((row) => parseJournalRow(runId, row));
     });
   }

@@ -94,7 +94,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     release: `UPDATE ${runs} SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = $1 AND epoch = $2 AND status = 'running'`,
     getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
-      WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
+      WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
     sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 ORDER BY created_at, created_order`,
   };
 }

@@ -9,6 +9,7 @@ import type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunRecord,
   RunStore,
   StoredRunStatus,
@@ -127,8 +128,8 @@ export class SqliteRunStore implements RunStore {
       release: database.prepare(
         `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
       ),
-      journal: database.prepare<[string, number], JournalRow>(
-        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
+      journal: database.prepare<[string, number, number], JournalRow>(
+        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
       ),
       sessionRuns: database.prepare<[string], RunRow>(
         'SELECT * FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid',
@@ -211,9 +212,9 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     return this.call('readJournal', () =>
-      this.statements.journal.all(runId, options.afterSequence ?? 0).map((row) => {
+      this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map((row) => {
         const entry: JournalEntry = {
           sequence: row.sequence,
           epoch: row.epoch,
