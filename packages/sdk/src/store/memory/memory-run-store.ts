@@ -1,5 +1,7 @@
 import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -38,6 +40,7 @@ export class MemoryRunStore implements RunStore {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     this.assertOpen();
+    assertAcquireRequest(request);
     const now = this.now();
     const stored = this.runs.get(request.runId);
     const decision = decideAcquire(stored?.record, request, now);
@@ -52,6 +55,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    assertIdentifier('runId', runId);
     const stored = this.fenced(runId, epoch);
     const now = this.now();
     stored.record.leaseExpiresAt = now + leaseMs;
@@ -60,6 +64,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const stored = this.fenced(request.runId, request.epoch);
     const now = this.now();
     const record = stored.record;
@@ -80,6 +85,7 @@ export class MemoryRunStore implements RunStore {
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     this.assertOpen();
+    assertIdentifier('runId', request.runId);
     const stored = this.runs.get(request.runId);
     if (stored?.record.status !== 'running') {
       throw new RunNotActiveError(request.runId, stored?.record.status ?? 'unknown');
@@ -94,6 +100,7 @@ export class MemoryRunStore implements RunStore {
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
     this.assertOpen();
+    assertIdentifier('runId', runId);
     const stored = this.runs.get(runId);
     if (!stored || stored.record.epoch !== epoch || stored.record.status !== 'running') return;
     stored.record.ownerId = null;
@@ -102,12 +109,14 @@ export class MemoryRunStore implements RunStore {
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
     this.assertOpen();
+    assertIdentifier('runId', runId);
     const stored = this.runs.get(runId);
     return stored ? structuredClone(stored.record) : undefined;
   }
 
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     this.assertOpen();
+    assertReadJournal(runId, options);
     const after = Math.max(0, options.afterSequence ?? 0);
     // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
@@ -116,6 +125,7 @@ export class MemoryRunStore implements RunStore {
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     this.assertOpen();
+    assertIdentifier('sessionId', sessionId);
     return [...this.runs.values()]
       .map((stored) => stored.record)
       .filter((record) => record.sessionId === sessionId)

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { InvalidConfigurationError, RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -106,6 +108,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    assertAcquireRequest(request);
     const initial = serializeEntries(request.initialEntries);
     return this.run('acquire', async () => {
       // A creation that loses the race to a concurrent creator finds the row on its next try.
@@ -144,6 +147,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    assertIdentifier('runId', runId);
     return this.run('renewLease', async () => {
       const renewed = await this.pool.query<{ lease_expires_at: string }>(this.statements.renew, [runId, epoch, leaseMs]);
       const row = renewed.rows[0];
@@ -153,6 +157,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const entries = serializeEntries(request.entries);
     const terminal = request.terminal;
     const values = [
@@ -183,6 +188,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const values = [request.runId, 0, ...serializeEntries(request.entries), request.entries.length];
     return this.run('appendExternal', async () => {
       const written = await this.pool.query<{ last_sequence: number }>(this.statements.appendExternal, values);
@@ -194,10 +200,12 @@ export class PostgresRunStore implements RunStore {
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
+    assertIdentifier('runId', runId);
     await this.run('releaseLease', () => this.pool.query(this.statements.release, [runId, epoch]));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
+    assertIdentifier('runId', runId);
     return this.run('getRun', async () => {
       const found = await this.pool.query<RunRow>(this.statements.getRun, [runId]);
       return found.rows[0] ? toRunRecord(found.rows[0]) : undefined;
@@ -205,6 +213,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+    assertReadJournal(runId, options);
     return this.run('readJournal', async () => {
       const found = await this.pool.query<JournalRow>(this.statements.readJournal, [
         runId,
@@ -216,6 +225,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    assertIdentifier('sessionId', sessionId);
     return this.run('listSessionRuns', async () => {
       const found = await this.pool.query<RunRow>(this.statements.sessionRuns, [sessionId]);
       return found.rows.map(toRunRecord);

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import type { RunResult } from '../../core/run-result.js';
 import { decideAcquire } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -176,14 +178,17 @@ export class SqliteRunStore implements RunStore {
   }
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     return this.call('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    assertAcquireRequest(request);
     return this.call('acquire', () => this.acquireTransaction.immediate(request));
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+    assertIdentifier('runId', runId);
     return this.call('renewLease', () => {
       const now = this.now();
       const leaseExpiresAt = now + leaseMs;
@@ -194,6 +199,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     return this.call('append', () => {
       const lastSequence = this.appendTransaction.immediate(request);
       this.injectFault('append', 'after-commit');
@@ -202,10 +208,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
+    assertIdentifier('runId', runId);
     await this.call('releaseLease', () => this.statements.release.run(runId, epoch));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
+    assertIdentifier('runId', runId);
     return this.call('getRun', () => {
       const row = this.statements.getRun.get(runId);
       return row ? toRecord(row) : undefined;
@@ -213,6 +221,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+    assertReadJournal(runId, options);
     return this.call('readJournal', () =>
       this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map((row) => {
         const entry: JournalEntry = {
@@ -229,6 +238,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    assertIdentifier('sessionId', sessionId);
     return this.call('listSessionRuns', () => this.statements.sessionRuns.all(sessionId).map(toRecord));
   }
 
