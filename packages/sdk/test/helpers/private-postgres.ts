@@ -13,8 +13,11 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-/** Where the server binaries are looked for, newest major version first. */
-const BINARY_ROOT = '/usr/lib/postgresql';
+/**
+ * Where the server binaries are looked for, newest major version first. `AGENTLOOM_POSTGRES_BINARIES`
+ * overrides it (a test of the skip path points it at an empty place).
+ */
+const BINARY_ROOT = process.env.AGENTLOOM_POSTGRES_BINARIES || '/usr/lib/postgresql';
 
 /** The binaries directory of the newest installed server, or why there is none. */
 export function findPostgresBinaries(): { directory: string } | { reason: string } {
