@@ -221,8 +221,12 @@ export * from './client/index.js';
 
 // Errors a host handles: ownership (R-1…R-5), refused requests, model failures, workspace refusals.
 export {
+  type AgentIdentity,
+  AgentMismatchError,
   ApprovalNotFoundError,
+  InvalidIdentifierError,
   InvalidRunRequestError,
+  RunInputMismatchError,
   RunAlreadyExistsError,
   RunNotFinishedError,
   RunNotFoundError,
@@ -258,6 +262,7 @@ export {
   MemoryRunStore,
   type MemoryRunStoreOptions,
   type NewJournalEntry,
+  type ReadJournalOptions,
   type RunKind,
   type RunLabels,
   type RunListPosition,
@@ -269,7 +274,12 @@ export {
   type SessionRecord,
   type StoredRunStatus,
 } from './store/index.js';
-export { StaleEpochError, StoreFailureError, UnsupportedJournalFormatError } from './core/errors/index.js';
+export {
+  StaleEpochError,
+  StoreFailureError,
+  StoreFileChangedError,
+  UnsupportedJournalFormatError,
+} from './core/errors/index.js';
 
 // The model port: one attempt per call, no retries (the engine retries by the run policy).
 export type {

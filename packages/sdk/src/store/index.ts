@@ -7,6 +7,7 @@ export type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunKind,
   RunLabels,
   RunListPosition,

@@ -62,6 +62,14 @@ export interface JournalEntry extends NewJournalEntry {
   at: number;
 }
 
+/** Which part of a journal `readJournal` returns. */
+export interface ReadJournalOptions {
+  /** Only entries with a greater sequence. Default 0 (from the start). */
+  afterSequence?: number;
+  /** At most this many entries (a positive integer). Default: all. */
+  limit?: number;
+}
+
 /** Asks a store to create a run, take it over, or report who has it. */
 export interface AcquireRequest {
   runId: string;
@@ -181,7 +189,8 @@ export interface RunStore {
   /** Gives the run up (lease ends now) so another executor can take it without waiting. */
   releaseLease(runId: string, epoch: number): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
-  readJournal(runId: string, options?: { afterSequence?: number }): Promise<JournalEntry[]>;
+  /** Entries after `afterSequence` (default 0) in sequence order, at most `limit` of them (default all). */
+  readJournal(runId: string, options?: ReadJournalOptions): Promise<JournalEntry[]>;
   /** Runs of one session, oldest first (tombstones excluded). */
   listSessionRuns(sessionId: string): Promise<RunRecord[]>;
   /** Runs matching the query, newest first (tombstones excluded). */

@@ -159,6 +159,9 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(journal[0]?.taskId).toBeUndefined();
       expect((await store.getRun(input.runId))?.loopsUsed).toBe(1);
       expect(await store.readJournal(input.runId, { afterSequence: 2 })).toHaveLength(1);
+      expect((await store.readJournal(input.runId, { limit: 1 })).map((entry) => entry.sequence)).toEqual([1]);
+      expect((await store.readJournal(input.runId, { afterSequence: 1, limit: 1 })).map((entry) => entry.sequence)).toEqual([2]);
+      expect((await store.getRun(input.runId))?.lastSequence).toBe(3);
     });
 
     it('ends a run atomically with its last entries; a finished run takes no writes and acquires as terminal', async () => {
@@ -240,6 +243,24 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       await store.acquire(request({ sessionId: `${session}-other` }));
       const runs = await store.listSessionRuns(session);
       expect(runs.map((run) => run.runId)).toEqual([first.runId, second.runId]);
+    });
+
+    it('refuses the same invalid ids as every other store, writing nothing', async () => {
+      const invalid: unknown[] = ['', 'x'.repeat(256), 'lone \ud800 surrogate', 'nul\u0000byte', 42, { id: 1 }];
+      for (const runId of invalid) {
+        await expect(store.acquire(request({ runId: runId as string }))).rejects.toMatchObject({
+          code: 'invalid-identifier',
+          field: 'runId',
+        });
+        await expect(store.getRun(runId as string)).rejects.toMatchObject({ code: 'invalid-identifier' });
+      }
+      await expect(store.acquire(request({ sessionId: '\udc00' }))).rejects.toMatchObject({ field: 'sessionId' });
+      await expect(store.listSessionRuns('')).rejects.toMatchObject({ code: 'invalid-identifier' });
+      const valid = request({ runId: `${'é'.repeat(200)}-${counter}-✓😀`.slice(0, 255) });
+      expect((await store.acquire(valid)).outcome).toBe('created');
+      expect((await store.getRun(valid.runId))?.runId).toBe(valid.runId);
+      await expect(store.readJournal(valid.runId, { limit: 0 })).rejects.toMatchObject({ code: 'invalid-run-request' });
+      await expect(store.readJournal(valid.runId, { afterSequence: -1 })).rejects.toMatchObject({ code: 'invalid-run-request' });
     });
 
     it('answers undefined and an empty journal for an unknown run', async () => {

@@ -27,6 +27,11 @@ export type AgentJournalRecord =
         mode: 'react' | 'plan-executor';
         /** The role of the entry task: the ReAct role or the planner. */
         entryRole: string;
+        /**
+         * Every role name of the agent, entry role first (issue 18): with `agentName` and `mode`,
+         * the identity a resume must match. Absent in runs recorded before it was kept.
+         */
+        roles?: string[];
         input: string;
         execution: ResolvedExecution;
         deadlineAt: number;

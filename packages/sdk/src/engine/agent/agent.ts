@@ -6,6 +6,7 @@ import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
+import { assertRunRequestShape } from '../run/run-request-validation.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
@@ -88,9 +89,7 @@ export class Agent {
    * live owner holds the run (R-3).
    */
   run(options: AgentRunOptions): Run {
-    if (typeof options?.sessionId !== 'string' || options.sessionId === '') {
-      throw new InvalidRunRequestError(options?.runId ?? '(new)', 'agent.run needs a non-empty sessionId.');
-    }
+    assertRunRequestShape(options);
     const input = this.checkInput(options);
     const variables = { ...this.config.variables, ...(options.variables ?? {}) };
     if (options.runId === undefined) assertVariablesComplete(this.prompts, variables);
@@ -98,6 +97,7 @@ export class Agent {
     const control = new RunControl();
     const runnable: RunnableAgent = {
       name: this.config.name,
+      roles: [this.config.entry.name, ...this.config.executors.map((executor) => executor.name)],
       mode: this.config.mode,
       model: this.config.model,
       store: this.store,

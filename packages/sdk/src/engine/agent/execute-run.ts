@@ -1,17 +1,19 @@
 import { InvalidRunRequestError, RunOwnedElsewhereError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { JournalEntry, RunRecord } from '../../store/run-store.js';
+import type { AcquireResult, JournalEntry, RunRecord } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import { findRunRequest } from '../run/run-requests.js';
+import { retryTransient } from '../run/store-retry.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import { driveToResult } from './drive-run.js';
 import { recordLostAttempts } from './operation-runner.js';
 import type { RunContext } from './run-context.js';
-import type { RunnableAgent, RunRequest } from './runnable-agent.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
+import { assertSameRun } from './run-identity.js';
+import type { RunnableAgent, RunRequest } from './runnable-agent.js';
 import { createRunStartedEntry } from './start-run.js';
 
 /** How an execution reports back to its `Run` handle. */
@@ -43,7 +45,11 @@ export async function executeAgentRun(
   const now = Date.now;
   // The history and carried supplements are selected only for a run that does not exist yet; a
   // race with another creator is settled by `acquire` (only one `created`).
-  const existing = await store.getRun(request.runId);
+  // The calls before the run is ours have no side effect to lose: a transient store failure is
+  // retried for up to one lease length, then reported.
+  const startedAt = now();
+  const retrying = <T>(call: () => Promise<T>) => retryTransient(call, { until: () => startedAt + agent.leaseMs });
+  const existing = await retrying(() => store.getRun(request.runId));
   if (!existing && request.input === undefined) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
@@ -53,20 +59,31 @@ export async function executeAgentRun(
       `Run ${request.runId} is a ${existing.kind} run; an agent cannot execute it.`,
     );
   }
-  const started = existing ? undefined : await createRunStartedEntry(agent, request, now());
-  const acquired = await store.acquire({
-    runId: request.runId,
-    sessionId: request.sessionId,
+  const started = existing ? undefined : await retrying(() => createRunStartedEntry(agent, request, now()));
+  const acquired = ownAcquire(
     ownerId,
-    leaseMs: agent.leaseMs,
-    deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
-    // A run that existed at `getRun` is never created again, so no entries are needed for it.
-    initialEntries: started ? [started] : [],
-    labels: { kind: 'agent', name: agent.name, metadata: request.metadata ?? {} },
-  });
+    Boolean(started),
+    await retrying(() =>
+      store.acquire({
+        runId: request.runId,
+        sessionId: request.sessionId,
+        ownerId,
+        leaseMs: agent.leaseMs,
+        deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
+        // A run that existed at `getRun` is never created again, so no entries are needed for it.
+        initialEntries: started ? [started] : [],
+        labels: { kind: 'agent', name: agent.name, metadata: request.metadata ?? {} },
+      }),
+    ),
+  );
   hooks.acquired();
   const { run } = acquired;
+  const agentIdentity = { name: agent.name, mode: agent.mode, roles: agent.roles };
   if (acquired.outcome === 'terminal') {
+    // A finished run's answer goes only to its own agent and question.
+    const [first] = await retrying(() => store.readJournal(run.runId, { limit: 1 }));
+    const start = first?.type === 'run-requested' ? await retrying(() => startOf(store, run.runId)) : first;
+    assertSameRun(run.runId, start, agentIdentity, request.input);
     const result = run.result as RunResult;
     emit({ type: 'run-finish', runId: run.runId, result, sequence: run.lastSequence });
     return result;
@@ -77,20 +94,17 @@ export async function executeAgentRun(
   let state: AgentRunState;
   let journal: JournalEntry[];
   try {
-    journal = await store.readJournal(run.runId);
+    journal = await retrying(() => store.readJournal(run.runId));
     // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
     // the recorded request, after whatever supplements reached it while it was pending.
     if (!hasAgentRunStarted(journal)) journal = await startPendingRun(agent, request, run, journal, now());
     state = foldAgentJournal(run.runId, journal);
-    if (state.mode !== agent.mode || state.entryRole !== agent.entry.role.name) {
-      throw new InvalidRunRequestError(
-        run.runId,
-        `Run ${run.runId} was created by a ${state.mode} agent with entry role "${state.entryRole}"; resume it with the same configuration (B-5).`,
-      );
-    }
-    if (request.input !== undefined && request.input !== state.input) {
-      throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
-    }
+    assertSameRun(
+      run.runId,
+      journal.find((entry) => entry.type === 'run-started'),
+      agentIdentity,
+      request.input,
+    );
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
     throw error;
@@ -188,4 +202,22 @@ async function startPendingRun(
   );
   await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started] });
   return agent.store.readJournal(run.runId);
+}
+
+/**
+ * An `acquire` retried after a transient failure may find that its first try landed: the run is
+ * then held by this very call's owner id (unique per call), which is ours, not someone else's.
+ */
+function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): AcquireResult {
+  if (result.outcome !== 'owned-elsewhere' || result.run.ownerId !== ownerId) return result;
+  return { outcome: creating ? 'created' : 'acquired', run: result.run };
+}
+
+/**
+ * The `run-started` entry of a run a host created: it follows `run-requested` and whatever reached
+ * the pending run; for a run stopped before it started, the request stands in for it.
+ */
+async function startOf(store: RunnableAgent['store'], runId: string): Promise<JournalEntry | undefined> {
+  const journal = await store.readJournal(runId);
+  return journal.find((entry) => entry.type === 'run-started');
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../capabilities/tools/tool.js';
-import { InvalidRunRequestError, OwnershipLostError, RunOwnedElsewhereError } from '../../core/errors/index.js';
+import {
+  InvalidRunRequestError,
+  OwnershipLostError,
+  RunInputMismatchError,
+  RunOwnedElsewhereError,
+} from '../../core/errors/index.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import { ScriptedModel } from '../../testing/scripted-model.js';
 import { Agent } from './agent.js';
@@ -96,7 +101,7 @@ describe('run ownership (R-2)', () => {
     const stored = await store.getRun(first.runId);
     await store.releaseLease(first.runId, stored?.epoch ?? 0);
     await expect(agent.run({ sessionId: 's', runId: first.runId, input: 'something else' }).result()).rejects.toSatisfy(
-      InvalidRunRequestError.isInstance,
+      RunInputMismatchError.isInstance,
     );
     first.stop();
   });

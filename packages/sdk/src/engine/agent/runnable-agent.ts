@@ -10,6 +10,8 @@ import type { Node } from './nodes/node.js';
 /** What an agent contributes to one execution of a run. */
 export interface RunnableAgent {
   name: string;
+  /** Role names, entry role first: with `name` and `mode`, the identity recorded in the run. */
+  roles: readonly string[];
   model: LanguageModel;
   mode: 'react' | 'plan-executor';
   store: RunStore;

@@ -25,6 +25,7 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       agentName: agent.name,
       mode: agent.mode,
       entryRole: agent.entry.role.name,
+      roles: [...agent.roles],
       input: request.input ?? '',
       execution,
       deadlineAt,

@@ -2,6 +2,7 @@ import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../co
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
 import type { RunControl } from './run-control.js';
+import { isTransientStoreFailure, storeRetryWait } from './store-retry.js';
 
 /**
  * What one commit writes: entries plus the run-row change they imply. `Entry` is the engine's
@@ -104,19 +105,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     if (this.lost) throw this.lost;
     const commit = build(this.state);
     if (!commit || commit.entries.length === 0) return;
-    let lastSequence: number;
-    try {
-      ({ lastSequence } = await this.options.store.append({
-        runId: this.runId,
-        epoch: this.epoch,
-        entries: commit.entries,
-        chargeLoops: commit.chargeLoops ?? 0,
-        ...(commit.terminal ? { terminal: commit.terminal } : {}),
-      }));
-    } catch (error) {
-      if (StaleEpochError.isInstance(error)) throw this.markLost(error);
-      throw error;
-    }
+    const lastSequence = await this.appendDurably(commit);
     // Entries written by others between our last write and this one come first, as in the journal.
     const firstOwn = lastSequence - commit.entries.length + 1;
     if (firstOwn - 1 > this.lastSequence) await this.applyExternal(firstOwn - 1);
@@ -131,9 +120,100 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     this.lastSequence = lastSequence;
   }
 
+  /**
+   * Appends one commit and returns its last sequence. A transient store failure (a lost
+   * connection, a restarting server, a busy lock) is retried with back-off while the lease lives,
+   * and the commit's content is kept: what this process holds (a tool's result) is never thrown
+   * away for a blip. A failed call may still have landed (the connection died after the commit),
+   * so before writing again the journal is read back: only this owner writes with its epoch, and
+   * commits are serialised, so entries of this epoch after our last known sequence are this very
+   * commit. The retry is fenced by the same epoch, so it can never land after a takeover.
+   */
+  private async appendDurably(commit: Commit): Promise<number> {
+    const request = {
+      runId: this.runId,
+      epoch: this.epoch,
+      entries: commit.entries,
+      chargeLoops: commit.chargeLoops ?? 0,
+      ...(commit.terminal ? { terminal: commit.terminal } : {}),
+    };
+    let uncertain = false;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        if (uncertain) {
+          const landed = await this.withinLease(this.findLanded(commit.entries.length));
+          if (landed !== undefined) return landed;
+        }
+        return (await this.withinLease(this.options.store.append(request))).lastSequence;
+      } catch (error) {
+        if (StaleEpochError.isInstance(error)) throw this.markLost(error);
+        if (!isTransientStoreFailure(error)) throw error;
+        uncertain = true;
+        await this.waitBeforeRetry(attempt, error);
+      }
+    }
+  }
+
+  /** The last sequence of this commit if an earlier, failed-looking append of it landed. */
+  private async findLanded(count: number): Promise<number | undefined> {
+    const after = await this.options.store.readJournal(this.runId, { afterSequence: this.lastSequence });
+    const own = after.filter((entry) => entry.epoch === this.epoch);
+    if (own.length === 0) return undefined;
+    if (own.length !== count) {
+      throw new StoreFailureError(
+        `Run ${this.runId}: the journal holds ${own.length} entries of epoch ${this.epoch} after sequence ${this.lastSequence}, expected ${count}.`,
+      );
+    }
+    return (own.at(-1) as JournalEntry).sequence;
+  }
+
+  /** Waits before retrying a store call, or gives the run up when the lease would end first. */
+  private async waitBeforeRetry(attempt: number, cause: unknown): Promise<void> {
+    if (this.lost) throw this.lost;
+    const wait = storeRetryWait(attempt);
+    if ((this.options.now ?? Date.now)() + wait >= this.leaseExpiresAt) throw this.markLost(cause);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (this.lost) throw this.lost;
+  }
+
+  /**
+   * Bounds a store call by this owner's lease (X-4): a store that does not answer (a frozen
+   * database) must not keep the run waiting past the moment another worker may take it over.
+   * The call itself may still land later; it is fenced by our epoch, so it is harmless.
+   */
+  private withinLease<T>(call: Promise<T>): Promise<T> {
+    call.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      const check = () => {
+        // A renewal that succeeded meanwhile moved the end of the lease: wait for the new end.
+        const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
+        if (remaining > 0 && !this.lost) {
+          timer = setTimeout(check, remaining);
+          return;
+        }
+        reject(
+          this.lost ??
+            this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`)),
+        );
+      };
+      check();
+    });
+    return Promise.race([call, expired]).finally(() => clearTimeout(timer));
+  }
+
   private async applyExternal(upTo: number): Promise<void> {
     if (this.lost) throw this.lost;
-    const entries = await this.options.store.readJournal(this.runId, { afterSequence: this.lastSequence });
+    let entries: JournalEntry[];
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        entries = await this.withinLease(this.options.store.readJournal(this.runId, { afterSequence: this.lastSequence }));
+        break;
+      } catch (error) {
+        if (!isTransientStoreFailure(error)) throw error;
+        await this.waitBeforeRetry(attempt, error);
+      }
+    }
     for (const entry of entries) {
       if (entry.sequence > upTo) break;
       this.options.apply(this.state, entry);

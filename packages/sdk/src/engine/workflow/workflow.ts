@@ -7,6 +7,7 @@ import type { RunStore } from '../../store/run-store.js';
 import type { TracingOptions } from '../../telemetry/agent-tracing.js';
 import { createWorkflowTracing } from '../../telemetry/workflow-tracing.js';
 import { RunControl } from '../run/run-control.js';
+import { assertRunRequestShape } from '../run/run-request-validation.js';
 import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/state-fields.js';
 import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
@@ -144,9 +145,7 @@ export class Workflow<Definition extends StateDefinition> {
    * restarted. With `resume` it answers the run's pending interrupt.
    */
   run(options: WorkflowRunOptions<Definition>): WorkflowRun<StateOf<Definition>> {
-    if (typeof options?.sessionId !== 'string' || options.sessionId === '') {
-      throw new InvalidRunRequestError(options?.runId ?? '(new)', 'workflow.run needs a non-empty sessionId.');
-    }
+    assertRunRequestShape(options);
     if (options.runId === undefined && (typeof options.input !== 'object' || options.input === null)) {
       throw new InvalidRunRequestError('(new)', 'A new workflow run needs an input (an update of the state).');
     }

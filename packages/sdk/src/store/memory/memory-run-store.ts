@@ -1,5 +1,7 @@
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
@@ -8,6 +10,7 @@ import type {
   CreateRunRequest,
   ExternalAppendRequest,
   JournalEntry,
+  ReadJournalOptions,
   RunListQuery,
   RunRecord,
   RunStore,
@@ -42,6 +45,7 @@ export class MemoryRunStore implements RunStore {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     this.assertOpen();
+    assertAcquireRequest(request);
     const now = this.now();
     const stored = this.runs.get(request.runId);
     const decision = decideAcquire(stored?.record, request, now);
@@ -57,6 +61,8 @@ export class MemoryRunStore implements RunStore {
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
     this.assertOpen();
+    assertIdentifier('runId', request.runId);
+    assertIdentifier('sessionId', request.sessionId);
     const existing = this.runs.get(request.runId);
     if (existing) return { created: false, run: structuredClone(existing.record) };
     const now = this.now();
@@ -67,6 +73,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
+    assertIdentifier('runId', runId);
     const stored = this.fenced(runId, epoch);
     const now = this.now();
     stored.record.leaseExpiresAt = now + leaseMs;
@@ -75,6 +82,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const stored = this.fenced(request.runId, request.epoch);
     const now = this.now();
     const record = stored.record;
@@ -95,6 +103,7 @@ export class MemoryRunStore implements RunStore {
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     this.assertOpen();
+    assertIdentifier('runId', request.runId);
     const stored = this.runs.get(request.runId);
     if (!stored || !isUnfinished(stored.record.status)) {
       throw new RunNotActiveError(request.runId, stored?.record.status ?? 'unknown');
@@ -109,6 +118,7 @@ export class MemoryRunStore implements RunStore {
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
     this.assertOpen();
+    assertIdentifier('runId', runId);
     const stored = this.runs.get(runId);
     if (!stored || stored.record.epoch !== epoch || stored.record.status !== 'running') return;
     stored.record.ownerId = null;
@@ -117,20 +127,23 @@ export class MemoryRunStore implements RunStore {
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
     this.assertOpen();
+    assertIdentifier('runId', runId);
     const stored = this.runs.get(runId);
     return stored ? structuredClone(stored.record) : undefined;
   }
 
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     this.assertOpen();
-    const after = options.afterSequence ?? 0;
+    assertReadJournal(runId, options);
+    const after = Math.max(0, options.afterSequence ?? 0);
     // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
-    return structuredClone(journal.slice(Math.max(0, after)));
+    return structuredClone(journal.slice(after, options.limit === undefined ? undefined : after + options.limit));
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     this.assertOpen();
+    assertIdentifier('sessionId', sessionId);
     return [...this.runs.values()]
       .map((stored) => stored.record)
       .filter((record) => record.sessionId === sessionId && record.status !== 'deleted')

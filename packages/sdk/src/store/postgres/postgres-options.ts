@@ -19,6 +19,12 @@ export interface PostgresRunStoreSettings {
    * otherwise hold the run's row lock and block every other worker. Default 10 000.
    */
   idleTransactionTimeoutMs?: number;
+  /**
+   * How long one query may wait for the server's answer before it fails with a transient
+   * `StoreFailureError`, in milliseconds (pool the store creates only). Default 10 000. The engine
+   * also bounds every store call of a run by the run's lease.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Options of `PostgresRunStore`: a connection plus settings. */
@@ -46,6 +52,16 @@ export function validatePostgresOptions(options: PostgresRunStoreOptions): Confi
   const timeout = given.idleTransactionTimeoutMs;
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
     issues.push({ path: 'idleTransactionTimeoutMs', message: 'must be a positive integer' });
+  }
+  const queryTimeout = given.queryTimeoutMs;
+  if (queryTimeout !== undefined && !(Number.isInteger(queryTimeout) && queryTimeout > 0)) {
+    issues.push({ path: 'queryTimeoutMs', message: 'must be a positive integer' });
+  }
+  if (given.pool !== undefined && queryTimeout !== undefined) {
+    issues.push({
+      path: 'queryTimeoutMs',
+      message: 'applies only to the pool the store creates; set query_timeout on your own pool',
+    });
   }
   return issues;
 }

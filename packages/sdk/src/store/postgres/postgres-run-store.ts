@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
-  AgentLoomError,
   InvalidConfigurationError,
   RunNotActiveError,
   RunNotFinishedError,
   StaleEpochError,
   StoreFailureError,
 } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -17,6 +18,7 @@ import type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunListQuery,
   RunRecord,
   RunStore,
@@ -24,6 +26,7 @@ import type {
   SessionRecord,
   StoredRunStatus,
 } from '../run-store.js';
+import { toPostgresStoreError } from './postgres-errors.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
 import { type JournalRow, parseJournalRow, type RunRow, toRunRecord } from './postgres-rows.js';
 import { migratePostgresSchema } from './postgres-setup.js';
@@ -31,8 +34,6 @@ import { type PostgresStatements, postgresStatements } from './postgres-statemen
 
 /** A losing creator needs one more try; more means the row keeps vanishing (someone deletes it). */
 const CREATE_ATTEMPTS = 3;
-/** SQLSTATE of a missing table: the schema was never set up. */
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * The `RunStore` for many machines: every run lives in one PostgreSQL database and any worker can
@@ -78,11 +79,18 @@ export class PostgresRunStore implements RunStore {
         max: options.poolSize ?? 10,
         connectionTimeoutMillis: 10_000,
         keepAlive: true,
+        // A server that stops answering (frozen, partitioned) fails the call instead of hanging
+        // it; the engine bounds its own calls by the run's lease as well.
+        query_timeout: options.queryTimeoutMs ?? 10_000,
       });
       this.ownsPool = true;
       // An idle connection that the server closes is dropped by the pool; without a listener the
       // pool's 'error' event would crash the process.
       this.pool.on('error', () => {});
+      // A connection the server ends in the middle of a pooled query can report the end twice;
+      // the pool listens only once, so the second report would crash the process. The failure
+      // itself reaches the caller through the query; this listener only keeps the process alive.
+      this.pool.on('connect', (client) => client.on('error', () => {}));
     }
   }
 
@@ -111,6 +119,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
+    assertAcquireRequest(request);
     const initial = serializeEntries(request.initialEntries);
     return this.run('acquire', async () => {
       // A creation that loses the race to a concurrent creator finds the row on its next try.
@@ -152,6 +161,8 @@ export class PostgresRunStore implements RunStore {
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
+    assertIdentifier('runId', request.runId);
+    assertIdentifier('sessionId', request.sessionId);
     const entries = serializeEntries(request.entries);
     const { kind, name, metadata } = request.labels;
     return this.run('createRun', async () => {
@@ -173,6 +184,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
+    assertIdentifier('runId', runId);
     return this.run('renewLease', async () => {
       const renewed = await this.pool.query<{ lease_expires_at: string; last_sequence: number }>(this.statements.renew, [
         runId,
@@ -186,6 +198,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const entries = serializeEntries(request.entries);
     const terminal = request.terminal;
     const values = [
@@ -216,6 +229,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
     const values = [request.runId, 0, ...serializeEntries(request.entries), request.entries.length];
     return this.run('appendExternal', async () => {
       const written = await this.pool.query<{ last_sequence: number }>(this.statements.appendExternal, values);
@@ -227,24 +241,32 @@ export class PostgresRunStore implements RunStore {
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
+    assertIdentifier('runId', runId);
     await this.run('releaseLease', () => this.pool.query(this.statements.release, [runId, epoch]));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
+    assertIdentifier('runId', runId);
     return this.run('getRun', async () => {
       const found = await this.pool.query<RunRow>(this.statements.getRun, [runId]);
       return found.rows[0] ? toRunRecord(found.rows[0]) : undefined;
     });
   }
 
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+    assertReadJournal(runId, options);
     return this.run('readJournal', async () => {
-      const found = await this.pool.query<JournalRow>(this.statements.readJournal, [runId, options.afterSequence ?? 0]);
+      const found = await this.pool.query<JournalRow>(this.statements.readJournal, [
+        runId,
+        options.afterSequence ?? 0,
+        options.limit ?? null,
+      ]);
       return found.rows.map((row) => parseJournalRow(runId, row));
     });
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
+    assertIdentifier('sessionId', sessionId);
     return this.run('listSessionRuns', async () => {
       const found = await this.pool.query<RunRow>(this.statements.sessionRuns, [sessionId]);
       return found.rows.map(toRunRecord);
@@ -357,9 +379,7 @@ export class PostgresRunStore implements RunStore {
     try {
       return await work();
     } catch (error) {
-      if (AgentLoomError.isInstance(error)) throw error;
-      const hint = (error as { code?: unknown }).code === UNDEFINED_TABLE ? ` (has setup() run on schema "${this.schema}"?)` : '';
-      throw new StoreFailureError(`PostgresRunStore.${operation} failed: ${(error as Error).message}${hint}`, { cause: error });
+      throw toPostgresStoreError(operation, this.schema, error);
     }
   }
 }

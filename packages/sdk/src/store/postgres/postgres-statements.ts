@@ -103,7 +103,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     release: `UPDATE ${runs} SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = $1 AND epoch = $2 AND status = 'running'`,
     getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
-      WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
+      WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
     sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 AND status <> 'deleted' ORDER BY created_at, created_order`,
     // $1 run id, $2 epoch (1), $3..$5 entries, $6 session, $7 entry count, $8 kind, $9 name, $10 metadata.
     createPending: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),

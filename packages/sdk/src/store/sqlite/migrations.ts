@@ -27,7 +27,12 @@ export const sqliteMigrations: readonly string[] = [
      at INTEGER NOT NULL,
      PRIMARY KEY (run_id, sequence)
    ) STRICT, WITHOUT ROWID;`,
-  // 2: what a run is (kind, name, host metadata) on its row, the index of newest-first listings,
+  // Version 2: the last sequence of each run is stored on its row, kept in step by every write,
+  // so that reading a run or a session's runs costs no scan of the journal (issue 18).
+  `ALTER TABLE agentloom_runs ADD COLUMN last_sequence INTEGER NOT NULL DEFAULT 0;
+   UPDATE agentloom_runs SET last_sequence =
+     (SELECT COALESCE(MAX(sequence), 0) FROM agentloom_journal WHERE agentloom_journal.run_id = agentloom_runs.run_id);`,
+  // 3: what a run is (kind, name, host metadata) on its row, the index of newest-first listings,
   // and a summary row per session kept by triggers, so that listing sessions never groups all runs.
   `ALTER TABLE agentloom_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'agent';
    ALTER TABLE agentloom_runs ADD COLUMN name TEXT NOT NULL DEFAULT '';

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { StoreFailureError, StoreFileChangedError } from '../../core/errors/index.js';
 import { runStoreContract } from '../../testing/run-store-contract.js';
+import { toSqliteStoreError } from './sqlite-errors.js';
 import { SqliteRunStore } from './sqlite-run-store.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-sqlite-'));
@@ -62,5 +64,80 @@ describe('SqliteRunStore', () => {
     raw.prepare('UPDATE agentloom_schema SET version = 999').run();
     raw.close();
     expect(() => new SqliteRunStore({ path })).toThrow(/Cannot open SQLite run store/);
+  });
+
+  const acquireRequest = (runId: string) => ({
+    runId,
+    sessionId: 's',
+    ownerId: 'a',
+    leaseMs: 60_000,
+    deadlineAt: Date.now() + 60_000,
+    initialEntries: [{ type: 'run-started', data: {} }],
+  });
+
+  it('refuses to go on when its file is deleted under it (StoreFileChangedError at the next renewal or append)', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore({ path });
+    await store.acquire(acquireRequest('deleted'));
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    await expect(store.renewLease('deleted', 1, 1000)).rejects.toMatchObject({ code: 'store-file-changed', path });
+    await expect(store.append({ runId: 'deleted', epoch: 1, entries: [{ type: 'x', data: 1 }] })).rejects.toSatisfy(
+      StoreFileChangedError.isInstance,
+    );
+    await store.close();
+  });
+
+  it('refuses to go on when its file is replaced by another one', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore({ path });
+    await store.acquire(acquireRequest('replaced'));
+    const other = nextPath();
+    await new SqliteRunStore({ path: other }).close();
+    renameSync(other, path);
+    await expect(store.append({ runId: 'replaced', epoch: 1, entries: [{ type: 'x', data: 1 }] })).rejects.toMatchObject({
+      code: 'store-file-changed',
+    });
+    await store.close();
+  });
+
+  it('answers StoreFailureError, never a raw TypeError, after close()', async () => {
+    const store = new SqliteRunStore({ path: nextPath() });
+    await store.close();
+    for (const call of [
+      () => store.getRun('r'),
+      () => store.acquire(acquireRequest('closed')),
+      () => store.readJournal('r'),
+      () => store.listSessionRuns('s'),
+      () => store.releaseLease('r', 1),
+    ]) {
+      const error = await call().catch((caught: unknown) => caught);
+      expect(StoreFailureError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ transient: false });
+    }
+  });
+
+  it('maps driver errors to StoreFailureError: transient for BUSY, LOCKED, IOERR and FULL, permanent otherwise', () => {
+    const cases: Array<[string, boolean]> = [
+      ['SQLITE_BUSY', true],
+      ['SQLITE_BUSY_SNAPSHOT', true],
+      ['SQLITE_LOCKED', true],
+      ['SQLITE_IOERR_WRITE', true],
+      ['SQLITE_FULL', true],
+      ['SQLITE_CORRUPT', false],
+      ['SQLITE_NOTADB', false],
+      ['SQLITE_READONLY', false],
+    ];
+    for (const [code, transient] of cases) {
+      const mapped = toSqliteStoreError('append', new Database.SqliteError('driver says no', code));
+      expect(StoreFailureError.isInstance(mapped)).toBe(true);
+      expect(mapped).toMatchObject({ transient });
+      expect(mapped.message).toContain(code);
+    }
+  });
+
+  it('reports a corrupt file as a StoreFailureError', async () => {
+    const path = nextPath();
+    writeFileSync(path, Buffer.alloc(8192, 7));
+    expect(() => new SqliteRunStore({ path })).toThrow(StoreFailureError);
   });
 });

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
 import type { RunResult } from '../../core/run-result.js';
 import { DEFAULT_LABELS, decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
+import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -10,6 +12,7 @@ import type {
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  ReadJournalOptions,
   RunKind,
   RunListQuery,
   RunRecord,
@@ -18,7 +21,9 @@ import type {
   SessionRecord,
   StoredRunStatus,
 } from '../run-store.js';
+import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
 import { sqliteMigrations } from './migrations.js';
+import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -29,15 +34,19 @@ export interface SqliteRunStoreOptions {
    * run promises; `full` also survives a power cut, at the price of one fsync per commit.
    */
   synchronous?: 'normal' | 'full';
-  /** How long a writer waits for another process's write lock, in milliseconds. Default 5000. */
+  /**
+   * How long a call waits for another process's write lock, in milliseconds. Default 5000. The
+   * wait never blocks the event loop: the lock is tried again with back-off between tries, and a
+   * call that is still locked out after this long fails with a transient `StoreFailureError`.
+   */
   busyTimeoutMs?: number;
   /** Clock for leases; defaults to `Date.now`. */
   now?: () => number;
 }
 
-/** The last sequence of a run, read from the journal's primary key (no counter to keep in step). */
-const LAST_SEQUENCE =
-  '(SELECT COALESCE(MAX(sequence), 0) FROM agentloom_journal WHERE agentloom_journal.run_id = agentloom_runs.run_id)';
+/** First wait for a lock held by another process, in milliseconds; doubled up to `LONGEST_LOCK_WAIT_MS`. */
+const FIRST_LOCK_WAIT_MS = 2;
+const LONGEST_LOCK_WAIT_MS = 100;
 
 interface RunRow {
   run_id: string;
@@ -80,6 +89,9 @@ interface JournalRow {
  */
 export class SqliteRunStore implements RunStore {
   private readonly database: Database.Database;
+  private readonly path: string;
+  private readonly opened: FileIdentity | undefined;
+  private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly statements;
   private readonly appendTransaction;
@@ -92,25 +104,29 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.path = options.path;
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     try {
       this.database = new Database(options.path);
+      // Opening is synchronous (a constructor), so only here may SQLite wait for a lock itself.
+      this.database.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
       this.database.pragma('journal_mode = WAL');
       this.database.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      this.database.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
       migrate(this.database);
+      // From now on a locked database answers SQLITE_BUSY at once and `call` waits asynchronously.
+      this.database.pragma('busy_timeout = 0');
     } catch (error) {
       throw new StoreFailureError(`Cannot open SQLite run store at ${options.path}.`, { cause: error });
     }
+    this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
     const database = this.database;
     this.statements = {
-      getRun: database.prepare<[string], RunRow>(
-        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
-      ),
+      getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
       insertRun: database.prepare(
         `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-           loops_used, created_at, updated_at, result, kind, name, metadata)
+           loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
          VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-           @loopsUsed, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
+           @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
       ),
       takeOver: database.prepare(
         `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
@@ -119,15 +135,17 @@ export class SqliteRunStore implements RunStore {
         `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
-        `SELECT epoch, status, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE run_id = ?`,
+        'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
       ),
-      charge: database.prepare('UPDATE agentloom_runs SET loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?'),
+      advance: database.prepare(
+        'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
+      ),
       finish: database.prepare(
         `UPDATE agentloom_runs SET status = ?, result = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
       renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
         `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
-         RETURNING ${LAST_SEQUENCE} AS last_sequence`,
+         RETURNING last_sequence`,
       ),
       tombstone: database.prepare(
         `UPDATE agentloom_runs SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
@@ -141,11 +159,11 @@ export class SqliteRunStore implements RunStore {
       release: database.prepare(
         `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
       ),
-      journal: database.prepare<[string, number], JournalRow>(
-        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
+      journal: database.prepare<[string, number, number], JournalRow>(
+        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
       ),
       sessionRuns: database.prepare<[string], RunRow>(
-        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
+        `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
       ),
     };
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
@@ -188,7 +206,10 @@ export class SqliteRunStore implements RunStore {
       const row = this.statements.fence.get(request.runId);
       if (!row || !isUnfinished(row.status as StoredRunStatus))
         throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
-      return this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, this.now());
+      const now = this.now();
+      const last = this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, now);
+      this.statements.advance.run(last, 0, now, request.runId);
+      return last;
     });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
       // BEGIN IMMEDIATE holds the write lock, so the epoch read here cannot change before commit:
@@ -199,64 +220,85 @@ export class SqliteRunStore implements RunStore {
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
-      if (request.chargeLoops) this.statements.charge.run(request.chargeLoops, now, request.runId);
+      this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
       if (request.terminal) {
         const result = request.terminal;
         this.statements.finish.run(result.status, JSON.stringify(result), now, request.runId);
       }
+      this.injectFault('append', 'before-commit');
       return last;
     });
   }
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
-    return { lastSequence: this.externalTransaction.immediate(request) };
+    assertIdentifier('runId', request.runId);
+    return this.call('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
-    return this.acquireTransaction.immediate(request);
+    assertAcquireRequest(request);
+    return this.call('acquire', () => this.acquireTransaction.immediate(request));
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
-    return this.createTransaction.immediate(request);
+    assertIdentifier('runId', request.runId);
+    assertIdentifier('sessionId', request.sessionId);
+    return this.call('createRun', () => this.createTransaction.immediate(request));
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
-    const now = this.now();
-    const leaseExpiresAt = now + leaseMs;
-    const renewed = this.statements.renew.get(leaseExpiresAt, now, runId, epoch);
-    if (!renewed) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
-    return { leaseExpiresAt, lastSequence: renewed.last_sequence };
-  }
-
-  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
-    return { lastSequence: this.appendTransaction.immediate(request) };
-  }
-
-  async releaseLease(runId: string, epoch: number): Promise<void> {
-    this.statements.release.run(runId, epoch);
-  }
-
-  async getRun(runId: string): Promise<RunRecord | undefined> {
-    const row = this.statements.getRun.get(runId);
-    return row ? toRecord(row) : undefined;
-  }
-
-  async readJournal(runId: string, options: { afterSequence?: number } = {}): Promise<JournalEntry[]> {
-    return this.statements.journal.all(runId, options.afterSequence ?? 0).map((row) => {
-      const entry: JournalEntry = {
-        sequence: row.sequence,
-        epoch: row.epoch,
-        type: row.type,
-        data: JSON.parse(row.data),
-        at: row.at,
-      };
-      if (row.task_id !== null) entry.taskId = row.task_id;
-      return entry;
+    assertIdentifier('runId', runId);
+    return this.call('renewLease', () => {
+      const now = this.now();
+      const leaseExpiresAt = now + leaseMs;
+      const renewed = this.statements.renew.get(leaseExpiresAt, now, runId, epoch);
+      if (!renewed) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
+      return { leaseExpiresAt, lastSequence: renewed.last_sequence };
     });
   }
 
+  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    assertIdentifier('runId', request.runId);
+    return this.call('append', () => {
+      const lastSequence = this.appendTransaction.immediate(request);
+      this.injectFault('append', 'after-commit');
+      return { lastSequence };
+    });
+  }
+
+  async releaseLease(runId: string, epoch: number): Promise<void> {
+    assertIdentifier('runId', runId);
+    await this.call('releaseLease', () => this.statements.release.run(runId, epoch));
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    assertIdentifier('runId', runId);
+    return this.call('getRun', () => {
+      const row = this.statements.getRun.get(runId);
+      return row ? toRecord(row) : undefined;
+    });
+  }
+
+  async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
+    assertReadJournal(runId, options);
+    return this.call('readJournal', () =>
+      this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map((row) => {
+        const entry: JournalEntry = {
+          sequence: row.sequence,
+          epoch: row.epoch,
+          type: row.type,
+          data: JSON.parse(row.data),
+          at: row.at,
+        };
+        if (row.task_id !== null) entry.taskId = row.task_id;
+        return entry;
+      }),
+    );
+  }
+
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
-    return this.statements.sessionRuns.all(sessionId).map(toRecord);
+    assertIdentifier('sessionId', sessionId);
+    return this.call('listSessionRuns', () => this.statements.sessionRuns.all(sessionId).map(toRecord));
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
@@ -289,29 +331,63 @@ export class SqliteRunStore implements RunStore {
       conditions.push('(created_at, run_id) < (?, ?)');
       values.push(query.before.createdAt, query.before.runId);
     }
-    const sql = `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE ${conditions.join(' AND ')}
-      ORDER BY created_at DESC, run_id DESC LIMIT ?`;
-    let statement = this.listStatements.get(sql);
-    if (!statement) {
-      statement = this.database.prepare(sql);
-      this.listStatements.set(sql, statement);
-    }
-    return (statement.all(...values, query.limit) as RunRow[]).map(toRecord);
+    const sql = `SELECT * FROM agentloom_runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, run_id DESC LIMIT ?`;
+    return this.call('listRuns', () => {
+      let statement = this.listStatements.get(sql);
+      if (!statement) {
+        statement = this.database.prepare(sql);
+        this.listStatements.set(sql, statement);
+      }
+      return (statement.all(...values, query.limit) as RunRow[]).map(toRecord);
+    });
   }
 
   async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
     const before = query.before;
-    return this.statements.sessions
-      .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
-      .map((row) => ({ sessionId: row.session_id, runs: row.runs, firstRunAt: row.first_run_at, lastRunAt: row.last_run_at }));
+    return this.call('listSessions', () =>
+      this.statements.sessions
+        .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
+        .map((row) => ({ sessionId: row.session_id, runs: row.runs, firstRunAt: row.first_run_at, lastRunAt: row.last_run_at })),
+    );
   }
 
   async deleteRuns(runIds: readonly string[]): Promise<string[]> {
-    return this.deleteTransaction.immediate(runIds);
+    for (const runId of runIds) assertIdentifier('runId', runId);
+    return this.call('deleteRuns', () => this.deleteTransaction.immediate(runIds));
   }
 
   async close(): Promise<void> {
     if (this.database.open) this.database.close();
+  }
+
+  /**
+   * A test seam for fault injection (issue 18): called inside the append transaction just before
+   * it commits and again just after. A subclass in a test throws a driver error here to simulate
+   * a failed disk write (`before-commit`: nothing landed) or a failure reported after the commit
+   * (`after-commit`: the write landed, the caller cannot know). Does nothing in production.
+   */
+  protected injectFault(_operation: 'append', _point: 'before-commit' | 'after-commit'): void {}
+
+  /**
+   * Runs one synchronous store operation: refuses a closed store and a file that was deleted or
+   * replaced, maps driver errors to `StoreFailureError`, and while another process holds the lock
+   * waits with back-off on timers, so that the event loop never stalls on a lock.
+   */
+  private async call<T>(operation: string, work: () => T): Promise<T> {
+    const startedAt = Date.now();
+    for (let attempt = 0; ; attempt += 1) {
+      if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
+      if (this.opened) assertSameFile(this.path, this.opened);
+      try {
+        return work();
+      } catch (error) {
+        const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
+        if (!isSqliteBusy(error) || Date.now() - startedAt + wait > this.busyTimeoutMs) {
+          throw toSqliteStoreError(operation, error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   private insertEntries(
@@ -331,6 +407,12 @@ export class SqliteRunStore implements RunStore {
 }
 
 function migrate(database: Database.Database): void {
+  // An up-to-date file needs no write lock: opening a store never waits for a busy writer then.
+  const schemaTable = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentloom_schema'").get();
+  if (schemaTable) {
+    const version = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get()?.version;
+    if (version === sqliteMigrations.length) return;
+  }
   database.exec('CREATE TABLE IF NOT EXISTS agentloom_schema (version INTEGER NOT NULL) STRICT');
   const apply = database.transaction(() => {
     const row = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get();

@@ -1,0 +1,35 @@
+import { InvalidRunRequestError } from '../../core/errors/index.js';
+import { assertIdentifier } from '../../core/ids.js';
+
+/**
+ * Checks the identity and limits of a `run()` call before anything happens (issue 18): the
+ * session id and a given run id follow the one id rule every store applies (`assertIdentifier`),
+ * and limits are real numbers: `maxLoops` a non-negative integer, `deadlineAt` a finite time.
+ */
+export function assertRunRequestShape(options: {
+  sessionId?: unknown;
+  runId?: unknown;
+  limits?: { maxLoops?: unknown; deadlineAt?: unknown } | undefined;
+}): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidRunRequestError('(new)', 'run() needs an options object with a sessionId.');
+  }
+  assertIdentifier('sessionId', options.sessionId);
+  if (options.runId !== undefined) assertIdentifier('runId', options.runId);
+  const limits = options.limits;
+  if (limits === undefined) return;
+  const runId = typeof options.runId === 'string' ? options.runId : '(new)';
+  if (typeof limits !== 'object' || limits === null) {
+    throw new InvalidRunRequestError(runId, 'limits must be an object.');
+  }
+  const { maxLoops, deadlineAt } = limits;
+  if (maxLoops !== undefined && !(typeof maxLoops === 'number' && Number.isInteger(maxLoops) && maxLoops >= 0)) {
+    throw new InvalidRunRequestError(runId, `limits.maxLoops must be a non-negative integer, not ${String(maxLoops)}.`);
+  }
+  if (deadlineAt !== undefined && !(typeof deadlineAt === 'number' && Number.isFinite(deadlineAt))) {
+    throw new InvalidRunRequestError(
+      runId,
+      `limits.deadlineAt must be a finite epoch time in milliseconds, not ${String(deadlineAt)}.`,
+    );
+  }
+}
