@@ -6,6 +6,8 @@ import { DurableRun } from '../run/durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
 import { START } from './channels/channel-names.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
+import type { NodeRetryPolicy } from './nodes/node-retry.js';
+import { type Continuation, type ContinuationRequest, continuationOf } from './pregel/continuation.js';
 import { driveWorkflow, resultOfEnding } from './pregel/loop.js';
 import { createRecorder } from './pregel/recorder.js';
 import type { EngineContext } from './pregel/runner.js';
@@ -25,6 +27,8 @@ export interface WorkflowRuntime {
   maxConcurrency: number;
   leaseMs: number;
   outputFields: readonly string[];
+  /** Retry policy of capability and function nodes that have none of their own. */
+  retry: NodeRetryPolicy | undefined;
 }
 
 /** Identity, input and resume answers of one `workflow.run` call. */
@@ -34,6 +38,8 @@ export interface WorkflowRunRequest {
   input?: Record<string, unknown>;
   resume?: { value: unknown };
   resumeById?: Record<string, unknown>;
+  /** For a new run that continues an ended one (`continueFrom`, `rerunFrom`). */
+  continues?: ContinuationRequest;
 }
 
 /**
@@ -49,7 +55,14 @@ export async function executeWorkflowRun(
   emit: (event: WorkflowEvent) => void,
 ): Promise<WorkflowResult> {
   const { store, graph } = runtime;
-  const writes = request.input !== undefined ? inputWrites(graph, request.input) : undefined;
+  let continuation: Continuation | undefined;
+  if (request.continues) {
+    if (request.continues.runId === request.runId) {
+      throw new InvalidRunRequestError(request.runId, 'A run cannot continue itself; a continuation is a new run (NOT-6).');
+    }
+    if (!(await store.getRun(request.runId))) continuation = await continuationOf(store, graph, request.continues);
+  }
+  const writes = request.input !== undefined ? inputWrites(graph, request.input) : continuation?.writes;
   if (!writes && !(await store.getRun(request.runId))) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
@@ -67,19 +80,22 @@ export async function executeWorkflowRun(
           formatVersion: WORKFLOW_JOURNAL_FORMAT,
           workflow: graph.definition.name,
           fingerprint: graph.fingerprint,
-          input: request.input ?? null,
+          input: continuation ? continuation.input : (request.input ?? null),
           writes: writes ?? [],
           durability: runtime.durability,
           maxSteps: runtime.maxSteps,
           maxLoops: runtime.maxLoops ?? null,
           deadlineAt,
+          ...(continuation ? { continues: continuation.lineage } : {}),
         },
       },
+      ...(continuation?.entries ?? []),
     ],
   });
   const { run } = acquired;
   if (acquired.outcome === 'terminal') {
     const state = foldWorkflowJournal(graph, run.runId, await store.readJournal(run.runId));
+    checkLineage(run.runId, state, request);
     if (!state.ending) throw new StoreFailureError(`Run ${run.runId} ended without a workflow ending; it is not a workflow run.`);
     const result = resultOfEnding(run.runId, run.sessionId, state, state.ending, runtime.outputFields);
     emit({ type: 'workflow-finish', runId: run.runId, result });
@@ -94,6 +110,7 @@ export async function executeWorkflowRun(
     if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(state.input)) {
       throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
     }
+    checkLineage(run.runId, state, request);
     answers = resumeAnswers(run.runId, state, request);
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
@@ -124,6 +141,7 @@ export async function executeWorkflowRun(
     now: Date.now,
     maxConcurrency: runtime.maxConcurrency,
     outputFields: runtime.outputFields,
+    defaultRetry: runtime.retry,
   };
   control.armDeadline(state.deadlineAt);
   durable.startLeaseRenewal();
@@ -133,6 +151,7 @@ export async function executeWorkflowRun(
     sessionId: run.sessionId,
     resumed: acquired.outcome === 'acquired',
     epoch: run.epoch,
+    ...(state.continues ? { continues: state.continues } : {}),
   });
   let ended = false;
   try {
@@ -143,6 +162,25 @@ export async function executeWorkflowRun(
   } finally {
     control.dispose();
     await durable.dispose({ release: !ended });
+  }
+}
+
+/** A continuation request made again with an existing run id must name the run's own lineage. */
+function checkLineage(runId: string, state: WorkflowRunState, request: WorkflowRunRequest): void {
+  const wanted = request.continues;
+  if (!wanted) return;
+  const actual = state.continues;
+  const same =
+    actual !== undefined &&
+    actual.runId === wanted.runId &&
+    actual.from === wanted.from &&
+    (wanted.from === 'failure' ||
+      (actual.from === 'node' && actual.node === wanted.node && (wanted.step === undefined || wanted.step === actual.step)));
+  if (!same) {
+    throw new InvalidRunRequestError(
+      runId,
+      `Run ${runId} exists and does not continue run ${wanted.runId} that way; a run's lineage is never replaced.`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { StateDefinition } from '../channels/state-fields.js';
+import type { NodeRetryPolicy } from '../nodes/node-retry.js';
 import type { WorkflowNode } from '../nodes/workflow-node.js';
 
 /** A request to run `node` once more in the next superstep, with `payload` as its input (fan-out). */
@@ -32,6 +33,16 @@ export interface NodeSpec {
   name: string;
   node: WorkflowNode;
   index: number;
+  /** The node's own retry policy (capability and function nodes); the workflow's default otherwise. */
+  retry?: NodeRetryPolicy;
+  /** The targets a command returned by the node may name (W-3: declared paths only). */
+  goto?: readonly string[];
+}
+
+/** What a route, fan-out or loop condition knows of the task it decides after. */
+export interface DecisionSource {
+  /** The `send()` payload of that task, when a send made it (a nested fan-out reads it here). */
+  payload?: unknown;
 }
 
 /** An edge: one source, or several (a join: the target runs once all of them, or all that can, finished). */
@@ -48,7 +59,7 @@ export interface BranchSpec {
   targets: readonly string[];
   /** For a route with a path map: the key a route returns → the target node. */
   pathMap?: Readonly<Record<string, string>>;
-  decide: (state: Readonly<Record<string, unknown>>) => unknown;
+  decide: (state: Readonly<Record<string, unknown>>, source: DecisionSource) => unknown;
 }
 
 /** A bounded loop: after `from`, go back to `to` while the condition holds, at most `maxIterations` passes. */
@@ -57,7 +68,9 @@ export interface LoopSpec {
   to: string;
   exit: string;
   maxIterations: number;
-  condition: (state: Readonly<Record<string, unknown>>) => boolean;
+  /** What reaching `maxIterations` with the condition still true does: `exit` (noted in the result) or `fail`. */
+  onLimit: 'exit' | 'fail';
+  condition: (state: Readonly<Record<string, unknown>>, source: DecisionSource) => boolean;
 }
 
 /** Everything a builder collected: the raw graph before validation and compilation. */
