@@ -68,7 +68,7 @@ describe('node retry policies', () => {
       ['0/call', 1],
       ['0/call', 2],
     ]);
-    expect((failed[0]?.data as { failure: { failure: { kind: string } } }).failure.failure.kind).toBe('connection');
+    expect(failed[0]?.data).toMatchObject({ failure: { failure: { kind: 'connection' } } });
     const retries = (await events).filter((event) => event.type === 'task-retry');
     expect(retries.map((event) => (event.type === 'task-retry' ? [event.attempt, event.waitMs] : []))).toEqual([
       [1, 5],

@@ -93,7 +93,7 @@ describe('continuing a failed run as a new run', () => {
     expect(await store.readJournal(first.runId)).toEqual(journalBefore);
     // The new run records its lineage and the reused writes; it charged none of the reused work.
     const journal = await store.readJournal(second.runId);
-    expect((journal[0]?.data as { continues: unknown }).continues).toEqual({ runId: first.runId, from: 'failure' });
+    expect((journal[0]?.data as { continues?: unknown } | undefined)?.continues).toEqual({ runId: first.runId, from: 'failure' });
     const reused = journal
       .filter((entry) => (entry.data as { reused?: boolean }).reused)
       .map((entry) => `${entry.type} ${entry.taskId}`);
