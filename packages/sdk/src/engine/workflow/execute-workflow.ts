@@ -222,7 +222,9 @@ function resumeAnswers(runId: string, state: WorkflowRunState, request: Workflow
  */
 function derivedSignals(control: RunControl): { hardSignal: AbortSignal; stopSignal: AbortSignal } {
   const stop = new AbortController();
-  setMaxListeners(0, stop.signal, control.hardSignal);
+  // Every task of a superstep (a fan-out of thousands) listens to these for as long as it runs or
+  // waits to retry: many listeners by design, not a leak.
+  setMaxListeners(0, stop.signal, control.hardSignal, control.signal);
   const onAbort = () => {
     const reason = control.signal.reason;
     if (RunInterrupt.isInstance(reason) && reason.reason === 'user-stop') stop.abort(reason);

@@ -5,7 +5,8 @@ import { MemoryRunStore } from '../../../store/memory/memory-run-store.js';
 import { ScriptedModel } from '../../../testing/scripted-model.js';
 import { Agent } from '../../agent/agent.js';
 import { END, START } from '../channels/channel-names.js';
-import { lastValue } from '../channels/state-fields.js';
+import { appendList, lastValue } from '../channels/state-fields.js';
+import { send } from '../graph/graph-definition.js';
 import { WorkflowBuilder } from '../graph/workflow-builder.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { AgentNode } from './agent-node.js';
@@ -161,5 +162,39 @@ describe('node retry policies', () => {
       .validate();
     expect(issues.map((issue) => issue.code)).toEqual(['invalid-retry-policy', 'invalid-retry-policy']);
     expect(issues.map((issue) => (issue.code === 'invalid-retry-policy' ? issue.node : ''))).toEqual(['helper', 'tidy']);
+  });
+});
+
+describe('many tasks waiting on the run signals', () => {
+  it('add no MaxListenersExceededWarning (a fan-out retrying 50 tasks at once)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const attempts = new Map<number, number>();
+      const workflow = new WorkflowBuilder({ name: 'wide', state: { done: appendList(z.number()) } })
+        .addNode('plan', () => ({}))
+        .addFanOut('plan', () => Array.from({ length: 50 }, (_, index) => send('work', index)), ['work'])
+        .addNode(
+          'work',
+          (_state, context) => {
+            const index = context.payload as number;
+            attempts.set(index, (attempts.get(index) ?? 0) + 1);
+            if (context.attempt === 1) throw connectionError();
+            return { done: [index] };
+          },
+          { retry: { attempts: 2, waitMs: 20 } },
+        )
+        .addEdge(START, 'plan')
+        .compile();
+      const result = await workflow.run({ sessionId: 's', input: {} }).result();
+      expect(result.status).toBe('succeeded');
+      expect(result.output?.done).toHaveLength(50);
+      expect([...attempts.values()].every((count) => count === 2)).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
