@@ -3,6 +3,7 @@
  * dependency of this private bench package only; the SDK never imports it). Nodes do the same
  * trivial work as the AgentLoom capability nodes.
  */
+import { setMaxListeners } from 'node:events';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { Annotation, END, Send, START, StateGraph } from '@langchain/langgraph';
 
@@ -11,6 +12,12 @@ export interface LangGraphSetup {
   checkpointer: BaseCheckpointSaver | undefined;
   durability: 'sync' | 'async' | 'exit';
 }
+
+// LangGraph races each task of a superstep against one abort signal it creates inside `invoke`,
+// out of reach; a fan-out of 1000 tasks adds 1000 listeners at once, by design, which Node reports
+// as a possible leak. Lift the default for signals created from here on (AgentLoom lifts it for
+// its own run signals, see `derivedSignals`).
+setMaxListeners(0);
 
 const LoopState = Annotation.Root({ count: Annotation<number>() });
 

@@ -20,7 +20,11 @@ export type TerminalReason =
   /** A workflow task failed; the failure is in the workflow's journal. */
   | 'node-failed'
   /** A workflow reached its step limit. */
-  | 'step-limit-exceeded';
+  | 'step-limit-exceeded'
+  /** Two tasks of one workflow superstep wrote a single-value field that refuses conflicts. */
+  | 'write-conflict'
+  /** A workflow loop with `onLimit: 'fail'` reached its limit. */
+  | 'loop-limit-reached';
 
 /** The outcome of a run, as stored with its terminal record and returned by `run.result()`. */
 export interface RunResult {

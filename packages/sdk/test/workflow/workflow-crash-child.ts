@@ -8,6 +8,11 @@
  *   asks its model for its second loop;
  * - `agent-finished-unsaved`: scenario `agents`, when the workflow is about to save the fast agent
  *   node's result, after the inner run finished.
+ * - `retry-waiting`: scenario `retry`, once the second failed attempt of the flaky node is saved
+ *   and the run waits before the third;
+ * - `continue-third`: scenario `continue`, when node `third` of the continued run executes.
+ * Scenario `continue` fails node `second` while `WF_FAIL_SECOND` is set; with `WF_CONTINUE_FROM`
+ * the run is a new run continuing that failed run (its id is `WF_RUN_ID`).
  * Every tool execution and model call is appended to `WF_EFFECTS` as one line.
  */
 import { appendFileSync } from 'node:fs';
@@ -162,15 +167,69 @@ function freezingBeforeFastSaved(store: RunStore): RunStore {
   return store;
 }
 
+/** One node that fails its first two attempts with a connection error (retry policy: 4 attempts). */
+function retryWorkflow(store: RunStore) {
+  return new WorkflowBuilder({ name: 'crash-retry', state: { text: lastValue(z.string()), answer: lastValue(z.string()) } })
+    .addNode(
+      'flaky',
+      (state, context) => {
+        effect(`attempt ${context.attempt} ${context.operationId}`);
+        if (context.attempt < 3) throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
+        return { answer: `answered ${state.text} on attempt ${context.attempt}` };
+      },
+      { retry: { attempts: 4, waitMs: 200 } },
+    )
+    .addEdge(START, 'flaky')
+    .addEdge('flaky', END)
+    .compile({ store, leaseMs: 300 });
+}
+
+/** first → second → third → fourth, each appending its name; `second` fails while WF_FAIL_SECOND is set. */
+function continueWorkflow(store: RunStore) {
+  const step = (name: string) => (_state: unknown, context: { operationId: string; runId: string }) => {
+    effect(`node ${name} ${context.operationId}`);
+    if (name === 'second' && environment.WF_FAIL_SECOND) throw new Error('second is broken');
+    if (name === 'third' && freezeAt === 'continue-third') freeze('third running in the continued run');
+    return { trail: [name] };
+  };
+  const builder = new WorkflowBuilder({
+    name: 'crash-continue',
+    state: { topic: lastValue(z.string()), trail: appendList(z.string()) },
+  });
+  const names = ['first', 'second', 'third', 'fourth'];
+  names.forEach((name, index) => {
+    builder.addNode(name, step(name)).addEdge(index === 0 ? START : (names[index - 1] as string), name);
+  });
+  return builder.addEdge('fourth', END).compile({ store, leaseMs: 300 });
+}
+
 const store = await openStore(environment.WF_STORE as string);
 if (freezeAt === 'agent-finished-unsaved') freezingBeforeFastSaved(store);
-const workflow = environment.WF_SCENARIO === 'branches' ? branchesWorkflow(store) : agentsWorkflow(store);
-const input = environment.WF_SCENARIO === 'branches' ? { topic: 'crash' } : { query: 'tides' };
+const scenario = environment.WF_SCENARIO;
+const workflow =
+  scenario === 'branches'
+    ? branchesWorkflow(store)
+    : scenario === 'retry'
+      ? retryWorkflow(store)
+      : scenario === 'continue'
+        ? continueWorkflow(store)
+        : agentsWorkflow(store);
+const inputs: Record<string, unknown> = {
+  branches: { topic: 'crash' },
+  agents: { query: 'tides' },
+  retry: { text: 'hello' },
+  continue: { topic: 'hello' },
+};
+const input = inputs[scenario ?? ''] ?? inputs.agents;
+const request = environment.WF_CONTINUE_FROM ? { continueFrom: environment.WF_CONTINUE_FROM } : { input };
 for (;;) {
-  const run = workflow.run({ sessionId: `wf-crash-${runId}`, runId, input } as never);
+  const run = workflow.run({ sessionId: `wf-crash-${runId}`, runId, ...request } as never);
   const watch = (async () => {
     for await (const event of run.events() as AsyncIterable<WorkflowEvent>) {
       if (event.type === 'task-finish' && event.status === 'succeeded') savedSignal(event.node).resolve();
+      if (event.type === 'task-retry' && event.attempt === 2 && freezeAt === 'retry-waiting') {
+        freeze('second failed attempt saved, waiting to retry');
+      }
     }
   })();
   try {

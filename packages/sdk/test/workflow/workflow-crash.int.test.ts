@@ -25,8 +25,10 @@ async function runChild(options: {
   store: string;
   runId: string;
   effects: string;
-  scenario: 'branches' | 'agents';
+  scenario: 'branches' | 'agents' | 'retry' | 'continue';
   freeze?: string;
+  continueFrom?: string;
+  failSecond?: boolean;
 }) {
   const run = await runScript(childScript, {
     WF_STORE: options.store,
@@ -34,6 +36,8 @@ async function runChild(options: {
     WF_EFFECTS: options.effects,
     WF_SCENARIO: options.scenario,
     WF_FREEZE: options.freeze ?? '',
+    WF_CONTINUE_FROM: options.continueFrom ?? '',
+    WF_FAIL_SECOND: options.failSecond ? '1' : '',
   });
   const outcome: ChildRun = { stderr: run.stderr };
   if (run.frozenAt !== undefined) outcome.frozenAt = run.frozenAt;
@@ -150,6 +154,61 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
     expect(countOf(all, 'tool fast-')).toBe(1);
     expect(countOf(all, 'tool lookup ')).toBe(1);
     expect(countOf(all, 'tool save ')).toBe(1);
+  }, 60_000);
+
+  it('killed while a retried node waits between attempts: the attempts go on where they were, never reset', async () => {
+    const crash = files('retry');
+    const first = await runChild({ ...crash, scenario: 'retry', freeze: 'retry-waiting' });
+    expect(first.frozenAt).toBe('second failed attempt saved, waiting to retry');
+    expect(lines(crash.effects)).toEqual(['attempt 1 0/flaky', 'attempt 2 0/flaky']);
+
+    const second = await runChild({ ...crash, scenario: 'retry' });
+    expect(second.stderr).toBe('');
+    expect(second.result).toMatchObject({ status: 'succeeded', output: { answer: 'answered hello on attempt 3' } });
+    // The new process went on with attempt 3 under the same operation id; attempts 1 and 2 did not run again.
+    expect(lines(crash.effects)).toEqual(['attempt 1 0/flaky', 'attempt 2 0/flaky', 'attempt 3 0/flaky']);
+    await target.read(crash.store, async (store) => {
+      const journal = await store.readJournal(crash.runId);
+      expect(journal.filter((entry) => entry.type === 'task-attempt-failed').map((entry) => entry.data)).toMatchObject([
+        { step: 0, attempt: 1 },
+        { step: 0, attempt: 2 },
+      ]);
+    });
+  }, 60_000);
+
+  it('killed during a run that continues a failed one: it resumes, and nodes before the failure ran once in all', async () => {
+    const crash = files('continue');
+    const failedRunId = `${crash.runId}-failed`;
+    const failed = await runChild({ ...crash, runId: failedRunId, scenario: 'continue', failSecond: true });
+    expect(failed.result).toMatchObject({ status: 'failed', reason: 'node-failed', failure: { node: 'second' } });
+    const failedJournal = await target.read(crash.store, (store) => store.readJournal(failedRunId));
+    const failedRecord = await target.read(crash.store, (store) => store.getRun(failedRunId));
+
+    const killed = await runChild({ ...crash, scenario: 'continue', continueFrom: failedRunId, freeze: 'continue-third' });
+    expect(killed.frozenAt).toBe('third running in the continued run');
+    const resumed = await runChild({ ...crash, scenario: 'continue', continueFrom: failedRunId });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.result).toMatchObject({
+      status: 'succeeded',
+      continues: { runId: failedRunId, from: 'failure' },
+      output: { trail: ['first', 'second', 'third', 'fourth'] },
+    });
+    // The ledger of both runs: first ran once (reused), second failed then ran once more, third ran
+    // again after the kill (same task id), fourth once.
+    expect(lines(crash.effects)).toEqual([
+      'node first 0/first',
+      'node second 1/second',
+      'node second 1/second',
+      'node third 2/third',
+      'node third 2/third',
+      'node fourth 3/fourth',
+    ]);
+    await target.read(crash.store, async (store) => {
+      // NOT-6: the failed run is still failed and unchanged.
+      expect(await store.readJournal(failedRunId)).toEqual(failedJournal);
+      expect(await store.getRun(failedRunId)).toEqual(failedRecord);
+      expect(await store.getRun(crash.runId)).toMatchObject({ status: 'succeeded', epoch: 2 });
+    });
   }, 60_000);
 }
 

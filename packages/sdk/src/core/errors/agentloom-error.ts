@@ -27,6 +27,8 @@ export type AgentLoomErrorCode =
   | 'undeclared-route'
   | 'invalid-state-update'
   | 'interrupt-outside-workflow'
+  | 'loop-limit-reached'
+  | 'run-not-continuable'
   | 'model-call-failed'
   | 'compression-failed'
   | 'over-window'

@@ -13,6 +13,8 @@ import { type RunControl, RunInterrupt } from '../run/run-control.js';
 import { findRunRequest, hasStopRequest, type StopRequestedRecord } from '../run/run-requests.js';
 import { START } from './channels/channel-names.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
+import type { NodeRetryPolicy } from './nodes/node-retry.js';
+import { type Continuation, type ContinuationRequest, continuationOf } from './pregel/continuation.js';
 import { driveWorkflow, resultOfEnding } from './pregel/loop.js';
 import { createRecorder } from './pregel/recorder.js';
 import type { EngineContext } from './pregel/runner.js';
@@ -32,6 +34,8 @@ export interface WorkflowRuntime {
   maxConcurrency: number;
   leaseMs: number;
   outputFields: readonly string[];
+  /** Retry policy of capability and function nodes that have none of their own. */
+  retry: NodeRetryPolicy | undefined;
 }
 
 /** Identity, input and resume answers of one `workflow.run` call. */
@@ -43,6 +47,8 @@ export interface WorkflowRunRequest {
   metadata?: RunMetadata;
   resume?: { value: unknown };
   resumeById?: Record<string, unknown>;
+  /** For a new run that continues an ended one (`continueFrom`, `rerunFrom`). */
+  continues?: ContinuationRequest;
 }
 
 /**
@@ -58,8 +64,15 @@ export async function executeWorkflowRun(
   emit: (event: WorkflowEvent) => void,
 ): Promise<WorkflowResult> {
   const { store, graph } = runtime;
-  const writes = request.input !== undefined ? inputWrites(graph, request.input) : undefined;
+  let continuation: Continuation | undefined;
   const existing = await store.getRun(request.runId);
+  if (request.continues) {
+    if (request.continues.runId === request.runId) {
+      throw new InvalidRunRequestError(request.runId, 'A run cannot continue itself; a continuation is a new run (NOT-6).');
+    }
+    if (!existing) continuation = await continuationOf(store, graph, request.continues);
+  }
+  const writes = request.input !== undefined ? inputWrites(graph, request.input) : continuation?.writes;
   if (!writes && !existing) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
@@ -70,7 +83,12 @@ export async function executeWorkflowRun(
     );
   }
   const deadlineAt = Date.now() + runtime.timeoutMs;
-  const started = (input: unknown, inputWritesOfRun: ChannelWrite[], deadline: number): NewJournalEntry => ({
+  const started = (
+    input: unknown,
+    inputWritesOfRun: ChannelWrite[],
+    deadline: number,
+    lineage: Record<string, unknown> = {},
+  ): NewJournalEntry => ({
     type: 'workflow-started',
     data: {
       formatVersion: WORKFLOW_JOURNAL_FORMAT,
@@ -82,6 +100,7 @@ export async function executeWorkflowRun(
       maxSteps: runtime.maxSteps,
       maxLoops: runtime.maxLoops ?? null,
       deadlineAt: deadline,
+      ...lineage,
     },
   });
   const acquired = await store.acquire({
@@ -90,7 +109,15 @@ export async function executeWorkflowRun(
     ownerId: createOwnerId(),
     leaseMs: runtime.leaseMs,
     deadlineAt,
-    initialEntries: [started(request.input, writes ?? [], deadlineAt)],
+    initialEntries: [
+      started(
+        continuation ? continuation.input : request.input,
+        writes ?? [],
+        deadlineAt,
+        continuation ? { continues: continuation.lineage } : {},
+      ),
+      ...(continuation?.entries ?? []),
+    ],
     labels: { kind: 'workflow', name: graph.definition.name, metadata: request.metadata ?? {} },
   });
   const { run } = acquired;
@@ -111,6 +138,7 @@ export async function executeWorkflowRun(
       return result;
     }
     const state = foldWorkflowJournal(graph, run.runId, ended);
+    checkLineage(run.runId, state, request);
     if (!state.ending) throw new StoreFailureError(`Run ${run.runId} ended without a workflow ending; it is not a workflow run.`);
     const result = resultOfEnding(run.runId, run.sessionId, state, state.ending, runtime.outputFields);
     emit({ type: 'workflow-finish', runId: run.runId, result });
@@ -148,6 +176,7 @@ export async function executeWorkflowRun(
     if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(state.input)) {
       throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
     }
+    checkLineage(run.runId, state, request);
     answers = resumeAnswers(run.runId, state, request);
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
@@ -190,6 +219,7 @@ export async function executeWorkflowRun(
     now: Date.now,
     maxConcurrency: runtime.maxConcurrency,
     outputFields: runtime.outputFields,
+    defaultRetry: runtime.retry,
   };
   control.armDeadline(state.deadlineAt);
   // A stop requested before this owner took the run is honoured at once (S-5).
@@ -201,6 +231,7 @@ export async function executeWorkflowRun(
     sessionId: run.sessionId,
     resumed: acquired.outcome === 'acquired',
     epoch: run.epoch,
+    ...(state.continues ? { continues: state.continues } : {}),
   });
   let ended = false;
   try {
@@ -211,6 +242,25 @@ export async function executeWorkflowRun(
   } finally {
     control.dispose();
     await durable.dispose({ release: !ended });
+  }
+}
+
+/** A continuation request made again with an existing run id must name the run's own lineage. */
+function checkLineage(runId: string, state: WorkflowRunState, request: WorkflowRunRequest): void {
+  const wanted = request.continues;
+  if (!wanted) return;
+  const actual = state.continues;
+  const same =
+    actual !== undefined &&
+    actual.runId === wanted.runId &&
+    actual.from === wanted.from &&
+    (wanted.from === 'failure' ||
+      (actual.from === 'node' && actual.node === wanted.node && (wanted.step === undefined || wanted.step === actual.step)));
+  if (!same) {
+    throw new InvalidRunRequestError(
+      runId,
+      `Run ${runId} exists and does not continue run ${wanted.runId} that way; a run's lineage is never replaced.`,
+    );
   }
 }
 
@@ -252,7 +302,9 @@ function resumeAnswers(runId: string, state: WorkflowRunState, request: Workflow
  */
 function derivedSignals(control: RunControl): { hardSignal: AbortSignal; stopSignal: AbortSignal } {
   const stop = new AbortController();
-  setMaxListeners(0, stop.signal, control.hardSignal);
+  // Every task of a superstep (a fan-out of thousands) listens to these for as long as it runs or
+  // waits to retry: many listeners by design, not a leak.
+  setMaxListeners(0, stop.signal, control.hardSignal, control.signal);
   const onAbort = () => {
     const reason = control.signal.reason;
     if (RunInterrupt.isInstance(reason) && reason.reason === 'user-stop') stop.abort(reason);

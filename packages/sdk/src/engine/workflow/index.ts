@@ -9,6 +9,7 @@ export {
   appendList,
   type FieldKind,
   type FieldName,
+  type LastValueOptions,
   lastValue,
   mergeWith,
   type StateDefinition,
@@ -19,18 +20,22 @@ export {
 export {
   InterruptOutsideWorkflowError,
   InvalidStateUpdateError,
+  LoopLimitReachedError,
+  RunNotContinuableError,
   UndeclaredRouteError,
   type WorkflowIssue,
   WorkflowValidationError,
 } from './errors/workflow-errors.js';
-export { type Send, send } from './graph/graph-definition.js';
-export { type LoopOptions, WorkflowBuilder } from './graph/workflow-builder.js';
+export { type DecisionSource, type Send, send } from './graph/graph-definition.js';
+export { type FunctionNodeOptions, type LoopOptions, WorkflowBuilder } from './graph/workflow-builder.js';
 export { type AgentBinding, AgentNode, innerRunIdOf } from './nodes/agent-node.js';
 export { type ArgumentSource, type CapabilityBinding, CapabilityNode } from './nodes/capability-node.js';
+export { type Command, command, FunctionNode, type FunctionNodeContext, type NodeFunction } from './nodes/function-node.js';
+export type { NodeRetryPolicy, RetryableKind } from './nodes/node-retry.js';
 export type { OutputBinding } from './nodes/output-binding.js';
 export type { AgentInvocationReference, WorkflowNode, WorkflowTaskFailure } from './nodes/workflow-node.js';
 export { interrupt, type WorkflowInterrupt } from './pregel/interrupt.js';
-export type { Durability, WorkflowTerminalReason } from './pregel/workflow-journal.js';
+export type { Durability, LoopLimitHit, RunLineage, WorkflowTerminalReason } from './pregel/workflow-journal.js';
 export { Workflow, type WorkflowOptions, type WorkflowRunOptions } from './workflow.js';
 export { WorkflowEventProjector } from './workflow-event-projector.js';
 export type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';

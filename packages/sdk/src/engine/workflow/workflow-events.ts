@@ -2,7 +2,7 @@ import type { Usage } from '../../core/messages.js';
 import type { RunEvent } from '../agent/run-events.js';
 import type { WorkflowTaskFailure } from './nodes/workflow-node.js';
 import type { WorkflowInterrupt } from './pregel/interrupt.js';
-import type { WorkflowTerminalReason } from './pregel/workflow-journal.js';
+import type { LoopLimitHit, RunLineage, WorkflowTerminalReason } from './pregel/workflow-journal.js';
 
 /**
  * The outcome of a workflow run, as `result()` gives it. `interrupted` is not an end: the run
@@ -25,6 +25,10 @@ export interface WorkflowResult<State = Record<string, unknown>> {
   /** Business loops charged by agent nodes (W-6). */
   loops: number;
   usage: Usage;
+  /** Loops that ended by their `maxIterations` rather than their condition (absent when none did). */
+  loopLimits?: LoopLimitHit[];
+  /** The earlier run this one continues (`continueFrom` / `rerunFrom`). */
+  continues?: RunLineage;
 }
 
 /**
@@ -32,7 +36,15 @@ export interface WorkflowResult<State = Record<string, unknown>> {
  * `sync` durability, a finish event reports a fact that is already saved.
  */
 export type WorkflowEvent =
-  | { type: 'workflow-start'; runId: string; sessionId: string; resumed: boolean; epoch: number }
+  | {
+      type: 'workflow-start';
+      runId: string;
+      sessionId: string;
+      resumed: boolean;
+      epoch: number;
+      /** The earlier run this one continues (`continueFrom` / `rerunFrom`). */
+      continues?: RunLineage;
+    }
   | { type: 'step-start'; runId: string; step: number; tasks: { taskId: string; node: string }[] }
   | { type: 'task-start'; runId: string; step: number; taskId: string; node: string }
   | {
@@ -44,6 +56,19 @@ export type WorkflowEvent =
       status: 'succeeded' | 'failed' | 'interrupted';
       failure?: WorkflowTaskFailure;
     }
+  /** An attempt of the task failed; another starts after `waitMs` (the task's retry policy). */
+  | {
+      type: 'task-retry';
+      runId: string;
+      step: number;
+      taskId: string;
+      node: string;
+      attempt: number;
+      failure: WorkflowTaskFailure;
+      waitMs: number;
+    }
+  /** The loop leaving node `loop` ended by its `maxIterations`, its condition still true. */
+  | { type: 'loop-limit'; runId: string; step: number; taskId: string; loop: string; iterations: number }
   /** An event of the agent run an agent node invoked (its inner run, R-6). */
   | { type: 'agent-event'; runId: string; taskId: string; node: string; event: RunEvent }
   /** An agent node's task is bound to its inner agent run (R-6): follow that run for its own events. */

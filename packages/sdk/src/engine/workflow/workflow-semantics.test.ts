@@ -25,7 +25,8 @@ describe('reducers under parallel writes', () => {
       const work = textTool('work', log, { delayMs: (text) => (slowFirst ? 25 - Number(text) * 5 : Number(text) * 5) });
       const builder = new WorkflowBuilder({
         name: 'parallel-writes',
-        state: { items: appendList(z.string()), tally: counts, last: lastValue(z.string()) },
+        // Parallel writers of one single-value field must say which write wins (issue 17).
+        state: { items: appendList(z.string()), tally: counts, last: lastValue(z.string(), { onConflict: 'last-write-wins' }) },
       });
       for (const index of [0, 1, 2, 3, 4]) {
         builder.addCapabilityNode(`branch${index}`, work, {
@@ -45,7 +46,7 @@ describe('reducers under parallel writes', () => {
       expect(result.status).toBe('succeeded');
       expect(result.output?.items).toEqual(['item-0', 'item-1', 'item-2', 'item-3', 'item-4']);
       expect(result.output?.tally).toEqual({ k0: 3, k1: 2 });
-      // Last value: the write of the task planned last wins, not the one finishing last.
+      // Last value (last-write-wins): the write of the task planned last wins, not the one finishing last.
       expect(result.output?.last).toBe('4');
       // The journal holds the finishing order, yet a fold rebuilds the same state.
       const journal = await store.readJournal(run.runId);

@@ -12,6 +12,8 @@ import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/s
 import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
 import { AgentNode } from './nodes/agent-node.js';
+import { type NodeRetryPolicy, nodeRetrySchema } from './nodes/node-retry.js';
+import type { ContinuationRequest } from './pregel/continuation.js';
 import type { Durability } from './pregel/workflow-journal.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import { WorkflowRun } from './workflow-run.js';
@@ -41,6 +43,11 @@ export interface WorkflowOptions<Definition extends StateDefinition> {
   telemetry?: TracingOptions;
   /** Publishes every event of every run, with the run's identity (K-3). */
   eventBus?: EventBus<WorkflowEvent>;
+  /**
+   * The retry policy of every capability and function node that has none of its own. Default:
+   * none (a failed attempt fails the task, C-7). Agent nodes keep their agent's own policy.
+   */
+  retry?: NodeRetryPolicy;
 }
 
 /** Arguments of `workflow.run()`. */
@@ -59,6 +66,19 @@ export interface WorkflowRunOptions<Definition extends StateDefinition> {
   metadata?: Readonly<Record<string, string>>;
   /** Aborting it stops the run, like `run.stop()`. */
   signal?: AbortSignal;
+  /**
+   * Creates a new run that continues this failed run (NOT-6: the failed run stays as it is): it
+   * records its lineage, takes the failed run's input, reuses every finished task's saved writes
+   * and runs only what had not finished — the failed tasks and what comes after them. A finished
+   * agent node is read back, never run again. Pass `runId` too to make the call re-entrant.
+   */
+  continueFrom?: string;
+  /**
+   * Creates a new run that runs an ended run again from a node: it reuses the writes saved
+   * before the first superstep where `node` ran (or `step`), and that superstep's other finished
+   * tasks, then runs `node` and everything after it.
+   */
+  rerunFrom?: { runId: string; node: string; step?: number };
 }
 
 const optionsSchema = z
@@ -79,6 +99,7 @@ const optionsSchema = z
       (value) => typeof value === 'object' && value !== null && typeof (value as EventBus<WorkflowEvent>).publish === 'function',
       'must implement EventBus',
     ),
+    retry: nodeRetrySchema,
   })
   .partial()
   .strict();
@@ -135,6 +156,7 @@ export class Workflow<Definition extends StateDefinition> {
       maxConcurrency: options.maxConcurrency ?? Number.POSITIVE_INFINITY,
       leaseMs: options.leaseMs ?? 30_000,
       outputFields: [...(options.output ?? [])],
+      retry: options.retry,
     };
   }
 
@@ -146,7 +168,14 @@ export class Workflow<Definition extends StateDefinition> {
    */
   run(options: WorkflowRunOptions<Definition>): WorkflowRun<StateOf<Definition>> {
     assertRunRequestShape(options);
-    if (options.runId === undefined && (typeof options.input !== 'object' || options.input === null)) {
+    const continues = continuationRequest(options);
+    if (continues && options.input !== undefined) {
+      throw new InvalidRunRequestError(
+        options.runId ?? '(new)',
+        'A continued run takes the input of the run it continues; pass no input.',
+      );
+    }
+    if (!continues && options.runId === undefined && (typeof options.input !== 'object' || options.input === null)) {
       throw new InvalidRunRequestError('(new)', 'A new workflow run needs an input (an update of the state).');
     }
     const runId = options.runId ?? createRunId();
@@ -159,6 +188,7 @@ export class Workflow<Definition extends StateDefinition> {
       ...('resume' in options ? { resume: { value: options.resume } } : {}),
       ...(options.resumeById ? { resumeById: options.resumeById } : {}),
       ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
+      ...(continues ? { continues } : {}),
     };
     const observers: Array<(event: WorkflowEvent) => void> = [];
     if (this.telemetry) observers.push(createWorkflowTracing(this.name, this.telemetry));
@@ -175,4 +205,25 @@ export class Workflow<Definition extends StateDefinition> {
       observers,
     );
   }
+}
+
+function continuationRequest(options: WorkflowRunOptions<StateDefinition>): ContinuationRequest | undefined {
+  if (options.continueFrom !== undefined && options.rerunFrom !== undefined) {
+    throw new InvalidRunRequestError(options.runId ?? '(new)', 'Pass continueFrom or rerunFrom, not both.');
+  }
+  if (options.continueFrom !== undefined) {
+    if (typeof options.continueFrom !== 'string' || options.continueFrom === '') {
+      throw new InvalidRunRequestError(options.runId ?? '(new)', 'continueFrom must be a run id.');
+    }
+    return { runId: options.continueFrom, from: 'failure' };
+  }
+  const rerun = options.rerunFrom;
+  if (rerun === undefined) return undefined;
+  if (typeof rerun?.runId !== 'string' || rerun.runId === '' || typeof rerun.node !== 'string') {
+    throw new InvalidRunRequestError(options.runId ?? '(new)', 'rerunFrom needs { runId, node }.');
+  }
+  if (rerun.step !== undefined && !(Number.isInteger(rerun.step) && rerun.step >= 0)) {
+    throw new InvalidRunRequestError(options.runId ?? '(new)', 'rerunFrom.step must be a superstep number.');
+  }
+  return { runId: rerun.runId, from: 'node', node: rerun.node, ...(rerun.step !== undefined ? { step: rerun.step } : {}) };
 }

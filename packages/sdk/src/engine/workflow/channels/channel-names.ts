@@ -7,6 +7,9 @@ export const END = '__end__';
 /** The channel that carries one superstep's send requests (dynamic fan-out). */
 export const SENDS_CHANNEL = '__sends__';
 
+/** Where a loop's decision notes that it ended by its limit (read by the journal fold, no channel). */
+export const LOOP_LIMIT_CHANNEL = '__loop-limit__';
+
 /** The trigger channel of a node: an edge into the node writes it. */
 export function triggerChannel(node: string): string {
   return `to:${node}`;

@@ -26,6 +26,12 @@ export interface StateField<Value, Update> {
   reduce(current: Value, update: Update): Value;
   /** What an output binding writes for one produced value (an append binding adds one item). */
   bindingUpdate(produced: unknown): Update;
+  /**
+   * For a single-value field: what happens when two tasks of one superstep write it. `error`
+   * (the default of `lastValue`) fails the run with `write-conflict` and `validate()` reports the
+   * parallel writers it can see; `last-write-wins` keeps the write of the task planned last.
+   */
+  readonly onConflict?: 'error' | 'last-write-wins';
 }
 
 /** Any state field, whatever its types. */
@@ -48,26 +54,41 @@ export type UpdateOf<Definition extends StateDefinition> = {
 /** Names of the fields of a state definition. */
 export type FieldName<Definition extends StateDefinition> = keyof Definition & string;
 
+/** Options of a `lastValue` field. */
+export interface LastValueOptions {
+  /**
+   * Two tasks of one superstep writing the field: `error` (default) is a validation issue when
+   * the parallel writers are visible in the graph and a `write-conflict` failure at run time
+   * otherwise; `last-write-wins` keeps the write of the task planned last (declaration order).
+   */
+  onConflict?: 'error' | 'last-write-wins';
+}
+
 /**
- * A field that keeps the last value written. When several tasks of one superstep write it, the
- * write of the task planned last wins (deterministically); use `appendList` or `mergeWith` for a
- * field that parallel branches write together.
+ * A field that keeps the last value written. Two tasks of one superstep writing it is a conflict
+ * (LangGraph raises one too): a validation issue when the graph shows it, a `write-conflict`
+ * failure otherwise, unless `onConflict: 'last-write-wins'`. Use `appendList` or `mergeWith` for
+ * a field that parallel branches write together.
  *
  * @example
  * const state = { question: lastValue(z.string()), attempts: lastValue(z.number(), { default: 0 }) };
  */
 export function lastValue<Schema extends z.ZodType>(
   schema: Schema,
-  options: { default: z.output<Schema> },
+  options: LastValueOptions & { default: z.output<Schema> },
 ): StateField<z.output<Schema>, z.output<Schema>>;
-export function lastValue<Schema extends z.ZodType>(schema: Schema): StateField<z.output<Schema> | undefined, z.output<Schema>>;
 export function lastValue<Schema extends z.ZodType>(
   schema: Schema,
-  options?: { default: z.output<Schema> },
+  options?: LastValueOptions,
+): StateField<z.output<Schema> | undefined, z.output<Schema>>;
+export function lastValue<Schema extends z.ZodType>(
+  schema: Schema,
+  options?: LastValueOptions & { default?: z.output<Schema> },
 ): StateField<z.output<Schema> | undefined, z.output<Schema>> {
   const initial = options?.default;
   return {
     kind: 'last-value',
+    onConflict: options?.onConflict ?? 'error',
     updateSchema: schema as z.ZodType<z.output<Schema>>,
     valueSchema: schema,
     contractSchema: schema,

@@ -34,6 +34,10 @@ export type WorkflowIssue =
     }
   /** A cycle that no `addLoop` bounds: it could run until the step limit (W-1 asks for bounded loops). */
   | { code: 'unbounded-cycle'; nodes: readonly string[]; message: string }
+  /** Two nodes that run in the same superstep write one single-value field that refuses conflicts. */
+  | { code: 'conflicting-writes'; field: string; nodes: readonly string[]; message: string }
+  /** A node's retry policy is malformed, or given to an agent node (which keeps its agent's own). */
+  | { code: 'invalid-retry-policy'; node: string; message: string }
   /** A conditional edge or a loop that is malformed (no targets, a bound below 1, END as a send target). */
   | { code: 'invalid-edge'; node: string; message: string };
 
@@ -113,5 +117,42 @@ export class InterruptOutsideWorkflowError extends AgentLoomError {
 
   static override isInstance(error: unknown): error is InterruptOutsideWorkflowError {
     return hasErrorCode(error, 'interrupt-outside-workflow');
+  }
+}
+
+/** A loop with `onLimit: 'fail'` reached its `maxIterations` while its condition still held. */
+export class LoopLimitReachedError extends AgentLoomError {
+  /** The loop's `from` node. */
+  readonly loop: string;
+  readonly maxIterations: number;
+
+  constructor(loop: string, maxIterations: number) {
+    super(
+      'loop-limit-reached',
+      `The loop after node "${loop}" reached its limit of ${maxIterations} iterations with its condition still true.`,
+    );
+    this.loop = loop;
+    this.maxIterations = maxIterations;
+  }
+
+  static override isInstance(error: unknown): error is LoopLimitReachedError {
+    return hasErrorCode(error, 'loop-limit-reached');
+  }
+}
+
+/**
+ * `continueFrom` or `rerunFrom` named a run that cannot be continued: it does not exist, is not
+ * a run of this workflow's graph, has not ended as the option needs, or names no such node.
+ */
+export class RunNotContinuableError extends AgentLoomError {
+  readonly sourceRunId: string;
+
+  constructor(sourceRunId: string, detail: string) {
+    super('run-not-continuable', `Run ${sourceRunId} cannot be continued: ${detail}.`);
+    this.sourceRunId = sourceRunId;
+  }
+
+  static override isInstance(error: unknown): error is RunNotContinuableError {
+    return hasErrorCode(error, 'run-not-continuable');
   }
 }

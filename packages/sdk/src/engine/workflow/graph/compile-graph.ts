@@ -126,6 +126,7 @@ export function successorsOf(definition: GraphDefinition): Map<string, string[]>
     add(loop.from, loop.to);
     add(loop.from, loop.exit);
   }
+  for (const spec of definition.nodes.values()) for (const target of spec.goto ?? []) add(spec.name, target);
   return new Map([...successors].map(([source, targets]) => [source, [...targets]]));
 }
 
@@ -156,10 +157,10 @@ export function canReach(graph: CompiledGraph, from: Iterable<string>, missing: 
 function fingerprintOf(definition: GraphDefinition, nodes: readonly NodeSpec[]): string {
   const shape = {
     state: Object.entries(definition.state).map(([name, field]) => [name, field.kind]),
-    nodes: nodes.map((spec) => [spec.name, spec.node.describe()]),
+    nodes: nodes.map((spec) => [spec.name, spec.node.describe(), spec.goto ?? null]),
     edges: definition.edges.map((edge) => [edge.sources, edge.target]),
     branches: definition.branches.map((branch) => [branch.kind, branch.source, branch.targets, branch.pathMap ?? null]),
-    loops: definition.loops.map((loop) => [loop.from, loop.to, loop.exit, loop.maxIterations]),
+    loops: definition.loops.map((loop) => [loop.from, loop.to, loop.exit, loop.maxIterations, loop.onLimit]),
     start: START,
   };
   return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16);

@@ -1,37 +1,24 @@
 import type { StateDefinition } from '../channels/state-fields.js';
+import type { NodeRetryPolicy } from '../nodes/node-retry.js';
 import type { WorkflowNode } from '../nodes/workflow-node.js';
 
-/** A request to run `node` once more in the next superstep, with `payload` as its input (fan-out). */
-export interface Send {
-  readonly kind: 'send';
-  readonly node: string;
-  readonly payload: unknown;
-}
-
-/**
- * Asks for one task of `node` in the next superstep with `payload` as its input (its input
- * binding is not used): the building block of dynamic fan-out (map-reduce, orchestrator–worker).
- * Returned by an `addFanOut` function; the target must be declared there.
- *
- * @example
- * builder.addFanOut('plan', (state) => state.topics.map((topic) => send('research', { topic })), ['research']);
- */
-export function send(node: string, payload: unknown): Send {
-  return Object.freeze({ kind: 'send' as const, node, payload });
-}
-
-/** Whether `value` is a `Send` made by `send()`. */
-export function isSend(value: unknown): value is Send {
-  return (
-    typeof value === 'object' && value !== null && (value as Send).kind === 'send' && typeof (value as Send).node === 'string'
-  );
-}
+export { isSend, type Send, send } from './send.js';
 
 /** A node of the graph with its declaration position (the tie-breaker of every ordering). */
 export interface NodeSpec {
   name: string;
   node: WorkflowNode;
   index: number;
+  /** The node's own retry policy (capability and function nodes); the workflow's default otherwise. */
+  retry?: NodeRetryPolicy;
+  /** The targets a command returned by the node may name (W-3: declared paths only). */
+  goto?: readonly string[];
+}
+
+/** What a route, fan-out or loop condition knows of the task it decides after. */
+export interface DecisionSource {
+  /** The `send()` payload of that task, when a send made it (a nested fan-out reads it here). */
+  payload?: unknown;
 }
 
 /** An edge: one source, or several (a join: the target runs once all of them, or all that can, finished). */
@@ -48,7 +35,7 @@ export interface BranchSpec {
   targets: readonly string[];
   /** For a route with a path map: the key a route returns → the target node. */
   pathMap?: Readonly<Record<string, string>>;
-  decide: (state: Readonly<Record<string, unknown>>) => unknown;
+  decide: (state: Readonly<Record<string, unknown>>, source: DecisionSource) => unknown;
 }
 
 /** A bounded loop: after `from`, go back to `to` while the condition holds, at most `maxIterations` passes. */
@@ -57,7 +44,9 @@ export interface LoopSpec {
   to: string;
   exit: string;
   maxIterations: number;
-  condition: (state: Readonly<Record<string, unknown>>) => boolean;
+  /** What reaching `maxIterations` with the condition still true does: `exit` (noted in the result) or `fail`. */
+  onLimit: 'exit' | 'fail';
+  condition: (state: Readonly<Record<string, unknown>>, source: DecisionSource) => boolean;
 }
 
 /** Everything a builder collected: the raw graph before validation and compilation. */

@@ -1,5 +1,6 @@
 import { END, isReservedName, START } from '../channels/channel-names.js';
 import type { WorkflowIssue } from '../errors/workflow-errors.js';
+import { nodeRetrySchema } from '../nodes/node-retry.js';
 import { successorsOf } from './compile-graph.js';
 import type { GraphDefinition } from './graph-definition.js';
 
@@ -62,6 +63,22 @@ export function validateGraph(definition: GraphDefinition): WorkflowIssue[] {
       } else known(node, label, 'target');
     }
   }
+  for (const spec of nodes.values()) {
+    for (const target of spec.goto ?? []) known(target, `the commands of "${spec.name}"`, 'target');
+    if (spec.retry === undefined) continue;
+    if (spec.node.kind === 'agent') {
+      issues.push({
+        code: 'invalid-retry-policy',
+        node: spec.name,
+        message: `agent node "${spec.name}" takes no workflow retry policy: its agent retries by its own policy (W-6)`,
+      });
+    }
+    const parsed = nodeRetrySchema.safeParse(spec.retry);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'retry'}: ${issue.message}`).join('; ');
+      issues.push({ code: 'invalid-retry-policy', node: spec.name, message: `node "${spec.name}": ${detail}` });
+    }
+  }
   const loopSources = new Set<string>();
   for (const loop of definition.loops) {
     const label = `the loop ${loop.from} → ${loop.to}`;
@@ -102,6 +119,7 @@ export function validateGraph(definition: GraphDefinition): WorkflowIssue[] {
       message: `the cycle ${[...cycle, cycle[0]].join(' → ')} has no bound: close it with addLoop({ maxIterations })`,
     });
   }
+  issues.push(...conflictingWriters(definition));
   const sentOnly = nodesReachedOnlyBySends(definition);
   for (const [name, spec] of nodes) {
     issues.push(...spec.node.validate({ node: name, state: definition.state, onlySent: sentOnly.has(name) }));
@@ -154,6 +172,7 @@ function unboundedCycle(definition: GraphDefinition): string[] | undefined {
   for (const branch of definition.branches)
     for (const target of branch.targets) add(branch.source, branch.pathMap?.[target] ?? target);
   for (const loop of definition.loops) add(loop.from, loop.exit);
+  for (const spec of definition.nodes.values()) for (const target of spec.goto ?? []) add(spec.name, target);
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
   const visit = (node: string): string[] | undefined => {
@@ -176,4 +195,45 @@ function unboundedCycle(definition: GraphDefinition): string[] | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * Parallel writers of one single-value field that the graph shows before the run: two targets
+ * of plain edges from the same node (they always run in the same superstep) whose output
+ * bindings write the same `lastValue` field with `onConflict: 'error'`. Writers the graph cannot
+ * show (functions, routes, sends) are caught at run time as `write-conflict`.
+ */
+function conflictingWriters(definition: GraphDefinition): WorkflowIssue[] {
+  const issues: WorkflowIssue[] = [];
+  const targetsOf = new Map<string, string[]>();
+  for (const edge of definition.edges) {
+    if (edge.sources.length !== 1 || edge.target === END) continue;
+    const source = edge.sources[0] as string;
+    const targets = targetsOf.get(source) ?? [];
+    if (!targets.includes(edge.target)) targets.push(edge.target);
+    targetsOf.set(source, targets);
+  }
+  const reported = new Set<string>();
+  for (const [source, targets] of targetsOf) {
+    const writers = new Map<string, string[]>();
+    for (const target of targets) {
+      for (const field of definition.nodes.get(target)?.node.writtenFields?.() ?? []) {
+        const declared = definition.state[field];
+        if (declared?.kind !== 'last-value' || declared.onConflict === 'last-write-wins') continue;
+        writers.set(field, [...(writers.get(field) ?? []), target]);
+      }
+    }
+    for (const [field, nodes] of writers) {
+      const key = `${field}:${nodes.join('+')}`;
+      if (nodes.length < 2 || reported.has(key)) continue;
+      reported.add(key);
+      issues.push({
+        code: 'conflicting-writes',
+        field,
+        nodes,
+        message: `nodes ${nodes.map((node) => `"${node}"`).join(' and ')} run in parallel after "${source}" and both write the single-value field "${field}": make it appendList or mergeWith, or set lastValue(…, { onConflict: 'last-write-wins' })`,
+      });
+    }
+  }
+  return issues;
 }

@@ -6,10 +6,12 @@ import type { StateDefinition, StateOf } from '../channels/state-fields.js';
 import { type WorkflowIssue, WorkflowValidationError } from '../errors/workflow-errors.js';
 import { type AgentBinding, AgentNode } from '../nodes/agent-node.js';
 import { type CapabilityBinding, CapabilityNode } from '../nodes/capability-node.js';
+import { FunctionNode, type NodeFunction } from '../nodes/function-node.js';
+import type { NodeRetryPolicy } from '../nodes/node-retry.js';
 import type { WorkflowNode } from '../nodes/workflow-node.js';
 import { Workflow, type WorkflowOptions } from '../workflow.js';
 import { compileGraph } from './compile-graph.js';
-import type { GraphDefinition, Send } from './graph-definition.js';
+import type { DecisionSource, GraphDefinition, NodeSpec, Send } from './graph-definition.js';
 import { validateGraph } from './validate-graph.js';
 
 /** Options of a bounded loop (W-1). */
@@ -24,6 +26,22 @@ export interface LoopOptions<State> {
   while: (state: State) => boolean;
   /** The body runs at most this many times per entry into the loop; then the loop exits. */
   maxIterations: number;
+  /**
+   * What reaching `maxIterations` with the condition still true does: `exit` (default) goes to
+   * `exit` and notes it in the result's `loopLimits` and a `loop-limit` event; `fail` ends the run
+   * `failed` / `loop-limit-reached`.
+   */
+  onLimit?: 'exit' | 'fail';
+}
+
+/** Options of a function node. */
+export interface FunctionNodeOptions {
+  /** The node's retry policy; default: the workflow's `retry`. */
+  retry?: NodeRetryPolicy;
+  /** The targets (node names, or END) a command returned by the node may send the run to (W-3). */
+  goto?: readonly string[];
+  /** Timeout of one attempt, in milliseconds, bounded by the run's deadline. Default: none. */
+  timeoutMs?: number;
 }
 
 /**
@@ -55,10 +73,32 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
     };
   }
 
-  /** Adds a node of any kind (a `CapabilityNode` or an `AgentNode`). */
-  addNode(name: string, node: WorkflowNode): this {
-    if (this.definition.nodes.has(name) || isReservedName(name)) this.definition.duplicateNodes.push(name);
-    else this.definition.nodes.set(name, { name, node, index: this.definition.nodes.size });
+  /**
+   * Adds a node: a function of the state that returns a state update (or a `command()`, or
+   * nothing), typed from the state's fields; or a node object (`CapabilityNode`, `AgentNode`).
+   * A function node is saved and recovered like any other node.
+   *
+   * @example
+   * builder.addNode('count', (state) => ({ count: state.count + 1 }), { retry: { attempts: 3 } });
+   */
+  addNode(name: string, node: NodeFunction<Definition>, options?: FunctionNodeOptions): this;
+  addNode(name: string, node: WorkflowNode, options?: Pick<FunctionNodeOptions, 'retry' | 'goto'>): this;
+  addNode(name: string, node: NodeFunction<Definition> | WorkflowNode, options: FunctionNodeOptions = {}): this {
+    const workflowNode =
+      typeof node === 'function'
+        ? new FunctionNode(
+            node as NodeFunction<StateDefinition>,
+            options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {},
+          )
+        : node;
+    if (this.definition.nodes.has(name) || isReservedName(name)) {
+      this.definition.duplicateNodes.push(name);
+      return this;
+    }
+    const spec: NodeSpec = { name, node: workflowNode, index: this.definition.nodes.size };
+    if (options.retry) spec.retry = options.retry;
+    if (options.goto) spec.goto = [...options.goto];
+    this.definition.nodes.set(name, spec);
     return this;
   }
 
@@ -68,10 +108,14 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
     tool: Tool<Parameters>,
     binding?: CapabilityBinding<Definition, z.input<Parameters>>,
   ): this {
-    return this.addNode(name, new CapabilityNode(tool as unknown as Tool, binding as never));
+    const node = new CapabilityNode(tool as unknown as Tool, binding as never);
+    return this.addNode(name, node, binding?.retry ? { retry: binding.retry } : {});
   }
 
-  /** Adds an agent node: a complete ReAct or Plan–Executor agent, invoked with a stable id (R-6). */
+  /**
+   * Adds an agent node: a complete ReAct or Plan–Executor agent, invoked with a stable id (R-6).
+   * It takes no workflow retry policy: the agent retries its model and tool calls by its own (W-6).
+   */
   addAgentNode(name: string, agent: Agent, binding?: AgentBinding<Definition>): this {
     return this.addNode(name, new AgentNode(agent, binding as never));
   }
@@ -94,17 +138,17 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
    */
   addConditionalEdges<const Targets extends readonly string[]>(
     source: string,
-    route: (state: StateOf<Definition>) => Targets[number] | readonly Targets[number][],
+    route: (state: StateOf<Definition>, source: DecisionSource) => Targets[number] | readonly Targets[number][],
     targets: Targets,
   ): this;
   addConditionalEdges<const PathMap extends Record<string, string>>(
     source: string,
-    route: (state: StateOf<Definition>) => (keyof PathMap & string) | readonly (keyof PathMap & string)[],
+    route: (state: StateOf<Definition>, source: DecisionSource) => (keyof PathMap & string) | readonly (keyof PathMap & string)[],
     pathMap: PathMap,
   ): this;
   addConditionalEdges(
     source: string,
-    route: (state: StateOf<Definition>) => unknown,
+    route: (state: StateOf<Definition>, source: DecisionSource) => unknown,
     targets: readonly string[] | Record<string, string>,
   ): this {
     const isList = Array.isArray(targets);
@@ -113,7 +157,7 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
       source,
       targets: isList ? [...(targets as readonly string[])] : Object.keys(targets),
       ...(isList ? {} : { pathMap: { ...(targets as Record<string, string>) } }),
-      decide: route as (state: Readonly<Record<string, unknown>>) => unknown,
+      decide: route as (state: Readonly<Record<string, unknown>>, source: DecisionSource) => unknown,
     });
     return this;
   }
@@ -121,14 +165,19 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
   /**
    * Adds a dynamic fan-out after `source`: `fanOut` returns `send(node, payload)` requests, each
    * one task in the next superstep with its payload as input; a plain edge from the target
-   * gathers them (its successor runs once, after all of them). Targets must be declared.
+   * gathers them (its successor runs once, after all of them). Targets must be declared. When
+   * `source` itself was made by a send, `from.payload` is that send's payload (nested fan-out).
    */
-  addFanOut(source: string, fanOut: (state: StateOf<Definition>) => readonly Send[], targets: readonly string[]): this {
+  addFanOut(
+    source: string,
+    fanOut: (state: StateOf<Definition>, from: DecisionSource) => readonly Send[],
+    targets: readonly string[],
+  ): this {
     this.definition.branches.push({
       kind: 'fan-out',
       source,
       targets: [...targets],
-      decide: fanOut as (state: Readonly<Record<string, unknown>>) => unknown,
+      decide: fanOut as (state: Readonly<Record<string, unknown>>, source: DecisionSource) => unknown,
     });
     return this;
   }
@@ -144,7 +193,8 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
       to: options.to,
       exit: options.exit,
       maxIterations: options.maxIterations,
-      condition: options.while as (state: Readonly<Record<string, unknown>>) => boolean,
+      onLimit: options.onLimit ?? 'exit',
+      condition: options.while as (state: Readonly<Record<string, unknown>>, source: DecisionSource) => boolean,
     });
     return this;
   }

@@ -124,6 +124,10 @@ export class AgentNode implements WorkflowNode {
     return issues;
   }
 
+  writtenFields(): readonly string[] {
+    return typeof this.binding.output === 'string' ? [this.binding.output] : [];
+  }
+
   describe(): string {
     return `agent:${this.agent.name}:${this.agent.mode}`;
   }

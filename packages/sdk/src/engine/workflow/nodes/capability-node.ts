@@ -7,6 +7,7 @@ import type { FieldName, StateDefinition, StateOf } from '../channels/state-fiel
 import type { WorkflowIssue } from '../errors/workflow-errors.js';
 import { checkContract, jsonSchemaOf } from '../graph/contracts.js';
 import { enableInterrupts, InterruptSignal } from '../pregel/interrupt.js';
+import type { NodeRetryPolicy } from './node-retry.js';
 import { bindOutput, type OutputBinding, validateOutputBinding } from './output-binding.js';
 import {
   type NodeExecution,
@@ -33,6 +34,8 @@ export interface CapabilityBinding<Definition extends StateDefinition, Args> {
   resultSchema?: z.ZodType;
   /** Timeout of the tool's attempt (C-10), bounded by the run's deadline. Default 10 s. */
   timeoutMs?: number;
+  /** The node's retry policy; default: the workflow's `retry`. */
+  retry?: NodeRetryPolicy;
 }
 
 /** Marker reason of a capability attempt's own timeout, told apart from control aborts by identity. */
@@ -124,6 +127,10 @@ export class CapabilityNode implements WorkflowNode {
     return issues;
   }
 
+  writtenFields(): readonly string[] {
+    return typeof this.binding.output === 'string' ? [this.binding.output] : [];
+  }
+
   describe(): string {
     return `capability:${this.tool.name}:${JSON.stringify(jsonSchemaOf(this.tool.parameters, 'input'))}`;
   }
@@ -153,7 +160,7 @@ export class CapabilityNode implements WorkflowNode {
           sessionId: invocation.sessionId,
           taskId: invocation.taskId,
           operationId: invocation.taskId,
-          attempt: 1,
+          attempt: invocation.attempt,
           get signal() {
             return guard.signal;
           },

@@ -4,6 +4,7 @@ import type { RunStatus, TerminalReason } from '../../../core/run-result.js';
 import type { RunEvent } from '../../agent/run-events.js';
 import type { StateDefinition } from '../channels/state-fields.js';
 import type { WorkflowIssue } from '../errors/workflow-errors.js';
+import type { Send } from '../graph/send.js';
 
 /** The stable reference from a workflow task to the agent run it invoked (R-6). */
 export interface AgentInvocationReference {
@@ -36,6 +37,8 @@ export interface NodeInvocation {
   deadlineAt: number;
   /** Loops an agent invoked by this task may use, or `undefined` for no workflow-level budget. */
   loopBudget: number | undefined;
+  /** 1-based attempt number of this task (a retried task keeps its task id, X-5). */
+  attempt: number;
   /** Saved answers to this task's `interrupt()` calls, by interrupt id. */
   resumeValues: ReadonlyMap<string, unknown>;
   /** The agent run an earlier execution of this task invoked, if it was recorded. */
@@ -53,6 +56,8 @@ export interface NodeExecution {
   /** Business loops charged by an agent node's inner run (charged to the workflow run, W-6). */
   loops?: number;
   usage?: Usage;
+  /** Where the node's command sends the run next: declared targets and sends (W-3). */
+  goto?: readonly (string | Send)[];
 }
 
 /** Why a workflow task failed, as a typed, serialisable value. */
@@ -66,6 +71,8 @@ export interface WorkflowTaskFailure {
     | 'agent-failed'
     | 'invalid-state-update'
     | 'undeclared-route'
+    | 'write-conflict'
+    | 'loop-limit-reached'
     | 'node-error';
   message: string;
   /** The typed failure of the tool attempt (X-5 classification fields). */
@@ -107,10 +114,12 @@ export interface NodeValidationContext {
  * state update through its output binding. The engine owns planning, saving, limits and recovery.
  */
 export interface WorkflowNode {
-  readonly kind: 'capability' | 'agent';
+  readonly kind: 'capability' | 'agent' | 'function';
   execute(invocation: NodeInvocation): Promise<NodeExecution>;
   /** Checks the node's bindings against the state before the graph may run (W-4). */
   validate(context: NodeValidationContext): WorkflowIssue[];
   /** What identifies the node's configuration in the graph's fingerprint. */
   describe(): string;
+  /** The state fields the node's output binding writes, when they are known before the run. */
+  writtenFields?(): readonly string[];
 }

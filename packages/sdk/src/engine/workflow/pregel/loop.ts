@@ -22,6 +22,7 @@ export async function driveWorkflow(context: EngineContext): Promise<WorkflowRes
     for (;;) {
       recorder.throwIfFailed();
       control.throwIfInterrupted();
+      if (state.conflict) return await finish(context, conflictEnding(state));
       if (state.tasks.size === 0) return await finish(context, { status: 'succeeded' });
       if (state.step >= state.maxSteps) return await finish(context, { status: 'failed', reason: 'step-limit-exceeded' });
       const pending = [...state.tasks.values()].filter((task) => !state.finished.has(task.id) && !state.interrupted.has(task.id));
@@ -43,7 +44,8 @@ export async function driveWorkflow(context: EngineContext): Promise<WorkflowRes
           data: loops ? { step: state.step, failure, loops } : { step: state.step, failure },
         }));
         const loops = outcome.failures.reduce((total, failed) => total + failed.loops, 0);
-        return await finish(context, { status: 'failed', reason: 'node-failed', failure: first.failure }, entries, loops);
+        const reason = first.failure.kind === 'loop-limit-reached' ? 'loop-limit-reached' : 'node-failed';
+        return await finish(context, { status: 'failed', reason, failure: first.failure }, entries, loops);
       }
     }
   } catch (error) {
@@ -76,6 +78,7 @@ async function finish(
     steps: state.step,
     loops: state.loopsUsed + chargeLoops,
     usage: { ...state.usage },
+    ...(state.loopLimits.length > 0 ? { loopLimits: [...state.loopLimits] } : {}),
   };
   // Declared output fields are the run's answer, saved with its ending like an agent's output, so
   // readers without the graph can show it; the whole state is never saved again (ADR 0003).
@@ -108,7 +111,13 @@ export function resultOfEnding(
   outputFields: readonly string[],
 ): WorkflowResult {
   const { output: _saved, ...rest } = ending;
-  const result: WorkflowResult = { runId, sessionId, ...rest, usage: { ...ending.usage } };
+  const result: WorkflowResult = {
+    runId,
+    sessionId,
+    ...rest,
+    usage: { ...ending.usage },
+    ...(state.continues ? { continues: state.continues } : {}),
+  };
   if (ending.status === 'succeeded') result.output = outputOf(state, outputFields);
   return result;
 }
@@ -127,6 +136,26 @@ function resultBase(context: EngineContext): Omit<WorkflowResult, 'status'> {
     steps: state.step,
     loops: state.loopsUsed,
     usage: { ...state.usage },
+    ...(state.loopLimits.length > 0 ? { loopLimits: [...state.loopLimits] } : {}),
+    ...(state.continues ? { continues: state.continues } : {}),
+  };
+}
+
+/** The run's end when two tasks of a superstep wrote one single-value field (the second one is named). */
+function conflictEnding(state: WorkflowRunState): Parameters<typeof finish>[1] {
+  const [first, second] = (state.conflict as { field: string; taskIds: string[] }).taskIds;
+  const taskId = second ?? (first as string);
+  const node = state.tasks.get(taskId)?.node ?? taskId;
+  const writers = (state.conflict?.taskIds ?? []).join(', ');
+  return {
+    status: 'failed',
+    reason: 'write-conflict',
+    failure: {
+      node,
+      taskId,
+      kind: 'write-conflict',
+      message: `tasks ${writers} wrote the single-value field "${state.conflict?.field}" in one superstep; make it an appendList or mergeWith field, or set onConflict: 'last-write-wins'`,
+    },
   };
 }
 

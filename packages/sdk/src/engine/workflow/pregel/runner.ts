@@ -1,7 +1,11 @@
+import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../../core/errors/index.js';
 import { type RunControl, RunInterrupt } from '../../run/run-control.js';
-import { InvalidStateUpdateError, UndeclaredRouteError } from '../errors/workflow-errors.js';
+import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
+import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
+import type { NodeSpec } from '../graph/graph-definition.js';
+import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { InterruptSignal } from './interrupt.js';
@@ -26,6 +30,8 @@ export interface EngineContext {
   maxConcurrency: number;
   /** The state fields a successful run returns (all when empty). */
   outputFields: readonly string[];
+  /** The workflow's retry policy for capability and function nodes without one of their own. */
+  defaultRetry: NodeRetryPolicy | undefined;
 }
 
 /** How a superstep's run ended: every task settled; failed tasks in planned order. */
@@ -84,13 +90,83 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
   const spec = graph.nodeByName.get(task.node);
   if (!spec) throw new InvalidStateUpdateError(`task ${task.id}`, task.node, 'the graph has no such node');
   const step = state.step;
+  const policy = retryPolicyOf(context, spec);
+  const saved = state.attempts.get(task.id);
+  let attempt = (saved?.attempt ?? 0) + 1;
+  // A crash during a retry wait resumes the same wait and attempt count, never a fresh budget.
+  if (saved && saved.retryAt > context.now()) await abortableSleep(saved.retryAt - context.now(), context.control.signal);
   emit({ type: 'task-start', runId, step, taskId: task.id, node: task.node });
-  const invocation: NodeInvocation = {
+  for (;;) {
+    const invocation = invocationOf(context, task, step, attempt, loopBudget);
+    let writes: ReturnType<typeof writesOfTask>;
+    let execution: Awaited<ReturnType<typeof spec.node.execute>>;
+    try {
+      execution = await spec.node.execute(invocation);
+      writes = writesOfTask(graph, state, task.node, execution.update, {
+        source: task.kind === 'push' ? { payload: task.payload } : {},
+        ...(execution.goto ? { goto: execution.goto } : {}),
+      });
+    } catch (error) {
+      if (InterruptSignal.isInstance(error)) {
+        const { id, value } = error.interrupt;
+        await recorder.record([{ type: 'task-interrupted', taskId: task.id, data: { step, interrupt: { id, value } } }]);
+        emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'interrupted' });
+        return { kind: 'done' };
+      }
+      if (RunInterrupt.isInstance(error) || OwnershipLostError.isInstance(error)) throw error;
+      if (context.hardSignal.aborted && RunInterrupt.isInstance(context.hardSignal.reason)) throw context.hardSignal.reason;
+      if (error instanceof RecordingFailure) throw error.cause;
+      if (isStoreError(error)) throw error;
+      const failure = failureOf(task, error);
+      const decision = decideTaskRetry(policy, failure, attempt, context.now(), state.deadlineAt);
+      if (decision.retry) {
+        const retryAt = context.now() + decision.waitMs;
+        // Saved before the wait: a crash now resumes at the next attempt, at the same time (X-5).
+        await recorder.record([{ type: 'task-attempt-failed', taskId: task.id, data: { step, attempt, failure, retryAt } }]);
+        emit({ type: 'task-retry', runId, step, taskId: task.id, node: task.node, attempt, failure, waitMs: decision.waitMs });
+        await abortableSleep(decision.waitMs, context.control.signal);
+        attempt += 1;
+        continue;
+      }
+      emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'failed', failure });
+      return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
+    }
+    // Saving is not the node's business: a store failure here fails the run, never the node.
+    const data: Record<string, unknown> = { step, writes };
+    if (execution.loops) data.loops = execution.loops;
+    if (execution.usage) data.usage = execution.usage;
+    await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
+    for (const [channel, value] of writes) {
+      if (channel !== LOOP_LIMIT_CHANNEL) continue;
+      const hit = value as { loop: string; iterations: number };
+      emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
+    }
+    emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
+    return { kind: 'done' };
+  }
+}
+
+/** The retry policy of a task's node: its own, else the workflow's; never for an agent node (W-6). */
+function retryPolicyOf(context: EngineContext, spec: NodeSpec): NodeRetryPolicy | undefined {
+  if (spec.node.kind === 'agent') return undefined;
+  return spec.retry ?? context.defaultRetry;
+}
+
+function invocationOf(
+  context: EngineContext,
+  task: PlannedTask,
+  step: number,
+  attempt: number,
+  loopBudget: number | undefined,
+): NodeInvocation {
+  const { graph, state, recorder, emit, runId } = context;
+  return {
     runId,
     sessionId: context.sessionId,
     taskId: task.id,
     node: task.node,
     step,
+    attempt,
     fields: graph.definition.state,
     state: state.values,
     ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
@@ -123,33 +199,6 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     emitAgentEvent: (event) => emit({ type: 'agent-event', runId, taskId: task.id, node: task.node, event }),
     now: context.now,
   };
-  let writes: ReturnType<typeof writesOfTask>;
-  let execution: Awaited<ReturnType<typeof spec.node.execute>>;
-  try {
-    execution = await spec.node.execute(invocation);
-    writes = writesOfTask(graph, state, task.node, execution.update);
-  } catch (error) {
-    if (InterruptSignal.isInstance(error)) {
-      const { id, value } = error.interrupt;
-      await recorder.record([{ type: 'task-interrupted', taskId: task.id, data: { step, interrupt: { id, value } } }]);
-      emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'interrupted' });
-      return { kind: 'done' };
-    }
-    if (RunInterrupt.isInstance(error) || OwnershipLostError.isInstance(error)) throw error;
-    if (context.hardSignal.aborted && RunInterrupt.isInstance(context.hardSignal.reason)) throw context.hardSignal.reason;
-    if (error instanceof RecordingFailure) throw error.cause;
-    if (isStoreError(error)) throw error;
-    const failure = failureOf(task, error);
-    emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'failed', failure });
-    return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
-  }
-  // Saving is not the node's business: a store failure here fails the run, never the node.
-  const data: Record<string, unknown> = { step, writes };
-  if (execution.loops) data.loops = execution.loops;
-  if (execution.usage) data.usage = execution.usage;
-  await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
-  emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
-  return { kind: 'done' };
 }
 
 /** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
@@ -171,6 +220,7 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
   if (NodeFailure.isInstance(error)) return { ...base, ...error.detail };
   if (UndeclaredRouteError.isInstance(error)) return { ...base, kind: 'undeclared-route', message: error.message };
   if (InvalidStateUpdateError.isInstance(error)) return { ...base, kind: 'invalid-state-update', message: error.message };
+  if (LoopLimitReachedError.isInstance(error)) return { ...base, kind: 'loop-limit-reached', message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { ...base, kind: 'node-error', message };
 }

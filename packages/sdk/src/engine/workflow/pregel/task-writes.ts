@@ -1,8 +1,8 @@
-import { END, loopChannel, SENDS_CHANNEL } from '../channels/channel-names.js';
+import { END, LOOP_LIMIT_CHANNEL, loopChannel, SENDS_CHANNEL } from '../channels/channel-names.js';
 import type { CounterChannel } from '../channels/channels.js';
-import { InvalidStateUpdateError, UndeclaredRouteError } from '../errors/workflow-errors.js';
+import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import { type CompiledGraph, transitionWrites } from '../graph/compile-graph.js';
-import { type BranchSpec, isSend } from '../graph/graph-definition.js';
+import { type BranchSpec, type DecisionSource, isSend, type Send } from '../graph/graph-definition.js';
 import type { ChannelWrite } from './workflow-journal.js';
 import type { WorkflowRunState } from './workflow-state.js';
 
@@ -18,33 +18,54 @@ export function writesOfTask(
   state: Pick<WorkflowRunState, 'values' | 'channels'>,
   node: string,
   update: Readonly<Record<string, unknown>>,
+  options: { source?: DecisionSource; goto?: readonly (string | Send)[] } = {},
 ): ChannelWrite[] {
   const writes: ChannelWrite[] = [];
   const fields = graph.definition.state;
-  const source = node === '__start__' ? 'the workflow input' : `node "${node}"`;
+  const writer = node === '__start__' ? 'the workflow input' : `node "${node}"`;
   for (const name of Object.keys(update)) {
     const value = update[name];
     if (value === undefined) continue;
     const field = fields[name];
-    if (!field) throw new InvalidStateUpdateError(source, name, 'the state has no such field');
+    if (!field) throw new InvalidStateUpdateError(writer, name, 'the state has no such field');
     const parsed = field.updateSchema.safeParse(value);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ');
-      throw new InvalidStateUpdateError(source, name, detail);
+      throw new InvalidStateUpdateError(writer, name, detail);
     }
     writes.push([name, parsed.data]);
   }
   const staticWrites = graph.staticWrites.get(node);
   if (staticWrites) writes.push(...staticWrites);
+  if (options.goto) writes.push(...commandWrites(graph, node, options.goto));
   const branches = graph.branchesOf.get(node);
   const loop = graph.loopOf.get(node);
   if (!branches && !loop) return writes;
+  const source = options.source ?? {};
   const fresh = freshView(graph, state, writes);
-  for (const branch of branches ?? []) writes.push(...branchWrites(graph, node, branch, fresh));
+  for (const branch of branches ?? []) writes.push(...branchWrites(graph, node, branch, fresh, source));
   if (loop) {
     const passes = (state.channels.get(loopChannel(node)) as CounterChannel).get() + 1;
-    const again = passes < loop.maxIterations && loop.condition(fresh) === true;
+    const wanted = loop.condition(fresh, source) === true;
+    const again = passes < loop.maxIterations && wanted;
+    if (wanted && !again) {
+      if (loop.onLimit === 'fail') throw new LoopLimitReachedError(node, loop.maxIterations);
+      writes.push([LOOP_LIMIT_CHANNEL, { loop: node, iterations: passes }]);
+    }
     writes.push([loopChannel(node), again ? passes : 0], ...transitionWrites(graph, node, again ? loop.to : loop.exit));
+  }
+  return writes;
+}
+
+/** The transitions of a node's command: each target must be one the node declared (W-3). */
+function commandWrites(graph: CompiledGraph, node: string, goto: readonly (string | Send)[]): ChannelWrite[] {
+  const declared = graph.nodeByName.get(node)?.goto ?? [];
+  const writes: ChannelWrite[] = [];
+  for (const target of goto) {
+    const name = isSend(target) ? target.node : target;
+    if (typeof name !== 'string' || !declared.includes(name)) throw new UndeclaredRouteError(node, String(name), declared);
+    if (isSend(target)) writes.push([SENDS_CHANNEL, { node: target.node, payload: target.payload }]);
+    else if (target !== END) writes.push(...transitionWrites(graph, node, target));
   }
   return writes;
 }
@@ -54,8 +75,9 @@ function branchWrites(
   node: string,
   branch: BranchSpec,
   fresh: Readonly<Record<string, unknown>>,
+  source: DecisionSource,
 ): ChannelWrite[] {
-  const decided = branch.decide(fresh);
+  const decided = branch.decide(fresh, source);
   const choices = Array.isArray(decided) ? decided : [decided];
   const writes: ChannelWrite[] = [];
   for (const choice of choices) {

@@ -16,7 +16,26 @@ export type WorkflowTerminalReason =
   | 'run-timeout'
   | 'loop-budget-exhausted'
   | 'step-limit-exceeded'
-  | 'node-failed';
+  | 'node-failed'
+  /** Two tasks of one superstep wrote a single-value field whose `onConflict` is `error`. */
+  | 'write-conflict'
+  /** A loop with `onLimit: 'fail'` reached its `maxIterations` while its condition still held. */
+  | 'loop-limit-reached';
+
+/** A loop that ended because it reached its `maxIterations`, not because its condition failed. */
+export interface LoopLimitHit {
+  /** The loop's `from` node (a workflow has at most one loop leaving a node). */
+  loop: string;
+  /** The superstep whose task decided it. */
+  step: number;
+  iterations: number;
+}
+
+/**
+ * Where a new run takes its start from an earlier run (NOT-6: the earlier run is never
+ * restarted; a new run reuses its saved writes): after its failure, or before a node.
+ */
+export type RunLineage = { runId: string; from: 'failure' } | { runId: string; from: 'node'; node: string; step: number };
 
 /** How a workflow run ended, as saved in its last journal entry (the output is derived state). */
 export interface WorkflowEnding {
@@ -30,6 +49,8 @@ export interface WorkflowEnding {
   usage: Usage;
   /** The declared output fields of the final state, when it succeeded: readers need no graph to show them. */
   output?: Record<string, unknown>;
+  /** Loops that ended by their `maxIterations` rather than by their condition. */
+  loopLimits?: LoopLimitHit[];
 }
 
 /**
@@ -53,16 +74,29 @@ export type WorkflowJournalRecord =
         maxSteps: number;
         maxLoops: number | null;
         deadlineAt: number;
+        /** The run this one continues, when it was created by `continueFrom` or `rerunFrom`. */
+        continues?: RunLineage;
       };
     }
   /** A task finished: its writes (state updates and transitions), saved the moment it finished (R-7). */
-  | { type: 'task-finished'; taskId: string; data: { step: number; writes: ChannelWrite[]; loops?: number; usage?: Usage } }
+  | {
+      type: 'task-finished';
+      taskId: string;
+      /** `reused`: copied from the run this one continues; its loops and usage were charged there. */
+      data: { step: number; writes: ChannelWrite[]; loops?: number; usage?: Usage; reused?: true };
+    }
+  /** One attempt of a task failed and another follows at `retryAt` (epoch ms); saved before the wait. */
+  | {
+      type: 'task-attempt-failed';
+      taskId: string;
+      data: { step: number; attempt: number; failure: WorkflowTaskFailure; retryAt: number };
+    }
   /** A task paused on `interrupt()`; it runs again once the interrupt is answered. */
   | { type: 'task-interrupted'; taskId: string; data: { step: number; interrupt: { id: string; value: unknown } } }
   /** A task failed; written with the run's end. */
   | { type: 'task-failed'; taskId: string; data: { step: number; failure: WorkflowTaskFailure; loops?: number } }
   /** An agent node's task is about to run (or reattach to) this inner run: the stable reference (R-6). */
-  | { type: 'agent-invoked'; taskId: string; data: { step: number; runId: string; sessionId: string } }
+  | { type: 'agent-invoked'; taskId: string; data: { step: number; runId: string; sessionId: string; reused?: true } }
   /** Answers to pending interrupts, by interrupt id. */
   | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
   | { type: 'workflow-finished'; data: WorkflowEnding };

@@ -1,6 +1,7 @@
 import { InvalidRunRequestError, StoreFailureError, UnsupportedJournalFormatError } from '../../../core/errors/index.js';
 import { addUsage, emptyUsage, type Usage } from '../../../core/messages.js';
 import type { JournalEntry } from '../../../store/run-store.js';
+import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
 import type { Channel } from '../channels/channels.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { AgentInvocationReference } from '../nodes/workflow-node.js';
@@ -9,6 +10,8 @@ import { applySuperstepWrites, planAfterInput, planSuperstep, taskMap } from './
 import {
   type ChannelWrite,
   type Durability,
+  type LoopLimitHit,
+  type RunLineage,
   WORKFLOW_JOURNAL_FORMAT,
   type WorkflowEnding,
   type WorkflowJournalRecord,
@@ -52,6 +55,14 @@ export interface WorkflowRunState {
   interrupted: Map<string, WorkflowInterrupt>;
   resumeValues: Map<string, unknown>;
   agentRuns: Map<string, AgentInvocationReference>;
+  /** Failed attempts of the current superstep's tasks: the last attempt number and when the next may start. */
+  attempts: Map<string, { attempt: number; retryAt: number }>;
+  /** The run this one continues (`continueFrom` / `rerunFrom`). */
+  continues: RunLineage | undefined;
+  /** Loops that ended by their limit, in the order their decisions were saved. */
+  loopLimits: LoopLimitHit[];
+  /** Two tasks of the current superstep wrote one single-value field: the superstep cannot be applied. */
+  conflict: { field: string; taskIds: string[] } | undefined;
   loopsUsed: number;
   usage: Usage;
   ending?: WorkflowEnding;
@@ -106,6 +117,10 @@ function createWorkflowRunState(
     interrupted: new Map(),
     resumeValues: new Map(),
     agentRuns: new Map(),
+    attempts: new Map(),
+    continues: data.continues,
+    loopLimits: [],
+    conflict: undefined,
     loopsUsed: 0,
     usage: emptyUsage(),
   };
@@ -124,8 +139,14 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
     case 'task-finished': {
       expectTask(state, record.taskId, record.data.step);
       state.finished.set(record.taskId, record.data.writes);
-      state.loopsUsed += record.data.loops ?? 0;
-      if (record.data.usage) addUsage(state.usage, record.data.usage);
+      for (const [channel, value] of record.data.writes) {
+        if (channel === LOOP_LIMIT_CHANNEL)
+          state.loopLimits.push({ ...(value as { loop: string; iterations: number }), step: record.data.step });
+      }
+      if (!record.data.reused) {
+        state.loopsUsed += record.data.loops ?? 0;
+        if (record.data.usage) addUsage(state.usage, record.data.usage);
+      }
       if (state.finished.size === state.tasks.size) advance(graph, state);
       return;
     }
@@ -134,6 +155,10 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
       state.interrupted.set(record.taskId, { ...record.data.interrupt, taskId: task.id, node: task.node });
       return;
     }
+    case 'task-attempt-failed':
+      expectTask(state, record.taskId, record.data.step);
+      state.attempts.set(record.taskId, { attempt: record.data.attempt, retryAt: record.data.retryAt });
+      return;
     case 'task-failed':
       expectTask(state, record.taskId, record.data.step);
       state.loopsUsed += record.data.loops ?? 0;
@@ -169,9 +194,32 @@ function expectTask(state: WorkflowRunState, taskId: string, step: number): Plan
 }
 
 function advance(graph: CompiledGraph, state: WorkflowRunState): void {
+  state.conflict = conflictOf(graph, state);
+  if (state.conflict) return;
   const updated = applySuperstepWrites(graph, state, [...state.tasks.values()], (task) => state.finished.get(task.id) ?? []);
   state.step += 1;
   state.finished.clear();
   state.interrupted.clear();
+  state.attempts.clear();
   state.tasks = taskMap(planSuperstep(graph, state, updated));
+}
+
+/**
+ * The first single-value field that more than one task of the finished superstep wrote, when the
+ * field refuses conflicts (`onConflict: 'error'`, the default of `lastValue`): which write should
+ * win would depend on declaration order, so the superstep is not applied and the run fails.
+ */
+function conflictOf(graph: CompiledGraph, state: WorkflowRunState): WorkflowRunState['conflict'] {
+  const writers = new Map<string, string[]>();
+  for (const task of state.tasks.values()) {
+    for (const [channel] of state.finished.get(task.id) ?? []) {
+      const field = graph.definition.state[channel];
+      if (field?.kind !== 'last-value' || field.onConflict === 'last-write-wins') continue;
+      const ids = writers.get(channel) ?? [];
+      if (!ids.includes(task.id)) ids.push(task.id);
+      writers.set(channel, ids);
+    }
+  }
+  for (const [field, taskIds] of writers) if (taskIds.length > 1) return { field, taskIds };
+  return undefined;
 }
