@@ -1,0 +1,1 @@
+export { type ConfigFlags, ConfigurationProblemError, defaultBodyLimitBytes, loadConfig, type PlatformConfig } from './load-config.js';
