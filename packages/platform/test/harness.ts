@@ -96,7 +96,7 @@ export class TestClient {
     const response = await this.platform.app.request(`/api/v1${apiPath}`, {
       method,
       headers: allHeaders,
-      ...(body !== undefined ? { body: typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body) } : {}),
     });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie?.startsWith('agentloom_session=')) this.cookie = setCookie.split(';')[0];
