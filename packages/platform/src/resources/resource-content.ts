@@ -58,13 +58,9 @@ export const contentSchemaOf = {
   hook: hookContentSchema,
 } as const;
 
-/** The built-in tools every agent may be given (P-4.2 capabilities). */
+/** The built-in capability groups every agent may switch on (P-4.2 capabilities); `read_skill` comes with skills. */
 export const builtInTools = [
-  { name: 'list_files', group: 'workspace', description: 'List files in the agent workspace.' },
-  { name: 'read_file', group: 'workspace', description: 'Read a file of the workspace.' },
-  { name: 'write_file', group: 'workspace', description: 'Write a file of the workspace.' },
-  { name: 'edit_file', group: 'workspace', description: 'Replace text in a workspace file.' },
-  { name: 'grep_files', group: 'workspace', description: 'Search workspace files with a regular expression.' },
-  { name: 'run_command', group: 'sandbox', description: 'Run a command in the isolating sandbox (needs bubblewrap on the worker).' },
-  { name: 'read_skill', group: 'skills', description: "Read an authorised skill's SKILL.md and its files." },
+  { name: 'workspace-files', tools: ['list_files', 'read_file', 'write_file', 'edit_file', 'grep_files'], description: "Files of the agent's file root and session work directory." },
+  { name: 'run_command', tools: ['run_command'], description: 'Commands in the isolating sandbox (bubblewrap on the worker, NOT-18).' },
+  { name: 'read_skill', tools: ['read_skill'], description: "Reads an authorised skill's SKILL.md and files; given with any skill." },
 ] as const;

@@ -118,6 +118,9 @@ export function resourceRoutes() {
       if (body.type === 'skill' && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(body.name)) {
         throw new ApiError(400, 'invalid-request', 'A skill resource is named like its skill: lowercase letters, digits and single hyphens.');
       }
+      if (body.type === 'tool' && !/^[A-Za-z0-9_-]{1,64}$/.test(body.name)) {
+        throw new ApiError(400, 'invalid-request', 'A tool resource is named like the tool the model calls: letters, digits, _ and -, at most 64.');
+      }
       const { database, now } = c.get('services');
       const at = now().toISOString();
       const row: ResourceRow = { id: newId('res'), space_id: space.id, type: body.type, name: body.name, description: body.description, state: 'active', latest_version: 0, created_by: currentActor(c), updated_at: at };
@@ -155,7 +158,7 @@ export function resourceRoutes() {
       const { spaceId, resourceId } = c.req.valid('param');
       const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
       const body = c.req.valid('json');
-      if (row.type === 'skill' && body.name !== undefined && body.name !== row.name) throw new ApiError(409, 'skill-name-fixed', 'A skill resource keeps the name of its skill.');
+      if ((row.type === 'skill' || row.type === 'tool') && body.name !== undefined && body.name !== row.name) throw new ApiError(409, 'name-fixed', 'Skill and tool resources keep the name the model knows them by.');
       const { database, now } = c.get('services');
       const changes = { updated_at: now().toISOString(), ...(body.name !== undefined ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.state !== undefined ? { state: body.state } : {}) };
       await database.updateTable('resources').set(changes).where('id', '=', row.id).execute();
@@ -289,11 +292,11 @@ export function resourceRoutes() {
       path: '/spaces/{spaceId}/built-in-tools',
       summary: 'The catalogue of built-in tools.',
       request: { params: spaceParameters },
-      responses: { 200: jsonResponse('Tools.', z.object({ tools: z.array(z.object({ name: z.string(), group: z.string(), description: z.string() })) })) },
+      responses: { 200: jsonResponse('Tools.', z.object({ tools: z.array(z.object({ name: z.string(), tools: z.array(z.string()), description: z.string() })) })) },
     }),
     async (c) => {
       await authorizeSpace(c, c.req.valid('param').spaceId, 'resources.read');
-      return c.json({ tools: builtInTools.map((tool) => ({ ...tool })) }, 200);
+      return c.json({ tools: builtInTools.map((tool) => ({ ...tool, tools: [...tool.tools] })) }, 200);
     },
   );
 
