@@ -52,7 +52,7 @@ export function draftRoutes() {
       summary: 'Save the draft. `If-Match` must carry the revision read (428 without it, 412 `stale-revision` when someone saved in between).',
       request: {
         params: appParameters,
-        headers: z.object({ 'if-match': z.string().optional().openapi({ param: { name: 'If-Match', in: 'header' }, example: '"3"' }) }),
+        headers: z.object({ 'if-match': z.string().optional().openapi({ example: '"3"' }) }),
         body: jsonBody(z.strictObject({ config: z.record(z.string(), z.unknown()).openapi({ description: 'An AgentDraft (see the AgentDraft schema) for agent apps.' }) }).openapi('SaveDraft')),
       },
       responses: { 200: jsonResponse('Saved.', z.object({ draft: draftSchema })), 412: jsonResponse('Stale revision.', z.object({ error: z.unknown() })), 428: jsonResponse('If-Match missing.', z.object({ error: z.unknown() })) },
