@@ -4,7 +4,7 @@
  * a real model configured (see docs/providers.md) it checks only what any model must respect.
  */
 import { fileURLToPath } from 'node:url';
-import { createLanguageModelFromEnvironment, MemoryRunStore, type RunEvent } from '@agentloom/sdk';
+import { type AgentRunEvent, createLanguageModelFromEnvironment, MemoryRunStore } from '@agentloom/sdk';
 import { createTeam, offlineModel, PLANNER_PROMPT } from './team.js';
 
 const knowledgePath = fileURLToPath(new URL('../data/knowledge.md', import.meta.url));
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   console.log(realModel ? `Using the real model ${realModel.provider}/${realModel.modelId}` : 'Using the offline scripted model');
   const team = createTeam({ store: new MemoryRunStore(), model, knowledgePath });
   const run = team.run({ sessionId: 'example', input: question });
-  const events: RunEvent[] = [];
+  const events: AgentRunEvent[] = [];
   for await (const event of run.events()) {
     events.push(event);
     if (event.type === 'task-start') console.log(`  ->  ${event.role} task ${event.taskId} started`);

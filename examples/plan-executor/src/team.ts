@@ -4,7 +4,7 @@
  * Researchers read a real local knowledge file through a tool.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, type LanguageModel, type ModelRequest, type RunStore, tool } from '@agentloom/sdk';
+import { Agent, createAgent, type LanguageModel, type ModelRequest, type RunStore, type Tool, tool } from '@agentloom/sdk';
 import { ScriptedModel, type ScriptedReply } from '@agentloom/sdk/testing';
 import { z } from 'zod';
 
@@ -13,10 +13,17 @@ export const RESEARCHER_PROMPT = 'You research one topic with the search_notes t
 export const SUMMARIZER_PROMPT = 'You turn research notes into a short brief, as JSON.';
 
 /** The summary contract the summarizer must meet (C-13). */
-export const briefSchema = z.object({ headline: z.string().min(1), points: z.array(z.string()).min(1) });
+export const briefSchema = z.strictObject({ headline: z.string().min(1), points: z.array(z.string()).min(1) });
 
-/** Builds the team on a store and model. */
-export function createTeam(options: { store: RunStore; model: LanguageModel; knowledgePath: string }): Agent {
+/** Options of the example team: where it keeps runs, which model, which knowledge file. */
+export interface TeamOptions {
+  store: RunStore;
+  model: LanguageModel;
+  knowledgePath: string;
+}
+
+/** The team's one tool: it reads a section of the real knowledge file. */
+export function createTeamTools(options: Pick<TeamOptions, 'knowledgePath'>): Tool[] {
   const searchNotes = tool({
     name: 'search_notes',
     description: 'Returns the section of the team knowledge base about a topic (solar, wind, hydro).',
@@ -27,6 +34,11 @@ export function createTeam(options: { store: RunStore; model: LanguageModel; kno
       return section ? section.slice(section.indexOf('\n') + 1).trim() : `nothing about ${topic}`;
     },
   });
+  return [searchNotes];
+}
+
+/** Builds the team in code, on a store and model. */
+export function createTeam(options: TeamOptions): Agent {
   return new Agent({
     name: 'energy-brief',
     mode: 'plan-executor',
@@ -34,7 +46,12 @@ export function createTeam(options: { store: RunStore; model: LanguageModel; kno
     store: options.store,
     planner: { prompt: PLANNER_PROMPT },
     executors: [
-      { name: 'researcher', description: 'Researches one energy source.', prompt: RESEARCHER_PROMPT, tools: [searchNotes] },
+      {
+        name: 'researcher',
+        description: 'Researches one energy source.',
+        prompt: RESEARCHER_PROMPT,
+        tools: createTeamTools(options),
+      },
       {
         name: 'summarizer',
         description: 'Writes the final brief from research notes given as material.',
@@ -43,6 +60,20 @@ export function createTeam(options: { store: RunStore; model: LanguageModel; kno
       },
     ],
     execution: { parallel: true, maxParallelExecutors: 2 },
+  });
+}
+
+/** The same team as data: `definitions/energy-brief.json`. */
+export const teamDefinition: unknown = JSON.parse(
+  readFileSync(new URL('../definitions/energy-brief.json', import.meta.url), 'utf8'),
+);
+
+/** Builds the same team from its JSON definition; the registry resolves the model and tool names. */
+export function createTeamFromDefinition(options: TeamOptions): Agent {
+  return createAgent(teamDefinition, {
+    models: { default: options.model },
+    tools: createTeamTools(options),
+    store: options.store,
   });
 }
 

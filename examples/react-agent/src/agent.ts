@@ -4,7 +4,7 @@
  * run can be resumed by another process and get the same answers.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent, type LanguageModel, type RunStore, tool } from '@agentloom/sdk';
+import { Agent, createAgent, type LanguageModel, type RunStore, type Tool, tool } from '@agentloom/sdk';
 import { ScriptedModel } from '@agentloom/sdk/testing';
 import { z } from 'zod';
 
@@ -17,7 +17,7 @@ export interface ExamplePaths {
 }
 
 /** The offline model: read the notes, count words, write the report, answer. */
-export function offlineModel(): LanguageModel {
+export function offlineModel(): ScriptedModel {
   return new ScriptedModel({
     respond: (request) => {
       const results = request.messages.filter((message) => message.role === 'tool');
@@ -33,14 +33,17 @@ export function offlineModel(): LanguageModel {
   });
 }
 
-/** Builds the agent on the given store and model. */
-export function createExampleAgent(options: {
+/** Options of the example agent: where it keeps runs, which model, which files. */
+export interface ExampleAgentOptions {
   store: RunStore;
   model: LanguageModel;
   paths: ExamplePaths;
   /** Called as a tool starts, before its side effect. */
   beforeToolRuns?: (name: string) => void;
-}) {
+}
+
+/** The example's tools, on real files; each execution is logged to `paths.effects`. */
+export function createExampleTools(options: Pick<ExampleAgentOptions, 'paths' | 'beforeToolRuns'>): Tool[] {
   const { paths } = options;
   const ran = (name: string) => {
     options.beforeToolRuns?.(name);
@@ -74,15 +77,34 @@ export function createExampleAgent(options: {
       return `wrote ${paths.report}`;
     },
   });
+  return [readFile, countWords, writeReport];
+}
+
+/** Builds the agent in code, on the given store and model. */
+export function createExampleAgent(options: ExampleAgentOptions): Agent {
   return new Agent({
     name: 'word-counter',
     mode: 'react',
     model: options.model,
     prompt: 'You answer questions about local files. Use the tools; never guess a count.',
-    tools: [readFile, countWords, writeReport],
+    tools: createExampleTools(options),
     store: options.store,
     leaseMs: 500,
     // A call whose outcome was lost in a crash is recorded `unknown` and, being retryable, tried again.
     execution: { retry: { enabled: true, attempts: 2, waitMs: 100 } },
+  });
+}
+
+/** The same agent as data: `definitions/word-counter.json`. */
+export const agentDefinition: unknown = JSON.parse(
+  readFileSync(new URL('../definitions/word-counter.json', import.meta.url), 'utf8'),
+);
+
+/** Builds the same agent from its JSON definition; the registry resolves the model and tool names. */
+export function createExampleAgentFromDefinition(options: ExampleAgentOptions): Agent {
+  return createAgent(agentDefinition, {
+    models: { default: options.model },
+    tools: createExampleTools(options),
+    store: options.store,
   });
 }

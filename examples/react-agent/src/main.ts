@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLanguageModelFromEnvironment, RunOwnedElsewhereError, type RunResult } from '@agentloom/sdk';
+import { type AgentRunResult, createLanguageModelFromEnvironment, RunOwnedElsewhereError } from '@agentloom/sdk';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import { createExampleAgent, type ExamplePaths, offlineModel } from './agent.js';
 
@@ -41,7 +41,7 @@ async function crashingChild(directory: string, runId: string): Promise<void> {
   await agent.run({ sessionId: 'example', runId, input: 'How many words are in my notes? Write a report.' }).result();
 }
 
-async function resumeWhenFree(run: () => Promise<RunResult>): Promise<RunResult> {
+async function resumeWhenFree(run: () => Promise<AgentRunResult>): Promise<AgentRunResult> {
   for (;;) {
     try {
       return await run();

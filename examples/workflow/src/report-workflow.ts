@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import {
   Agent,
   appendList,
+  createWorkflow,
   END,
   type LanguageModel,
   lastValue,
   type RunStore,
   START,
+  type StateDefinition,
   tool,
   type Workflow,
   WorkflowBuilder,
@@ -40,14 +42,16 @@ export const reportState = {
   savedTo: lastValue(z.string()),
 };
 
-/** Builds the agents and the workflow on one store (both scopes live in it, R-6). */
-export function createReportWorkflow(options: {
+/** Options of the example workflow: where it keeps runs, which model, where documents are read and reports written. */
+export interface ReportWorkflowOptions {
   store: RunStore;
   model: LanguageModel;
   documentsDirectory: string;
   outputDirectory: string;
-}): Workflow<typeof reportState> {
-  const { store, model } = options;
+}
+
+/** The workflow's tools on real files: the document query, the risk analyst's date finder, the report saver. */
+export function createReportTools(options: Pick<ReportWorkflowOptions, 'documentsDirectory' | 'outputDirectory'>) {
   const searchDocuments = tool({
     name: 'search_documents',
     description: 'Returns the documents whose text mentions every word of the query.',
@@ -85,6 +89,13 @@ export function createReportWorkflow(options: {
       return path;
     },
   });
+  return { searchDocuments, findDates, saveReport };
+}
+
+/** Builds the agents and the workflow in code, on one store (both scopes live in it, R-6). */
+export function createReportWorkflow(options: ReportWorkflowOptions): Workflow<typeof reportState> {
+  const { store, model } = options;
+  const { searchDocuments, findDates, saveReport } = createReportTools(options);
   const summarizer = new Agent({ name: 'summarizer', mode: 'react', model, store, prompt: SUMMARIZER_PROMPT });
   const riskAnalyst = new Agent({ name: 'risk-analyst', mode: 'react', model, store, prompt: RISK_PROMPT, tools: [findDates] });
   const reportWriter = new Agent({
@@ -118,4 +129,22 @@ export function createReportWorkflow(options: {
     .addEdge('write-report', 'save')
     .addEdge('save', END)
     .compile({ store, maxLoops: 40, timeoutMs: 10 * 60_000, output: ['report', 'savedTo'] });
+}
+
+/** The same workflow as data, its three agents inline: `definitions/market-report.json`. */
+export const reportDefinition: unknown = JSON.parse(
+  readFileSync(new URL('../definitions/market-report.json', import.meta.url), 'utf8'),
+);
+
+/**
+ * Builds the same workflow from its JSON definition; the registry resolves the model and tool
+ * names, and its store holds the workflow and its inline agents (R-6).
+ */
+export function createReportWorkflowFromDefinition(options: ReportWorkflowOptions): Workflow<StateDefinition> {
+  const { searchDocuments, findDates, saveReport } = createReportTools(options);
+  return createWorkflow(reportDefinition, {
+    models: { default: options.model },
+    tools: [searchDocuments, findDates, saveReport],
+    store: options.store,
+  });
 }

@@ -6,7 +6,7 @@
  * (R-9, A-3): one human line and one `REAL-MODEL-RESULT <json>` line for tools to collect.
  */
 import { z } from 'zod';
-import { Agent, type RunEvent, tool } from '../src/index.js';
+import { Agent, type AgentRunEvent, tool } from '../src/index.js';
 import { createLanguageModelFromEnvironment, readProviderEnvironment } from '../src/providers/index.js';
 
 const label = 'real-model smoke';
@@ -49,7 +49,7 @@ const agent = new Agent({
 
 const startedAt = Date.now();
 const run = agent.run({ sessionId: 'smoke-real', input: 'What is 1234 multiplied by 5678?' });
-const failures: RunEvent[] = [];
+const failures: AgentRunEvent[] = [];
 for await (const event of run.events()) {
   if (event.type === 'model-call-fail' || event.type === 'tool-call-fail') failures.push(event);
 }

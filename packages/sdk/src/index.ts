@@ -1,51 +1,27 @@
 /**
  * @module @agentloom/sdk
  * The public API of AgentLoom's SDK: agents whose runs survive a crash.
+ *
+ * The exports are grouped by who uses them (the grouping is deliberate: `biome.json` keeps this
+ * file out of import sorting):
+ * 1. building agents and workflows, in code or from definitions as data;
+ * 2. hosting runs: starting, observing, stopping and answering them; their results and events;
+ * 3. writing an adapter: a run store, a model provider, a sandbox.
+ * Anything not exported here is internal and may change without notice. Other entry points:
+ * `@agentloom/sdk/testing`, `@agentloom/sdk/store/sqlite`, `@agentloom/sdk/store/postgres`,
+ * `@agentloom/sdk/providers/openai-compatible`, `@agentloom/sdk/providers/anthropic`,
+ * `@agentloom/sdk/capabilities/mcp` and the JSON Schema files `@agentloom/sdk/schemas/*`.
+ *
+ * Names follow one convention (docs/architecture.md, "Public names"): what belongs to an agent
+ * run is `Agent…` (`AgentRun`, `AgentRunEvent`, `AgentRunResult`), what belongs to a workflow run
+ * is `Workflow…`, and what a store keeps is `RunRecord` / `JournalEntry`.
  */
 
-// Capabilities (issue 9): skills, a tool registry with deferred loading, the MCP approval port, and the
-// workspace with its sandboxes. The MCP client is `@agentloom/sdk/capabilities/mcp` (it needs the
-// optional peer dependency `@modelcontextprotocol/sdk`).
-export {
-  createDenyingMcpApprovalPort,
-  type McpApprovalDecision,
-  type McpApprovalPort,
-  type McpApprovalRequest,
-} from './capabilities/mcp/approval-port.js';
-export {
-  createReadSkillTool,
-  InvalidSkillError,
-  type LoadSkillsOptions,
-  loadSkills,
-  type Skill,
-  type SkillCatalog,
-  type SkillMetadata,
-  type SkillProblem,
-  skillsPromptSection,
-  validateSkillFile,
-} from './capabilities/skills/index.js';
-export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
-export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
-export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
-export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
-export {
-  AgentLoomError,
-  type AgentLoomErrorCode,
-  type ConfigurationIssue,
-  InvalidConfigurationError,
-  InvalidRunRequestError,
-  ModelCallError,
-  OwnershipLostError,
-  RunNotActiveError,
-  RunOwnedElsewhereError,
-  StaleEpochError,
-  StoreFailureError,
-  UnsupportedJournalFormatError,
-} from './core/errors/index.js';
-export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
-export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
-export type { RetryPolicy } from './core/retry-policy.js';
-export type { RunResult, RunStatus, TerminalReason } from './core/run-result.js';
+// =============================================================================================
+// 1. Building agents and workflows
+// =============================================================================================
+
+// Agents (D-1…D-4): ReAct and Plan–Executor, configured in code.
 export { Agent, type AgentRunOptions } from './engine/agent/agent.js';
 export type {
   AgentConfig,
@@ -54,33 +30,76 @@ export type {
   PlannerConfig,
   ReactAgentConfig,
 } from './engine/agent/agent-config.js';
-export { COMPRESSION_SYSTEM_PROMPT, estimateTokens } from './engine/agent/compression/index.js';
+export type { ExecutionOptions } from './engine/agent/execution-options.js';
 export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
-export type { RunLimits } from './engine/agent/execute-run.js';
-export type { ExecutionOptions, ResolvedExecution } from './engine/agent/execution-options.js';
-export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
-export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
-export type { RunEvent } from './engine/agent/run-events.js';
-export { Run } from './engine/agent/run-handle.js';
-export type { SessionRun } from './engine/agent/session/index.js';
-export type { SupplementReceipt } from './engine/agent/supplements.js';
+export { estimateTokens } from './engine/agent/compression/index.js';
+export type { RetryPolicy } from './core/retry-policy.js';
+export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';
+
+// Tools, skills and the deferred tool registry (K-1). The MCP client is
+// `@agentloom/sdk/capabilities/mcp` (it needs the optional peer dependency `@modelcontextprotocol/sdk`).
+export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
+export type { JsonSchema } from './core/json-schema/index.js';
+export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
+export { DeferredToolNotFoundError, InvalidToolArgumentsError } from './capabilities/tools/tool-registry-errors.js';
+export type { ToolSearchHit } from './capabilities/tools/tool-search.js';
+export {
+  InvalidSkillError,
+  type LoadSkillsOptions,
+  loadSkills,
+  type Skill,
+  type SkillCatalog,
+  type SkillMetadata,
+  type SkillProblem,
+  validateSkillFile,
+} from './capabilities/skills/index.js';
+
+// Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
+export type {
+  Guardrail,
+  Guardrails,
+  GuardrailVerdict,
+  Hook,
+  HookContext,
+  HookDecision,
+  HookIdentity,
+  HookMap,
+  HookSubjects,
+  HookTrigger,
+  PermissionPolicy,
+  PermissionRule,
+  PermissionVerdict,
+  ToolGuardrail,
+} from './hooks/index.js';
+
+// The workspace: confined file tools, checkpoints, and `run_command` in a sandbox (F-1…F-5).
+export {
+  BubblewrapSandbox,
+  type BubblewrapSandboxOptions,
+  createWorkspace,
+  type FileChange,
+  type MountBinding,
+  ProcessSandbox,
+  type RollbackOptions,
+  type RollbackResult,
+  Workspace,
+  type WorkspaceLimits,
+  type WorkspaceOptions,
+  type WorkspaceScope,
+} from './sandbox/index.js';
+
 // Workflows: the outer engine (D-5, W-1…W-8).
 export {
   type AgentBinding,
-  type AgentInvocationReference,
-  AgentNode,
   type AnyStateField,
   type ArgumentSource,
   appendList,
   type CapabilityBinding,
-  CapabilityNode,
   type Durability,
   END,
   type FieldKind,
   type FieldName,
-  InterruptOutsideWorkflowError,
-  InvalidStateUpdateError,
-  innerRunIdOf,
   interrupt,
   type LoopOptions,
   lastValue,
@@ -92,109 +111,185 @@ export {
   type StateField,
   type StateOf,
   send,
-  UndeclaredRouteError,
   type UpdateOf,
   Workflow,
   WorkflowBuilder,
-  type WorkflowEvent,
-  type WorkflowInterrupt,
   type WorkflowIssue,
   type WorkflowNode,
   type WorkflowOptions,
+  WorkflowValidationError,
+} from './engine/workflow/index.js';
+
+// Definitions as data: the versioned JSON format of agents and workflows, built with a registry
+// that resolves the names they use. The JSON Schema files are `@agentloom/sdk/schemas/*`.
+export {
+  type AgentDefinition,
+  agentDefinitionSchema,
+  type Comparison,
+  type Condition,
+  createAgent,
+  createWorkflow,
+  DEFINITION_FORMAT_VERSION,
+  type DefinitionProblem,
+  type DefinitionRegistry,
+  InvalidDefinitionError,
+  type NamedReducer,
+  type WorkflowDefinition,
+  type WorkflowStateView,
+  workflowDefinitionSchema,
+} from './definitions/index.js';
+
+// Models: choosing one from the environment (docs/providers.md); telemetry (N-3).
+export type { LanguageModel, ModelSettings } from './model/index.js';
+export {
+  createLanguageModelFromEnvironment,
+  type LanguageModelFromEnvironmentOptions,
+  readProviderEnvironment,
+} from './providers/index.js';
+export { createAgentTracing, createWorkflowTracing, type TracingOptions } from './telemetry/index.js';
+
+// Errors a builder meets: an invalid configuration is found before anything runs (B-4).
+export {
+  AgentLoomError,
+  type AgentLoomErrorCode,
+  type ConfigurationIssue,
+  InvalidConfigurationError,
+} from './core/errors/index.js';
+export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
+
+// =============================================================================================
+// 2. Hosting runs
+// =============================================================================================
+
+// An agent run: its handle, events and result (`agent.run()`), sessions and supplements.
+export { Run as AgentRun } from './engine/agent/run-handle.js';
+export type { RunEvent as AgentRunEvent, RunEventData as AgentRunEventData } from './engine/agent/run-events.js';
+export type {
+  RunResult as AgentRunResult,
+  RunStatus as AgentRunStatus,
+  TerminalReason as AgentTerminalReason,
+} from './core/run-result.js';
+export type { RunLimits } from './engine/agent/execute-run.js';
+export type { SessionRun } from './engine/agent/session/index.js';
+export type { SupplementReceipt } from './engine/agent/supplements.js';
+export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
+
+// A workflow run: its handle, events, result and interrupts; the inner run of an agent node (R-6).
+export {
+  type AgentInvocationReference,
+  InterruptOutsideWorkflowError,
+  InvalidStateUpdateError,
+  innerRunIdOf,
+  UndeclaredRouteError,
+  type WorkflowEvent,
+  type WorkflowInterrupt,
   type WorkflowResult,
   WorkflowRun,
   type WorkflowRunOptions,
   type WorkflowTaskFailure,
   type WorkflowTerminalReason,
-  WorkflowValidationError,
 } from './engine/workflow/index.js';
+
+// Approvals (K-5) and the event bus (K-3): ports a host connects to its people and services.
 export {
   type ApprovalDecision,
   type ApprovalPort,
   type ApprovalRequest,
   type BusIdentity,
   type BusMessage,
-  type ChainResult,
   type EventBus,
-  evaluatePermission,
-  type Guardrail,
-  type Guardrails,
-  type GuardrailVerdict,
-  type Hook,
-  type HookContext,
-  type HookDecision,
-  type HookIdentity,
-  type HookMap,
-  type HookOutcome,
-  type HookSubjects,
-  type HookTrigger,
   InMemoryEventBus,
-  type PermissionPolicy,
-  type PermissionRule,
-  type PermissionVerdict,
-  type ToolGuardrail,
 } from './hooks/index.js';
-export type {
-  FinishReason,
-  LanguageModel,
-  LanguageModelV1,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelSettings,
-  ModelStreamPart,
-  ToolDefinition,
-} from './model/index.js';
 export {
-  createLanguageModelFromEnvironment,
-  type LanguageModelFromEnvironmentOptions,
-  readProviderEnvironment,
-} from './providers/index.js';
+  createDenyingMcpApprovalPort,
+  type McpApprovalDecision,
+  type McpApprovalPort,
+  type McpApprovalRequest,
+} from './capabilities/mcp/approval-port.js';
+
+// The sandbox's availability and the run directory's cleanup, for a host's operations.
 export {
   type BubblewrapAvailability,
-  BubblewrapSandbox,
-  type BubblewrapSandboxOptions,
   type CleanupOutcome,
-  type CommandRequest,
-  type CommandResult,
   checkBubblewrap,
-  createWorkspace,
-  type FileChange,
-  FileCheckpointLog,
+  type StaleCleanupReport,
+} from './sandbox/index.js';
+
+// Runs this process does not own (ADR 0005): describe, follow, stop, supplement, approve, create,
+// list and delete them through the store.
+export * from './client/index.js';
+
+// Errors a host handles: ownership (R-1…R-5), refused requests, model failures, workspace refusals.
+export {
+  ApprovalNotFoundError,
+  InvalidRunRequestError,
+  RunAlreadyExistsError,
+  RunNotFinishedError,
+  RunNotFoundError,
+  ModelCallError,
+  OwnershipLostError,
+  RunNotActiveError,
+  RunOwnedElsewhereError,
+} from './core/errors/index.js';
+export {
   FileEditConflictError,
   FileNotFoundError,
   FileTooLargeError,
-  type HostUser,
   InvalidSearchPatternError,
-  type MountBinding,
-  type ProcessLaunch,
-  type ProcessRequest,
-  ProcessSandbox,
-  type RollbackOptions,
-  type RollbackResult,
   RunNotSettledError,
-  type Sandbox,
   SandboxUnavailableError,
-  type StaleCleanupReport,
-  Workspace,
   WorkspaceAccessError,
-  type WorkspaceLimits,
-  type WorkspaceOptions,
   type WorkspaceRefusalReason,
-  type WorkspaceScope,
-  type WorkspaceView,
 } from './sandbox/index.js';
+
+// =============================================================================================
+// 3. Writing an adapter: a run store, a model provider, a sandbox
+// =============================================================================================
+
+// The run store port (ADR 0001, 0002): rows (`RunRecord`) and journal entries, fenced by epoch.
+// `runStoreContract` in `@agentloom/sdk/testing` checks an implementation.
 export {
   type AcquireRequest,
   type AcquireResult,
   type AppendRequest,
+  type CreateRunRequest,
   type ExternalAppendRequest,
   type JournalEntry,
   MemoryRunStore,
   type MemoryRunStoreOptions,
   type NewJournalEntry,
+  type RunKind,
+  type RunLabels,
+  type RunListPosition,
+  type RunListQuery,
+  type RunMetadata,
   type RunRecord,
   type RunStore,
+  type SessionListQuery,
+  type SessionRecord,
   type StoredRunStatus,
 } from './store/index.js';
-export { createAgentTracing, type TracingOptions } from './telemetry/index.js';
+export { StaleEpochError, StoreFailureError, UnsupportedJournalFormatError } from './core/errors/index.js';
+
+// The model port: one attempt per call, no retries (the engine retries by the run policy).
+export type {
+  FinishReason,
+  LanguageModelV1,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamPart,
+  ToolDefinition,
+} from './model/index.js';
+export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
+
+// The sandbox port: how `run_command` runs a process confined to the workspace's view.
+export type {
+  CommandRequest,
+  CommandResult,
+  HostUser,
+  ProcessLaunch,
+  ProcessRequest,
+  Sandbox,
+  WorkspaceView,
+} from './sandbox/index.js';

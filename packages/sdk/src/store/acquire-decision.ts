@@ -1,5 +1,8 @@
-import { InvalidRunRequestError } from '../core/errors/index.js';
-import type { AcquireRequest, AcquireResult, RunRecord } from './run-store.js';
+import { InvalidRunRequestError, RunNotFoundError } from '../core/errors/index.js';
+import type { AcquireRequest, AcquireResult, CreateRunRequest, RunLabels, RunRecord } from './run-store.js';
+
+/** Labels of a run created without any (a direct `acquire` by older callers and tests). */
+export const DEFAULT_LABELS: RunLabels = Object.freeze({ kind: 'agent', name: '', metadata: {} }) as RunLabels;
 
 /**
  * The ownership rule every store applies inside its own transaction (R-2), kept in one place so
@@ -13,6 +16,7 @@ export function decideAcquire(current: RunRecord | undefined, request: AcquireRe
       run: {
         runId: request.runId,
         sessionId: request.sessionId,
+        ...(request.labels ?? DEFAULT_LABELS),
         status: 'running',
         ownerId: request.ownerId,
         epoch: 1,
@@ -31,16 +35,41 @@ export function decideAcquire(current: RunRecord | undefined, request: AcquireRe
       `Run ${request.runId} belongs to session ${current.sessionId}, not ${request.sessionId}.`,
     );
   }
-  if (current.status !== 'running') return { outcome: 'terminal', run: current };
+  if (current.status === 'deleted') throw new RunNotFoundError(request.runId, { deleted: true });
+  if (current.status !== 'running' && current.status !== 'pending') return { outcome: 'terminal', run: current };
   if (current.ownerId !== null && current.leaseExpiresAt > now) return { outcome: 'owned-elsewhere', run: current };
   return {
     outcome: 'acquired',
     run: {
       ...current,
+      status: 'running',
       ownerId: request.ownerId,
       epoch: current.epoch + 1,
       leaseExpiresAt: now + request.leaseMs,
       updatedAt: now,
     },
   };
+}
+
+/** The row of a run recorded by `createRun`: pending, unowned, epoch 1 (the first taker gets 2). */
+export function pendingRun(request: CreateRunRequest, now: number): RunRecord {
+  return {
+    runId: request.runId,
+    sessionId: request.sessionId,
+    ...request.labels,
+    status: 'pending',
+    ownerId: null,
+    epoch: 1,
+    leaseExpiresAt: 0,
+    deadlineAt: 0,
+    loopsUsed: 0,
+    lastSequence: request.entries.length,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Whether a run may still change (an owner may write, or someone may take it). */
+export function isUnfinished(status: RunRecord['status']): boolean {
+  return status === 'pending' || status === 'running';
 }

@@ -1,14 +1,32 @@
 import type { RunResult, RunStatus } from '../core/run-result.js';
 
-/** Where a run stands in its store. `running` covers pending work with or without a live owner. */
-export type StoredRunStatus = 'running' | RunStatus;
+/**
+ * Where a run stands in its store. `pending`: created by a host (`createRun`) and not yet taken by
+ * an executor; `running`: unfinished work with or without a live owner; `deleted`: a tombstone
+ * that refuses every later write and takeover (P-13.2).
+ */
+export type StoredRunStatus = 'pending' | 'running' | RunStatus | 'deleted';
+
+/** Which engine a run belongs to. */
+export type RunKind = 'agent' | 'workflow';
+
+/** Labels a host attaches to a run (a release id, a space): stored on the row, filterable, never read by the engine. */
+export type RunMetadata = Record<string, string>;
+
+/** What a run is, fixed when it is created. */
+export interface RunLabels {
+  kind: RunKind;
+  /** The agent's or workflow's name. */
+  name: string;
+  metadata: RunMetadata;
+}
 
 /**
  * The durable row of one run (ARCHITECTURE §2): identity, ownership (owner, lease, epoch as the
  * fencing token), the deadline fixed at creation, the loop budget used so far and, once terminal,
  * the result.
  */
-export interface RunRecord {
+export interface RunRecord extends RunLabels {
   runId: string;
   sessionId: string;
   status: StoredRunStatus;
@@ -54,6 +72,49 @@ export interface AcquireRequest {
   deadlineAt: number;
   /** Journal entries written atomically with the creation of a new run (the input, R-3). */
   initialEntries: readonly NewJournalEntry[];
+  /** What a newly created run is; ignored when the run exists. Default: an agent run without name or metadata. */
+  labels?: RunLabels;
+}
+
+/** Records a run without executing it (`pending`, no owner), with its first entries. */
+export interface CreateRunRequest {
+  runId: string;
+  sessionId: string;
+  labels: RunLabels;
+  entries: readonly NewJournalEntry[];
+}
+
+/** A position in a listing, newest first: the last row of the previous page. */
+export interface RunListPosition {
+  createdAt: number;
+  runId: string;
+}
+
+/** Which runs `listRuns` returns, newest first. */
+export interface RunListQuery {
+  sessionId?: string;
+  kind?: RunKind;
+  status?: StoredRunStatus;
+  /** Every pair must match exactly. */
+  metadata?: RunMetadata;
+  /** Page size, 1…1000. */
+  limit: number;
+  /** Only runs strictly older than this position (keyset pagination). */
+  before?: RunListPosition;
+}
+
+/** A session as the store sees it: its runs' count and time span. */
+export interface SessionRecord {
+  sessionId: string;
+  runs: number;
+  firstRunAt: number;
+  lastRunAt: number;
+}
+
+/** Which sessions `listSessions` returns, most recently active first. */
+export interface SessionListQuery {
+  limit: number;
+  before?: { lastRunAt: number; sessionId: string };
 }
 
 /**
@@ -99,8 +160,17 @@ export interface AppendRequest {
  */
 export interface RunStore {
   acquire(request: AcquireRequest): Promise<AcquireResult>;
-  /** Extends the lease of the current owner; throws `StaleEpochError` when the epoch is stale. */
-  renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }>;
+  /**
+   * Records a `pending` run with its first entries unless the run id exists; answers the row
+   * either way (`created` says which). `acquire` later takes a pending run like an ownerless one.
+   */
+  createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }>;
+  /**
+   * Extends the lease of the current owner; throws `StaleEpochError` when the epoch is stale.
+   * Reports the journal's last sequence, so the owner sees entries others appended (a stop
+   * request, a supplement) within a third of its lease without another query.
+   */
+  renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }>;
   append(request: AppendRequest): Promise<{ lastSequence: number }>;
   /**
    * Appends entries without ownership, stamped epoch 0, while the run is not terminal; throws
@@ -112,7 +182,17 @@ export interface RunStore {
   releaseLease(runId: string, epoch: number): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   readJournal(runId: string, options?: { afterSequence?: number }): Promise<JournalEntry[]>;
-  /** Runs of one session, oldest first. */
+  /** Runs of one session, oldest first (tombstones excluded). */
   listSessionRuns(sessionId: string): Promise<RunRecord[]>;
+  /** Runs matching the query, newest first (tombstones excluded). */
+  listRuns(query: RunListQuery): Promise<RunRecord[]>;
+  /** Sessions with at least one run, most recently active first. */
+  listSessions(query: SessionListQuery): Promise<SessionRecord[]>;
+  /**
+   * Deletes finished runs: their journals go, each row stays as a `deleted` tombstone. Refuses
+   * with `RunNotFinishedError` (deleting nothing) if any of them is unfinished; unknown ids are
+   * ignored. Answers the ids deleted.
+   */
+  deleteRuns(runIds: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidRunRequestError, RunNotActiveError, StaleEpochError } from '../core/errors/index.js';
+import {
+  InvalidRunRequestError,
+  RunNotActiveError,
+  RunNotFinishedError,
+  RunNotFoundError,
+  StaleEpochError,
+} from '../core/errors/index.js';
 import type { RunResult } from '../core/run-result.js';
-import type { AcquireRequest, RunStore } from '../store/run-store.js';
+import type { AcquireRequest, CreateRunRequest, RunRecord, RunStore } from '../store/run-store.js';
 
 /** How the contract suite makes and disposes of a fresh, empty store for each test. */
 export interface RunStoreContractOptions {
@@ -24,6 +30,17 @@ function request(overrides: Partial<AcquireRequest> = {}): AcquireRequest {
     leaseMs: 60_000,
     deadlineAt: Date.now() + 3_600_000,
     initialEntries: [{ type: 'run-started', data: { input: 'question' } }],
+    ...overrides,
+  };
+}
+
+function pendingRequest(overrides: Partial<CreateRunRequest> = {}): CreateRunRequest {
+  counter += 1;
+  return {
+    runId: `contract-pending-${process.pid}-${Date.now()}-${counter}`,
+    sessionId: 'contract-session',
+    labels: { kind: 'workflow', name: 'writer', metadata: { release: 'r-1', space: 'north' } },
+    entries: [{ type: 'run-requested', data: { input: 'question' } }],
     ...overrides,
   };
 }
@@ -228,6 +245,136 @@ export function runStoreContract(options: RunStoreContractOptions): void {
     it('answers undefined and an empty journal for an unknown run', async () => {
       expect(await store.getRun('no-such-run')).toBeUndefined();
       expect(await store.readJournal('no-such-run')).toEqual([]);
+    });
+
+    it('records a pending run once, unowned, with its labels and first entries', async () => {
+      const pending = pendingRequest();
+      const first = await store.createRun(pending);
+      expect(first.created).toBe(true);
+      expect(first.run).toMatchObject({ status: 'pending', ownerId: null, kind: 'workflow', name: 'writer', lastSequence: 1 });
+      expect(first.run.metadata).toEqual({ release: 'r-1', space: 'north' });
+      const again = await store.createRun({ ...pending, entries: [{ type: 'run-requested', data: { input: 'other' } }] });
+      expect(again.created).toBe(false);
+      const journal = await store.readJournal(pending.runId);
+      expect(journal.map((entry) => entry.data)).toEqual([{ input: 'question' }]);
+      expect((await store.getRun(pending.runId))?.metadata).toEqual({ release: 'r-1', space: 'north' });
+    });
+
+    it('takes supplements for a pending run and lets the first executor take it (epoch 2, running)', async () => {
+      const pending = pendingRequest();
+      await store.createRun(pending);
+      await store.appendExternal({ runId: pending.runId, entries: [{ type: 'supplement-accepted', data: { text: 'also' } }] });
+      const taken = await store.acquire(request({ runId: pending.runId, sessionId: pending.sessionId, initialEntries: [] }));
+      expect(taken.outcome).toBe('acquired');
+      expect(taken.run).toMatchObject({ status: 'running', epoch: 2, lastSequence: 2, kind: 'workflow', name: 'writer' });
+      const appended = await store.append({ runId: pending.runId, epoch: 2, entries: [{ type: 'run-started', data: {} }] });
+      expect(appended.lastSequence).toBe(3);
+      const renewed = await store.renewLease(pending.runId, 2, 60_000);
+      expect(renewed.lastSequence).toBe(3);
+    });
+
+    it('reports the last sequence with each renewal, external entries included', async () => {
+      const first = request();
+      await store.acquire(first);
+      await store.appendExternal({ runId: first.runId, entries: [{ type: 'stop-requested', data: {} }] });
+      expect((await store.renewLease(first.runId, 1, 60_000)).lastSequence).toBe(2);
+    });
+
+    it('lists runs newest first with filters and pages that neither overlap nor skip', async () => {
+      const sessionId = `list-${process.pid}-${Date.now()}-${Math.random()}`;
+      const made: string[] = [];
+      for (let index = 0; index < 7; index += 1) {
+        const runId = `${sessionId}-run-${index}`;
+        const labels = {
+          kind: index % 2 === 0 ? ('agent' as const) : ('workflow' as const),
+          name: 'n',
+          metadata: { parity: String(index % 2) },
+        };
+        if (index === 3) await store.createRun({ runId, sessionId, labels, entries: [{ type: 'run-requested', data: {} }] });
+        else await store.acquire(request({ runId, sessionId, labels }));
+        made.push(runId);
+      }
+      const pages: RunRecord[][] = [];
+      let before: { createdAt: number; runId: string } | undefined;
+      for (;;) {
+        const page = await store.listRuns({ sessionId, limit: 3, ...(before ? { before } : {}) });
+        if (page.length === 0) break;
+        pages.push(page);
+        const last = page.at(-1) as RunRecord;
+        before = { createdAt: last.createdAt, runId: last.runId };
+      }
+      const listed = pages.flat().map((run) => run.runId);
+      expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+      expect(new Set(listed).size).toBe(7);
+      const byAge = pages.flat();
+      for (let index = 1; index < byAge.length; index += 1) {
+        const newer = byAge[index - 1] as RunRecord;
+        const older = byAge[index] as RunRecord;
+        expect(newer.createdAt > older.createdAt || (newer.createdAt === older.createdAt && newer.runId > older.runId)).toBe(
+          true,
+        );
+      }
+      const workflows = await store.listRuns({ sessionId, kind: 'workflow', limit: 10 });
+      expect(workflows.map((run) => run.runId).sort()).toEqual([made[1], made[3], made[5]].sort());
+      const odd = await store.listRuns({ sessionId, metadata: { parity: '1' }, limit: 10 });
+      expect(odd).toHaveLength(3);
+      const pendingOnly = await store.listRuns({ sessionId, status: 'pending', limit: 10 });
+      expect(pendingOnly.map((run) => run.runId)).toEqual([made[3]]);
+      expect(await store.listRuns({ sessionId, metadata: { parity: '1', other: 'x' }, limit: 10 })).toEqual([]);
+    });
+
+    it('lists sessions by last activity with their run counts', async () => {
+      const prefix = `sessions-${process.pid}-${Date.now()}-${Math.random()}`;
+      await store.acquire(request({ sessionId: `${prefix}-a` }));
+      await sleep(3);
+      await store.acquire(request({ sessionId: `${prefix}-b` }));
+      await sleep(3);
+      await store.acquire(request({ sessionId: `${prefix}-a` }));
+      const seen: Array<{ sessionId: string; runs: number }> = [];
+      let before: { lastRunAt: number; sessionId: string } | undefined;
+      for (;;) {
+        const page = await store.listSessions({ limit: 1, ...(before ? { before } : {}) });
+        const last = page.at(-1);
+        if (!last) break;
+        seen.push(...page);
+        before = { lastRunAt: last.lastRunAt, sessionId: last.sessionId };
+      }
+      const ours = seen.filter((session) => session.sessionId.startsWith(prefix));
+      expect(ours.map((session) => [session.sessionId, session.runs])).toEqual([
+        [`${prefix}-a`, 2],
+        [`${prefix}-b`, 1],
+      ]);
+    });
+
+    it('deletes only finished runs and leaves a tombstone that refuses every later write', async () => {
+      const live = request();
+      await store.acquire(live);
+      const pending = pendingRequest();
+      await store.createRun(pending);
+      const refused = await store.deleteRuns([live.runId, pending.runId]).catch((error: unknown) => error);
+      expect(RunNotFinishedError.isInstance(refused)).toBe(true);
+      expect((refused as RunNotFinishedError).runIds.slice().sort()).toEqual([live.runId, pending.runId].sort());
+      expect((await store.getRun(live.runId))?.status).toBe('running');
+
+      await store.append({
+        runId: live.runId,
+        epoch: 1,
+        entries: [{ type: 'run-finished', data: {} }],
+        terminal: result(live.runId),
+      });
+      expect(await store.deleteRuns([live.runId, 'no-such-run'])).toEqual([live.runId]);
+      expect((await store.getRun(live.runId))?.status).toBe('deleted');
+      expect(await store.readJournal(live.runId)).toEqual([]);
+      expect((await store.listSessionRuns(live.sessionId)).some((run) => run.runId === live.runId)).toBe(false);
+      const takeover = await store.acquire(request({ runId: live.runId })).catch((error: unknown) => error);
+      expect(RunNotFoundError.isInstance(takeover) && takeover.deleted).toBe(true);
+      await expect(store.append({ runId: live.runId, epoch: 1, entries: [{ type: 'late', data: {} }] })).rejects.toSatisfy(
+        StaleEpochError.isInstance,
+      );
+      await expect(store.appendExternal({ runId: live.runId, entries: [{ type: 'late', data: {} }] })).rejects.toSatisfy(
+        RunNotActiveError.isInstance,
+      );
+      expect((await store.createRun({ ...pendingRequest(), runId: live.runId })).created).toBe(false);
     });
   });
 }

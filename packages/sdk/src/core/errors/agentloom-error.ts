@@ -6,11 +6,15 @@ const brand = Symbol.for(marker);
  */
 export type AgentLoomErrorCode =
   | 'invalid-configuration'
+  | 'invalid-definition'
   | 'invalid-run-request'
   | 'owned-elsewhere'
   | 'ownership-lost'
   | 'stale-epoch'
   | 'run-not-found'
+  | 'run-already-exists'
+  | 'run-not-finished'
+  | 'approval-not-found'
   | 'run-not-active'
   | 'unsupported-journal-format'
   | 'store-failure'

@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { HookOutcome } from '../../hooks/hook-types.js';
 import type { FinishReason } from '../../model/language-model.js';
+import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** Journal format written by this version; a run in another format is refused (B-6). */
@@ -13,6 +14,10 @@ export const AGENT_JOURNAL_FORMAT = 1;
  * becomes visible, and the state of a run is the fold of these records (ARCHITECTURE §2).
  */
 export type AgentJournalRecord =
+  /** A host recorded the run before an executor took it (`createRun`); `run-started` follows. */
+  | RunRequestedRecord
+  /** A durable stop request from any process (S-5). */
+  | StopRequestedRecord
   /** The run was created with this input and execution snapshot (C-15); written exactly once (R-3). */
   | {
       type: 'run-started';
@@ -112,7 +117,15 @@ export type AgentJournalRecord =
   | {
       type: 'approval-requested';
       taskId: string;
-      data: { approvalId: string; operationId: string; toolName: string; arguments: unknown; reason: string };
+      data: {
+        approvalId: string;
+        operationId: string;
+        toolName: string;
+        arguments: unknown;
+        reason: string;
+        /** Epoch ms after which the call is denied for lack of a decision; fixed at the request. */
+        expiresAt?: number;
+      };
     }
   /** The decision on an approval; the first one wins, none is taken after the run ended. */
   | {

@@ -29,7 +29,12 @@ export interface OperationState {
     modifiedBy: string[];
   };
   /** The approval of an `ask` gate: requested, then decided once. */
-  approval?: { requested: boolean; decided?: { approved: boolean; reason?: string; decidedBy: string } };
+  approval?: {
+    requested: boolean;
+    /** When an unanswered request is denied (epoch ms), fixed when it was requested. */
+    expiresAt?: number;
+    decided?: { approved: boolean; reason?: string; decidedBy: string };
+  };
   /** A successful attempt's raw result waiting for post-use hooks (R-8). */
   rawResult?: { attempt: number; raw: string };
 }
@@ -92,6 +97,8 @@ export interface AgentRunState {
   carried: CarriedSupplement[];
   /** Saved hook verdicts by subject (`input`, `stop:<task>:<loop>`, `subagent-start:<operation>` …). */
   hookVerdicts: Map<string, HookVerdict>;
+  /** Set once someone asked the run to stop (S-5); the owner ends it `user-stop`. */
+  stopRequested?: { reason?: string; requestedBy: string };
   result?: RunResult;
 }
 
@@ -103,13 +110,25 @@ export function operationIdOf(taskId: string, loop: number, index: number): stri
   return `${taskId}/${loop}/${index}`;
 }
 
-/** Rebuilds the state of a run from its whole journal. */
+/**
+ * Rebuilds the state of a run from its whole journal. `run-started` is the first record, or the
+ * first after the host's `run-requested` and the supplements or stop requests that reached a
+ * pending run; those are applied in journal order after the state is created.
+ */
 export function foldAgentJournal(runId: string, entries: readonly JournalEntry[]): AgentRunState {
-  const first = entries[0];
-  if (first?.type !== 'run-started') throw new UnsupportedJournalFormatError(runId, undefined);
-  const state = createAgentRunState(runId, first as JournalEntry);
-  for (const entry of entries.slice(1)) applyAgentEntry(state, entry);
+  const startIndex = entries.findIndex((entry) => entry.type === 'run-started');
+  const started = entries[startIndex];
+  if (!started) throw new UnsupportedJournalFormatError(runId, undefined);
+  const state = createAgentRunState(runId, started);
+  entries.forEach((entry, index) => {
+    if (index !== startIndex) applyAgentEntry(state, entry);
+  });
   return state;
+}
+
+/** Whether a journal holds an agent run that has started (an executor wrote `run-started`). */
+export function hasAgentRunStarted(entries: readonly JournalEntry[]): boolean {
+  return entries.some((entry) => entry.type === 'run-started');
 }
 
 function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState {
@@ -160,6 +179,10 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
   const record = entry as unknown as AgentJournalRecord;
   switch (record.type) {
     case 'run-started':
+    case 'run-requested':
+      return;
+    case 'stop-requested':
+      state.stopRequested ??= record.data;
       return;
     case 'loop-started': {
       const task = taskOf(state, record.taskId);
@@ -223,7 +246,10 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     }
     case 'approval-requested':
-      operationOf(state, record.data.operationId).approval = { requested: true };
+      operationOf(state, record.data.operationId).approval = {
+        requested: true,
+        ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
+      };
       return;
     case 'approval-decided': {
       // Decisions may come from outside (another machine); an unknown or already decided approval
@@ -344,6 +370,11 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     }
     case 'run-finished':
       state.result = record.data;
+      return;
+    default:
+      // Every record type is handled above: a new one that is not fails to compile here.
+      // At run time an unknown type (another engine's record) changes nothing.
+      record satisfies never;
       return;
   }
 }

@@ -1,5 +1,5 @@
 import { toToolDefinition } from '../../capabilities/tools/tool.js';
-import { InvalidRunRequestError, RunNotActiveError } from '../../core/errors/index.js';
+import { InvalidRunRequestError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
 import type { ModelSettings } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
@@ -7,9 +7,9 @@ import type { RunStore } from '../../store/run-store.js';
 import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
-import { ENTRY_TASK_ID } from './agent-state.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
+import { recordApprovalDecision } from './governance/decide-approval.js';
 import { createGovernance, type Governance } from './governance/governance.js';
 import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
@@ -37,6 +37,8 @@ export interface AgentRunOptions {
   variables?: Readonly<Record<string, string>>;
   /** Tighter budget or deadline for a new run (a workflow passes its root run's limits, W-6). */
   limits?: RunLimits;
+  /** Host labels stored on a run created now (a release id, a space), returned by `RunClient`. */
+  metadata?: Readonly<Record<string, string>>;
   /** Aborting it stops the run, like `run.stop()` (a parent's stop reaching an inner agent). */
   signal?: AbortSignal;
 }
@@ -57,7 +59,8 @@ export class Agent {
   readonly name: string;
   readonly mode: 'react' | 'plan-executor';
   private readonly config: ResolvedAgentConfig;
-  private readonly store: RunStore;
+  /** The store its runs live in (a workflow's agent nodes must share the workflow's, R-6). */
+  readonly store: RunStore;
   private readonly entry: Node;
   private readonly prompts: readonly string[];
   private readonly governance: Governance;
@@ -118,6 +121,7 @@ export class Agent {
       variables,
       ...(input !== undefined ? { input } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
     };
     const observers: Array<(event: RunEvent) => void> = [];
     if (this.config.telemetry) observers.push(createAgentTracing(this.config.telemetry));
@@ -193,24 +197,11 @@ export class Agent {
     decidedBy?: string;
   }): Promise<void> {
     const run = await this.store.getRun(options.runId);
-    if (run?.status !== 'running') throw new RunNotActiveError(options.runId, run?.status ?? 'unknown');
-    if (run.sessionId !== options.sessionId)
+    if (run && run.sessionId !== options.sessionId) {
       throw new InvalidRunRequestError(options.runId, `Run ${options.runId} belongs to another session.`);
-    await this.store.appendExternal({
-      runId: options.runId,
-      entries: [
-        {
-          type: 'approval-decided',
-          taskId: ENTRY_TASK_ID,
-          data: {
-            approvalId: options.approvalId,
-            approved: options.approved,
-            decidedBy: options.decidedBy ?? 'user',
-            ...(options.reason !== undefined ? { reason: options.reason } : {}),
-          },
-        },
-      ],
-    });
+    }
+    const { sessionId: _sessionId, runId, ...decision } = options;
+    await recordApprovalDecision(this.store, runId, decision);
   }
 
   /** The raw record of a session's runs, oldest first (H-1): inputs, supplements, outcomes, messages. */

@@ -69,6 +69,18 @@ export async function runOperation(context: RunContext, role: RoleDefinition, op
 }
 
 /**
+ * Records `unknown` for every attempt a dead owner left open (X-7), without retrying it: used by a
+ * taker that must stop at once (S-5), so the record says what is known — the call may or may not
+ * have taken effect — and no call starts again.
+ */
+export async function recordLostAttempts(context: RunContext): Promise<void> {
+  for (const operation of [...context.durable.state.operations.values()]) {
+    if (!operation.attemptOpen || operation.result) continue;
+    await finish(context, operation, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
+  }
+}
+
+/**
  * Applies the call's gate (K-5, K-6): decided once and saved; `ask` waits for an approval. A
  * denied call returns a correlated error to the model and never runs; retries never reopen it.
  * Returns whether the call may run.

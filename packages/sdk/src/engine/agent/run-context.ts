@@ -7,7 +7,7 @@ import type { RunControl } from '../run/run-control.js';
 import type { AgentRunState } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
 import type { Governance } from './governance/governance.js';
-import type { RunEvent } from './run-events.js';
+import type { RunEventData } from './run-events.js';
 
 /**
  * The configuration one role runs with (C-13): its prompt, its own tools, the definitions the
@@ -34,7 +34,8 @@ export interface RunContext {
   durable: DurableRun<AgentRunState>;
   control: RunControl;
   retry: RetryPolicy;
-  emit: (event: RunEvent) => void;
+  /** Emits a live-only event; it is stamped with the sequence of the last durable entry. */
+  emit: (event: RunEventData) => void;
   now: () => number;
   countTokens: TokenCounter;
   compressionPrompt: string | undefined;

@@ -4,13 +4,15 @@ import type { RunResult } from '../../core/run-result.js';
 import type { FinishReason } from '../../model/language-model.js';
 import type { JournalEntry } from '../../store/run-store.js';
 import type { AgentJournalRecord } from './agent-journal.js';
-import type { AgentRunState } from './agent-state.js';
+import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 
 /**
- * Low-frequency lifecycle events of a run (S-7), named `<noun>-<verb>`. Apart from
- * `run-start` and `model-call-start`, each one reports a fact that is already durable.
+ * Low-frequency lifecycle events of a run (S-7), named `<noun>-<verb>`, without their position.
+ * Apart from `model-call-start` and the `run-start` of a resumed run, each one reports a fact
+ * that is already durable, and is derived from the journal entry that records it — by the owner
+ * as it commits, and by `RunClient.readEvents` / `follow` in any other process.
  */
-export type RunEvent =
+export type RunEventData =
   | { type: 'run-start'; runId: string; sessionId: string; agentName: string; resumed: boolean; epoch: number }
   | { type: 'loop-start'; runId: string; taskId: string; loop: number; loopsUsed: number }
   | { type: 'model-call-start'; runId: string; taskId: string; loop: number; attempt: number; provider: string; modelId: string }
@@ -85,14 +87,56 @@ export type RunEvent =
   | { type: 'task-finish'; runId: string; taskId: string; role: string; status: 'succeeded' | 'failed'; failure?: Failure }
   /** A final answer did not match the role's output schema and went back for correction (O-1). */
   | { type: 'answer-reject'; runId: string; taskId: string; loop: number }
+  /** Someone asked the run to stop (from any process); the owner ends it `user-stop` (S-5). */
+  | { type: 'stop-request'; runId: string; reason?: string; requestedBy: string }
   | { type: 'run-finish'; runId: string; result: RunResult };
 
-/** Maps a committed journal entry to the lifecycle event it announces, if any. */
-export function eventOfEntry(runId: string, state: AgentRunState, entry: JournalEntry): RunEvent | undefined {
+/**
+ * A lifecycle event with its position: `sequence` is the journal sequence of the entry the event
+ * reports. A live-only event (`model-call-start`, a resumed `run-start`) carries the sequence of
+ * the last entry before it, so `afterSequence` never skips a durable event. Durable events are
+ * exactly the ones `RunClient.readEvents` returns, in the same order, with the same content.
+ */
+export type RunEvent = RunEventData & { sequence: number };
+
+/**
+ * Maps a committed journal entry to the lifecycle event it announces, if any, from the run's
+ * state right after the entry was applied (undefined before `run-started`, for a pending run).
+ */
+export function eventOfEntry(
+  identity: { runId: string; sessionId: string },
+  state: AgentRunState | undefined,
+  entry: JournalEntry,
+): RunEvent | undefined {
+  const data = eventDataOfEntry(identity, state, entry);
+  return data ? { ...data, sequence: entry.sequence } : undefined;
+}
+
+function eventDataOfEntry(
+  { runId, sessionId }: { runId: string; sessionId: string },
+  state: AgentRunState | undefined,
+  entry: JournalEntry,
+): RunEventData | undefined {
   const record = entry as unknown as AgentJournalRecord;
   switch (record.type) {
+    case 'run-started':
+      return {
+        type: 'run-start',
+        runId,
+        sessionId,
+        agentName: record.data.agentName,
+        resumed: false,
+        epoch: entry.epoch,
+      };
+    case 'stop-requested':
+      return {
+        type: 'stop-request',
+        runId,
+        requestedBy: record.data.requestedBy,
+        ...(record.data.reason !== undefined ? { reason: record.data.reason } : {}),
+      };
     case 'loop-started':
-      return { type: 'loop-start', runId, taskId: record.taskId, loop: record.data.loop, loopsUsed: state.loopsUsed };
+      return { type: 'loop-start', runId, taskId: record.taskId, loop: record.data.loop, loopsUsed: state?.loopsUsed ?? 0 };
     case 'model-attempt-failed':
       return {
         type: 'model-call-fail',
@@ -121,7 +165,7 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
         operationId: record.data.operationId,
         toolName: toolNameOf(state, record.data.operationId),
         attempt: record.data.attempt,
-        arguments: state.operations.get(record.data.operationId)?.call.arguments,
+        arguments: state?.operations.get(record.data.operationId)?.call.arguments,
       };
     case 'attempt-failed':
       return {
@@ -135,7 +179,7 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
         retryAt: record.data.retryAt,
       };
     case 'operation-finished': {
-      const event: RunEvent = {
+      const event: RunEventData = {
         type: 'tool-call-finish',
         runId,
         taskId: record.taskId,
@@ -174,11 +218,11 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
     case 'task-created':
       return { type: 'task-start', runId, taskId: record.taskId, role: record.data.role, parentTaskId: record.data.parentTaskId };
     case 'task-finished': {
-      const event: RunEvent = {
+      const event: RunEventData = {
         type: 'task-finish',
         runId,
         taskId: record.taskId,
-        role: state.tasks.get(record.taskId)?.role ?? 'unknown',
+        role: state?.tasks.get(record.taskId)?.role ?? 'unknown',
         status: record.data.status,
       };
       if (record.data.failure) event.failure = record.data.failure;
@@ -193,6 +237,37 @@ export function eventOfEntry(runId: string, state: AgentRunState, entry: Journal
   }
 }
 
-function toolNameOf(state: AgentRunState, operationId: string): string {
-  return state.operations.get(operationId)?.call.name ?? 'unknown';
+function toolNameOf(state: AgentRunState | undefined, operationId: string): string {
+  return state?.operations.get(operationId)?.call.name ?? 'unknown';
+}
+
+/**
+ * Turns a run's journal into its events, entry by entry, in any process: the one projection both
+ * the live run and `RunClient` use, so that a follower sees what the owner's `run.events()` saw.
+ * Feed it every entry from the first, in order; it keeps the state the events need.
+ */
+export class AgentEventProjector {
+  private readonly runId: string;
+  private readonly sessionId: string;
+  private readonly pending: JournalEntry[] = [];
+  private state: AgentRunState | undefined;
+
+  constructor(runId: string, sessionId: string) {
+    this.runId = runId;
+    this.sessionId = sessionId;
+  }
+
+  /** Applies the entry and returns the event it announces, if any. */
+  project(entry: JournalEntry): RunEvent | undefined {
+    if (!this.state) {
+      if (entry.type === 'run-started') {
+        this.state = foldAgentJournal(this.runId, [...this.pending, entry]);
+      } else {
+        this.pending.push(entry);
+      }
+    } else {
+      applyAgentEntry(this.state, entry);
+    }
+    return eventOfEntry({ runId: this.runId, sessionId: this.sessionId }, this.state, entry);
+  }
 }

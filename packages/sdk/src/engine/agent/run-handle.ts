@@ -2,6 +2,7 @@ import type { RunResult } from '../../core/run-result.js';
 import type { RunStore } from '../../store/run-store.js';
 import { EventStream } from '../run/event-stream.js';
 import type { RunControl } from '../run/run-control.js';
+import { stopRequestEntry } from '../run/run-requests.js';
 import type { RunHooks } from './execute-run.js';
 import type { RunEvent } from './run-events.js';
 import { type SupplementReceipt, submitSupplement } from './supplements.js';
@@ -66,9 +67,17 @@ export class Run {
   /**
    * Asks the run to stop (S-1, S-5): no new model call, retry, executor or queued action starts;
    * calls in flight settle and their results are kept; the run then ends `stopped`/`user-stop`.
+   * The request is also written to the journal, so it holds if this process dies before the run
+   * settles (the next owner honours it) and reaches the owner when another process runs it.
+   * Resolves once the request is durable; never rejects (a run that already ended ignores it,
+   * and a failed write leaves the stop in force here — `RunClient.requestStop` reports errors).
    */
-  stop(): void {
+  async stop(options: { reason?: string } = {}): Promise<void> {
     this.control.stop();
+    await this.acquired;
+    await this.store
+      .appendExternal({ runId: this.runId, entries: [stopRequestEntry({ ...options, requestedBy: 'run-handle' })] })
+      .catch(() => {});
   }
 
   /**

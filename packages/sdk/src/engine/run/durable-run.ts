@@ -21,7 +21,10 @@ export interface DurableRunOptions<State> {
   control: RunControl;
   /** The same reducer that rebuilt `state` from the journal: live and recovered state agree. */
   apply: (state: State, entry: JournalEntry) => void;
-  /** Called with each entry once it is durable (events, telemetry). */
+  /**
+   * Called with each entry once it is durable and applied (events, telemetry), the owner's own
+   * and those others appended (supplements, stop requests), in journal order.
+   */
   onCommitted?: (entry: JournalEntry) => void;
   now?: () => number;
 }
@@ -51,6 +54,11 @@ export class DurableRun<State> {
     this.state = options.state;
     this.lastSequence = options.lastSequence;
     this.leaseExpiresAt = (options.now ?? Date.now)() + options.leaseMs;
+  }
+
+  /** The sequence of the last journal entry this owner has applied. */
+  get sequence(): number {
+    return this.lastSequence;
   }
 
   /**
@@ -141,10 +149,13 @@ export class DurableRun<State> {
       return;
     }
     try {
-      await this.options.store.renewLease(this.runId, this.epoch, this.options.leaseMs);
+      const renewed = await this.options.store.renewLease(this.runId, this.epoch, this.options.leaseMs);
       // Measured on this process's clock from before the request: the store's clock (the
       // database's, for PostgreSQL) may differ from ours, and an early estimate is the safe one.
       this.leaseExpiresAt = Math.max(this.leaseExpiresAt, now + this.options.leaseMs);
+      // Someone else appended (a stop request, a supplement): apply it now rather than at the
+      // owner's next commit, so that a stop is honoured within a third of the lease (S-5).
+      if (renewed.lastSequence > this.lastSequence) await this.sync().catch(() => {});
     } catch (error) {
       // A stale epoch means a takeover happened. Any other failure is retried on the next tick,
       // but once our lease has run out we stop admitting work (checked above).

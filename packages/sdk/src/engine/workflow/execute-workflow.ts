@@ -1,9 +1,16 @@
 import { setMaxListeners } from 'node:events';
-import { InvalidRunRequestError, RunOwnedElsewhereError, StoreFailureError } from '../../core/errors/index.js';
+import {
+  InvalidRunRequestError,
+  RunOwnedElsewhereError,
+  StoreFailureError,
+  UnsupportedJournalFormatError,
+} from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
-import type { JournalEntry, RunStore } from '../../store/run-store.js';
+import { emptyUsage } from '../../core/messages.js';
+import type { JournalEntry, NewJournalEntry, RunMetadata, RunStore } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
+import { findRunRequest, hasStopRequest, type StopRequestedRecord } from '../run/run-requests.js';
 import { START } from './channels/channel-names.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
 import { driveWorkflow, resultOfEnding } from './pregel/loop.js';
@@ -32,6 +39,8 @@ export interface WorkflowRunRequest {
   runId: string;
   sessionId: string;
   input?: Record<string, unknown>;
+  /** Host labels stored on a run created now. */
+  metadata?: RunMetadata;
   resume?: { value: unknown };
   resumeById?: Record<string, unknown>;
 }
@@ -50,36 +59,58 @@ export async function executeWorkflowRun(
 ): Promise<WorkflowResult> {
   const { store, graph } = runtime;
   const writes = request.input !== undefined ? inputWrites(graph, request.input) : undefined;
-  if (!writes && !(await store.getRun(request.runId))) {
+  const existing = await store.getRun(request.runId);
+  if (!writes && !existing) {
     throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
   }
+  if (existing && existing.kind !== 'workflow') {
+    throw new InvalidRunRequestError(
+      request.runId,
+      `Run ${request.runId} is an ${existing.kind} run; a workflow cannot execute it.`,
+    );
+  }
   const deadlineAt = Date.now() + runtime.timeoutMs;
+  const started = (input: unknown, inputWritesOfRun: ChannelWrite[], deadline: number): NewJournalEntry => ({
+    type: 'workflow-started',
+    data: {
+      formatVersion: WORKFLOW_JOURNAL_FORMAT,
+      workflow: graph.definition.name,
+      fingerprint: graph.fingerprint,
+      input: input ?? null,
+      writes: inputWritesOfRun,
+      durability: runtime.durability,
+      maxSteps: runtime.maxSteps,
+      maxLoops: runtime.maxLoops ?? null,
+      deadlineAt: deadline,
+    },
+  });
   const acquired = await store.acquire({
     runId: request.runId,
     sessionId: request.sessionId,
     ownerId: createOwnerId(),
     leaseMs: runtime.leaseMs,
     deadlineAt,
-    initialEntries: [
-      {
-        type: 'workflow-started',
-        data: {
-          formatVersion: WORKFLOW_JOURNAL_FORMAT,
-          workflow: graph.definition.name,
-          fingerprint: graph.fingerprint,
-          input: request.input ?? null,
-          writes: writes ?? [],
-          durability: runtime.durability,
-          maxSteps: runtime.maxSteps,
-          maxLoops: runtime.maxLoops ?? null,
-          deadlineAt,
-        },
-      },
-    ],
+    initialEntries: [started(request.input, writes ?? [], deadlineAt)],
+    labels: { kind: 'workflow', name: graph.definition.name, metadata: request.metadata ?? {} },
   });
   const { run } = acquired;
   if (acquired.outcome === 'terminal') {
-    const state = foldWorkflowJournal(graph, run.runId, await store.readJournal(run.runId));
+    const ended = await store.readJournal(run.runId);
+    if (!ended.some((entry) => entry.type === 'workflow-started')) {
+      // Stopped by a host while pending: it never started (S-5).
+      const result: WorkflowResult = {
+        runId: run.runId,
+        sessionId: run.sessionId,
+        status: 'stopped',
+        reason: 'user-stop',
+        steps: 0,
+        loops: 0,
+        usage: emptyUsage(),
+      };
+      emit({ type: 'workflow-finish', runId: run.runId, result });
+      return result;
+    }
+    const state = foldWorkflowJournal(graph, run.runId, ended);
     if (!state.ending) throw new StoreFailureError(`Run ${run.runId} ended without a workflow ending; it is not a workflow run.`);
     const result = resultOfEnding(run.runId, run.sessionId, state, state.ending, runtime.outputFields);
     emit({ type: 'workflow-finish', runId: run.runId, result });
@@ -89,8 +120,31 @@ export async function executeWorkflowRun(
     throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
   let state: WorkflowRunState;
   let answers: Record<string, unknown> | undefined;
+  let stopRequested = false;
+  let journal: JournalEntry[] = [];
   try {
-    state = foldWorkflowJournal(graph, run.runId, await store.readJournal(run.runId));
+    journal = await store.readJournal(run.runId);
+    // A run a host created (`createRun`) starts here, from its recorded input (R-3).
+    if (!journal.some((entry) => entry.type === 'workflow-started')) {
+      const requested = findRunRequest(journal);
+      if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
+      const input = requested.input as Record<string, unknown>;
+      if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(input)) {
+        throw new InvalidRunRequestError(
+          run.runId,
+          `Run ${run.runId} was requested with another input; it is never replaced (R-3).`,
+        );
+      }
+      const startedAt = Date.now();
+      await store.append({
+        runId: run.runId,
+        epoch: run.epoch,
+        entries: [started(input, inputWrites(graph, input), startedAt + runtime.timeoutMs)],
+      });
+      journal = await store.readJournal(run.runId);
+    }
+    stopRequested = hasStopRequest(journal);
+    state = foldWorkflowJournal(graph, run.runId, journal);
     if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(state.input)) {
       throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
     }
@@ -105,9 +159,21 @@ export async function executeWorkflowRun(
     runId: run.runId,
     epoch: run.epoch,
     leaseMs: runtime.leaseMs,
-    lastSequence: run.lastSequence,
+    lastSequence: journal.at(-1)?.sequence ?? run.lastSequence,
     state,
     control,
+    // A stop requested from any process reaches the owner at its next renewal at the latest (S-5).
+    onCommitted: (entry) => {
+      if (entry.type !== 'stop-requested') return;
+      control.stop();
+      const request = entry.data as StopRequestedRecord['data'];
+      emit({
+        type: 'stop-request',
+        runId: run.runId,
+        requestedBy: request.requestedBy,
+        ...(request.reason !== undefined ? { reason: request.reason } : {}),
+      });
+    },
     // In `sync` mode the state changes only by applying committed entries; the other modes apply
     // each entry when it is recorded, before it is durable (N-10), with the same reducer.
     apply: state.durability === 'sync' ? apply : () => {},
@@ -126,6 +192,8 @@ export async function executeWorkflowRun(
     outputFields: runtime.outputFields,
   };
   control.armDeadline(state.deadlineAt);
+  // A stop requested before this owner took the run is honoured at once (S-5).
+  if (stopRequested) control.stop();
   durable.startLeaseRenewal();
   emit({
     type: 'workflow-start',

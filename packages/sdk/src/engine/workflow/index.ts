@@ -32,5 +32,6 @@ export type { AgentInvocationReference, WorkflowNode, WorkflowTaskFailure } from
 export { interrupt, type WorkflowInterrupt } from './pregel/interrupt.js';
 export type { Durability, WorkflowTerminalReason } from './pregel/workflow-journal.js';
 export { Workflow, type WorkflowOptions, type WorkflowRunOptions } from './workflow.js';
-export type { WorkflowEvent, WorkflowResult } from './workflow-events.js';
+export { WorkflowEventProjector } from './workflow-event-projector.js';
+export type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
 export { WorkflowRun } from './workflow-run.js';

@@ -46,5 +46,24 @@ export type WorkflowEvent =
     }
   /** An event of the agent run an agent node invoked (its inner run, R-6). */
   | { type: 'agent-event'; runId: string; taskId: string; node: string; event: RunEvent }
+  /** An agent node's task is bound to its inner agent run (R-6): follow that run for its own events. */
+  | {
+      type: 'agent-invoke';
+      runId: string;
+      step: number;
+      taskId: string;
+      node: string;
+      agentRunId: string;
+      agentSessionId: string;
+    }
+  /** Someone asked the run to stop (from any process); the owner ends it `user-stop` (S-5). */
+  | { type: 'stop-request'; runId: string; reason?: string; requestedBy: string }
   | { type: 'workflow-interrupt'; runId: string; interrupts: WorkflowInterrupt[] }
   | { type: 'workflow-finish'; runId: string; result: WorkflowResult };
+
+/**
+ * A workflow event with the journal sequence of the entry it reports, as `RunClient.readEvents`
+ * and `follow` give them. Only events that report a saved fact have one: `workflow-start`,
+ * `agent-invoke`, `task-finish`, `stop-request`, `workflow-finish`.
+ */
+export type WorkflowRunEvent = WorkflowEvent & { sequence: number };

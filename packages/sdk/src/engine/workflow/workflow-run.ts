@@ -20,12 +20,25 @@ export class WorkflowRun<State = Record<string, unknown>> {
     sessionId: string,
     control: RunControl,
     execute: (emit: (event: WorkflowEvent) => void) => Promise<WorkflowResult>,
+    observers: ReadonlyArray<(event: WorkflowEvent) => void> = [],
   ) {
     this.runId = runId;
     this.sessionId = sessionId;
     this.control = control;
     this.settled = Promise.resolve()
-      .then(() => execute((event) => this.stream.push(event)) as Promise<WorkflowResult<State>>)
+      .then(
+        () =>
+          execute((event) => {
+            this.stream.push(event);
+            for (const observer of observers) {
+              try {
+                observer(event);
+              } catch {
+                // An observer's failure is its own (K-10).
+              }
+            }
+          }) as Promise<WorkflowResult<State>>,
+      )
       .finally(() => this.stream.end());
     this.settled.catch(() => {});
   }

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { InvalidConfigurationError, InvalidRunRequestError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
+import type { EventBus } from '../../hooks/event-bus.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { TracingOptions } from '../../telemetry/agent-tracing.js';
+import { createWorkflowTracing } from '../../telemetry/workflow-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/state-fields.js';
 import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
+import { AgentNode } from './nodes/agent-node.js';
 import type { Durability } from './pregel/workflow-journal.js';
+import type { WorkflowEvent } from './workflow-events.js';
 import { WorkflowRun } from './workflow-run.js';
 
 /** Run policy of a workflow (W-6, N-10); every run is created with these and keeps them. */
@@ -31,6 +36,10 @@ export interface WorkflowOptions<Definition extends StateDefinition> {
   leaseMs?: number;
   /** The state fields a successful run returns as `output`. Default: every field. */
   output?: readonly FieldName<Definition>[];
+  /** OpenTelemetry spans (N-3): `invoke_workflow` ⊃ `workflow_task` ⊃ the agent nodes' GenAI spans. */
+  telemetry?: TracingOptions;
+  /** Publishes every event of every run, with the run's identity (K-3). */
+  eventBus?: EventBus<WorkflowEvent>;
 }
 
 /** Arguments of `workflow.run()`. */
@@ -45,6 +54,8 @@ export interface WorkflowRunOptions<Definition extends StateDefinition> {
   resume?: unknown;
   /** Answers to pending interrupts by interrupt id, when several are pending. */
   resumeById?: Record<string, unknown>;
+  /** Host labels stored on a run created now (a release id …), returned by `RunClient`. */
+  metadata?: Readonly<Record<string, string>>;
   /** Aborting it stops the run, like `run.stop()`. */
   signal?: AbortSignal;
 }
@@ -62,6 +73,11 @@ const optionsSchema = z
     maxConcurrency: z.number().int().min(1),
     leaseMs: z.number().int().min(50),
     output: z.array(z.string()),
+    telemetry: z.object({}).passthrough(),
+    eventBus: z.custom<EventBus<WorkflowEvent>>(
+      (value) => typeof value === 'object' && value !== null && typeof (value as EventBus<WorkflowEvent>).publish === 'function',
+      'must implement EventBus',
+    ),
   })
   .partial()
   .strict();
@@ -74,6 +90,8 @@ const optionsSchema = z
 export class Workflow<Definition extends StateDefinition> {
   readonly name: string;
   private readonly runtime: WorkflowRuntime;
+  private readonly telemetry: TracingOptions | undefined;
+  private readonly eventBus: EventBus<WorkflowEvent> | undefined;
 
   /** @internal Created by `WorkflowBuilder.compile()`. */
   constructor(graph: CompiledGraph, options: WorkflowOptions<Definition>) {
@@ -85,9 +103,30 @@ export class Workflow<Definition extends StateDefinition> {
       );
     }
     this.name = graph.definition.name;
+    this.telemetry = options.telemetry;
+    this.eventBus = options.eventBus;
+    // Without a store of its own, the workflow keeps its runs where its agents keep theirs.
+    const agentStores = [
+      ...new Set(graph.nodes.flatMap((spec) => (spec.node instanceof AgentNode ? [spec.node.agent.store] : []))),
+    ];
+    const store = options.store ?? (agentStores.length === 1 ? agentStores[0] : undefined) ?? new MemoryRunStore();
+    // An agent node whose agent keeps its runs elsewhere would split the run across two stores,
+    // and a resumed workflow could not reattach to its inner runs (R-6): refused here.
+    const foreign = graph.nodes.flatMap((spec) =>
+      spec.node instanceof AgentNode && spec.node.agent.store !== store ? [spec.name] : [],
+    );
+    if (foreign.length > 0) {
+      throw new InvalidConfigurationError(
+        `workflow "${graph.definition.name}"`,
+        foreign.map((name) => ({
+          path: `nodes.${name}`,
+          message: `the agent of node "${name}" uses another store than the workflow; give both the same store (R-6)`,
+        })),
+      );
+    }
     this.runtime = {
       graph,
-      store: options.store ?? new MemoryRunStore(),
+      store,
       durability: options.durability ?? 'sync',
       maxSteps: options.maxSteps ?? 100,
       timeoutMs: options.timeoutMs ?? 3_600_000,
@@ -120,9 +159,21 @@ export class Workflow<Definition extends StateDefinition> {
       ...(options.input !== undefined ? { input: options.input as Record<string, unknown> } : {}),
       ...('resume' in options ? { resume: { value: options.resume } } : {}),
       ...(options.resumeById ? { resumeById: options.resumeById } : {}),
+      ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
     };
-    return new WorkflowRun<StateOf<Definition>>(runId, options.sessionId, control, (emit) =>
-      executeWorkflowRun(this.runtime, request, control, emit),
+    const observers: Array<(event: WorkflowEvent) => void> = [];
+    if (this.telemetry) observers.push(createWorkflowTracing(this.name, this.telemetry));
+    const bus = this.eventBus;
+    if (bus) {
+      const identity = { runId, sessionId: options.sessionId, agentName: this.name };
+      observers.push((event) => bus.publish({ identity, event }));
+    }
+    return new WorkflowRun<StateOf<Definition>>(
+      runId,
+      options.sessionId,
+      control,
+      (emit) => executeWorkflowRun(this.runtime, request, control, emit),
+      observers,
     );
   }
 }

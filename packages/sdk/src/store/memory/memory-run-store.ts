@@ -1,13 +1,18 @@
-import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
-import { decideAcquire } from '../acquire-decision.js';
+import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
+import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
   AcquireResult,
   AppendRequest,
+  CreateRunRequest,
   ExternalAppendRequest,
   JournalEntry,
+  RunListQuery,
   RunRecord,
   RunStore,
+  SessionListQuery,
+  SessionRecord,
 } from '../run-store.js';
 
 /** Options of `MemoryRunStore`. */
@@ -50,12 +55,23 @@ export class MemoryRunStore implements RunStore {
     return { outcome: decision.outcome, run: structuredClone(record) };
   }
 
-  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+  async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
+    this.assertOpen();
+    const existing = this.runs.get(request.runId);
+    if (existing) return { created: false, run: structuredClone(existing.record) };
+    const now = this.now();
+    const journal = request.entries.map((entry, index) => toStored(entry, index + 1, 1, now));
+    const record = pendingRun(request, now);
+    this.runs.set(request.runId, { record, journal });
+    return { created: true, run: structuredClone(record) };
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
     const stored = this.fenced(runId, epoch);
     const now = this.now();
     stored.record.leaseExpiresAt = now + leaseMs;
     stored.record.updatedAt = now;
-    return { leaseExpiresAt: stored.record.leaseExpiresAt };
+    return { leaseExpiresAt: stored.record.leaseExpiresAt, lastSequence: stored.record.lastSequence };
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
@@ -80,7 +96,7 @@ export class MemoryRunStore implements RunStore {
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     this.assertOpen();
     const stored = this.runs.get(request.runId);
-    if (stored?.record.status !== 'running') {
+    if (!stored || !isUnfinished(stored.record.status)) {
       throw new RunNotActiveError(request.runId, stored?.record.status ?? 'unknown');
     }
     const now = this.now();
@@ -117,9 +133,45 @@ export class MemoryRunStore implements RunStore {
     this.assertOpen();
     return [...this.runs.values()]
       .map((stored) => stored.record)
-      .filter((record) => record.sessionId === sessionId)
+      .filter((record) => record.sessionId === sessionId && record.status !== 'deleted')
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((record) => structuredClone(record));
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunRecord[]> {
+    this.assertOpen();
+    return [...this.runs.values()]
+      .map((stored) => stored.record)
+      .filter((record) => matchesRunQuery(record, query))
+      .sort(compareNewestFirst)
+      .slice(0, query.limit)
+      .map((record) => structuredClone(record));
+  }
+
+  async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
+    this.assertOpen();
+    return summariseSessions(
+      [...this.runs.values()].map((stored) => stored.record),
+      query,
+    );
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<string[]> {
+    this.assertOpen();
+    const found = runIds.flatMap((runId) => {
+      const stored = this.runs.get(runId);
+      return stored && stored.record.status !== 'deleted' ? [stored] : [];
+    });
+    const unfinished = found.filter((stored) => isUnfinished(stored.record.status)).map((stored) => stored.record.runId);
+    if (unfinished.length > 0) throw new RunNotFinishedError(unfinished, 'delete');
+    const now = this.now();
+    for (const stored of found) {
+      stored.journal = [];
+      stored.record.status = 'deleted';
+      stored.record.updatedAt = now;
+      delete stored.record.result;
+    }
+    return found.map((stored) => stored.record.runId);
   }
 
   async close(): Promise<void> {

@@ -34,4 +34,39 @@ export const postgresMigrations: readonly string[] = [
      at bigint NOT NULL,
      PRIMARY KEY (run_id, sequence)
    );`,
+  // 2: what a run is (kind, name, host metadata) on its row, the index of newest-first listings,
+  // and a summary row per session kept by triggers, so that listing sessions never groups all runs.
+  // The trigger function keeps the search_path it was created with: the store's schema.
+  `ALTER TABLE agentloom_runs ADD COLUMN kind text NOT NULL DEFAULT 'agent';
+   ALTER TABLE agentloom_runs ADD COLUMN name text NOT NULL DEFAULT '';
+   ALTER TABLE agentloom_runs ADD COLUMN metadata text NOT NULL DEFAULT '{}';
+   CREATE INDEX agentloom_runs_created ON agentloom_runs (created_at, run_id);
+   CREATE TABLE agentloom_sessions (
+     session_id text PRIMARY KEY,
+     runs integer NOT NULL,
+     first_run_at bigint NOT NULL,
+     last_run_at bigint NOT NULL
+   );
+   INSERT INTO agentloom_sessions (session_id, runs, first_run_at, last_run_at)
+     SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at) FROM agentloom_runs GROUP BY session_id;
+   CREATE INDEX agentloom_sessions_recent ON agentloom_sessions (last_run_at, session_id);
+   CREATE FUNCTION agentloom_count_session() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $body$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       INSERT INTO agentloom_sessions AS session (session_id, runs, first_run_at, last_run_at)
+         VALUES (NEW.session_id, 1, NEW.created_at, NEW.created_at)
+         ON CONFLICT (session_id) DO UPDATE SET runs = session.runs + 1,
+           first_run_at = LEAST(session.first_run_at, excluded.first_run_at),
+           last_run_at = GREATEST(session.last_run_at, excluded.last_run_at);
+     ELSIF NEW.status = 'deleted' AND OLD.status <> 'deleted' THEN
+       DELETE FROM agentloom_sessions WHERE session_id = NEW.session_id;
+       INSERT INTO agentloom_sessions (session_id, runs, first_run_at, last_run_at)
+         SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at) FROM agentloom_runs
+         WHERE session_id = NEW.session_id AND status <> 'deleted' GROUP BY session_id;
+     END IF;
+     RETURN NULL;
+   END
+   $body$;
+   CREATE TRIGGER agentloom_runs_count_session AFTER INSERT OR UPDATE OF status ON agentloom_runs
+     FOR EACH ROW EXECUTE FUNCTION agentloom_count_session();`,
 ];

@@ -1,6 +1,6 @@
 import { StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { JournalEntry, RunRecord, StoredRunStatus } from '../run-store.js';
+import type { JournalEntry, RunKind, RunRecord, StoredRunStatus } from '../run-store.js';
 
 /**
  * A row of `agentloom_runs` as `pg` returns it. `bigint` columns arrive as strings by default (or
@@ -19,6 +19,9 @@ export interface RunRow {
   created_at: string | number;
   updated_at: string | number;
   result: string | null;
+  kind: string;
+  name: string;
+  metadata: string;
 }
 
 /** A row of `agentloom_journal` as `pg` returns it. */
@@ -45,6 +48,9 @@ export function toRunRecord(row: RunRow): RunRecord {
     lastSequence: Number(row.last_sequence),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    kind: row.kind as RunKind,
+    name: row.name,
+    metadata: parseJson(row.run_id, 'metadata', row.metadata) as Record<string, string>,
   };
   if (row.result !== null) record.result = parseJson(row.run_id, 'result', row.result) as RunResult;
   return record;

@@ -4,19 +4,25 @@ import {
   AgentLoomError,
   InvalidConfigurationError,
   RunNotActiveError,
+  RunNotFinishedError,
   StaleEpochError,
   StoreFailureError,
 } from '../../core/errors/index.js';
-import { decideAcquire } from '../acquire-decision.js';
+import { decideAcquire, isUnfinished } from '../acquire-decision.js';
 import type {
   AcquireRequest,
   AcquireResult,
   AppendRequest,
+  CreateRunRequest,
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  RunListQuery,
   RunRecord,
   RunStore,
+  SessionListQuery,
+  SessionRecord,
+  StoredRunStatus,
 } from '../run-store.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
 import { type JournalRow, parseJournalRow, type RunRow, toRunRecord } from './postgres-rows.js';
@@ -129,6 +135,9 @@ export class PostgresRunStore implements RunStore {
               run.loopsUsed,
               run.lastSequence,
               now,
+              run.kind,
+              run.name,
+              JSON.stringify(run.metadata),
             ]);
             if (created.rowCount === 0) return undefined;
           } else if (decided.outcome === 'acquired') {
@@ -142,12 +151,37 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+  async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
+    const entries = serializeEntries(request.entries);
+    const { kind, name, metadata } = request.labels;
+    return this.run('createRun', async () => {
+      const created = await this.pool.query(this.statements.createPending, [
+        request.runId,
+        1,
+        ...entries,
+        request.sessionId,
+        request.entries.length,
+        kind,
+        name,
+        JSON.stringify(metadata),
+      ]);
+      const found = await this.pool.query<RunRow>(this.statements.getRun, [request.runId]);
+      const row = found.rows[0];
+      if (!row) throw new StoreFailureError(`Run ${request.runId}: neither created nor found.`);
+      return { created: (created.rowCount ?? 0) > 0, run: toRunRecord(row) };
+    });
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
     return this.run('renewLease', async () => {
-      const renewed = await this.pool.query<{ lease_expires_at: string }>(this.statements.renew, [runId, epoch, leaseMs]);
+      const renewed = await this.pool.query<{ lease_expires_at: string; last_sequence: number }>(this.statements.renew, [
+        runId,
+        epoch,
+        leaseMs,
+      ]);
       const row = renewed.rows[0];
       if (!row) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
-      return { leaseExpiresAt: Number(row.lease_expires_at) };
+      return { leaseExpiresAt: Number(row.lease_expires_at), lastSequence: Number(row.last_sequence) };
     });
   }
 
@@ -215,6 +249,69 @@ export class PostgresRunStore implements RunStore {
       const found = await this.pool.query<RunRow>(this.statements.sessionRuns, [sessionId]);
       return found.rows.map(toRunRecord);
     });
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunRecord[]> {
+    const conditions: string[] = [];
+    const values: unknown[] = [];
+    const add = (condition: (placeholder: () => string) => string) => conditions.push(condition(() => `$${values.length}`));
+    if (query.sessionId !== undefined) {
+      values.push(query.sessionId);
+      add((at) => `session_id = ${at()}`);
+    }
+    if (query.kind !== undefined) {
+      values.push(query.kind);
+      add((at) => `kind = ${at()}`);
+    }
+    if (query.status !== undefined) {
+      values.push(query.status);
+      add((at) => `status = ${at()}`);
+    }
+    if (query.metadata && Object.keys(query.metadata).length > 0) {
+      values.push(JSON.stringify(query.metadata));
+      add((at) => `metadata::jsonb @> ${at()}::jsonb`);
+    }
+    if (query.before) {
+      values.push(query.before.createdAt);
+      const time = `$${values.length}`;
+      values.push(query.before.runId);
+      // A row comparison, so that the (created_at, run_id) index seeks straight to the position.
+      add((at) => `(created_at, run_id) < (${time}::bigint, ${at()}::text)`);
+    }
+    values.push(query.limit);
+    const filter = conditions.map((condition) => ` AND ${condition}`).join('');
+    const sql = `${this.statements.listRunsSelect}${filter} ORDER BY created_at DESC, run_id DESC LIMIT $${values.length}`;
+    return this.run('listRuns', async () => (await this.pool.query<RunRow>(sql, values)).rows.map(toRunRecord));
+  }
+
+  async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
+    const before = query.before;
+    return this.run('listSessions', async () => {
+      const found = await this.pool.query<{ session_id: string; runs: number; first_run_at: string; last_run_at: string }>(
+        this.statements.listSessions,
+        [before !== undefined, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit],
+      );
+      return found.rows.map((row) => ({
+        sessionId: row.session_id,
+        runs: Number(row.runs),
+        firstRunAt: Number(row.first_run_at),
+        lastRunAt: Number(row.last_run_at),
+      }));
+    });
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<string[]> {
+    return this.run('deleteRuns', () =>
+      this.transaction(async (client) => {
+        const locked = await client.query<{ run_id: string; status: string }>(this.statements.lockRuns, [runIds]);
+        const unfinished = locked.rows.filter((row) => isUnfinished(row.status as StoredRunStatus)).map((row) => row.run_id);
+        if (unfinished.length > 0) throw new RunNotFinishedError(unfinished, 'delete');
+        const found = locked.rows.map((row) => row.run_id);
+        await client.query(this.statements.deleteJournals, [found]);
+        await client.query(this.statements.tombstone, [found]);
+        return found;
+      }),
+    );
   }
 
   /** Ends the pool the store created; a pool passed in stays open (its owner ends it). */

@@ -5,7 +5,7 @@
 export const DATABASE_CLOCK = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 
 const RUN_COLUMNS =
-  'run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used, last_sequence, created_at, updated_at, result';
+  'run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata';
 
 /** The SQL of `PostgresRunStore`, with table names qualified by the store's schema. */
 export interface PostgresStatements {
@@ -26,6 +26,15 @@ export interface PostgresStatements {
   getRun: string;
   readJournal: string;
   sessionRuns: string;
+  /** Records a pending run with its first entries unless the id exists. */
+  createPending: string;
+  /** Locks the rows of the runs to delete. */
+  lockRuns: string;
+  deleteJournals: string;
+  tombstone: string;
+  /** The first part of a `listRuns` query; the adapter adds the filters it was given. */
+  listRunsSelect: string;
+  listSessions: string;
 }
 
 /** Builds the statements for a schema name that is already quoted as an identifier. */
@@ -37,11 +46,11 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     lockRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
     readClock: `SELECT ${DATABASE_CLOCK} AS now`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 session, $7 status, $8 owner, $9 lease, $10 deadline,
-    // $11 loops, $12 last sequence, $13 now.
+    // $11 loops, $12 last sequence, $13 now, $14 kind, $15 name, $16 metadata.
     createRun: `WITH created AS (
         INSERT INTO ${runs} (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used,
-          last_sequence, created_at, updated_at)
-        VALUES ($1, $6, $7, $8, $2, $9, $10, $11, $12, $13, $13)
+          last_sequence, created_at, updated_at, kind, name, metadata)
+        VALUES ($1, $6, $7, $8, $2, $9, $10, $11, $12, $13, $13, $14, $15, $16)
         ON CONFLICT (run_id) DO NOTHING
         RETURNING run_id
       ), written AS (
@@ -50,7 +59,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
         FROM created, ${entries}
       )
       SELECT run_id FROM created`,
-    takeOver: `UPDATE ${runs} SET owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
+    takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result.
     // The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
@@ -78,7 +87,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     // allocates sequence numbers, so owner and external entries never collide.
     appendExternal: `WITH active AS (
         UPDATE ${runs} SET last_sequence = last_sequence + $6::integer
-        WHERE run_id = $1 AND status = 'running'
+        WHERE run_id = $1 AND status IN ('pending', 'running')
         RETURNING last_sequence, ${DATABASE_CLOCK} AS now
       ), written AS (
         INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
@@ -90,11 +99,34 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
       FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
       WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'
-      RETURNING run.lease_expires_at`,
+      RETURNING run.lease_expires_at, run.last_sequence`,
     release: `UPDATE ${runs} SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = $1 AND epoch = $2 AND status = 'running'`,
     getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
       WHERE run_id = $1 AND sequence > $2 ORDER BY sequence`,
-    sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 ORDER BY created_at, created_order`,
+    sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 AND status <> 'deleted' ORDER BY created_at, created_order`,
+    // $1 run id, $2 epoch (1), $3..$5 entries, $6 session, $7 entry count, $8 kind, $9 name, $10 metadata.
+    createPending: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
+      created AS (
+        INSERT INTO ${runs} (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used,
+          last_sequence, created_at, updated_at, kind, name, metadata)
+        SELECT $1, $6, 'pending', NULL, $2, 0, 0, 0, $7::integer, clock.now, clock.now, $8, $9, $10 FROM clock
+        ON CONFLICT (run_id) DO NOTHING
+        RETURNING run_id, created_at
+      ), written AS (
+        INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
+        SELECT created.run_id, entry.position, $2, entry.type, entry.task_id, entry.data, created.created_at
+        FROM created, ${entries}
+      )
+      SELECT run_id FROM created`,
+    lockRuns: `SELECT run_id, status FROM ${runs} WHERE run_id = ANY($1::text[]) AND status <> 'deleted' ORDER BY run_id FOR UPDATE`,
+    deleteJournals: `DELETE FROM ${journal} WHERE run_id = ANY($1::text[])`,
+    tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0,
+      updated_at = ${DATABASE_CLOCK} WHERE run_id = ANY($1::text[])`,
+    listRunsSelect: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE status <> 'deleted'`,
+    // $1 has-cursor, $2 cursor time, $3 cursor session, $4 limit.
+    listSessions: `SELECT session_id, runs, first_run_at, last_run_at FROM ${quotedSchema}.agentloom_sessions
+      WHERE NOT $1::boolean OR (last_run_at, session_id) < ($2::bigint, $3::text)
+      ORDER BY last_run_at DESC, session_id DESC LIMIT $4`,
   };
 }

@@ -27,4 +27,32 @@ export const sqliteMigrations: readonly string[] = [
      at INTEGER NOT NULL,
      PRIMARY KEY (run_id, sequence)
    ) STRICT, WITHOUT ROWID;`,
+  // 2: what a run is (kind, name, host metadata) on its row, the index of newest-first listings,
+  // and a summary row per session kept by triggers, so that listing sessions never groups all runs.
+  `ALTER TABLE agentloom_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'agent';
+   ALTER TABLE agentloom_runs ADD COLUMN name TEXT NOT NULL DEFAULT '';
+   ALTER TABLE agentloom_runs ADD COLUMN metadata TEXT NOT NULL DEFAULT '{}';
+   CREATE INDEX agentloom_runs_created ON agentloom_runs (created_at, run_id);
+   CREATE TABLE agentloom_sessions (
+     session_id TEXT PRIMARY KEY,
+     runs INTEGER NOT NULL,
+     first_run_at INTEGER NOT NULL,
+     last_run_at INTEGER NOT NULL
+   ) STRICT;
+   INSERT INTO agentloom_sessions (session_id, runs, first_run_at, last_run_at)
+     SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at) FROM agentloom_runs GROUP BY session_id;
+   CREATE INDEX agentloom_sessions_recent ON agentloom_sessions (last_run_at, session_id);
+   CREATE TRIGGER agentloom_runs_count_session AFTER INSERT ON agentloom_runs BEGIN
+     INSERT INTO agentloom_sessions (session_id, runs, first_run_at, last_run_at)
+       VALUES (NEW.session_id, 1, NEW.created_at, NEW.created_at)
+       ON CONFLICT (session_id) DO UPDATE SET runs = runs + 1,
+         first_run_at = MIN(first_run_at, excluded.first_run_at), last_run_at = MAX(last_run_at, excluded.last_run_at);
+   END;
+   CREATE TRIGGER agentloom_runs_uncount_session AFTER UPDATE OF status ON agentloom_runs
+     WHEN NEW.status = 'deleted' AND OLD.status <> 'deleted' BEGIN
+     DELETE FROM agentloom_sessions WHERE session_id = NEW.session_id;
+     INSERT INTO agentloom_sessions (session_id, runs, first_run_at, last_run_at)
+       SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at) FROM agentloom_runs
+       WHERE session_id = NEW.session_id AND status <> 'deleted' GROUP BY session_id;
+   END;`,
 ];

@@ -1,16 +1,21 @@
 import Database from 'better-sqlite3';
-import { RunNotActiveError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
-import { decideAcquire } from '../acquire-decision.js';
+import { DEFAULT_LABELS, decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import type {
   AcquireRequest,
   AcquireResult,
   AppendRequest,
+  CreateRunRequest,
   ExternalAppendRequest,
   JournalEntry,
   NewJournalEntry,
+  RunKind,
+  RunListQuery,
   RunRecord,
   RunStore,
+  SessionListQuery,
+  SessionRecord,
   StoredRunStatus,
 } from '../run-store.js';
 import { sqliteMigrations } from './migrations.js';
@@ -47,6 +52,16 @@ interface RunRow {
   created_at: number;
   updated_at: number;
   result: string | null;
+  kind: string;
+  name: string;
+  metadata: string;
+}
+
+interface SessionRow {
+  session_id: string;
+  runs: number;
+  first_run_at: number;
+  last_run_at: number;
 }
 
 interface JournalRow {
@@ -70,6 +85,10 @@ export class SqliteRunStore implements RunStore {
   private readonly appendTransaction;
   private readonly acquireTransaction;
   private readonly externalTransaction;
+  private readonly createTransaction;
+  private readonly deleteTransaction;
+  /** Listing statements, prepared once per combination of filters. */
+  private readonly listStatements = new Map<string, Database.Statement>();
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
@@ -89,12 +108,12 @@ export class SqliteRunStore implements RunStore {
       ),
       insertRun: database.prepare(
         `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-           loops_used, created_at, updated_at, result)
+           loops_used, created_at, updated_at, result, kind, name, metadata)
          VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-           @loopsUsed, @createdAt, @updatedAt, NULL)`,
+           @loopsUsed, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
       ),
       takeOver: database.prepare(
-        `UPDATE agentloom_runs SET owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
+        `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
       ),
       insertEntry: database.prepare(
         `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -106,8 +125,18 @@ export class SqliteRunStore implements RunStore {
       finish: database.prepare(
         `UPDATE agentloom_runs SET status = ?, result = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
-      renew: database.prepare(
-        `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'`,
+      renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
+        `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
+         RETURNING ${LAST_SEQUENCE} AS last_sequence`,
+      ),
+      tombstone: database.prepare(
+        `UPDATE agentloom_runs SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+      ),
+      deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
+      sessions: database.prepare<[number, number, string, number], SessionRow>(
+        `SELECT session_id, runs, first_run_at, last_run_at FROM agentloom_sessions
+         WHERE ? = 0 OR (last_run_at, session_id) < (?, ?)
+         ORDER BY last_run_at DESC, session_id DESC LIMIT ?`,
       ),
       release: database.prepare(
         `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
@@ -116,7 +145,7 @@ export class SqliteRunStore implements RunStore {
         'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence',
       ),
       sessionRuns: database.prepare<[string], RunRow>(
-        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE session_id = ? ORDER BY created_at, rowid`,
+        `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
       ),
     };
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
@@ -124,7 +153,7 @@ export class SqliteRunStore implements RunStore {
       const row = this.statements.getRun.get(request.runId);
       const decision = decideAcquire(row ? toRecord(row) : undefined, request, now);
       if (decision.outcome === 'created') {
-        this.statements.insertRun.run({ ...decision.run });
+        this.statements.insertRun.run({ ...decision.run, metadataText: JSON.stringify(decision.run.metadata) });
         this.insertEntries(request.runId, 1, 1, request.initialEntries, now);
       } else if (decision.outcome === 'acquired') {
         const run = decision.run;
@@ -132,9 +161,33 @@ export class SqliteRunStore implements RunStore {
       }
       return decision;
     });
+    this.createTransaction = database.transaction((request: CreateRunRequest): { created: boolean; run: RunRecord } => {
+      const row = this.statements.getRun.get(request.runId);
+      if (row) return { created: false, run: toRecord(row) };
+      const now = this.now();
+      const run = pendingRun(request, now);
+      this.statements.insertRun.run({ ...run, metadataText: JSON.stringify(run.metadata) });
+      this.insertEntries(request.runId, 1, 1, request.entries, now);
+      return { created: true, run };
+    });
+    this.deleteTransaction = database.transaction((runIds: readonly string[]): string[] => {
+      const found = runIds.flatMap((runId) => {
+        const row = this.statements.getRun.get(runId);
+        return row && row.status !== 'deleted' ? [row] : [];
+      });
+      const unfinished = found.filter((row) => isUnfinished(row.status as StoredRunStatus)).map((row) => row.run_id);
+      if (unfinished.length > 0) throw new RunNotFinishedError(unfinished, 'delete');
+      const now = this.now();
+      for (const row of found) {
+        this.statements.deleteJournal.run(row.run_id);
+        this.statements.tombstone.run(now, row.run_id);
+      }
+      return found.map((row) => row.run_id);
+    });
     this.externalTransaction = database.transaction((request: ExternalAppendRequest): number => {
       const row = this.statements.fence.get(request.runId);
-      if (row?.status !== 'running') throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
+      if (!row || !isUnfinished(row.status as StoredRunStatus))
+        throw new RunNotActiveError(request.runId, row?.status ?? 'unknown');
       return this.insertEntries(request.runId, row.last_sequence + 1, 0, request.entries, this.now());
     });
     this.appendTransaction = database.transaction((request: AppendRequest): number => {
@@ -163,12 +216,16 @@ export class SqliteRunStore implements RunStore {
     return this.acquireTransaction.immediate(request);
   }
 
-  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number }> {
+  async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
+    return this.createTransaction.immediate(request);
+  }
+
+  async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
     const now = this.now();
     const leaseExpiresAt = now + leaseMs;
-    const changes = this.statements.renew.run(leaseExpiresAt, now, runId, epoch).changes;
-    if (changes !== 1) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
-    return { leaseExpiresAt };
+    const renewed = this.statements.renew.get(leaseExpiresAt, now, runId, epoch);
+    if (!renewed) throw new StaleEpochError(runId, epoch, 'the lease belongs to another owner or the run ended');
+    return { leaseExpiresAt, lastSequence: renewed.last_sequence };
   }
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
@@ -200,6 +257,57 @@ export class SqliteRunStore implements RunStore {
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     return this.statements.sessionRuns.all(sessionId).map(toRecord);
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunRecord[]> {
+    const conditions = ["status <> 'deleted'"];
+    const values: Array<string | number> = [];
+    if (query.sessionId !== undefined) {
+      conditions.push('session_id = ?');
+      values.push(query.sessionId);
+    }
+    if (query.kind !== undefined) {
+      conditions.push('kind = ?');
+      values.push(query.kind);
+    }
+    if (query.status !== undefined) {
+      conditions.push('status = ?');
+      values.push(query.status);
+    }
+    for (const [key, value] of Object.entries(query.metadata ?? {})) {
+      // A plain key is read by path (fast); any other key is matched through json_each (exact).
+      if (/^[A-Za-z0-9_-]{1,128}$/.test(key)) {
+        conditions.push('json_extract(metadata, ?) = ?');
+        values.push(`$."${key}"`, value);
+      } else {
+        conditions.push('EXISTS (SELECT 1 FROM json_each(metadata) WHERE json_each.key = ? AND json_each.value = ?)');
+        values.push(key, value);
+      }
+    }
+    if (query.before) {
+      // A row value, so that the (created_at, run_id) index seeks straight to the position.
+      conditions.push('(created_at, run_id) < (?, ?)');
+      values.push(query.before.createdAt, query.before.runId);
+    }
+    const sql = `SELECT *, ${LAST_SEQUENCE} AS last_sequence FROM agentloom_runs WHERE ${conditions.join(' AND ')}
+      ORDER BY created_at DESC, run_id DESC LIMIT ?`;
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.database.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return (statement.all(...values, query.limit) as RunRow[]).map(toRecord);
+  }
+
+  async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
+    const before = query.before;
+    return this.statements.sessions
+      .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
+      .map((row) => ({ sessionId: row.session_id, runs: row.runs, firstRunAt: row.first_run_at, lastRunAt: row.last_run_at }));
+  }
+
+  async deleteRuns(runIds: readonly string[]): Promise<string[]> {
+    return this.deleteTransaction.immediate(runIds);
   }
 
   async close(): Promise<void> {
@@ -252,6 +360,9 @@ function toRecord(row: RunRow): RunRecord {
     lastSequence: row.last_sequence,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    kind: (row.kind ?? DEFAULT_LABELS.kind) as RunKind,
+    name: row.name ?? '',
+    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : {},
   };
   if (row.result !== null) record.result = JSON.parse(row.result) as RunResult;
   return record;

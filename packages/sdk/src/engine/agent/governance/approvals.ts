@@ -55,6 +55,8 @@ export async function ensureApproval(
               toolName: operation().call.name,
               arguments: operation().call.arguments,
               reason: operation().gate?.reason ?? 'approval required',
+              // Fixed now, so that a takeover never restarts the wait (K-5).
+              expiresAt: Math.min(context.now() + governance.approvalTimeoutMs, durable.state.deadlineAt),
             },
           },
         ],
@@ -73,7 +75,9 @@ async function waitForDecision(
   const { durable, control, governance } = context;
   const operation = () => durable.state.operations.get(operationId) as OperationState;
   const task = durable.state.tasks.get(operation().taskId);
-  const giveUpAt = Math.min(context.now() + governance.approvalTimeoutMs, durable.state.deadlineAt);
+  // Journals written before `expiresAt` was recorded fall back to a wait measured from now.
+  const giveUpAt =
+    operation().approval?.expiresAt ?? Math.min(context.now() + governance.approvalTimeoutMs, durable.state.deadlineAt);
   const portController = new AbortController();
   const onStop = () => portController.abort(control.signal.reason);
   control.signal.addEventListener('abort', onStop, { once: true });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { countingStore, deferred } from '../../../../test/workflow/workflow-fixtures.js';
 import { tool } from '../../../capabilities/tools/tool.js';
+import { InvalidConfigurationError } from '../../../core/errors/index.js';
 import type { ModelRequest } from '../../../model/language-model.js';
 import { MemoryRunStore } from '../../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../../store/run-store.js';
@@ -205,5 +206,25 @@ describe('AgentNode', () => {
     await expect
       .poll(() => store.getRun(innerRunIdOf('wf-deadline', '0/slow')))
       .toMatchObject({ status: 'failed', result: { reason: 'run-timeout' } });
+  });
+
+  it('refuses an agent node whose agent keeps its runs in another store (R-6)', () => {
+    const work = tool({ name: 'work', description: 'Works.', parameters: z.object({}), execute: () => 'done' });
+    const { agent: elsewhere } = workingAgent('elsewhere', new MemoryRunStore(), work);
+    const build = () =>
+      new WorkflowBuilder({ name: 'split', state: { question: lastValue(z.string()), answer: lastValue(z.string()) } })
+        .addAgentNode('elsewhere', elsewhere, { input: 'question', output: 'answer' })
+        .addEdge(START, 'elsewhere')
+        .compile({ store: new MemoryRunStore() });
+    const error = (() => {
+      try {
+        build();
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(InvalidConfigurationError.isInstance(error)).toBe(true);
+    expect((error as InvalidConfigurationError).issues).toEqual([expect.objectContaining({ path: 'nodes.elsewhere' })]);
   });
 });

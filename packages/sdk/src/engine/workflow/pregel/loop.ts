@@ -1,6 +1,6 @@
 import { OwnershipLostError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
-import type { RunResult, TerminalReason } from '../../../core/run-result.js';
+import type { RunResult } from '../../../core/run-result.js';
 import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
@@ -77,6 +77,9 @@ async function finish(
     loops: state.loopsUsed + chargeLoops,
     usage: { ...state.usage },
   };
+  // Declared output fields are the run's answer, saved with its ending like an agent's output, so
+  // readers without the graph can show it; the whole state is never saved again (ADR 0003).
+  if (record.status === 'succeeded' && context.outputFields.length > 0) record.output = outputOf(state, context.outputFields);
   const terminal: RunResult = {
     runId: context.runId,
     sessionId: context.sessionId,
@@ -104,12 +107,16 @@ export function resultOfEnding(
   ending: WorkflowEnding,
   outputFields: readonly string[],
 ): WorkflowResult {
-  const result: WorkflowResult = { runId, sessionId, ...ending, usage: { ...ending.usage } };
-  if (ending.status === 'succeeded') {
-    const names = outputFields.length > 0 ? outputFields : Object.keys(state.values);
-    result.output = Object.fromEntries(names.map((name) => [name, state.values[name]]));
-  }
+  const { output: _saved, ...rest } = ending;
+  const result: WorkflowResult = { runId, sessionId, ...rest, usage: { ...ending.usage } };
+  if (ending.status === 'succeeded') result.output = outputOf(state, outputFields);
   return result;
+}
+
+/** The output fields of a state: the named ones, or every field. */
+function outputOf(state: WorkflowRunState, outputFields: readonly string[]): Record<string, unknown> {
+  const names = outputFields.length > 0 ? outputFields : Object.keys(state.values);
+  return Object.fromEntries(names.map((name) => [name, state.values[name]]));
 }
 
 function resultBase(context: EngineContext): Omit<WorkflowResult, 'status'> {

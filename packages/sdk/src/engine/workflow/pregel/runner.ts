@@ -106,6 +106,17 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
         .record([
           { type: 'agent-invoked', taskId: task.id, data: { step, runId: reference.runId, sessionId: reference.sessionId } },
         ])
+        .then(() =>
+          emit({
+            type: 'agent-invoke',
+            runId,
+            step,
+            taskId: task.id,
+            node: task.node,
+            agentRunId: reference.runId,
+            agentSessionId: reference.sessionId,
+          }),
+        )
         .catch((error: unknown) => {
           throw new RecordingFailure(error);
         }),

@@ -28,6 +28,8 @@ export interface WorkflowEnding {
   /** Business loops charged by the run's agent nodes (W-6). */
   loops: number;
   usage: Usage;
+  /** The declared output fields of the final state, when it succeeded: readers need no graph to show them. */
+  output?: Record<string, unknown>;
 }
 
 /**

@@ -59,7 +59,10 @@ export interface WorkflowRunState {
 
 /** Rebuilds a workflow run from its whole journal (the live run applies the same entries). */
 export function foldWorkflowJournal(graph: CompiledGraph, runId: string, entries: readonly JournalEntry[]): WorkflowRunState {
-  const first = entries[0] as unknown as WorkflowJournalRecord | undefined;
+  // `workflow-started` is first, or follows the host's `run-requested` (and what reached the
+  // pending run: a stop request); the other entries are applied in journal order.
+  const startIndex = entries.findIndex((entry) => entry.type === 'workflow-started');
+  const first = entries[startIndex] as unknown as WorkflowJournalRecord | undefined;
   if (first?.type !== 'workflow-started') throw new UnsupportedJournalFormatError(runId, undefined);
   if (first.data.formatVersion !== WORKFLOW_JOURNAL_FORMAT)
     throw new UnsupportedJournalFormatError(runId, first.data.formatVersion);
@@ -70,7 +73,9 @@ export function foldWorkflowJournal(graph: CompiledGraph, runId: string, entries
     );
   }
   const state = createWorkflowRunState(graph, first.data);
-  for (const entry of entries.slice(1)) applyWorkflowEntry(graph, state, entry);
+  entries.forEach((entry, index) => {
+    if (index !== startIndex) applyWorkflowEntry(graph, state, entry);
+  });
   return state;
 }
 

@@ -1,0 +1,148 @@
+/**
+ * The dependency rule of AgentLoom (docs/architecture.md, "Layers"), checked by `npm run lint:deps`
+ * (part of `npm run lint`, which CI runs). Each rule says which way imports may not go; a new
+ * folder is free until it breaks one of them. Tests (`*.test.ts`, `packages/sdk/test/`, the
+ * provider test fixtures) may import any part of the SDK they test, so the layer rules skip them.
+ * `test/architecture/dependency-rule.test.ts` shows every rule failing on a deliberate violation.
+ */
+const sdk = '^packages/sdk/src/';
+const tests = ['\\.test\\.ts$', '^packages/sdk/test/', '^packages/sdk/src/providers/testing/'];
+/** The SDK's public entry points: its package.json `exports`, and the JSON Schema files. */
+const publicEntries = [
+  'src/index\\.ts',
+  'src/testing/index\\.ts',
+  'src/store/sqlite/index\\.ts',
+  'src/store/postgres/index\\.ts',
+  'src/providers/openai-compatible/index\\.ts',
+  'src/providers/anthropic/index\\.ts',
+  'src/capabilities/mcp/index\\.ts',
+  'schemas/[^/]+\\.json',
+];
+/**
+ * Modules in a cycle closed by a `import type` (justified in docs/architecture.md): two modules
+ * that name each other's types — a workspace and the tools it builds, the run context and the
+ * governance it carries, the planner and the state reducer of a workflow superstep.
+ */
+const acceptedTypeOnlyCycles = [
+  `${sdk}capabilities/skills/(load-skills|skill-tools)\\.ts$`,
+  `${sdk}sandbox/(workspace|file-tools|command-tool|sandbox|workspace-view)\\.ts$`,
+  `${sdk}engine/agent/(execute-run|start-run|run-context)\\.ts$`,
+  `${sdk}engine/agent/governance/governance\\.ts$`,
+  `${sdk}engine/workflow/pregel/(plan|workflow-state)\\.ts$`,
+];
+/** Everything outside the SDK that uses it: the examples, the bench and any future package. */
+const consumers = '^(examples|bench|packages/(?!sdk/))';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-runtime-cycles',
+      severity: 'error',
+      comment: 'No module depends on itself at run time through others (a cycle of value imports).',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-new-type-only-cycles',
+      severity: 'error',
+      comment:
+        'A cycle closed by a type-only import is erased at compile time, but it still ties two modules together: only the ones listed in docs/architecture.md ("The dependency rule") are accepted.',
+      from: { pathNot: acceptedTypeOnlyCycles },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'Every import resolves. For a consumer this also refuses `@agentloom/sdk/<internal path>`, which the exports map hides.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'core-is-the-bottom',
+      severity: 'error',
+      comment: '`core` (errors, messages, failures, ids, JSON Schema) is pure and imports no other part of the SDK.',
+      from: { path: `${sdk}core/`, pathNot: tests },
+      to: { path: sdk, pathNot: `${sdk}core/` },
+    },
+    {
+      name: 'ports-below-engines',
+      severity: 'error',
+      comment:
+        'Ports and adapters (model, store, capabilities, hooks, sandbox, providers, testing) never import an engine, the definitions or a client built on them.',
+      from: { path: `${sdk}(model|store|capabilities|hooks|sandbox|providers|testing)/`, pathNot: tests },
+      to: { path: `${sdk}(engine|definitions|client)/` },
+    },
+    {
+      name: 'telemetry-observes-types-only',
+      severity: 'error',
+      comment:
+        'Telemetry turns run events into spans: it may know the event types of the engines (type-only), never their code, since the engines call it.',
+      from: { path: `${sdk}telemetry/`, pathNot: tests },
+      to: { path: `${sdk}(engine|definitions|client)/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'tools-below-sandbox',
+      severity: 'error',
+      comment:
+        '`capabilities/tools` (tool(), the tool registry) is what the sandbox builds its file tools with; it never imports the sandbox.',
+      from: { path: `${sdk}capabilities/tools/`, pathNot: tests },
+      to: { path: `${sdk}sandbox/` },
+    },
+    {
+      name: 'run-driver-below-engines',
+      severity: 'error',
+      comment: '`engine/run` (the durable run, run control) is shared by both engines and imports neither.',
+      from: { path: `${sdk}engine/run/`, pathNot: tests },
+      to: { path: `${sdk}engine/(agent|workflow)/` },
+    },
+    {
+      name: 'agent-engine-below-workflow-engine',
+      severity: 'error',
+      comment: 'Workflows call complete agents (D-5); the agent engine never imports the workflow engine.',
+      from: { path: `${sdk}engine/agent/`, pathNot: tests },
+      to: { path: `${sdk}engine/workflow/` },
+    },
+    {
+      name: 'definitions-on-top',
+      severity: 'error',
+      comment: 'Definitions build agents and workflows from data; nothing below them imports them.',
+      from: { path: sdk, pathNot: [...tests, `${sdk}definitions/`, `${sdk}index\\.ts$`, `${sdk}client/`] },
+      to: { path: `${sdk}definitions/` },
+    },
+    {
+      name: 'nothing-imports-the-root',
+      severity: 'error',
+      comment: '`index.ts` is the public surface; code inside the SDK imports the module it needs, never the root.',
+      from: { path: sdk },
+      to: { path: `${sdk}index\\.ts$` },
+    },
+    {
+      name: 'public-api-only',
+      severity: 'error',
+      comment:
+        'Examples, the bench and every other package (platform, web) use `@agentloom/sdk` through its public entry points only.',
+      from: { path: consumers },
+      to: { path: '^packages/sdk/', pathNot: `^packages/sdk/(${publicEntries.join('|')})$` },
+    },
+    {
+      name: 'sdk-never-imports-its-users',
+      severity: 'error',
+      comment: 'The SDK depends on nothing that is built on it.',
+      from: { path: '^packages/sdk/' },
+      to: { path: consumers },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist|__fixtures__)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@agentloom/source', 'import', 'require', 'node', 'default'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

@@ -1,0 +1,9 @@
+export {
+  type CreateRunOptions,
+  type HostedRunEvent,
+  type Page,
+  RunClient,
+  type RunClientOptions,
+  type RunSummary,
+} from './run-client.js';
+export type * from './run-description.js';

@@ -1,0 +1,97 @@
+import type { JournalEntry } from '../../store/run-store.js';
+import type { StopRequestedRecord } from '../run/run-requests.js';
+import type { WorkflowJournalRecord } from './pregel/workflow-journal.js';
+import type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
+
+/**
+ * Turns a workflow run's journal into its saved events, entry by entry, without the graph: what
+ * `RunClient.readEvents` and `follow` give for a workflow run in any process. Each event carries
+ * the sequence of the entry it reports, so a follower never misses or repeats one across a crash
+ * and a takeover. Events that report nothing saved (`step-start`, `task-start`, the inner agent's
+ * `agent-event`s) exist only in the owner's live stream; an inner agent run is followed by its
+ * own id (`agent-invoke` names it).
+ */
+export class WorkflowEventProjector {
+  private readonly runId: string;
+  private readonly sessionId: string;
+
+  constructor(runId: string, sessionId: string) {
+    this.runId = runId;
+    this.sessionId = sessionId;
+  }
+
+  /** The event the entry reports, if any. */
+  project(entry: JournalEntry): WorkflowRunEvent | undefined {
+    const event = this.eventOf(entry);
+    return event ? { ...event, sequence: entry.sequence } : undefined;
+  }
+
+  private eventOf(entry: JournalEntry): WorkflowEvent | undefined {
+    const runId = this.runId;
+    if (entry.type === 'stop-requested') {
+      const data = (entry as unknown as StopRequestedRecord).data;
+      return {
+        type: 'stop-request',
+        runId,
+        requestedBy: data.requestedBy,
+        ...(data.reason !== undefined ? { reason: data.reason } : {}),
+      };
+    }
+    const record = entry as unknown as WorkflowJournalRecord;
+    switch (record.type) {
+      case 'workflow-started':
+        return { type: 'workflow-start', runId, sessionId: this.sessionId, resumed: false, epoch: entry.epoch };
+      case 'agent-invoked':
+        return {
+          type: 'agent-invoke',
+          runId,
+          step: record.data.step,
+          taskId: record.taskId,
+          node: nodeOf(record.taskId),
+          agentRunId: record.data.runId,
+          agentSessionId: record.data.sessionId,
+        };
+      case 'task-finished':
+        return {
+          type: 'task-finish',
+          runId,
+          step: record.data.step,
+          taskId: record.taskId,
+          node: nodeOf(record.taskId),
+          status: 'succeeded',
+        };
+      case 'task-interrupted':
+        return {
+          type: 'task-finish',
+          runId,
+          step: record.data.step,
+          taskId: record.taskId,
+          node: nodeOf(record.taskId),
+          status: 'interrupted',
+        };
+      case 'task-failed':
+        return {
+          type: 'task-finish',
+          runId,
+          step: record.data.step,
+          taskId: record.taskId,
+          node: nodeOf(record.taskId),
+          status: 'failed',
+          failure: record.data.failure,
+        };
+      case 'workflow-finished': {
+        const { output, ...ending } = record.data;
+        const result: WorkflowResult = { runId, sessionId: this.sessionId, ...ending, usage: { ...ending.usage } };
+        if (output !== undefined) result.output = output;
+        return { type: 'workflow-finish', runId, result };
+      }
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** A task id is `<step>/<node>` or `<step>/<node>/<index>` (plan.ts). */
+function nodeOf(taskId: string): string {
+  return taskId.split('/')[1] ?? taskId;
+}

@@ -1,0 +1,152 @@
+/**
+ * The dependency rule (`.dependency-cruiser.cjs`, run by `npm run lint:deps` in CI) fails on a
+ * deliberate violation of each of its rules, and passes on the repository as it is. The fixture is
+ * a small tree laid out like the repository, written to a temporary directory and checked with the
+ * same command and configuration as `npm run lint:deps`.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
+const config = join(root, '.dependency-cruiser.cjs');
+const run = promisify(execFile);
+
+/** Each file of the fixture and the rule it breaks (undefined: a file that breaks none). */
+const fixture: Array<{ path: string; text: string; breaks?: string }> = [
+  { path: 'packages/sdk/src/index.ts', text: "export { thing } from './engine/agent/thing.js';\n" },
+  { path: 'packages/sdk/src/engine/agent/thing.ts', text: 'export const thing = 1;\nexport type Thing = number;\n' },
+  { path: 'packages/sdk/src/engine/workflow/graph.ts', text: 'export const graph = 2;\n' },
+  { path: 'packages/sdk/src/definitions/definition.ts', text: 'export const definition = 3;\n' },
+  { path: 'packages/sdk/src/sandbox/workspace.ts', text: 'export const workspace = 4;\n' },
+  {
+    path: 'packages/sdk/src/core/uses-engine.ts',
+    text: "import { thing } from '../engine/agent/thing.js';\nexport const a = thing;\n",
+    breaks: 'core-is-the-bottom',
+  },
+  {
+    path: 'packages/sdk/src/store/uses-engine.ts',
+    text: "import { thing } from '../engine/agent/thing.js';\nexport const b = thing;\n",
+    breaks: 'ports-below-engines',
+  },
+  {
+    path: 'packages/sdk/src/telemetry/uses-engine-code.ts',
+    text: "import { thing } from '../engine/agent/thing.js';\nexport const c = thing;\n",
+    breaks: 'telemetry-observes-types-only',
+  },
+  {
+    path: 'packages/sdk/src/telemetry/uses-engine-types.ts',
+    text: "import type { Thing } from '../engine/agent/thing.js';\nexport const d: Thing = 1;\n",
+  },
+  {
+    path: 'packages/sdk/src/capabilities/tools/uses-sandbox.ts',
+    text: "import { workspace } from '../../sandbox/workspace.js';\nexport const e = workspace;\n",
+    breaks: 'tools-below-sandbox',
+  },
+  {
+    path: 'packages/sdk/src/engine/run/uses-agent.ts',
+    text: "import { thing } from '../agent/thing.js';\nexport const f = thing;\n",
+    breaks: 'run-driver-below-engines',
+  },
+  {
+    path: 'packages/sdk/src/engine/agent/uses-workflow.ts',
+    text: "import { graph } from '../workflow/graph.js';\nexport const g = graph;\n",
+    breaks: 'agent-engine-below-workflow-engine',
+  },
+  {
+    path: 'packages/sdk/src/engine/workflow/uses-definitions.ts',
+    text: "import { definition } from '../../definitions/definition.js';\nexport const h = definition;\n",
+    breaks: 'definitions-on-top',
+  },
+  {
+    path: 'packages/sdk/src/hooks/uses-root.ts',
+    text: "import { thing } from '../index.js';\nexport const i = thing;\n",
+    breaks: 'nothing-imports-the-root',
+  },
+  {
+    path: 'packages/sdk/src/model/cycle-a.ts',
+    text: "import { k } from './cycle-b.js';\nexport const j = () => k;\n",
+    breaks: 'no-runtime-cycles',
+  },
+  { path: 'packages/sdk/src/model/cycle-b.ts', text: "import { j } from './cycle-a.js';\nexport const k = () => j;\n" },
+  {
+    path: 'packages/sdk/src/model/types-a.ts',
+    text: "import type { B } from './types-b.js';\nexport interface A { b?: B }\n",
+    breaks: 'no-new-type-only-cycles',
+  },
+  { path: 'packages/sdk/src/model/types-b.ts', text: "import type { A } from './types-a.js';\nexport interface B { a?: A }\n" },
+  {
+    path: 'packages/sdk/src/core/uses-example.ts',
+    text: "import { main } from '../../../../examples/demo/src/main.js';\nexport const l = main;\n",
+    breaks: 'sdk-never-imports-its-users',
+  },
+  {
+    path: 'examples/demo/src/main.ts',
+    text: "import { thing } from '../../../packages/sdk/src/index.js';\nexport const main = thing;\n",
+  },
+  {
+    path: 'examples/demo/src/deep.ts',
+    text: "import { thing } from '../../../packages/sdk/src/engine/agent/thing.js';\nexport const m = thing;\n",
+    breaks: 'public-api-only',
+  },
+  {
+    path: 'packages/platform/src/server.ts',
+    text: "import { graph } from '@agentloom/sdk/src/engine/workflow/graph.js';\nexport const n = graph;\n",
+    breaks: 'not-to-unresolvable',
+  },
+];
+
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+interface Violation {
+  from: string;
+  rule: { name: string };
+}
+
+/** Runs the rule on a directory as `npm run lint:deps` does; returns its violations. */
+async function check(directory: string, targets: string[]): Promise<Violation[]> {
+  const result = await run(depcruise, [...targets, '--config', config, '--output-type', 'json'], {
+    cwd: directory,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  return (JSON.parse(result.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+describe('the dependency rule', () => {
+  it('fails on a deliberate violation of each rule, naming the file that breaks it', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'agentloom-dependency-rule-'));
+    directories.push(directory);
+    for (const file of fixture) {
+      mkdirSync(dirname(join(directory, file.path)), { recursive: true });
+      writeFileSync(join(directory, file.path), file.text);
+    }
+    writeFileSync(
+      join(directory, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+    );
+    const violations = await check(directory, ['packages', 'examples']);
+    const found = new Set(violations.map((violation) => `${violation.rule.name} ${violation.from}`));
+    for (const file of fixture.filter((candidate) => candidate.breaks)) {
+      expect(found, `${file.path} should break ${file.breaks}`).toContain(`${file.breaks} ${file.path}`);
+    }
+    const clean = fixture.filter((file) => !file.breaks && !file.path.includes('cycle-b') && !file.path.includes('types-b'));
+    for (const file of clean) {
+      expect(
+        violations.filter((violation) => violation.from === file.path).map((violation) => violation.rule.name),
+        file.path,
+      ).toEqual([]);
+    }
+  });
+
+  it('passes on the repository', async () => {
+    expect(await check(root, ['packages', 'examples', 'bench'])).toEqual([]);
+  });
+});
