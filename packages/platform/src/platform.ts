@@ -33,7 +33,18 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     {
       level,
       base: { service: 'agentloom-platform' },
-      redact: { paths: ['*.apiKey', '*.password', '*.secret', '*.authorization', '*.cookie', 'req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      redact: {
+        paths: [
+          '*.apiKey',
+          '*.password',
+          '*.secret',
+          '*.authorization',
+          '*.cookie',
+          'req.headers.authorization',
+          'req.headers.cookie',
+        ],
+        censor: '[redacted]',
+      },
     },
     destination,
   );
@@ -47,7 +58,11 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
   const { config } = options;
   const handle = openPlatformDatabase(config.database);
   try {
-    await migrateToLatest(handle.database, handle.dialect, config.database.dialect === 'postgres' ? config.database.schema : undefined);
+    await migrateToLatest(
+      handle.database,
+      handle.dialect,
+      config.database.dialect === 'postgres' ? config.database.schema : undefined,
+    );
   } catch (error) {
     await handle.close();
     throw error;

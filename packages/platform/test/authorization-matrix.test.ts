@@ -109,25 +109,35 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
 
   beforeAll(async () => {
     platform = await createTestPlatform(dialect);
-    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'spare']) userIds.set(name, (await seedUser(platform, `${name}@example.com`)).id);
-    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider']) clients.set(name, await new TestClient(platform).login(`${name}@example.com`, 'correct horse battery staple'));
+    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'spare'])
+      userIds.set(name, (await seedUser(platform, `${name}@example.com`)).id);
+    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider'])
+      clients.set(name, await new TestClient(platform).login(`${name}@example.com`, 'correct horse battery staple'));
     const owner = clients.get('owner') as TestClient;
     own = await buildSpace(owner, 'Space A');
     foreign = await buildSpace(clients.get('outsider') as TestClient, 'Space B');
     for (const role of ['admin', 'editor', 'viewer'] as const) {
-      expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(201);
+      expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(
+        201,
+      );
     }
     clients.set('space-key', TestClient.withApiKey(platform, own.spaceKeySecret));
     clients.set('app-key', TestClient.withApiKey(platform, own.appKeySecret));
     clients.set('anonymous', new TestClient(platform));
     const document = (await owner.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    routes = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
   });
   afterAll(() => platform.destroy());
 
   const fill = (route: string, space: SpaceFixture, memberId: string) => {
     const [, template = ''] = route.split(' ');
-    const keyId = template.includes('model-connections') ? space.vendorKeyId : template.startsWith('/apps') ? space.appKeyId : space.spaceKeyId;
+    const keyId = template.includes('model-connections')
+      ? space.vendorKeyId
+      : template.startsWith('/apps')
+        ? space.appKeyId
+        : space.spaceKeyId;
     const version = template.includes('releases') || template.includes('versions') ? '1' : '1';
     return template
       .replace('{spaceId}', space.spaceId)
@@ -141,7 +151,9 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   };
   const call = (principal: string, route: string, space: SpaceFixture, memberId: string) => {
     const [method = 'GET'] = route.split(' ');
-    return (clients.get(principal) as TestClient).request(method, fill(route, space, memberId), bodyOf(route), { 'if-match': '"999"' });
+    return (clients.get(principal) as TestClient).request(method, fill(route, space, memberId), bodyOf(route), {
+      'if-match': '"999"',
+    });
   };
 
   it('lists every route of the document in the matrix', () => {
@@ -158,8 +170,10 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       for (const principal of [...roles, 'space-key', 'app-key']) {
         const response = await call(principal, route, foreign, foreignMember);
         const text = JSON.stringify(response.body);
-        if (response.status !== 404 || (response.body as { error?: { code?: string } }).error?.code !== 'not-found') failures.push(`${route} ${principal} on foreign → ${response.status} ${text}`);
-        if (text.includes('Space B') || text.includes(foreign.spaceId)) failures.push(`${route} ${principal} leaked foreign data`);
+        if (response.status !== 404 || (response.body as { error?: { code?: string } }).error?.code !== 'not-found')
+          failures.push(`${route} ${principal} on foreign → ${response.status} ${text}`);
+        if (text.includes('Space B') || text.includes(foreign.spaceId))
+          failures.push(`${route} ${principal} leaked foreign data`);
       }
       const needed = roles.indexOf(minimumRole[route] as SpaceRole);
       for (const role of roles.slice(0, needed)) {
@@ -170,8 +184,10 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       if (appKey.status !== 403) failures.push(`${route} app-key on own → ${appKey.status}, expected 403`);
       const spaceKey = await call('space-key', route, own, ownMember);
       const spaceKeyAllowed = needed <= roles.indexOf('editor');
-      if (!spaceKeyAllowed && spaceKey.status !== 403) failures.push(`${route} space-key on own → ${spaceKey.status}, expected 403`);
-      if (spaceKeyAllowed && [401, 403, 404].includes(spaceKey.status)) failures.push(`${route} space-key on own → ${spaceKey.status}, expected access`);
+      if (!spaceKeyAllowed && spaceKey.status !== 403)
+        failures.push(`${route} space-key on own → ${spaceKey.status}, expected 403`);
+      if (spaceKeyAllowed && [401, 403, 404].includes(spaceKey.status))
+        failures.push(`${route} space-key on own → ${spaceKey.status}, expected access`);
     }
     expect(failures).toEqual([]);
   });
@@ -185,7 +201,8 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     for (const route of ordered) {
       if (route === 'PUT /apps/{appId}/draft') continue; // covered with a real If-Match in releases.test.ts
       const response = await call(minimumRole[route] as SpaceRole, route, own, userIds.get('viewer') as string);
-      if ([400, 401, 403, 404].includes(response.status)) failures.push(`${route} ${minimumRole[route]} → ${response.status} ${JSON.stringify(response.body)}`);
+      if ([400, 401, 403, 404].includes(response.status))
+        failures.push(`${route} ${minimumRole[route]} → ${response.status} ${JSON.stringify(response.body)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -194,15 +211,19 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     const failures: string[] = [];
     // The previous case revoked the keys on purpose; make fresh ones.
     const owner = clients.get('owner') as TestClient;
-    const spaceKey = (await owner.request('POST', `/spaces/${own.spaceId}/api-keys`, { name: 'fresh' })).body as { secret: string };
+    const spaceKey = (await owner.request('POST', `/spaces/${own.spaceId}/api-keys`, { name: 'fresh' })).body as {
+      secret: string;
+    };
     const appKey = (await owner.request('POST', `/apps/${own.appId}/api-keys`, { name: 'fresh' })).body as { secret: string };
     clients.set('space-key', TestClient.withApiKey(platform, spaceKey.secret));
     clients.set('app-key', TestClient.withApiKey(platform, appKey.secret));
     for (const [route, who] of Object.entries(unscoped)) {
       if (who === 'public') continue;
       if ((await call('anonymous', route, own, '')).status !== 401) failures.push(`${route} anonymous`);
-      for (const key of ['space-key', 'app-key']) if ((await call(key, route, own, userIds.get('spare') as string)).status !== 403) failures.push(`${route} ${key}`);
-      if (who === 'instance-admin' && (await call('owner', route, own, userIds.get('spare') as string)).status !== 403) failures.push(`${route} non-admin`);
+      for (const key of ['space-key', 'app-key'])
+        if ((await call(key, route, own, userIds.get('spare') as string)).status !== 403) failures.push(`${route} ${key}`);
+      if (who === 'instance-admin' && (await call('owner', route, own, userIds.get('spare') as string)).status !== 403)
+        failures.push(`${route} non-admin`);
     }
     expect(failures).toEqual([]);
   });

@@ -24,12 +24,18 @@ export interface TestPlatform extends Platform {
  * Creates a platform on a fresh SQLite file or a fresh PostgreSQL schema (unique per call, so
  * concurrent test runs never share tables), with logs captured in memory.
  */
-export async function createTestPlatform(dialect: 'sqlite' | 'postgres', overrides: Partial<PlatformConfig> = {}): Promise<TestPlatform> {
+export async function createTestPlatform(
+  dialect: 'sqlite' | 'postgres',
+  overrides: Partial<PlatformConfig> = {},
+): Promise<TestPlatform> {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-platform-'));
   const schema = `platform_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const config: PlatformConfig = {
     dataDirectory,
-    database: dialect === 'sqlite' ? { dialect: 'sqlite', file: path.join(dataDirectory, 'platform.sqlite') } : { dialect: 'postgres', url: postgresUrl, schema },
+    database:
+      dialect === 'sqlite'
+        ? { dialect: 'sqlite', file: path.join(dataDirectory, 'platform.sqlite') }
+        : { dialect: 'postgres', url: postgresUrl, schema },
     secretKey: 'test-secret-key-that-is-long-enough-0123456789',
     secretKeySource: 'environment',
     port: 0,
@@ -87,7 +93,12 @@ export class TestClient {
     return this;
   }
 
-  async request(method: string, apiPath: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async request(
+    method: string,
+    apiPath: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: unknown; headers: Headers }> {
     const allHeaders: Record<string, string> = { ...headers };
     if (body !== undefined && !allHeaders['content-type']) allHeaders['content-type'] = 'application/json';
     if (this.cookie) allHeaders.cookie = this.cookie;
@@ -96,7 +107,9 @@ export class TestClient {
     const response = await this.platform.app.request(`/api/v1${apiPath}`, {
       method,
       headers: allHeaders,
-      ...(body !== undefined ? { body: typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body) } : {}),
+      ...(body !== undefined
+        ? { body: typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body) }
+        : {}),
     });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie?.startsWith('agentloom_session=')) this.cookie = setCookie.split(';')[0];

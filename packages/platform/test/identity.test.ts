@@ -32,7 +32,10 @@ describe.each(dialects)('identity and spaces on %s', (dialect) => {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect((await client.request('POST', '/auth/login', { email: 'admin@example.com', password: 'wrong' })).status).toBe(401);
     }
-    const limited = await client.request('POST', '/auth/login', { email: 'admin@example.com', password: 'correct horse battery staple' });
+    const limited = await client.request('POST', '/auth/login', {
+      email: 'admin@example.com',
+      password: 'correct horse battery staple',
+    });
     expect(limited.status).toBe(429);
     expect((limited.body as { error: { code: string } }).error.code).toBe('too-many-attempts');
   });

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPlatform, TestClient, type TestPlatform } from './harness.js';
 
 /** Routes outside the OpenAPI document on purpose: the document itself, its page, probes and metrics. */
-const undocumented = new Set(['GET /api/v1/openapi.json', 'GET /api/v1/reference', 'GET /healthz', 'GET /readyz', 'GET /metrics']);
+const undocumented = new Set([
+  'GET /api/v1/openapi.json',
+  'GET /api/v1/reference',
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+]);
 
 describe('the OpenAPI document', () => {
   let platform: TestPlatform;
@@ -15,7 +21,10 @@ describe('the OpenAPI document', () => {
   it('is served, validates, and lists exactly the routes the app serves', async () => {
     const response = await new TestClient(platform).request('GET', '/openapi.json');
     expect(response.status).toBe(200);
-    const document = response.body as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const document = response.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     const result = await validate(structuredClone(document) as never);
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
@@ -25,7 +34,9 @@ describe('the OpenAPI document', () => {
       for (const [method, operation] of Object.entries(operations)) {
         documented.add(`${method.toUpperCase()} /api/v1${path.replaceAll(/\{([^}]+)\}/g, ':$1')}`);
         // Every operation declares its typed errors.
-        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401', '403', '404']));
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['400', '401', '403', '404']),
+        );
       }
     }
     const served = new Set(

@@ -31,16 +31,33 @@ describe.each(dialects)('drafts and releases on %s', (dialect) => {
     expect(JSON.stringify(before.snapshot)).not.toContain('sk-');
 
     // Change the shared prompt (new version) and the draft itself.
-    expect((await owner.request('POST', `/spaces/${space.spaceId}/resources/${space.promptId}/versions`, { content: { text: 'Version two of the prompt.' } })).status).toBe(201);
-    const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as { draft: { revision: number; config: Record<string, unknown> } };
-    const edited = await owner.request('PUT', `/apps/${space.appId}/draft`, { config: { ...draft.config, prompt: { text: 'An inline prompt now.' } } }, { 'if-match': `"${draft.revision}"` });
+    expect(
+      (
+        await owner.request('POST', `/spaces/${space.spaceId}/resources/${space.promptId}/versions`, {
+          content: { text: 'Version two of the prompt.' },
+        })
+      ).status,
+    ).toBe(201);
+    const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
+      draft: { revision: number; config: Record<string, unknown> };
+    };
+    const edited = await owner.request(
+      'PUT',
+      `/apps/${space.appId}/draft`,
+      { config: { ...draft.config, prompt: { text: 'An inline prompt now.' } } },
+      { 'if-match': `"${draft.revision}"` },
+    );
     expect(edited.status).toBe(200);
 
     const after = await readRelease(1);
     expect(after).toEqual(before);
 
     // The release builds into an SDK agent that answers a scripted question with the pinned config.
-    const app = await platform.services.database.selectFrom('apps').selectAll().where('id', '=', space.appId).executeTakeFirstOrThrow();
+    const app = await platform.services.database
+      .selectFrom('apps')
+      .selectAll()
+      .where('id', '=', space.appId)
+      .executeTakeFirstOrThrow();
     const agent = await assembleAgent(after.snapshot, databaseAssemblyPorts(platform.services, app));
     const result = await agent.run({ sessionId: `session-${randomUUID()}`, input: 'What is AgentLoom?' }).result();
     expect(result.status).toBe('succeeded');
@@ -57,25 +74,53 @@ describe.each(dialects)('drafts and releases on %s', (dialect) => {
   });
 
   it('refuses a stale If-Match with 412 and a missing one with 428, changing nothing', async () => {
-    const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as { draft: { revision: number; config: Record<string, unknown> } };
-    const stale = await owner.request('PUT', `/apps/${space.appId}/draft`, { config: { ...draft.config, variables: { a: 'b' } } }, { 'if-match': `"${draft.revision - 1}"` });
+    const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
+      draft: { revision: number; config: Record<string, unknown> };
+    };
+    const stale = await owner.request(
+      'PUT',
+      `/apps/${space.appId}/draft`,
+      { config: { ...draft.config, variables: { a: 'b' } } },
+      { 'if-match': `"${draft.revision - 1}"` },
+    );
     expect(stale.status).toBe(412);
     expect((stale.body as { error: { code: string } }).error.code).toBe('stale-revision');
     const missing = await owner.request('PUT', `/apps/${space.appId}/draft`, { config: draft.config });
     expect(missing.status).toBe(428);
-    const now = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as { draft: { revision: number; config: Record<string, unknown> } };
+    const now = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
+      draft: { revision: number; config: Record<string, unknown> };
+    };
     expect(now.draft).toEqual(draft);
   });
 
   it('reports every draft problem at once and publishes nothing when the draft is invalid', async () => {
-    const created = await owner.request('POST', `/spaces/${space.spaceId}/apps`, { kind: 'agent', mode: 'plan-executor', name: 'Broken' });
+    const created = await owner.request('POST', `/spaces/${space.spaceId}/apps`, {
+      kind: 'agent',
+      mode: 'plan-executor',
+      name: 'Broken',
+    });
     const appId = (created.body as { app: { id: string } }).app.id;
-    const put = await owner.request('PUT', `/apps/${appId}/draft`, { config: { prompt: { resourceId: 'res_missing' }, capabilities: { tools: [space.promptId] } } }, { 'if-match': '"1"' });
+    const put = await owner.request(
+      'PUT',
+      `/apps/${appId}/draft`,
+      { config: { prompt: { resourceId: 'res_missing' }, capabilities: { tools: [space.promptId] } } },
+      { 'if-match': '"1"' },
+    );
     expect(put.status).toBe(200);
-    const validation = (await owner.request('POST', `/apps/${appId}/draft/validate`)).body as { valid: boolean; issues: { path: string; code: string }[] };
+    const validation = (await owner.request('POST', `/apps/${appId}/draft/validate`)).body as {
+      valid: boolean;
+      issues: { path: string; code: string }[];
+    };
     expect(validation.valid).toBe(false);
     expect(validation.issues.map((issue) => `${issue.path}:${issue.code}`).sort()).toEqual(
-      ['capabilities.tools.0:wrong-type', 'executors:required', 'model:required', 'planner:required', 'prompt:not-found', 'prompt:wrong-mode'].sort(),
+      [
+        'capabilities.tools.0:wrong-type',
+        'executors:required',
+        'model:required',
+        'planner:required',
+        'prompt:not-found',
+        'prompt:wrong-mode',
+      ].sort(),
     );
     const publish = await owner.request('POST', `/apps/${appId}/releases`, {});
     expect(publish.status).toBe(422);
@@ -87,11 +132,18 @@ describe.each(dialects)('drafts and releases on %s', (dialect) => {
     const patch = await owner.request('PATCH', `/apps/${space.appId}`, { mode: 'plan-executor' });
     expect(patch.status).toBe(422);
     expect((patch.body as { error: { code: string } }).error.code).toBe('mode-immutable');
-    const references = (await owner.request('GET', `/spaces/${space.spaceId}/resources/${space.toolId}/references`)).body as { references: { appId: string; releaseVersion: number | null }[] };
-    expect(references.references.some((reference) => reference.appId === space.appId && reference.releaseVersion === 1)).toBe(true);
+    const references = (await owner.request('GET', `/spaces/${space.spaceId}/resources/${space.toolId}/references`)).body as {
+      references: { appId: string; releaseVersion: number | null }[];
+    };
+    expect(references.references.some((reference) => reference.appId === space.appId && reference.releaseVersion === 1)).toBe(
+      true,
+    );
     // A referenced resource is archived, not deleted.
     const deleted = await owner.request('DELETE', `/spaces/${space.spaceId}/resources/${space.toolId}`);
     expect(deleted.body).toEqual({ archived: true });
-    expect(((await owner.request('GET', `/spaces/${space.spaceId}/resources/${space.toolId}`)).body as { resource: { state: string } }).resource.state).toBe('archived');
+    expect(
+      ((await owner.request('GET', `/spaces/${space.spaceId}/resources/${space.toolId}`)).body as { resource: { state: string } })
+        .resource.state,
+    ).toBe('archived');
   });
 });

@@ -25,7 +25,16 @@ export interface SpaceFixture {
   appKeySecret: string;
 }
 
-const skillFile = ['---', 'name: notes-helper', 'description: Use when the user asks about their notes; explains how to summarise them.', '---', '', '# Notes helper', 'Summarise notes in three bullet points.', ''].join('\n');
+const skillFile = [
+  '---',
+  'name: notes-helper',
+  'description: Use when the user asks about their notes; explains how to summarise them.',
+  '---',
+  '',
+  '# Notes helper',
+  'Summarise notes in three bullet points.',
+  '',
+].join('\n');
 
 async function ok<T>(response: Promise<{ status: number; body: unknown }>, status: number): Promise<T> {
   const result = await response;
@@ -45,7 +54,10 @@ export async function buildSpace(owner: TestClient, name: string): Promise<Space
     owner.request('POST', `${base}/model-connections`, {
       name: 'Demo',
       provider: 'offline-demo',
-      settings: { demoReplies: [{ whenInputContains: 'agentloom', reply: 'AgentLoom keeps runs alive across crashes.' }], demoFallback: 'No idea.' },
+      settings: {
+        demoReplies: [{ whenInputContains: 'agentloom', reply: 'AgentLoom keeps runs alive across crashes.' }],
+        demoFallback: 'No idea.',
+      },
       models: [{ modelId: 'demo-1' }],
     }),
     201,
@@ -60,9 +72,16 @@ export async function buildSpace(owner: TestClient, name: string): Promise<Space
     }),
     201,
   );
-  const { secret } = await ok<{ secret: { id: string } }>(owner.request('POST', `${base}/secrets`, { name: 'TOOL_TOKEN', value: secretValues.toolToken }), 201);
+  const { secret } = await ok<{ secret: { id: string } }>(
+    owner.request('POST', `${base}/secrets`, { name: 'TOOL_TOKEN', value: secretValues.toolToken }),
+    201,
+  );
   const prompt = await ok<{ resource: { id: string } }>(
-    owner.request('POST', `${base}/resources`, { type: 'prompt', name: 'Helper prompt', content: { text: 'You are a helpful agent, version one.' } }),
+    owner.request('POST', `${base}/resources`, {
+      type: 'prompt',
+      name: 'Helper prompt',
+      content: { text: 'You are a helpful agent, version one.' },
+    }),
     201,
   );
   const toolResource = await ok<{ resource: { id: string } }>(
@@ -78,9 +97,20 @@ export async function buildSpace(owner: TestClient, name: string): Promise<Space
     }),
     201,
   );
-  const skill = await ok<{ resource: { id: string } }>(owner.request('POST', `${base}/resources`, { type: 'skill', name: 'notes-helper' }), 201);
-  await ok(owner.request('POST', `${base}/resources/${skill.resource.id}/versions`, { files: [{ path: 'SKILL.md', contentBase64: Buffer.from(skillFile).toString('base64') }] }), 201);
-  const { app } = await ok<{ app: { id: string } }>(owner.request('POST', `${base}/apps`, { kind: 'agent', mode: 'react', name: `${name} agent` }), 201);
+  const skill = await ok<{ resource: { id: string } }>(
+    owner.request('POST', `${base}/resources`, { type: 'skill', name: 'notes-helper' }),
+    201,
+  );
+  await ok(
+    owner.request('POST', `${base}/resources/${skill.resource.id}/versions`, {
+      files: [{ path: 'SKILL.md', contentBase64: Buffer.from(skillFile).toString('base64') }],
+    }),
+    201,
+  );
+  const { app } = await ok<{ app: { id: string } }>(
+    owner.request('POST', `${base}/apps`, { kind: 'agent', mode: 'react', name: `${name} agent` }),
+    201,
+  );
   const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
   await ok(
     owner.request(
@@ -98,8 +128,14 @@ export async function buildSpace(owner: TestClient, name: string): Promise<Space
     200,
   );
   await ok(owner.request('POST', `/apps/${app.id}/releases`, { notes: 'first' }), 201);
-  const spaceKey = await ok<{ key: { id: string }; secret: string }>(owner.request('POST', `${base}/api-keys`, { name: 'ci' }), 201);
-  const appKey = await ok<{ key: { id: string }; secret: string }>(owner.request('POST', `/apps/${app.id}/api-keys`, { name: 'website' }), 201);
+  const spaceKey = await ok<{ key: { id: string }; secret: string }>(
+    owner.request('POST', `${base}/api-keys`, { name: 'ci' }),
+    201,
+  );
+  const appKey = await ok<{ key: { id: string }; secret: string }>(
+    owner.request('POST', `/apps/${app.id}/api-keys`, { name: 'website' }),
+    201,
+  );
   return {
     spaceId: space.id,
     demoConnectionId: demo.connection.id,

@@ -1,5 +1,15 @@
 import path from 'node:path';
-import { Agent, type AgentConfig, BubblewrapSandbox, createWorkspace, InvalidConfigurationError, InvalidSkillError, loadSkills, type SkillCatalog, type Tool } from '@agentloom/sdk';
+import {
+  Agent,
+  type AgentConfig,
+  BubblewrapSandbox,
+  createWorkspace,
+  InvalidConfigurationError,
+  InvalidSkillError,
+  loadSkills,
+  type SkillCatalog,
+  type Tool,
+} from '@agentloom/sdk';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { buildLanguageModel } from '../models/index.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
@@ -21,7 +31,8 @@ interface BuiltRole {
 export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
   const issues: { path: string; message: string }[] = [];
   const apiKey = await ports.readActiveKey(snapshot.model.credential.connectionId);
-  if (!apiKey && snapshot.model.provider !== 'offline-demo') issues.push({ path: 'model', message: 'the model connection has no active key' });
+  if (!apiKey && snapshot.model.provider !== 'offline-demo')
+    issues.push({ path: 'model', message: 'the model connection has no active key' });
 
   const buildRole = async (rolePath: string, role: RoleSnapshot): Promise<BuiltRole> => {
     let prompt = '';
@@ -40,7 +51,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         if (typeof value === 'string') headers[name] = value;
         else {
           const secret = await ports.readSecret(value.secret);
-          if (secret === undefined) issues.push({ path: `${rolePath}.tools.${index}`, message: `the secret "${value.secret}" does not exist` });
+          if (secret === undefined)
+            issues.push({ path: `${rolePath}.tools.${index}`, message: `the secret "${value.secret}" does not exist` });
           else headers[name] = secret;
         }
       }
@@ -53,7 +65,10 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     let skills: SkillCatalog | undefined;
     if (role.skills.length > 0) {
       try {
-        skills = await loadSkills({ roots: role.skills.map((skill) => path.join(ports.resourcesDirectory, skill.storageRef)), only: role.skills.map((skill) => skill.name) });
+        skills = await loadSkills({
+          roots: role.skills.map((skill) => path.join(ports.resourcesDirectory, skill.storageRef)),
+          only: role.skills.map((skill) => skill.name),
+        });
       } catch (error) {
         if (!(error instanceof InvalidSkillError)) throw error;
         for (const problem of error.problems) issues.push({ path: `${rolePath}.skills`, message: problem.message });
@@ -64,15 +79,20 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
 
   const entry = await buildRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
   const executors = [];
-  for (const [index, role] of snapshot.executors.entries()) executors.push({ role, built: await buildRole(`executors.${index}`, role) });
+  for (const [index, role] of snapshot.executors.entries())
+    executors.push({ role, built: await buildRole(`executors.${index}`, role) });
 
   const roles = [snapshot.entry, ...snapshot.executors];
   const wantsFiles = roles.some((role) => role.builtIn.length > 0 || role.skills.length > 0);
   const wantsCommands = roles.some((role) => role.builtIn.includes('run_command'));
   if (issues.length > 0) throw new AssemblyError(issues);
 
-  const allSkills = [entry.skills, ...executors.map((executor) => executor.built.skills)].flatMap((catalog) => catalog?.skills ?? []);
-  const uniqueSkills = [...new Map(allSkills.map((skill) => [skill.name, { name: skill.name, directory: skill.directory }])).values()];
+  const allSkills = [entry.skills, ...executors.map((executor) => executor.built.skills)].flatMap(
+    (catalog) => catalog?.skills ?? [],
+  );
+  const uniqueSkills = [
+    ...new Map(allSkills.map((skill) => [skill.name, { name: skill.name, directory: skill.directory }])).values(),
+  ];
   const workspace = wantsFiles
     ? createWorkspace({
         root: ports.fileRoot,

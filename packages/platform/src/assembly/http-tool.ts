@@ -18,7 +18,12 @@ const maximumResponseCharacters = 20_000;
  * (arguments are validated before any call), the arguments are sent as the JSON body (query for
  * GET), and secrets in headers are resolved here, at construction, never stored in the snapshot.
  */
-export function buildHttpTool(name: string, content: HttpToolContent, headers: Record<string, string>, fetchImplementation: typeof globalThis.fetch = fetch): Tool {
+export function buildHttpTool(
+  name: string,
+  content: HttpToolContent,
+  headers: Record<string, string>,
+  fetchImplementation: typeof globalThis.fetch = fetch,
+): Tool {
   const parameters = z.fromJSONSchema(content.parameters as Parameters<typeof z.fromJSONSchema>[0]);
   return tool({
     name,
@@ -28,7 +33,8 @@ export function buildHttpTool(name: string, content: HttpToolContent, headers: R
       const url = new URL(content.request.url);
       const isGet = content.request.method === 'GET';
       if (isGet && args && typeof args === 'object') {
-        for (const [key, value] of Object.entries(args as Record<string, unknown>)) url.searchParams.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+        for (const [key, value] of Object.entries(args as Record<string, unknown>))
+          url.searchParams.set(key, typeof value === 'string' ? value : JSON.stringify(value));
       }
       const response = await fetchImplementation(url, {
         method: content.request.method,

@@ -3,10 +3,10 @@ import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { ConfigurationProblemError, loadConfig } from '../config/index.js';
 import { migrateToLatest, openPlatformDatabase } from '../database/index.js';
+import { apiPrefix } from '../http/create-app.js';
 import { createUser, EmailTakenError } from '../identity/index.js';
 import { createPlatform } from '../platform.js';
 import { prepareFirstStart } from '../seed/first-start.js';
-import { apiPrefix } from '../http/create-app.js';
 
 const usage = `Usage: agentloom <command> [options]
 
@@ -42,12 +42,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(process.env, {
-      ...(values.port ? { port: values.port } : {}),
-      ...(values.host ? { host: values.host } : {}),
-      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-      ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
-    }, process.env.INIT_CWD ?? process.cwd());
+    config = loadConfig(
+      process.env,
+      {
+        ...(values.port ? { port: values.port } : {}),
+        ...(values.host ? { host: values.host } : {}),
+        ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+        ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
+      },
+      process.env.INIT_CWD ?? process.cwd(),
+    );
   } catch (error) {
     if (error instanceof ConfigurationProblemError) {
       console.error(error.message);
@@ -60,7 +64,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'migrate': {
       const handle = openPlatformDatabase(config.database);
       try {
-        const applied = await migrateToLatest(handle.database, handle.dialect, config.database.dialect === 'postgres' ? config.database.schema : undefined);
+        const applied = await migrateToLatest(
+          handle.database,
+          handle.dialect,
+          config.database.dialect === 'postgres' ? config.database.schema : undefined,
+        );
         console.log(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}` : 'The database schema is up to date.');
         return 0;
       } finally {
@@ -74,7 +82,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       const platform = await createPlatform({ config });
       try {
-        await createUser(platform.services.database, { email: values.email, displayName: values.email, password: values.password, isInstanceAdmin: true, now: new Date() });
+        await createUser(platform.services.database, {
+          email: values.email,
+          displayName: values.email,
+          password: values.password,
+          isInstanceAdmin: true,
+          now: new Date(),
+        });
         console.log(`Created the instance administrator ${values.email}.`);
         return 0;
       } catch (error) {
@@ -102,18 +116,25 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
   const platform = await createPlatform({ config });
   const embedded = config.database.dialect === 'sqlite';
   if (config.secretKeySource === 'generated') {
-    console.log(`Generated a secret key into ${config.dataDirectory}/secret.key (mode 0600). Back it up: it decrypts stored credentials.`);
+    console.log(
+      `Generated a secret key into ${config.dataDirectory}/secret.key (mode 0600). Back it up: it decrypts stored credentials.`,
+    );
   }
   const firstStart = await prepareFirstStart(platform.services, { createAdmin: embedded, seedDemo: config.seedDemo && embedded });
   const server = serve({ fetch: platform.app.fetch, port: config.port, hostname: config.host }, (info) => {
     const url = `http://${config.host}:${info.port}`;
     console.log(`AgentLoom platform listening on ${url} (API ${url}${apiPrefix}, reference ${url}${apiPrefix}/reference)`);
-    console.log(`Database: ${embedded ? `SQLite at ${config.database.dialect === 'sqlite' ? config.database.file : ''}` : 'PostgreSQL'}; data directory ${config.dataDirectory}`);
+    console.log(
+      `Database: ${embedded ? `SQLite at ${config.database.dialect === 'sqlite' ? config.database.file : ''}` : 'PostgreSQL'}; data directory ${config.dataDirectory}`,
+    );
     if (firstStart.admin) {
       console.log(`First start: instance administrator ${firstStart.admin.email} with password ${firstStart.admin.password}`);
       console.log('This password is shown only once.');
     }
-    if (firstStart.demo) console.log(`Seeded the "Demo" space with a published demo agent (app ${firstStart.demo.appId}, release ${firstStart.demo.releaseVersion}).`);
+    if (firstStart.demo)
+      console.log(
+        `Seeded the "Demo" space with a published demo agent (app ${firstStart.demo.appId}, release ${firstStart.demo.releaseVersion}).`,
+      );
   });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -1,1 +1,7 @@
-export { type ConfigFlags, ConfigurationProblemError, defaultBodyLimitBytes, loadConfig, type PlatformConfig } from './load-config.js';
+export {
+  type ConfigFlags,
+  ConfigurationProblemError,
+  defaultBodyLimitBytes,
+  loadConfig,
+  type PlatformConfig,
+} from './load-config.js';

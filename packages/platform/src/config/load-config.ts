@@ -46,7 +46,11 @@ export const defaultBodyLimitBytes = 10 * 1024 * 1024;
  * generates `secret.key` in the data directory (mode 0600); PostgreSQL deployments run on many
  * machines that must share one key, so there it is required.
  */
-export function loadConfig(environment: NodeJS.ProcessEnv, flags: ConfigFlags = {}, workingDirectory = process.cwd()): PlatformConfig {
+export function loadConfig(
+  environment: NodeJS.ProcessEnv,
+  flags: ConfigFlags = {},
+  workingDirectory = process.cwd(),
+): PlatformConfig {
   const problems: string[] = [];
   const dataDirectory = path.resolve(workingDirectory, flags.dataDir ?? environment.AGENTLOOM_DATA_DIR ?? '.agentloom');
 
@@ -89,7 +93,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv, flags: ConfigFlags = 
     problems.push('AGENTLOOM_SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`).');
   }
   if (environment.AGENTLOOM_SECRET_KEY === undefined && database.dialect === 'postgres') {
-    problems.push('AGENTLOOM_SECRET_KEY is required with PostgreSQL: every machine must share the key that encrypts credentials.');
+    problems.push(
+      'AGENTLOOM_SECRET_KEY is required with PostgreSQL: every machine must share the key that encrypts credentials.',
+    );
   }
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 

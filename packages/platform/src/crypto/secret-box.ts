@@ -10,7 +10,7 @@ export class SecretDecryptionError extends Error {
 }
 
 /**
- * Encrypts credentials at rest with AES-256-GCM under the instance key (`AGENTLOOM_SECRET_KEY`).
+ * Encrypts credentials at rest with AES-GCM with a 256-bit key under the instance key (`AGENTLOOM_SECRET_KEY`).
  * Each value gets a random 96-bit nonce; the format `v1.<nonce>.<tag>.<ciphertext>` (base64url)
  * leaves room for a key rotation later.
  */
@@ -26,7 +26,9 @@ export class SecretBox {
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+    return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(
+      '.',
+    );
   }
 
   open(sealed: string): string {

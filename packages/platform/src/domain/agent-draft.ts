@@ -9,7 +9,9 @@ export const builtInCapabilities = ['workspace-files', 'run_command'] as const;
 const resourceId = z.string().min(1).max(100);
 const promptSource = z
   .union([z.strictObject({ text: z.string().min(1).max(100_000) }), z.strictObject({ resourceId })])
-  .openapi('PromptSource', { description: 'Inline text, or a shared prompt resource (its newest version is pinned at publish).' });
+  .openapi('PromptSource', {
+    description: 'Inline text, or a shared prompt resource (its newest version is pinned at publish).',
+  });
 const capabilities = z
   .strictObject({
     builtIn: z.array(z.enum(builtInCapabilities)).max(10).default([]),
@@ -43,16 +45,32 @@ export const agentDraftSchema = z
     prompt: promptSource.optional(),
     variables: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(10_000)).default({}),
     capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
-    planner: z.strictObject({ prompt: promptSource, capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }) }).optional(),
+    planner: z
+      .strictObject({
+        prompt: promptSource,
+        capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+      })
+      .optional(),
     executors: z.array(executor).max(20).default([]),
     hooks: z.array(resourceId).max(100).default([]),
     execution: z
       .strictObject({
         maxLoops: z.number().int().min(1).max(10_000).optional(),
-        timeoutMs: z.number().int().min(1000).max(7 * 24 * 3_600_000).optional(),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(1000)
+          .max(7 * 24 * 3_600_000)
+          .optional(),
         parallel: z.boolean().optional(),
         maxParallelExecutors: z.number().int().min(1).max(32).optional(),
-        retry: z.strictObject({ enabled: z.boolean().optional(), attempts: z.number().int().min(1).max(10).optional(), waitMs: z.number().int().min(0).max(600_000).optional() }).optional(),
+        retry: z
+          .strictObject({
+            enabled: z.boolean().optional(),
+            attempts: z.number().int().min(1).max(10).optional(),
+            waitMs: z.number().int().min(0).max(600_000).optional(),
+          })
+          .optional(),
         toolTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
       })
       .default({}),
@@ -80,15 +98,21 @@ export function emptyAgentDraft(): AgentDraft {
 }
 
 /** Every resource id a draft references, by the type it must have. */
-export function referencedResources(draft: AgentDraft): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] {
+export function referencedResources(
+  draft: AgentDraft,
+): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] {
   const found: { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] = [];
   const addPrompt = (path: string, prompt: PromptSource | undefined) => {
     if (prompt && 'resourceId' in prompt) found.push({ path, resourceId: prompt.resourceId, type: 'prompt' });
   };
   const addCapabilities = (path: string, selection: CapabilitySelection) => {
-    selection.tools.forEach((id, index) => found.push({ path: `${path}.tools.${index}`, resourceId: id, type: 'tool' }));
-    selection.skills.forEach((id, index) => found.push({ path: `${path}.skills.${index}`, resourceId: id, type: 'skill' }));
-    selection.mcpServers.forEach((id, index) => found.push({ path: `${path}.mcpServers.${index}`, resourceId: id, type: 'mcp-server' }));
+    for (const [index, id] of selection.tools.entries())
+      found.push({ path: `${path}.tools.${index}`, resourceId: id, type: 'tool' });
+    for (const [index, id] of selection.skills.entries())
+      found.push({ path: `${path}.skills.${index}`, resourceId: id, type: 'skill' });
+    for (const [index, id] of selection.mcpServers.entries()) {
+      found.push({ path: `${path}.mcpServers.${index}`, resourceId: id, type: 'mcp-server' });
+    }
   };
   addPrompt('prompt', draft.prompt);
   addCapabilities('capabilities', draft.capabilities);
@@ -100,6 +124,6 @@ export function referencedResources(draft: AgentDraft): { path: string; resource
     addPrompt(`executors.${index}.prompt`, role.prompt);
     addCapabilities(`executors.${index}.capabilities`, role.capabilities);
   });
-  draft.hooks.forEach((id, index) => found.push({ path: `hooks.${index}`, resourceId: id, type: 'hook' }));
+  for (const [index, id] of draft.hooks.entries()) found.push({ path: `hooks.${index}`, resourceId: id, type: 'hook' });
   return found;
 }

@@ -33,7 +33,8 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
     if (!connection) issue('model.connectionId', 'not-found', 'No such model connection in this space.');
     else {
       if (connection.state !== 'active') issue('model.connectionId', 'archived', 'The model connection is archived.');
-      if (!connection.hasActiveKey && connection.provider !== 'offline-demo') issue('model.connectionId', 'no-active-key', 'The model connection has no active key.');
+      if (!connection.hasActiveKey && connection.provider !== 'offline-demo')
+        issue('model.connectionId', 'no-active-key', 'The model connection has no active key.');
       const model = connection.models.get(draft.model.modelId);
       if (!model) issue('model.modelId', 'not-in-catalogue', 'The model is not in the connection’s catalogue.');
       else if (!model.enabled) issue('model.modelId', 'model-disabled', 'The model is disabled in the catalogue.');
@@ -43,7 +44,8 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
   if (mode === 'react') {
     if (!draft.prompt) issue('prompt', 'required', 'A ReAct agent needs a prompt.');
     if (draft.planner) issue('planner', 'wrong-mode', 'A ReAct agent has no planner (the mode is fixed at creation).');
-    if (draft.executors.length > 0) issue('executors', 'wrong-mode', 'A ReAct agent has no executors (the mode is fixed at creation).');
+    if (draft.executors.length > 0)
+      issue('executors', 'wrong-mode', 'A ReAct agent has no executors (the mode is fixed at creation).');
   } else {
     if (!draft.planner) issue('planner', 'required', 'A Plan–Executor agent needs a planner.');
     if (draft.executors.length === 0) issue('executors', 'required', 'A Plan–Executor agent needs at least one executor.');
@@ -58,11 +60,16 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
   for (const reference of referencedResources(draft)) {
     const resource = lookups.resources.get(reference.resourceId);
     if (!resource) issue(reference.path, 'not-found', 'No such resource in this space.');
-    else if (resource.type !== reference.type) issue(reference.path, 'wrong-type', `Expected a ${reference.type}, found a ${resource.type}.`);
+    else if (resource.type !== reference.type)
+      issue(reference.path, 'wrong-type', `Expected a ${reference.type}, found a ${resource.type}.`);
     else if (resource.state !== 'active') issue(reference.path, 'archived', 'The resource is archived.');
     else if (resource.latestVersion < 1) issue(reference.path, 'no-version', 'The resource has no version yet.');
     if (resource && resource.type === reference.type && (reference.type === 'mcp-server' || reference.type === 'hook')) {
-      issue(reference.path, 'not-yet-supported', `Agents cannot use ${reference.type === 'hook' ? 'hooks' : 'MCP servers'} from the platform yet (they arrive with runs, issue 14).`);
+      issue(
+        reference.path,
+        'not-yet-supported',
+        `Agents cannot use ${reference.type === 'hook' ? 'hooks' : 'MCP servers'} from the platform yet (they arrive with runs, issue 14).`,
+      );
     }
   }
   if (draft.execution.maxParallelExecutors !== undefined && mode === 'react') {

@@ -58,14 +58,25 @@ async function principalOf(c: Context<PlatformEnvironment>): Promise<Principal |
   const session = await database
     .selectFrom('web_sessions')
     .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select(['web_sessions.id as sessionId', 'web_sessions.expires_at', 'users.id', 'users.email', 'users.is_instance_admin', 'users.status'])
+    .select([
+      'web_sessions.id as sessionId',
+      'web_sessions.expires_at',
+      'users.id',
+      'users.email',
+      'users.is_instance_admin',
+      'users.status',
+    ])
     .where('web_sessions.id', '=', hashToken(token))
     .executeTakeFirst();
-  if (!session || session.status !== 'active' || session.expires_at <= now().toISOString()) return undefined;
+  if (session?.status !== 'active' || session.expires_at <= now().toISOString()) return undefined;
   if (unsafeMethods.has(c.req.method) && !c.req.path.endsWith('/auth/login')) {
     const sent = c.req.header(csrfHeaderName) ?? '';
     if (!sameSecret(sent, csrfTokenOf(config.secretKey, token))) {
-      throw new ApiError(403, 'csrf-token-invalid', 'Cookie-authenticated changes must send the session CSRF token in X-CSRF-Token.');
+      throw new ApiError(
+        403,
+        'csrf-token-invalid',
+        'Cookie-authenticated changes must send the session CSRF token in X-CSRF-Token.',
+      );
     }
   }
   return {

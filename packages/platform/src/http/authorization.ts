@@ -77,7 +77,11 @@ export async function authorizeSpace(
 }
 
 /** Loads an app and authorises `action` in its space; an app the caller cannot see is a 404. */
-export async function authorizeApp(c: Context<PlatformEnvironment>, appId: string, action: SpaceAction): Promise<{ app: AppRow; role: SpaceRole }> {
+export async function authorizeApp(
+  c: Context<PlatformEnvironment>,
+  appId: string,
+  action: SpaceAction,
+): Promise<{ app: AppRow; role: SpaceRole }> {
   requirePrincipal(c);
   const app = await c.get('services').database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
   if (!app) throw notFound('The app');

@@ -19,7 +19,8 @@ export const openApiInfo = {
   info: {
     title: 'AgentLoom platform API',
     version: '1.0.0',
-    description: 'Spaces, shared resources, apps, drafts and releases. Errors are `{ error: { code, message, details } }` with stable codes.',
+    description:
+      'Spaces, shared resources, apps, drafts and releases. Errors are `{ error: { code, message, details } }` with stable codes.',
   },
 } as const;
 
@@ -44,7 +45,13 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
       services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
       services.metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
       services.logger.info(
-        { requestId: c.get('requestId'), method: c.req.method, route, status: c.res.status, durationMs: Math.round(seconds * 1000) },
+        {
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          route,
+          status: c.res.status,
+          durationMs: Math.round(seconds * 1000),
+        },
         'request',
       );
     }
@@ -57,14 +64,32 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
     }
     if (error instanceof HTTPException && error.status < 500) {
       const code = error.status === 400 ? 'malformed-json' : error.status === 415 ? 'unsupported-media-type' : 'bad-request';
-      const message = error.status === 400 ? 'The body is not valid JSON.' : error.status === 415 ? 'Send the body as application/json.' : error.message;
+      const message =
+        error.status === 400
+          ? 'The body is not valid JSON.'
+          : error.status === 415
+            ? 'Send the body as application/json.'
+            : error.message;
       return c.json({ error: { code, message, details: {} } }, error.status);
     }
-    services.logger.error({ requestId: requestIdValue, err: { name: (error as Error).name, message: (error as Error).message, stack: (error as Error).stack } }, 'unhandled error');
-    return c.json({ error: { code: 'internal-error', message: 'Something went wrong on the server.', details: { requestId: requestIdValue } } }, 500);
+    services.logger.error(
+      {
+        requestId: requestIdValue,
+        err: { name: (error as Error).name, message: (error as Error).message, stack: (error as Error).stack },
+      },
+      'unhandled error',
+    );
+    return c.json(
+      {
+        error: { code: 'internal-error', message: 'Something went wrong on the server.', details: { requestId: requestIdValue } },
+      },
+      500,
+    );
   });
 
-  app.notFound((c) => c.json({ error: { code: 'route-not-found', message: `No route ${c.req.method} ${c.req.path}.`, details: {} } }, 404));
+  app.notFound((c) =>
+    c.json({ error: { code: 'route-not-found', message: `No route ${c.req.method} ${c.req.path}.`, details: {} } }, 404),
+  );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
@@ -86,13 +111,19 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
     bodyLimit({
       maxSize: services.config.bodyLimitBytes,
       onError: () => {
-        throw new ApiError(413, 'body-too-large', `The body is larger than ${services.config.bodyLimitBytes} bytes.`, { limitBytes: services.config.bodyLimitBytes });
+        throw new ApiError(413, 'body-too-large', `The body is larger than ${services.config.bodyLimitBytes} bytes.`, {
+          limitBytes: services.config.bodyLimitBytes,
+        });
       },
     }),
   );
   api.use('*', authenticate());
   for (const group of apiRouteGroups()) api.route('/', group);
-  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', { type: 'apiKey', in: 'cookie', name: 'agentloom_session' });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'agentloom_session',
+  });
   api.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
   const document = () => api.getOpenAPI31Document({ ...openApiInfo, servers: [{ url: apiPrefix }] });
   api.get('/openapi.json', (c) => c.json(document()));

@@ -71,7 +71,12 @@ export function createSubApp(): OpenAPIHono<PlatformEnvironment> {
 }
 
 /** Path parameter schema of an id. */
-export const idParameter = (name: string) => z.string().min(1).max(100).openapi({ param: { name, in: 'path' } });
+export const idParameter = (name: string) =>
+  z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name, in: 'path' } });
 
 /** The `{ ok: true }` body of a change that returns nothing else. */
 export const okSchema = z.object({ ok: z.literal(true) }).openapi('Ok');

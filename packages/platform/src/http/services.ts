@@ -1,11 +1,11 @@
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '../config/index.js';
 import type { SecretBox } from '../crypto/index.js';
 import type { DatabaseDialect } from '../database/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
-import type { Kysely } from 'kysely';
-import type { PlatformMetrics } from './metrics.js';
 import type { LoginRateLimiter } from './login-rate-limiter.js';
+import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
 
 /** Everything a route needs, built once per server and shared by every request. */

@@ -8,7 +8,10 @@ export type Provider = (typeof providers)[number];
 export const connectionSettingsSchema = z
   .strictObject({
     /** offline-demo: answers by rule. */
-    demoReplies: z.array(z.strictObject({ whenInputContains: z.string().min(1).max(500), reply: z.string().min(1).max(20_000) })).max(100).optional(),
+    demoReplies: z
+      .array(z.strictObject({ whenInputContains: z.string().min(1).max(500), reply: z.string().min(1).max(20_000) }))
+      .max(100)
+      .optional(),
     /** offline-demo: the answer when no rule matches. */
     demoFallback: z.string().max(20_000).optional(),
     /** openai-compatible: the field that carries the output limit. */

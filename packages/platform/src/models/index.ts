@@ -1,3 +1,9 @@
 export { buildLanguageModel, type ModelBuildInput, ModelUnavailableError } from './build-language-model.js';
-export { catalogueEntrySchema, type ConnectionSettings, connectionSettingsSchema, type Provider, providers } from './connection-settings.js';
-export { type DemoReply, DemoLanguageModel } from './demo-language-model.js';
+export {
+  type ConnectionSettings,
+  catalogueEntrySchema,
+  connectionSettingsSchema,
+  type Provider,
+  providers,
+} from './connection-settings.js';
+export { DemoLanguageModel, type DemoReply } from './demo-language-model.js';

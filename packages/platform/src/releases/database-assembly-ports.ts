@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { RunStore } from '@agentloom/sdk';
-import type { AssemblyPorts } from '../assembly/index.js';
 import type { Kysely, Transaction } from 'kysely';
+import type { AssemblyPorts } from '../assembly/index.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import type { PlatformServices } from '../http/services.js';
 import { readActiveKey } from '../resources/connection-repository.js';
@@ -13,7 +13,11 @@ import { readActiveKey } from '../resources/connection-repository.js';
 export function databaseAssemblyPorts(
   services: PlatformServices,
   app: AppRow,
-  options: { store?: RunStore; fetch?: typeof globalThis.fetch; queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase> } = {},
+  options: {
+    store?: RunStore;
+    fetch?: typeof globalThis.fetch;
+    queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+  } = {},
 ): AssemblyPorts {
   const { secretBox, config } = services;
   const database = options.queryable ?? services.database;
@@ -31,7 +35,12 @@ export function databaseAssemblyPorts(
     },
     readActiveKey: (connectionId) => readActiveKey(database, secretBox, connectionId),
     async readSecret(name) {
-      const row = await database.selectFrom('secrets').select('ciphertext').where('space_id', '=', app.space_id).where('name', '=', name).executeTakeFirst();
+      const row = await database
+        .selectFrom('secrets')
+        .select('ciphertext')
+        .where('space_id', '=', app.space_id)
+        .where('name', '=', name)
+        .executeTakeFirst();
       return row ? secretBox.open(row.ciphertext) : undefined;
     },
     resourcesDirectory: path.join(config.dataDirectory, 'resources'),

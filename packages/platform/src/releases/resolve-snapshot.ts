@@ -9,12 +9,20 @@ import { connectionSettingsSchema } from '../models/index.js';
  * resource is pinned to its newest version as of now, and the model connection's non-secret
  * settings are frozen (D-P3). The draft must have passed `validateAgentDraft`.
  */
-export async function resolveAgentSnapshot(transaction: Transaction<PlatformDatabase>, app: AppRow, draft: AgentDraft): Promise<{ snapshot: AgentReleaseSnapshot; pinned: PinnedResource[] }> {
+export async function resolveAgentSnapshot(
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+  draft: AgentDraft,
+): Promise<{ snapshot: AgentReleaseSnapshot; pinned: PinnedResource[] }> {
   const pinned: PinnedResource[] = [];
   const latest = async (resourceId: string) => {
     const row = await transaction
       .selectFrom('resources')
-      .innerJoin('resource_versions', (join) => join.onRef('resource_versions.resource_id', '=', 'resources.id').onRef('resource_versions.version', '=', 'resources.latest_version'))
+      .innerJoin('resource_versions', (join) =>
+        join
+          .onRef('resource_versions.resource_id', '=', 'resources.id')
+          .onRef('resource_versions.version', '=', 'resources.latest_version'),
+      )
       .select(['resources.id', 'resources.name', 'resources.latest_version', 'resource_versions.storage_ref'])
       .where('resources.id', '=', resourceId)
       .where('resources.space_id', '=', app.space_id)
@@ -42,7 +50,12 @@ export async function resolveAgentSnapshot(transaction: Transaction<PlatformData
   };
   const model = draft.model;
   if (!model) throw new Error('resolveAgentSnapshot needs a validated draft (model missing)');
-  const connection = await transaction.selectFrom('model_connections').selectAll().where('id', '=', model.connectionId).where('space_id', '=', app.space_id).executeTakeFirstOrThrow();
+  const connection = await transaction
+    .selectFrom('model_connections')
+    .selectAll()
+    .where('id', '=', model.connectionId)
+    .where('space_id', '=', app.space_id)
+    .executeTakeFirstOrThrow();
   const mode = app.mode ?? 'react';
   const entrySource = mode === 'react' ? draft.prompt : draft.planner?.prompt;
   const entrySelection = mode === 'react' ? draft.capabilities : draft.planner?.capabilities;
@@ -50,7 +63,11 @@ export async function resolveAgentSnapshot(transaction: Transaction<PlatformData
   const entry = await role(entrySource, entrySelection);
   const executors = [];
   for (const executor of mode === 'plan-executor' ? draft.executors : []) {
-    executors.push({ ...(await role(executor.prompt, executor.capabilities)), name: executor.name, description: executor.description });
+    executors.push({
+      ...(await role(executor.prompt, executor.capabilities)),
+      name: executor.name,
+      description: executor.description,
+    });
   }
   const snapshot: AgentReleaseSnapshot = {
     schemaVersion: 1,
@@ -81,6 +98,9 @@ export async function resolveAgentSnapshot(transaction: Transaction<PlatformData
 
 /** The SDK agent name of an app: letters, digits, `_`, `-` and `.` only (the app id when nothing is left). */
 export function agentNameOf(app: Pick<AppRow, 'id' | 'name'>): string {
-  const slug = app.name.replaceAll(/[^A-Za-z0-9_.-]+/g, '-').replaceAll(/^-+|-+$/g, '').slice(0, 64);
+  const slug = app.name
+    .replaceAll(/[^A-Za-z0-9_.-]+/g, '-')
+    .replaceAll(/^-+|-+$/g, '')
+    .slice(0, 64);
   return slug || app.id;
 }

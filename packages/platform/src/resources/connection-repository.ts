@@ -21,8 +21,18 @@ export interface ConnectionView {
 
 /** Reads a connection with its masked keys and catalogue. */
 export async function readConnectionView(database: Queryable, row: ModelConnectionRow): Promise<ConnectionView> {
-  const keys = await database.selectFrom('model_connection_keys').select(['id', 'label', 'mask', 'active', 'created_at']).where('connection_id', '=', row.id).orderBy('created_at').execute();
-  const models = await database.selectFrom('models').selectAll().where('connection_id', '=', row.id).orderBy('model_id').execute();
+  const keys = await database
+    .selectFrom('model_connection_keys')
+    .select(['id', 'label', 'mask', 'active', 'created_at'])
+    .where('connection_id', '=', row.id)
+    .orderBy('created_at')
+    .execute();
+  const models = await database
+    .selectFrom('models')
+    .selectAll()
+    .where('connection_id', '=', row.id)
+    .orderBy('model_id')
+    .execute();
   return {
     id: row.id,
     spaceId: row.space_id,
@@ -31,7 +41,13 @@ export async function readConnectionView(database: Queryable, row: ModelConnecti
     baseUrl: row.base_url,
     settings: JSON.parse(row.settings) as ConnectionSettings,
     state: row.state,
-    keys: keys.map((key) => ({ id: key.id, label: key.label, mask: key.mask, active: key.active === 1, createdAt: key.created_at })),
+    keys: keys.map((key) => ({
+      id: key.id,
+      label: key.label,
+      mask: key.mask,
+      active: key.active === 1,
+      createdAt: key.created_at,
+    })),
     models: models.map((model) => ({
       modelId: model.model_id,
       contextWindow: model.context_window,
@@ -43,7 +59,16 @@ export async function readConnectionView(database: Queryable, row: ModelConnecti
 }
 
 /** The active key of a connection, decrypted, or undefined; resolved at every construction (D-P3). */
-export async function readActiveKey(database: Queryable, secretBox: SecretBox, connectionId: string): Promise<string | undefined> {
-  const key = await database.selectFrom('model_connection_keys').select('ciphertext').where('connection_id', '=', connectionId).where('active', '=', 1).executeTakeFirst();
+export async function readActiveKey(
+  database: Queryable,
+  secretBox: SecretBox,
+  connectionId: string,
+): Promise<string | undefined> {
+  const key = await database
+    .selectFrom('model_connection_keys')
+    .select('ciphertext')
+    .where('connection_id', '=', connectionId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
   return key ? secretBox.open(key.ciphertext) : undefined;
 }

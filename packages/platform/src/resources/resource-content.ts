@@ -40,7 +40,18 @@ export const mcpServerContentSchema = z
 /** A hook: a webhook called at a lifecycle trigger point (K-4), Claude Code style. */
 export const hookContentSchema = z
   .strictObject({
-    trigger: z.enum(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd']),
+    trigger: z.enum([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'UserPromptSubmit',
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+      'PreCompact',
+      'SessionStart',
+      'SessionEnd',
+    ]),
     kind: z.literal('http'),
     url: z.url().max(2000),
     headers,
@@ -60,7 +71,19 @@ export const contentSchemaOf = {
 
 /** The built-in capability groups every agent may switch on (P-4.2 capabilities); `read_skill` comes with skills. */
 export const builtInTools = [
-  { name: 'workspace-files', tools: ['list_files', 'read_file', 'write_file', 'edit_file', 'grep_files'], description: "Files of the agent's file root and session work directory." },
-  { name: 'run_command', tools: ['run_command'], description: 'Commands in the isolating sandbox (bubblewrap on the worker, NOT-18).' },
-  { name: 'read_skill', tools: ['read_skill'], description: "Reads an authorised skill's SKILL.md and files; given with any skill." },
+  {
+    name: 'workspace-files',
+    tools: ['list_files', 'read_file', 'write_file', 'edit_file', 'grep_files'],
+    description: "Files of the agent's file root and session work directory.",
+  },
+  {
+    name: 'run_command',
+    tools: ['run_command'],
+    description: 'Commands in the isolating sandbox (bubblewrap on the worker, NOT-18).',
+  },
+  {
+    name: 'read_skill',
+    tools: ['read_skill'],
+    description: "Reads an authorised skill's SKILL.md and files; given with any skill.",
+  },
 ] as const;

@@ -56,7 +56,11 @@ export async function appendResourceVersion(
   resource: ResourceRow,
   values: { content: unknown; storageRef: string | null; contentHash: string; createdBy: string; now: string },
 ): Promise<number> {
-  const current = await transaction.selectFrom('resources').select('latest_version').where('id', '=', resource.id).executeTakeFirstOrThrow();
+  const current = await transaction
+    .selectFrom('resources')
+    .select('latest_version')
+    .where('id', '=', resource.id)
+    .executeTakeFirstOrThrow();
   const version = current.latest_version + 1;
   await transaction
     .insertInto('resource_versions')
@@ -70,7 +74,11 @@ export async function appendResourceVersion(
       created_at: values.now,
     })
     .execute();
-  await transaction.updateTable('resources').set({ latest_version: version, updated_at: values.now }).where('id', '=', resource.id).execute();
+  await transaction
+    .updateTable('resources')
+    .set({ latest_version: version, updated_at: values.now })
+    .where('id', '=', resource.id)
+    .execute();
   return version;
 }
 

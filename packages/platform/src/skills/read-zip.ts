@@ -87,12 +87,16 @@ export function readZipPackage(data: Uint8Array): PackageFile[] {
     if (reason) problems.push({ path: entry.name, message: `path ${reason}` });
     total += entry.uncompressedSize;
   }
-  if (entries.length > packageLimits.maximumFiles) problems.push({ path: '(zip)', message: `more than ${packageLimits.maximumFiles} entries` });
-  if (total > packageLimits.maximumTotalBytes) problems.push({ path: '(zip)', message: `unpacks to more than ${packageLimits.maximumTotalBytes} bytes` });
+  if (entries.length > packageLimits.maximumFiles)
+    problems.push({ path: '(zip)', message: `more than ${packageLimits.maximumFiles} entries` });
+  if (total > packageLimits.maximumTotalBytes)
+    problems.push({ path: '(zip)', message: `unpacks to more than ${packageLimits.maximumTotalBytes} bytes` });
   if (problems.length > 0) throw new InvalidPackageError(problems);
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(data, { filter: (file) => !file.name.endsWith('/') && file.originalSize <= packageLimits.maximumTotalBytes });
+    files = unzipSync(data, {
+      filter: (file) => !file.name.endsWith('/') && file.originalSize <= packageLimits.maximumTotalBytes,
+    });
   } catch (error) {
     throw new InvalidPackageError([{ path: '(zip)', message: `cannot be unpacked: ${(error as Error).message}` }]);
   }

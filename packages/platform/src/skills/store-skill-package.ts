@@ -22,7 +22,11 @@ export interface StoredSkillPackage {
  * one top folder. It is written to a staging folder first and renamed into place only once it
  * is valid, so a refused upload leaves nothing behind.
  */
-export async function storeSkillPackage(dataDirectory: string, files: readonly PackageFile[], fallbackName: string): Promise<StoredSkillPackage> {
+export async function storeSkillPackage(
+  dataDirectory: string,
+  files: readonly PackageFile[],
+  fallbackName: string,
+): Promise<StoredSkillPackage> {
   const problems = files.flatMap((file) => {
     const reason = unsafePathReason(file.path);
     return reason ? [{ path: file.path, message: `path ${reason}` }] : [];
@@ -57,16 +61,28 @@ export async function storeSkillPackage(dataDirectory: string, files: readonly P
       catalog = await loadSkills({ roots: [staging] });
     } catch (error) {
       if (error instanceof InvalidSkillError) {
-        throw new InvalidPackageError(error.problems.map((problem) => ({ path: path.relative(staging, problem.path) || problem.path, message: problem.message })));
+        throw new InvalidPackageError(
+          error.problems.map((problem) => ({
+            path: path.relative(staging, problem.path) || problem.path,
+            message: problem.message,
+          })),
+        );
       }
       throw error;
     }
     const skill = catalog.skills[0];
-    if (!skill || catalog.skills.length !== 1) throw new InvalidPackageError([{ path: '(package)', message: 'must contain exactly one skill' }]);
+    if (!skill || catalog.skills.length !== 1)
+      throw new InvalidPackageError([{ path: '(package)', message: 'must contain exactly one skill' }]);
     const finalDirectory = path.join(skillsRoot, contentHash);
     if (existsSync(finalDirectory)) await rm(staging, { recursive: true, force: true });
     else await rename(staging, finalDirectory);
-    return { storageRef: `skills/${contentHash}`, contentHash, name: skill.name, description: skill.description, fileCount: normalised.length };
+    return {
+      storageRef: `skills/${contentHash}`,
+      contentHash,
+      name: skill.name,
+      description: skill.description,
+      fileCount: normalised.length,
+    };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;

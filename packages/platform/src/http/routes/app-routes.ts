@@ -3,11 +3,11 @@ import path from 'node:path';
 import { z } from '@hono/zod-openapi';
 import { newId } from '../../crypto/index.js';
 import type { AppRow } from '../../database/index.js';
-import { authorizeApp, authorizeSpace } from '../authorization.js';
+import { agentDraftSchemaVersion, emptyAgentDraft } from '../../domain/index.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
+import { authorizeApp, authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
-import { agentDraftSchemaVersion, emptyAgentDraft } from '../../domain/index.js';
 
 /** An app as the API shows it. */
 export const appSchema = z
@@ -52,7 +52,10 @@ const updateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(2000).optional(),
-    mode: z.string().optional().openapi({ description: 'Refused (422 `mode-immutable`) when it differs: the mode is fixed at creation (P-3.5).' }),
+    mode: z
+      .string()
+      .optional()
+      .openapi({ description: 'Refused (422 `mode-immutable`) when it differs: the mode is fixed at creation (P-3.5).' }),
     kind: z.string().optional().openapi({ description: 'Refused (422 `kind-immutable`) when it differs.' }),
   })
   .openapi('UpdateApp');
@@ -68,7 +71,10 @@ export function appRoutes() {
       method: 'get',
       path: '/spaces/{spaceId}/apps',
       summary: 'List apps, optionally of one kind.',
-      request: { params: z.object({ spaceId: idParameter('spaceId') }), query: z.object({ kind: z.enum(['agent', 'workflow']).optional() }) },
+      request: {
+        params: z.object({ spaceId: idParameter('spaceId') }),
+        query: z.object({ kind: z.enum(['agent', 'workflow']).optional() }),
+      },
       responses: { 200: jsonResponse('Apps.', z.object({ apps: z.array(appSchema) })) },
     }),
     async (c) => {
@@ -91,8 +97,10 @@ export function appRoutes() {
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'apps.manage');
       const body = c.req.valid('json');
-      if (body.kind === 'agent' && !body.mode) throw new ApiError(422, 'mode-required', 'An agent app needs a mode: react or plan-executor.');
-      if (body.kind === 'workflow' && body.mode) throw new ApiError(422, 'mode-not-allowed', 'A workflow is not an agent mode (NOT-9); send no mode.');
+      if (body.kind === 'agent' && !body.mode)
+        throw new ApiError(422, 'mode-required', 'An agent app needs a mode: react or plan-executor.');
+      if (body.kind === 'workflow' && body.mode)
+        throw new ApiError(422, 'mode-not-allowed', 'A workflow is not an agent mode (NOT-9); send no mode.');
       const { database, now, config } = c.get('services');
       const id = newId('app');
       const at = now().toISOString();
@@ -114,7 +122,14 @@ export function appRoutes() {
         await transaction.insertInto('apps').values(row).execute();
         await transaction
           .insertInto('app_drafts')
-          .values({ app_id: id, config: JSON.stringify(body.kind === 'agent' ? emptyAgentDraft() : {}), schema_version: agentDraftSchemaVersion, revision: 1, updated_by: row.created_by, updated_at: at })
+          .values({
+            app_id: id,
+            config: JSON.stringify(body.kind === 'agent' ? emptyAgentDraft() : {}),
+            schema_version: agentDraftSchemaVersion,
+            revision: 1,
+            updated_by: row.created_by,
+            updated_at: at,
+          })
           .execute();
         // The file root exists from creation on (P-12.2); made inside the transaction so that a failure leaves no row.
         await mkdir(path.join(row.file_root, 'wiki'), { recursive: true });
@@ -125,7 +140,13 @@ export function appRoutes() {
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/apps/{appId}', summary: 'Read an app.', request: { params: appParameters }, responses: { 200: jsonResponse('The app.', appResult) } }),
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}',
+      summary: 'Read an app.',
+      request: { params: appParameters },
+      responses: { 200: jsonResponse('The app.', appResult) },
+    }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
       return c.json({ app: appView(row) }, 200);
@@ -143,8 +164,10 @@ export function appRoutes() {
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
       const body = c.req.valid('json');
-      if (body.mode !== undefined && body.mode !== row.mode) throw new ApiError(422, 'mode-immutable', 'An agent’s execution mode cannot change after creation (P-3.5).');
-      if (body.kind !== undefined && body.kind !== row.kind) throw new ApiError(422, 'kind-immutable', 'An app’s kind cannot change.');
+      if (body.mode !== undefined && body.mode !== row.mode)
+        throw new ApiError(422, 'mode-immutable', 'An agent’s execution mode cannot change after creation (P-3.5).');
+      if (body.kind !== undefined && body.kind !== row.kind)
+        throw new ApiError(422, 'kind-immutable', 'An app’s kind cannot change.');
       const changes = {
         updated_at: c.get('services').now().toISOString(),
         ...(body.name !== undefined ? { name: body.name } : {}),

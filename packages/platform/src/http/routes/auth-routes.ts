@@ -9,7 +9,9 @@ import { userSchema, userView } from './views.js';
 /** How long a console session lasts. */
 const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
-const loginBody = z.strictObject({ email: z.string().min(3).max(320), password: z.string().min(1).max(1000) }).openapi('LoginRequest');
+const loginBody = z
+  .strictObject({ email: z.string().min(3).max(320), password: z.string().min(1).max(1000) })
+  .openapi('LoginRequest');
 const loginResult = z.object({ user: userSchema, csrfToken: z.string() }).openapi('LoginResult');
 const meResult = z
   .object({
@@ -37,12 +39,15 @@ export function authRoutes() {
     async (c) => {
       const { database, loginLimiter, now, config } = c.get('services');
       const { email, password } = c.req.valid('json');
-      const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+      const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+        ?.remoteAddress;
       const limitKeys = [`email:${email.toLowerCase()}`, ...(address ? [`address:${address}`] : [])];
       const wait = loginLimiter.retryAfterMs(limitKeys, now().getTime());
       if (wait > 0) {
         c.header('Retry-After', String(Math.ceil(wait / 1000)));
-        throw new ApiError(429, 'too-many-attempts', 'Too many failed sign-ins; try again later.', { retryAfterSeconds: Math.ceil(wait / 1000) });
+        throw new ApiError(429, 'too-many-attempts', 'Too many failed sign-ins; try again later.', {
+          retryAfterSeconds: Math.ceil(wait / 1000),
+        });
       }
       const user = await database.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
       const matches = await verifyPassword(password, user?.password_hash ?? unusablePasswordHash);
@@ -76,7 +81,12 @@ export function authRoutes() {
   );
 
   app.openapi(
-    apiRoute({ method: 'post', path: '/auth/logout', summary: 'Sign out: ends the session.', responses: { 200: jsonResponse('Signed out.', okSchema) } }),
+    apiRoute({
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'Sign out: ends the session.',
+      responses: { 200: jsonResponse('Signed out.', okSchema) },
+    }),
     async (c) => {
       const user = requireUser(c);
       await c.get('services').database.deleteFrom('web_sessions').where('id', '=', user.sessionId).execute();
@@ -86,7 +96,12 @@ export function authRoutes() {
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/auth/me', summary: 'The signed-in user, their spaces and roles.', responses: { 200: jsonResponse('The user.', meResult) } }),
+    apiRoute({
+      method: 'get',
+      path: '/auth/me',
+      summary: 'The signed-in user, their spaces and roles.',
+      responses: { 200: jsonResponse('The user.', meResult) },
+    }),
     async (c) => {
       const principal = requireUser(c);
       const { database } = c.get('services');

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { maskSecret, newId } from '../../crypto/index.js';
 import type { ModelConnectionRow } from '../../database/index.js';
 import { buildLanguageModel, catalogueEntrySchema, connectionSettingsSchema, providers } from '../../models/index.js';
@@ -8,10 +9,16 @@ import { currentActor } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
-import type { Context } from 'hono';
 
-const keySchema = z.object({ id: z.string(), label: z.string(), mask: z.string(), active: z.boolean(), createdAt: z.string() }).openapi('ModelKey');
-const catalogueSchema = z.object({ modelId: z.string(), contextWindow: z.number().nullable(), supportsThinking: z.boolean(), enabled: z.boolean() });
+const keySchema = z
+  .object({ id: z.string(), label: z.string(), mask: z.string(), active: z.boolean(), createdAt: z.string() })
+  .openapi('ModelKey');
+const catalogueSchema = z.object({
+  modelId: z.string(),
+  contextWindow: z.number().nullable(),
+  supportsThinking: z.boolean(),
+  enabled: z.boolean(),
+});
 const connectionSchema = z
   .object({
     id: z.string(),
@@ -26,7 +33,9 @@ const connectionSchema = z
     updatedAt: z.string(),
   })
   .openapi('ModelConnection');
-const newKeySchema = z.strictObject({ label: z.string().trim().min(1).max(100), value: z.string().min(1).max(10_000) }).openapi('NewModelKey');
+const newKeySchema = z
+  .strictObject({ label: z.string().trim().min(1).max(100), value: z.string().min(1).max(10_000) })
+  .openapi('NewModelKey');
 const createBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
@@ -50,9 +59,20 @@ const connectionParameters = z.object({ spaceId: idParameter('spaceId'), connect
 const keyParameters = connectionParameters.extend({ keyId: idParameter('keyId') });
 const connectionResult = z.object({ connection: connectionSchema });
 
-async function loadConnection(c: Context<PlatformEnvironment>, spaceId: string, connectionId: string, action: SpaceAction): Promise<ModelConnectionRow> {
+async function loadConnection(
+  c: Context<PlatformEnvironment>,
+  spaceId: string,
+  connectionId: string,
+  action: SpaceAction,
+): Promise<ModelConnectionRow> {
   const { space } = await authorizeSpace(c, spaceId, action);
-  const row = await c.get('services').database.selectFrom('model_connections').selectAll().where('id', '=', connectionId).where('space_id', '=', space.id).executeTakeFirst();
+  const row = await c
+    .get('services')
+    .database.selectFrom('model_connections')
+    .selectAll()
+    .where('id', '=', connectionId)
+    .where('space_id', '=', space.id)
+    .executeTakeFirst();
   if (!row) throw notFound('The model connection');
   return row;
 }
@@ -72,7 +92,12 @@ export function connectionRoutes() {
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'connections.read');
       const { database } = c.get('services');
-      const rows = await database.selectFrom('model_connections').selectAll().where('space_id', '=', space.id).orderBy('name').execute();
+      const rows = await database
+        .selectFrom('model_connections')
+        .selectAll()
+        .where('space_id', '=', space.id)
+        .orderBy('name')
+        .execute();
       return c.json({ connections: await Promise.all(rows.map((row) => readConnectionView(database, row))) }, 200);
     },
   );
@@ -106,13 +131,27 @@ export function connectionRoutes() {
         if (body.key) {
           await transaction
             .insertInto('model_connection_keys')
-            .values({ id: newId('mk'), connection_id: row.id, label: body.key.label, ciphertext: secretBox.seal(body.key.value), mask: maskSecret(body.key.value), active: 1, created_at: at })
+            .values({
+              id: newId('mk'),
+              connection_id: row.id,
+              label: body.key.label,
+              ciphertext: secretBox.seal(body.key.value),
+              mask: maskSecret(body.key.value),
+              active: 1,
+              created_at: at,
+            })
             .execute();
         }
         for (const model of body.models) {
           await transaction
             .insertInto('models')
-            .values({ connection_id: row.id, model_id: model.modelId, context_window: model.contextWindow, supports_thinking: model.supportsThinking ? 1 : 0, enabled: model.enabled ? 1 : 0 })
+            .values({
+              connection_id: row.id,
+              model_id: model.modelId,
+              context_window: model.contextWindow,
+              supports_thinking: model.supportsThinking ? 1 : 0,
+              enabled: model.enabled ? 1 : 0,
+            })
             .execute();
         }
         return readConnectionView(transaction, row);
@@ -122,7 +161,13 @@ export function connectionRoutes() {
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/spaces/{spaceId}/model-connections/{connectionId}', summary: 'Read a connection (keys masked).', request: { params: connectionParameters }, responses: { 200: jsonResponse('The connection.', connectionResult) } }),
+    apiRoute({
+      method: 'get',
+      path: '/spaces/{spaceId}/model-connections/{connectionId}',
+      summary: 'Read a connection (keys masked).',
+      request: { params: connectionParameters },
+      responses: { 200: jsonResponse('The connection.', connectionResult) },
+    }),
     async (c) => {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.read');
@@ -156,11 +201,20 @@ export function connectionRoutes() {
           for (const model of body.models) {
             await transaction
               .insertInto('models')
-              .values({ connection_id: row.id, model_id: model.modelId, context_window: model.contextWindow, supports_thinking: model.supportsThinking ? 1 : 0, enabled: model.enabled ? 1 : 0 })
+              .values({
+                connection_id: row.id,
+                model_id: model.modelId,
+                context_window: model.contextWindow,
+                supports_thinking: model.supportsThinking ? 1 : 0,
+                enabled: model.enabled ? 1 : 0,
+              })
               .execute();
           }
         }
-        return readConnectionView(transaction, await transaction.selectFrom('model_connections').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+        return readConnectionView(
+          transaction,
+          await transaction.selectFrom('model_connections').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        );
       });
       return c.json({ connection: view }, 200);
     },
@@ -179,9 +233,18 @@ export function connectionRoutes() {
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
       const { database, now } = c.get('services');
       const archived = await database.transaction().execute(async (transaction) => {
-        const reference = await transaction.selectFrom('app_resource_refs').select('id').where('target_kind', '=', 'model-connection').where('resource_id', '=', row.id).executeTakeFirst();
+        const reference = await transaction
+          .selectFrom('app_resource_refs')
+          .select('id')
+          .where('target_kind', '=', 'model-connection')
+          .where('resource_id', '=', row.id)
+          .executeTakeFirst();
         if (reference) {
-          await transaction.updateTable('model_connections').set({ state: 'archived', updated_at: now().toISOString() }).where('id', '=', row.id).execute();
+          await transaction
+            .updateTable('model_connections')
+            .set({ state: 'archived', updated_at: now().toISOString() })
+            .where('id', '=', row.id)
+            .execute();
           return true;
         }
         await transaction.deleteFrom('model_connections').where('id', '=', row.id).execute();
@@ -196,7 +259,10 @@ export function connectionRoutes() {
       method: 'post',
       path: '/spaces/{spaceId}/model-connections/{connectionId}/keys',
       summary: 'Add a labelled key (encrypted at rest); `active: true` makes it the one in use.',
-      request: { params: connectionParameters, body: jsonBody(newKeySchema.extend({ active: z.boolean().default(false) }).openapi('AddModelKey')) },
+      request: {
+        params: connectionParameters,
+        body: jsonBody(newKeySchema.extend({ active: z.boolean().default(false) }).openapi('AddModelKey')),
+      },
       responses: { 201: jsonResponse('Added.', connectionResult) },
     }),
     async (c) => {
@@ -205,12 +271,26 @@ export function connectionRoutes() {
       const body = c.req.valid('json');
       const { database, secretBox, now } = c.get('services');
       const view = await database.transaction().execute(async (transaction) => {
-        const hasActive = await transaction.selectFrom('model_connection_keys').select('id').where('connection_id', '=', row.id).where('active', '=', 1).executeTakeFirst();
+        const hasActive = await transaction
+          .selectFrom('model_connection_keys')
+          .select('id')
+          .where('connection_id', '=', row.id)
+          .where('active', '=', 1)
+          .executeTakeFirst();
         const active = body.active || !hasActive;
-        if (active) await transaction.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', row.id).execute();
+        if (active)
+          await transaction.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', row.id).execute();
         await transaction
           .insertInto('model_connection_keys')
-          .values({ id: newId('mk'), connection_id: row.id, label: body.label, ciphertext: secretBox.seal(body.value), mask: maskSecret(body.value), active: active ? 1 : 0, created_at: now().toISOString() })
+          .values({
+            id: newId('mk'),
+            connection_id: row.id,
+            label: body.label,
+            ciphertext: secretBox.seal(body.value),
+            mask: maskSecret(body.value),
+            active: active ? 1 : 0,
+            created_at: now().toISOString(),
+          })
           .execute();
         return readConnectionView(transaction, row);
       });
@@ -231,7 +311,12 @@ export function connectionRoutes() {
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
       const { database } = c.get('services');
       const view = await database.transaction().execute(async (transaction) => {
-        const key = await transaction.selectFrom('model_connection_keys').select('id').where('id', '=', keyId).where('connection_id', '=', row.id).executeTakeFirst();
+        const key = await transaction
+          .selectFrom('model_connection_keys')
+          .select('id')
+          .where('id', '=', keyId)
+          .where('connection_id', '=', row.id)
+          .executeTakeFirst();
         if (!key) throw notFound('The key');
         await transaction.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', row.id).execute();
         await transaction.updateTable('model_connection_keys').set({ active: 1 }).where('id', '=', keyId).execute();
@@ -252,7 +337,12 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId, keyId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
-      const result = await c.get('services').database.deleteFrom('model_connection_keys').where('id', '=', keyId).where('connection_id', '=', row.id).executeTakeFirst();
+      const result = await c
+        .get('services')
+        .database.deleteFrom('model_connection_keys')
+        .where('id', '=', keyId)
+        .where('connection_id', '=', row.id)
+        .executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound('The key');
       return c.json({ ok: true as const }, 200);
     },
@@ -263,11 +353,20 @@ export function connectionRoutes() {
       method: 'post',
       path: '/spaces/{spaceId}/model-connections/{connectionId}/test',
       summary: 'A test call with the active key: one short request to the model.',
-      request: { params: connectionParameters, body: jsonBody(z.strictObject({ modelId: z.string().min(1).max(200) }).openapi('TestModelConnection')) },
+      request: {
+        params: connectionParameters,
+        body: jsonBody(z.strictObject({ modelId: z.string().min(1).max(200) }).openapi('TestModelConnection')),
+      },
       responses: {
         200: jsonResponse(
           'The outcome (a failed call is `ok: false` with its typed failure kind, never the key).',
-          z.object({ ok: z.boolean(), text: z.string().optional(), failure: z.object({ kind: z.string(), message: z.string(), status: z.number().optional() }).optional() }).openapi('ConnectionTestResult'),
+          z
+            .object({
+              ok: z.boolean(),
+              text: z.string().optional(),
+              failure: z.object({ kind: z.string(), message: z.string(), status: z.number().optional() }).optional(),
+            })
+            .openapi('ConnectionTestResult'),
         ),
       },
     }),
@@ -277,18 +376,39 @@ export function connectionRoutes() {
       const { database, secretBox } = c.get('services');
       const apiKey = await readActiveKey(database, secretBox, row.id);
       const settings = connectionSettingsSchema.parse(JSON.parse(row.settings));
-      if (!apiKey && row.provider !== 'offline-demo') throw new ApiError(409, 'no-active-key', 'The connection has no active key.');
-      const model = buildLanguageModel({ provider: row.provider, baseUrl: row.base_url, settings, modelId: c.req.valid('json').modelId, apiKey });
+      if (!apiKey && row.provider !== 'offline-demo')
+        throw new ApiError(409, 'no-active-key', 'The connection has no active key.');
+      const model = buildLanguageModel({
+        provider: row.provider,
+        baseUrl: row.base_url,
+        settings,
+        modelId: c.req.valid('json').modelId,
+        apiKey,
+      });
       const signal = AbortSignal.timeout(30_000);
       let text = '';
       try {
-        for await (const part of model.doStream({ system: 'Answer with one word.', messages: [{ role: 'user', content: 'ping' }], tools: [], settings: { maxOutputTokens: 16 } }, { signal })) {
+        for await (const part of model.doStream(
+          {
+            system: 'Answer with one word.',
+            messages: [{ role: 'user', content: 'ping' }],
+            tools: [],
+            settings: { maxOutputTokens: 16 },
+          },
+          { signal },
+        )) {
           if (part.type === 'text-delta') text += part.text;
         }
         return c.json({ ok: true, text }, 200);
       } catch (error) {
         const failure = (error as { failure?: { kind: string; message: string; status?: number } }).failure;
-        const safe = failure ? { kind: failure.kind, message: redact(failure.message, apiKey), ...(failure.status !== undefined ? { status: failure.status } : {}) } : { kind: 'unknown', message: 'The call failed.' };
+        const safe = failure
+          ? {
+              kind: failure.kind,
+              message: redact(failure.message, apiKey),
+              ...(failure.status !== undefined ? { status: failure.status } : {}),
+            }
+          : { kind: 'unknown', message: 'The call failed.' };
         return c.json({ ok: false, failure: safe }, 200);
       }
     },

@@ -15,5 +15,18 @@ import { userRoutes } from './user-routes.js';
 
 /** One sub-app per resource, mounted under `/api/v1`. */
 export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
-  return [authRoutes(), userRoutes(), spaceRoutes(), memberRoutes(), spaceKeyRoutes(), connectionRoutes(), secretRoutes(), resourceRoutes(), appRoutes(), draftRoutes(), releaseRoutes(), appKeyRoutes()];
+  return [
+    authRoutes(),
+    userRoutes(),
+    spaceRoutes(),
+    memberRoutes(),
+    spaceKeyRoutes(),
+    connectionRoutes(),
+    secretRoutes(),
+    resourceRoutes(),
+    appRoutes(),
+    draftRoutes(),
+    releaseRoutes(),
+    appKeyRoutes(),
+  ];
 }

@@ -16,7 +16,13 @@ async function readMember(database: Kysely<PlatformDatabase> | Transaction<Platf
   const row = await database
     .selectFrom('space_members')
     .innerJoin('users', 'users.id', 'space_members.user_id')
-    .select(['users.id as userId', 'users.email', 'users.display_name as displayName', 'space_members.role', 'space_members.created_at as createdAt'])
+    .select([
+      'users.id as userId',
+      'users.email',
+      'users.display_name as displayName',
+      'space_members.role',
+      'space_members.created_at as createdAt',
+    ])
     .where('space_members.space_id', '=', spaceId)
     .where('space_members.user_id', '=', userId)
     .executeTakeFirst();
@@ -57,7 +63,13 @@ export function memberRoutes() {
         .get('services')
         .database.selectFrom('space_members')
         .innerJoin('users', 'users.id', 'space_members.user_id')
-        .select(['users.id as userId', 'users.email', 'users.display_name as displayName', 'space_members.role', 'space_members.created_at as createdAt'])
+        .select([
+          'users.id as userId',
+          'users.email',
+          'users.display_name as displayName',
+          'space_members.role',
+          'space_members.created_at as createdAt',
+        ])
         .where('space_members.space_id', '=', space.id)
         .orderBy('space_members.created_at')
         .execute();
@@ -70,7 +82,10 @@ export function memberRoutes() {
       method: 'post',
       path: '/spaces/{spaceId}/members',
       summary: 'Add an existing user to the space with a role (admins; owners for `owner`).',
-      request: { params: spaceParameters, body: jsonBody(z.strictObject({ email: z.string().min(3).max(320), role: roleSchema }).openapi('AddMember')) },
+      request: {
+        params: spaceParameters,
+        body: jsonBody(z.strictObject({ email: z.string().min(3).max(320), role: roleSchema }).openapi('AddMember')),
+      },
       responses: { 201: jsonResponse('Added.', z.object({ member: memberSchema })) },
     }),
     async (c) => {
@@ -79,10 +94,18 @@ export function memberRoutes() {
       checkOwnerChange(actorRole, undefined, role);
       const { database, now } = c.get('services');
       const member = await database.transaction().execute(async (transaction) => {
-        const user = await transaction.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst();
+        const user = await transaction
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', email.toLowerCase())
+          .executeTakeFirst();
         if (!user) throw new ApiError(422, 'unknown-user', 'No user has that email; an instance admin creates accounts first.');
-        if (await readMember(transaction, space.id, user.id)) throw new ApiError(409, 'already-member', 'The user is a member already.');
-        await transaction.insertInto('space_members').values({ space_id: space.id, user_id: user.id, role, created_at: now().toISOString() }).execute();
+        if (await readMember(transaction, space.id, user.id))
+          throw new ApiError(409, 'already-member', 'The user is a member already.');
+        await transaction
+          .insertInto('space_members')
+          .values({ space_id: space.id, user_id: user.id, role, created_at: now().toISOString() })
+          .execute();
         return readMember(transaction, space.id, user.id);
       });
       if (!member) throw notFound('The member');
@@ -110,7 +133,12 @@ export function memberRoutes() {
           if (!existing) throw notFound('The member');
           checkOwnerChange(actorRole, existing.role, role);
           if (existing.role === 'owner' && role !== 'owner') await ensureAnotherOwner(transaction, space.id, userId);
-          await transaction.updateTable('space_members').set({ role }).where('space_id', '=', space.id).where('user_id', '=', userId).execute();
+          await transaction
+            .updateTable('space_members')
+            .set({ role })
+            .where('space_id', '=', space.id)
+            .where('user_id', '=', userId)
+            .execute();
           return { ...existing, role };
         });
       return c.json({ member }, 200);

@@ -7,7 +7,16 @@ import { authorizeApp } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 
 const releaseSummarySchema = z
-  .object({ id: z.string(), appId: z.string(), version: z.number(), contentHash: z.string(), notes: z.string(), interruptsRunsInProgress: z.boolean(), publishedBy: z.string(), publishedAt: z.string() })
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    version: z.number(),
+    contentHash: z.string(),
+    notes: z.string(),
+    interruptsRunsInProgress: z.boolean(),
+    publishedBy: z.string(),
+    publishedAt: z.string(),
+  })
   .openapi('ReleaseSummary');
 const releaseSchema = releaseSummarySchema.extend({ snapshot: z.record(z.string(), z.unknown()) }).openapi('Release');
 const appParameters = z.object({ appId: idParameter('appId') });
@@ -34,7 +43,10 @@ export function releaseRoutes() {
       method: 'post',
       path: '/apps/{appId}/releases',
       summary: 'Publish: validate the draft, build it into an SDK agent as a dry run, save an immutable release.',
-      request: { params: appParameters, body: jsonBody(z.strictObject({ notes: z.string().max(5000).default('') }).openapi('Publish')) },
+      request: {
+        params: appParameters,
+        body: jsonBody(z.strictObject({ notes: z.string().max(5000).default('') }).openapi('Publish')),
+      },
       responses: { 201: jsonResponse('Published.', z.object({ release: releaseSchema })) },
     }),
     async (c) => {
@@ -54,7 +66,14 @@ export function releaseRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
-      const rows = await c.get('services').database.selectFrom('app_releases').selectAll().where('app_id', '=', row.id).where('kind', '=', 'release').orderBy('version', 'desc').execute();
+      const rows = await c
+        .get('services')
+        .database.selectFrom('app_releases')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        .where('kind', '=', 'release')
+        .orderBy('version', 'desc')
+        .execute();
       return c.json({ releases: rows.map(summary) }, 200);
     },
   );
@@ -64,13 +83,27 @@ export function releaseRoutes() {
       method: 'get',
       path: '/apps/{appId}/releases/{version}',
       summary: 'One release with its snapshot.',
-      request: { params: appParameters.extend({ version: z.coerce.number().int().positive().openapi({ param: { name: 'version', in: 'path' } }) }) },
+      request: {
+        params: appParameters.extend({
+          version: z.coerce
+            .number()
+            .int()
+            .positive()
+            .openapi({ param: { name: 'version', in: 'path' } }),
+        }),
+      },
       responses: { 200: jsonResponse('The release.', z.object({ release: releaseSchema })) },
     }),
     async (c) => {
       const { appId, version } = c.req.valid('param');
       const { app: row } = await authorizeApp(c, appId, 'apps.read');
-      const release = await c.get('services').database.selectFrom('app_releases').selectAll().where('app_id', '=', row.id).where('version', '=', version).executeTakeFirst();
+      const release = await c
+        .get('services')
+        .database.selectFrom('app_releases')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        .where('version', '=', version)
+        .executeTakeFirst();
       if (!release) throw notFound('The release');
       return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) } }, 200);
     },

@@ -25,15 +25,30 @@ const resourceSchema = z
   })
   .openapi('Resource');
 const versionSchema = z
-  .object({ version: z.number(), content: z.unknown(), storageRef: z.string().nullable(), contentHash: z.string(), createdAt: z.string() })
+  .object({
+    version: z.number(),
+    content: z.unknown(),
+    storageRef: z.string().nullable(),
+    contentHash: z.string(),
+    createdAt: z.string(),
+  })
   .openapi('ResourceVersion');
 const referenceSchema = z
-  .object({ appId: z.string(), appName: z.string(), releaseId: z.string().nullable(), releaseVersion: z.number().nullable(), resourceVersion: z.number().nullable() })
+  .object({
+    appId: z.string(),
+    appName: z.string(),
+    releaseId: z.string().nullable(),
+    releaseVersion: z.number().nullable(),
+    resourceVersion: z.number().nullable(),
+  })
   .openapi('ResourceReference');
 const packageFileSchema = z.strictObject({ path: z.string().min(1).max(500), contentBase64: z.string().max(70_000_000) });
 const versionBody = z
   .strictObject({ content: z.unknown().optional(), files: z.array(packageFileSchema).max(1000).optional() })
-  .openapi('NewResourceVersion', { description: 'JSON content for prompts, tools, MCP servers and hooks; `files` (a folder) for skills. Skills may also be sent as an application/zip body.' });
+  .openapi('NewResourceVersion', {
+    description:
+      'JSON content for prompts, tools, MCP servers and hooks; `files` (a folder) for skills. Skills may also be sent as an application/zip body.',
+  });
 const createBody = z
   .strictObject({
     type: z.enum(resourceTypes),
@@ -46,9 +61,20 @@ const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 const resourceParameters = z.object({ spaceId: idParameter('spaceId'), resourceId: idParameter('resourceId') });
 const resourceResult = z.object({ resource: resourceSchema });
 
-async function loadResource(c: Context<PlatformEnvironment>, spaceId: string, resourceId: string, action: SpaceAction): Promise<ResourceRow> {
+async function loadResource(
+  c: Context<PlatformEnvironment>,
+  spaceId: string,
+  resourceId: string,
+  action: SpaceAction,
+): Promise<ResourceRow> {
   const { space } = await authorizeSpace(c, spaceId, action);
-  const row = await c.get('services').database.selectFrom('resources').selectAll().where('id', '=', resourceId).where('space_id', '=', space.id).executeTakeFirst();
+  const row = await c
+    .get('services')
+    .database.selectFrom('resources')
+    .selectAll()
+    .where('id', '=', resourceId)
+    .where('space_id', '=', space.id)
+    .executeTakeFirst();
   if (!row) throw notFound('The resource');
   return row;
 }
@@ -57,26 +83,43 @@ async function loadResource(c: Context<PlatformEnvironment>, spaceId: string, re
 function parseContent(c: Context<PlatformEnvironment>, type: Exclude<ResourceRow['type'], 'skill'>, content: unknown): unknown {
   const result = contentSchemaOf[type].safeParse(content);
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: ['content', ...issue.path.map(String)].join('.'), code: issue.code, message: issue.message }));
+    const issues = result.error.issues.map((issue) => ({
+      path: ['content', ...issue.path.map(String)].join('.'),
+      code: issue.code,
+      message: issue.message,
+    }));
     throw new ApiError(400, 'invalid-request', `The ${type} content does not match its schema.`, { issues });
   }
   const principal = requirePrincipal(c);
-  if (type === 'mcp-server' && (result.data as { transport: string }).transport === 'stdio' && !(principal.kind === 'user' && principal.isInstanceAdmin)) {
-    throw new ApiError(403, 'stdio-mcp-admin-only', 'Only instance administrators may add stdio MCP servers: they run processes on the host.');
+  if (
+    type === 'mcp-server' &&
+    (result.data as { transport: string }).transport === 'stdio' &&
+    !(principal.kind === 'user' && principal.isInstanceAdmin)
+  ) {
+    throw new ApiError(
+      403,
+      'stdio-mcp-admin-only',
+      'Only instance administrators may add stdio MCP servers: they run processes on the host.',
+    );
   }
   return result.data;
 }
 
 /** Reads a skill package from a zip body or a JSON folder (`files`). */
-async function readPackage(c: Context<PlatformEnvironment>, files: z.infer<typeof packageFileSchema>[] | undefined): Promise<PackageFile[]> {
+async function readPackage(
+  c: Context<PlatformEnvironment>,
+  files: z.infer<typeof packageFileSchema>[] | undefined,
+): Promise<PackageFile[]> {
   const contentType = c.req.header('content-type') ?? '';
   try {
-    if (/^application\/(zip|x-zip-compressed)\b/i.test(contentType)) return readZipPackage(new Uint8Array(await c.req.arrayBuffer()));
+    if (/^application\/(zip|x-zip-compressed)\b/i.test(contentType))
+      return readZipPackage(new Uint8Array(await c.req.arrayBuffer()));
   } catch (error) {
     if (error instanceof InvalidPackageError) throw new ApiError(422, error.code, error.message, { problems: error.problems });
     throw error;
   }
-  if (!files || files.length === 0) throw new ApiError(400, 'package-required', 'Send the skill as an application/zip body or as `files`.');
+  if (!files || files.length === 0)
+    throw new ApiError(400, 'package-required', 'Send the skill as an application/zip body or as `files`.');
   return files.map((file) => ({ path: file.path, content: new Uint8Array(Buffer.from(file.contentBase64, 'base64')) }));
 }
 
@@ -114,20 +157,45 @@ export function resourceRoutes() {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'resources.manage');
       const body = c.req.valid('json');
       const content = body.type === 'skill' ? undefined : parseContent(c, body.type, body.content);
-      if (body.type === 'skill' && body.content !== undefined) throw new ApiError(400, 'invalid-request', 'Skills are uploaded through POST …/versions, not as content.');
+      if (body.type === 'skill' && body.content !== undefined)
+        throw new ApiError(400, 'invalid-request', 'Skills are uploaded through POST …/versions, not as content.');
       if (body.type === 'skill' && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(body.name)) {
-        throw new ApiError(400, 'invalid-request', 'A skill resource is named like its skill: lowercase letters, digits and single hyphens.');
+        throw new ApiError(
+          400,
+          'invalid-request',
+          'A skill resource is named like its skill: lowercase letters, digits and single hyphens.',
+        );
       }
       if (body.type === 'tool' && !/^[A-Za-z0-9_-]{1,64}$/.test(body.name)) {
-        throw new ApiError(400, 'invalid-request', 'A tool resource is named like the tool the model calls: letters, digits, _ and -, at most 64.');
+        throw new ApiError(
+          400,
+          'invalid-request',
+          'A tool resource is named like the tool the model calls: letters, digits, _ and -, at most 64.',
+        );
       }
       const { database, now } = c.get('services');
       const at = now().toISOString();
-      const row: ResourceRow = { id: newId('res'), space_id: space.id, type: body.type, name: body.name, description: body.description, state: 'active', latest_version: 0, created_by: currentActor(c), updated_at: at };
+      const row: ResourceRow = {
+        id: newId('res'),
+        space_id: space.id,
+        type: body.type,
+        name: body.name,
+        description: body.description,
+        state: 'active',
+        latest_version: 0,
+        created_by: currentActor(c),
+        updated_at: at,
+      };
       const created = await database.transaction().execute(async (transaction) => {
         await transaction.insertInto('resources').values(row).execute();
         if (content !== undefined) {
-          await appendResourceVersion(transaction, row, { content, storageRef: null, contentHash: hashJson(content), createdBy: row.created_by, now: at });
+          await appendResourceVersion(transaction, row, {
+            content,
+            storageRef: null,
+            contentHash: hashJson(content),
+            createdBy: row.created_by,
+            now: at,
+          });
         }
         return transaction.selectFrom('resources').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
       });
@@ -136,7 +204,13 @@ export function resourceRoutes() {
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/spaces/{spaceId}/resources/{resourceId}', summary: 'Read a resource.', request: { params: resourceParameters }, responses: { 200: jsonResponse('The resource.', resourceResult) } }),
+    apiRoute({
+      method: 'get',
+      path: '/spaces/{spaceId}/resources/{resourceId}',
+      summary: 'Read a resource.',
+      request: { params: resourceParameters },
+      responses: { 200: jsonResponse('The resource.', resourceResult) },
+    }),
     async (c) => {
       const { spaceId, resourceId } = c.req.valid('param');
       return c.json({ resource: resourceView(await loadResource(c, spaceId, resourceId, 'resources.read')) }, 200);
@@ -150,7 +224,15 @@ export function resourceRoutes() {
       summary: 'Rename, describe, archive or restore a resource (content changes are new versions).',
       request: {
         params: resourceParameters,
-        body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional(), state: z.enum(['active', 'archived']).optional() }).openapi('UpdateResource')),
+        body: jsonBody(
+          z
+            .strictObject({
+              name: z.string().trim().min(1).max(200).optional(),
+              description: z.string().max(2000).optional(),
+              state: z.enum(['active', 'archived']).optional(),
+            })
+            .openapi('UpdateResource'),
+        ),
       },
       responses: { 200: jsonResponse('Updated.', resourceResult) },
     }),
@@ -158,9 +240,15 @@ export function resourceRoutes() {
       const { spaceId, resourceId } = c.req.valid('param');
       const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
       const body = c.req.valid('json');
-      if ((row.type === 'skill' || row.type === 'tool') && body.name !== undefined && body.name !== row.name) throw new ApiError(409, 'name-fixed', 'Skill and tool resources keep the name the model knows them by.');
+      if ((row.type === 'skill' || row.type === 'tool') && body.name !== undefined && body.name !== row.name)
+        throw new ApiError(409, 'name-fixed', 'Skill and tool resources keep the name the model knows them by.');
       const { database, now } = c.get('services');
-      const changes = { updated_at: now().toISOString(), ...(body.name !== undefined ? { name: body.name } : {}), ...(body.description !== undefined ? { description: body.description } : {}), ...(body.state !== undefined ? { state: body.state } : {}) };
+      const changes = {
+        updated_at: now().toISOString(),
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.state !== undefined ? { state: body.state } : {}),
+      };
       await database.updateTable('resources').set(changes).where('id', '=', row.id).execute();
       return c.json({ resource: resourceView({ ...row, ...changes }) }, 200);
     },
@@ -179,9 +267,18 @@ export function resourceRoutes() {
       const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
       const { database, now } = c.get('services');
       const archived = await database.transaction().execute(async (transaction) => {
-        const reference = await transaction.selectFrom('app_resource_refs').select('id').where('target_kind', '=', 'resource').where('resource_id', '=', row.id).executeTakeFirst();
+        const reference = await transaction
+          .selectFrom('app_resource_refs')
+          .select('id')
+          .where('target_kind', '=', 'resource')
+          .where('resource_id', '=', row.id)
+          .executeTakeFirst();
         if (reference) {
-          await transaction.updateTable('resources').set({ state: 'archived', updated_at: now().toISOString() }).where('id', '=', row.id).execute();
+          await transaction
+            .updateTable('resources')
+            .set({ state: 'archived', updated_at: now().toISOString() })
+            .where('id', '=', row.id)
+            .execute();
           return true;
         }
         await transaction.deleteFrom('resources').where('id', '=', row.id).execute();
@@ -195,10 +292,17 @@ export function resourceRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/resources/{resourceId}/versions',
-      summary: 'Add an immutable version: JSON content, or for skills a zip (application/zip) or folder (`files`), validated with the SDK.',
+      summary:
+        'Add an immutable version: JSON content, or for skills a zip (application/zip) or folder (`files`), validated with the SDK.',
       request: {
         params: resourceParameters,
-        body: { required: false, content: { 'application/json': { schema: versionBody }, 'application/zip': { schema: z.string().openapi({ format: 'binary' }) } } },
+        body: {
+          required: false,
+          content: {
+            'application/json': { schema: versionBody },
+            'application/zip': { schema: z.string().openapi({ format: 'binary' }) },
+          },
+        },
       },
       responses: { 201: jsonResponse('Added.', z.object({ resource: resourceSchema, version: versionSchema })) },
     }),
@@ -216,12 +320,18 @@ export function resourceRoutes() {
         const files = await readPackage(c, body.files);
         try {
           const stored = await storeSkillPackage(config.dataDirectory, files, row.name);
-          if (stored.name !== row.name) throw new ApiError(422, 'skill-name-mismatch', `The package holds skill "${stored.name}", this resource is "${row.name}".`);
+          if (stored.name !== row.name)
+            throw new ApiError(
+              422,
+              'skill-name-mismatch',
+              `The package holds skill "${stored.name}", this resource is "${row.name}".`,
+            );
           content = { name: stored.name, description: stored.description, fileCount: stored.fileCount };
           storageRef = stored.storageRef;
           contentHash = stored.contentHash;
         } catch (error) {
-          if (error instanceof InvalidPackageError) throw new ApiError(422, error.code, error.message, { problems: error.problems });
+          if (error instanceof InvalidPackageError)
+            throw new ApiError(422, error.code, error.message, { problems: error.problems });
           throw error;
         }
       } else {
@@ -231,10 +341,22 @@ export function resourceRoutes() {
       }
       const actor = currentActor(c);
       const { version, updated } = await database.transaction().execute(async (transaction) => {
-        const number = await appendResourceVersion(transaction, row, { content, storageRef, contentHash, createdBy: actor, now: at });
-        return { version: number, updated: await transaction.selectFrom('resources').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow() };
+        const number = await appendResourceVersion(transaction, row, {
+          content,
+          storageRef,
+          contentHash,
+          createdBy: actor,
+          now: at,
+        });
+        return {
+          version: number,
+          updated: await transaction.selectFrom('resources').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        };
       });
-      return c.json({ resource: resourceView(updated), version: { version, content, storageRef, contentHash, createdAt: at } }, 201);
+      return c.json(
+        { resource: resourceView(updated), version: { version, content, storageRef, contentHash, createdAt: at } },
+        201,
+      );
     },
   );
 
@@ -249,8 +371,25 @@ export function resourceRoutes() {
     async (c) => {
       const { spaceId, resourceId } = c.req.valid('param');
       const row = await loadResource(c, spaceId, resourceId, 'resources.read');
-      const versions = await c.get('services').database.selectFrom('resource_versions').selectAll().where('resource_id', '=', row.id).orderBy('version', 'desc').execute();
-      return c.json({ versions: versions.map((version) => ({ version: version.version, content: version.content ? JSON.parse(version.content) : null, storageRef: version.storage_ref, contentHash: version.content_hash, createdAt: version.created_at })) }, 200);
+      const versions = await c
+        .get('services')
+        .database.selectFrom('resource_versions')
+        .selectAll()
+        .where('resource_id', '=', row.id)
+        .orderBy('version', 'desc')
+        .execute();
+      return c.json(
+        {
+          versions: versions.map((version) => ({
+            version: version.version,
+            content: version.content ? JSON.parse(version.content) : null,
+            storageRef: version.storage_ref,
+            contentHash: version.content_hash,
+            createdAt: version.created_at,
+          })),
+        },
+        200,
+      );
     },
   );
 
@@ -259,15 +398,40 @@ export function resourceRoutes() {
       method: 'get',
       path: '/spaces/{spaceId}/resources/{resourceId}/versions/{version}',
       summary: 'One version.',
-      request: { params: resourceParameters.extend({ version: z.coerce.number().int().positive().openapi({ param: { name: 'version', in: 'path' } }) }) },
+      request: {
+        params: resourceParameters.extend({
+          version: z.coerce
+            .number()
+            .int()
+            .positive()
+            .openapi({ param: { name: 'version', in: 'path' } }),
+        }),
+      },
       responses: { 200: jsonResponse('The version.', z.object({ version: versionSchema })) },
     }),
     async (c) => {
       const { spaceId, resourceId, version } = c.req.valid('param');
       const row = await loadResource(c, spaceId, resourceId, 'resources.read');
-      const found = await c.get('services').database.selectFrom('resource_versions').selectAll().where('resource_id', '=', row.id).where('version', '=', version).executeTakeFirst();
+      const found = await c
+        .get('services')
+        .database.selectFrom('resource_versions')
+        .selectAll()
+        .where('resource_id', '=', row.id)
+        .where('version', '=', version)
+        .executeTakeFirst();
       if (!found) throw notFound('The version');
-      return c.json({ version: { version: found.version, content: found.content ? JSON.parse(found.content) : null, storageRef: found.storage_ref, contentHash: found.content_hash, createdAt: found.created_at } }, 200);
+      return c.json(
+        {
+          version: {
+            version: found.version,
+            content: found.content ? JSON.parse(found.content) : null,
+            storageRef: found.storage_ref,
+            contentHash: found.content_hash,
+            createdAt: found.created_at,
+          },
+        },
+        200,
+      );
     },
   );
 
@@ -292,7 +456,12 @@ export function resourceRoutes() {
       path: '/spaces/{spaceId}/built-in-tools',
       summary: 'The catalogue of built-in tools.',
       request: { params: spaceParameters },
-      responses: { 200: jsonResponse('Tools.', z.object({ tools: z.array(z.object({ name: z.string(), tools: z.array(z.string()), description: z.string() })) })) },
+      responses: {
+        200: jsonResponse(
+          'Tools.',
+          z.object({ tools: z.array(z.object({ name: z.string(), tools: z.array(z.string()), description: z.string() })) }),
+        ),
+      },
     }),
     async (c) => {
       await authorizeSpace(c, c.req.valid('param').spaceId, 'resources.read');

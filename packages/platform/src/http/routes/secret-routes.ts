@@ -13,11 +13,26 @@ export function secretRoutes() {
   const app = createSubApp();
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/spaces/{spaceId}/secrets', summary: 'List secrets (names and masks only).', request: { params: spaceParameters }, responses: { 200: jsonResponse('Secrets.', z.object({ secrets: z.array(secretSchema) })) } }),
+    apiRoute({
+      method: 'get',
+      path: '/spaces/{spaceId}/secrets',
+      summary: 'List secrets (names and masks only).',
+      request: { params: spaceParameters },
+      responses: { 200: jsonResponse('Secrets.', z.object({ secrets: z.array(secretSchema) })) },
+    }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'secrets.read');
-      const rows = await c.get('services').database.selectFrom('secrets').select(['id', 'name', 'mask', 'updated_at']).where('space_id', '=', space.id).orderBy('name').execute();
-      return c.json({ secrets: rows.map((row) => ({ id: row.id, name: row.name, mask: row.mask, updatedAt: row.updated_at })) }, 200);
+      const rows = await c
+        .get('services')
+        .database.selectFrom('secrets')
+        .select(['id', 'name', 'mask', 'updated_at'])
+        .where('space_id', '=', space.id)
+        .orderBy('name')
+        .execute();
+      return c.json(
+        { secrets: rows.map((row) => ({ id: row.id, name: row.name, mask: row.mask, updatedAt: row.updated_at })) },
+        200,
+      );
     },
   );
 
@@ -28,7 +43,11 @@ export function secretRoutes() {
       summary: 'Store a secret; its value is never returned.',
       request: {
         params: spaceParameters,
-        body: jsonBody(z.strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/), value: z.string().min(1).max(20_000) }).openapi('CreateSecret')),
+        body: jsonBody(
+          z
+            .strictObject({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/), value: z.string().min(1).max(20_000) })
+            .openapi('CreateSecret'),
+        ),
       },
       responses: { 201: jsonResponse('Stored.', z.object({ secret: secretSchema })) },
     }),
@@ -36,9 +55,22 @@ export function secretRoutes() {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'secrets.manage');
       const { name, value } = c.req.valid('json');
       const { database, secretBox, now } = c.get('services');
-      const row = { id: newId('sec'), space_id: space.id, name, ciphertext: secretBox.seal(value), mask: maskSecret(value), created_by: currentActor(c), updated_at: now().toISOString() };
+      const row = {
+        id: newId('sec'),
+        space_id: space.id,
+        name,
+        ciphertext: secretBox.seal(value),
+        mask: maskSecret(value),
+        created_by: currentActor(c),
+        updated_at: now().toISOString(),
+      };
       await database.transaction().execute(async (transaction) => {
-        const existing = await transaction.selectFrom('secrets').select('id').where('space_id', '=', space.id).where('name', '=', name).executeTakeFirst();
+        const existing = await transaction
+          .selectFrom('secrets')
+          .select('id')
+          .where('space_id', '=', space.id)
+          .where('name', '=', name)
+          .executeTakeFirst();
         if (existing) throw new ApiError(409, 'secret-name-taken', `A secret named ${name} exists already.`);
         await transaction.insertInto('secrets').values(row).execute();
       });
@@ -57,7 +89,12 @@ export function secretRoutes() {
     async (c) => {
       const { spaceId, secretId } = c.req.valid('param');
       const { space } = await authorizeSpace(c, spaceId, 'secrets.manage');
-      const result = await c.get('services').database.deleteFrom('secrets').where('id', '=', secretId).where('space_id', '=', space.id).executeTakeFirst();
+      const result = await c
+        .get('services')
+        .database.deleteFrom('secrets')
+        .where('id', '=', secretId)
+        .where('space_id', '=', space.id)
+        .executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound('The secret');
       return c.json({ ok: true as const }, 200);
     },

@@ -22,7 +22,14 @@ export function spaceKeyRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space-keys.manage');
-      const rows = await c.get('services').database.selectFrom('api_keys').selectAll().where('space_id', '=', space.id).where('app_id', 'is', null).orderBy('created_at').execute();
+      const rows = await c
+        .get('services')
+        .database.selectFrom('api_keys')
+        .selectAll()
+        .where('space_id', '=', space.id)
+        .where('app_id', 'is', null)
+        .orderBy('created_at')
+        .execute();
       return c.json({ keys: rows.map(apiKeyView) }, 200);
     },
   );
@@ -32,13 +39,22 @@ export function spaceKeyRoutes() {
       method: 'post',
       path: '/spaces/{spaceId}/api-keys',
       summary: 'Create a space key; the secret is in this response only.',
-      request: { params: spaceParameters, body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('CreateApiKey')) },
+      request: {
+        params: spaceParameters,
+        body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('CreateApiKey')),
+      },
       responses: { 201: jsonResponse('Created.', createdApiKeySchema) },
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space-keys.manage');
       const { database, now } = c.get('services');
-      const { row, secret } = await createApiKey(database, { spaceId: space.id, appId: null, name: c.req.valid('json').name, createdBy: currentActor(c), now: now() });
+      const { row, secret } = await createApiKey(database, {
+        spaceId: space.id,
+        appId: null,
+        name: c.req.valid('json').name,
+        createdBy: currentActor(c),
+        now: now(),
+      });
       return c.json({ key: apiKeyView(row), secret }, 201);
     },
   );

@@ -8,7 +8,13 @@ import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema }
 
 const roleSchema = z.enum(spaceRoles as ['viewer', 'editor', 'admin', 'owner']);
 const spaceSchema = z
-  .object({ id: z.string(), name: z.string(), state: z.enum(['active', 'deleting']), createdAt: z.string(), role: roleSchema.optional() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    state: z.enum(['active', 'deleting']),
+    createdAt: z.string(),
+    role: roleSchema.optional(),
+  })
   .openapi('Space');
 const spaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('SpaceInput');
 const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
@@ -22,7 +28,12 @@ export function spaceRoutes() {
   const app = createSubApp();
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/spaces', summary: 'The spaces the user is a member of.', responses: { 200: jsonResponse('Spaces.', z.object({ spaces: z.array(spaceSchema) })) } }),
+    apiRoute({
+      method: 'get',
+      path: '/spaces',
+      summary: 'The spaces the user is a member of.',
+      responses: { 200: jsonResponse('Spaces.', z.object({ spaces: z.array(spaceSchema) })) },
+    }),
     async (c) => {
       const user = requireUser(c);
       const rows = await c
@@ -49,17 +60,32 @@ export function spaceRoutes() {
     async (c) => {
       const user = requireUser(c);
       const { database, now } = c.get('services');
-      const row: SpaceRow = { id: newId('spc'), name: c.req.valid('json').name, state: 'active', created_by: user.userId, created_at: now().toISOString() };
+      const row: SpaceRow = {
+        id: newId('spc'),
+        name: c.req.valid('json').name,
+        state: 'active',
+        created_by: user.userId,
+        created_at: now().toISOString(),
+      };
       await database.transaction().execute(async (transaction) => {
         await transaction.insertInto('spaces').values(row).execute();
-        await transaction.insertInto('space_members').values({ space_id: row.id, user_id: user.userId, role: 'owner', created_at: row.created_at }).execute();
+        await transaction
+          .insertInto('space_members')
+          .values({ space_id: row.id, user_id: user.userId, role: 'owner', created_at: row.created_at })
+          .execute();
       });
       return c.json({ space: spaceView(row, 'owner') }, 201);
     },
   );
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/spaces/{spaceId}', summary: 'Read a space.', request: { params: spaceParameters }, responses: { 200: jsonResponse('The space.', z.object({ space: spaceSchema })) } }),
+    apiRoute({
+      method: 'get',
+      path: '/spaces/{spaceId}',
+      summary: 'Read a space.',
+      request: { params: spaceParameters },
+      responses: { 200: jsonResponse('The space.', z.object({ space: spaceSchema })) },
+    }),
     async (c) => {
       const { space, role } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.read');
       return c.json({ space: spaceView(space, role) }, 200);
@@ -103,7 +129,10 @@ export function spaceRoutes() {
             })),
           );
           const used = counts.filter((count) => count.rows > 0).map((count) => count.table);
-          if (used.length > 0) throw new ApiError(409, 'space-not-empty', 'Delete the space’s apps, resources and model connections first.', { holds: used });
+          if (used.length > 0)
+            throw new ApiError(409, 'space-not-empty', 'Delete the space’s apps, resources and model connections first.', {
+              holds: used,
+            });
           await transaction.deleteFrom('spaces').where('id', '=', space.id).execute();
         });
       return c.json({ ok: true as const }, 200);

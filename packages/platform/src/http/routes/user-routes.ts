@@ -28,7 +28,12 @@ export function userRoutes() {
   const app = createSubApp();
 
   app.openapi(
-    apiRoute({ method: 'get', path: '/users', summary: 'List users (instance admins).', responses: { 200: jsonResponse('Users.', z.object({ users: z.array(userSchema) })) } }),
+    apiRoute({
+      method: 'get',
+      path: '/users',
+      summary: 'List users (instance admins).',
+      responses: { 200: jsonResponse('Users.', z.object({ users: z.array(userSchema) })) },
+    }),
     async (c) => {
       requireInstanceAdmin(c);
       const rows = await c.get('services').database.selectFrom('users').selectAll().orderBy('created_at').execute();
@@ -83,7 +88,8 @@ export function userRoutes() {
           ...(body.status !== undefined ? { status: body.status } : {}),
           ...(body.isInstanceAdmin !== undefined ? { is_instance_admin: body.isInstanceAdmin ? 1 : 0 } : {}),
         };
-        if (Object.keys(changes).length > 0) await transaction.updateTable('users').set(changes).where('id', '=', userId).execute();
+        if (Object.keys(changes).length > 0)
+          await transaction.updateTable('users').set(changes).where('id', '=', userId).execute();
         // A disabled account or a new password ends every console session of that user.
         if (body.status === 'disabled' || body.password !== undefined) {
           await transaction.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
