@@ -146,4 +146,36 @@ describe.each(dialects)('drafts and releases on %s', (dialect) => {
         .resource.state,
     ).toBe('archived');
   });
+
+  it('refuses a release whose dry-run build fails (a tool schema that does not compile), saving nothing', async () => {
+    const tool = await owner.request('POST', `/spaces/${space.spaceId}/resources`, {
+      type: 'tool',
+      name: 'broken',
+      content: {
+        kind: 'http',
+        description: 'Broken.',
+        parameters: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+        request: { method: 'POST', url: 'http://127.0.0.1:9/x' },
+      },
+    });
+    expect(tool.status).toBe(201);
+    const created = await owner.request('POST', `/spaces/${space.spaceId}/apps`, {
+      kind: 'agent',
+      mode: 'react',
+      name: 'Dry run',
+    });
+    const appId = (created.body as { app: { id: string } }).app.id;
+    const config = {
+      model: { connectionId: space.demoConnectionId, modelId: 'demo-1' },
+      prompt: { text: 'Hi.' },
+      capabilities: { tools: [(tool.body as { resource: { id: string } }).resource.id] },
+    };
+    expect((await owner.request('PUT', `/apps/${appId}/draft`, { config }, { 'if-match': '"1"' })).status).toBe(200);
+    const publish = await owner.request('POST', `/apps/${appId}/releases`, {});
+    expect(publish.status).toBe(422);
+    expect((publish.body as { error: { code: string } }).error.code).toBe('release-build-failed');
+    expect(((await owner.request('GET', `/apps/${appId}/releases`)).body as { releases: unknown[] }).releases).toEqual([]);
+    const app = (await owner.request('GET', `/apps/${appId}`)).body as { app: { latestReleaseId: string | null } };
+    expect(app.app.latestReleaseId).toBeNull();
+  });
 });

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import {
-  Agent,
-  type AgentConfig,
+  type Agent,
+  type AgentDefinition,
   BubblewrapSandbox,
+  createAgent,
   createWorkspace,
+  DEFINITION_FORMAT_VERSION,
   InvalidConfigurationError,
+  InvalidDefinitionError,
   InvalidSkillError,
   loadSkills,
   type SkillCatalog,
@@ -15,18 +18,23 @@ import { buildLanguageModel } from '../models/index.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildHttpTool, type HttpToolContent } from './http-tool.js';
 
-interface BuiltRole {
+/** The registry name of the release's model. */
+const modelName = 'release-model';
+
+/** A role of the SDK definition: prompt and capability names. */
+interface DefinitionRole {
   prompt: string;
-  tools: Tool[];
-  skills: SkillCatalog | undefined;
+  tools: string[];
+  skills: string[];
 }
 
 /**
- * Turns a release snapshot and the resources it pins into an SDK agent (P-1.5 step 4–5),
- * through the SDK's public API only (NOT-2). Every problem found is reported together as an
- * `AssemblyError`; an SDK configuration error is translated into the same. Constructing the
- * agent starts nothing (P-1.8): this is what publish runs as its dry run, and what a worker
- * runs before `agent.run({ runId })` (issue 14).
+ * Turns a release snapshot and the resources it pins into an SDK agent (P-1.5 step 4–5)
+ * through the SDK's public definition format: the snapshot becomes an `AgentDefinition` (data)
+ * and the resolved model, tools, skills and workspace a `DefinitionRegistry`; `createAgent`
+ * builds the agent (NOT-2: no SDK internals). Every problem is reported together as an
+ * `AssemblyError`. Constructing the agent starts nothing (P-1.8): publish runs this as its dry
+ * run, and a worker runs it before `agent.run({ runId })` (issue 14).
  */
 export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
   const issues: { path: string; message: string }[] = [];
@@ -34,7 +42,9 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   if (!apiKey && snapshot.model.provider !== 'offline-demo')
     issues.push({ path: 'model', message: 'the model connection has no active key' });
 
-  const buildRole = async (rolePath: string, role: RoleSnapshot): Promise<BuiltRole> => {
+  const tools = new Map<string, Tool>();
+  const skillRoots = new Map<string, string>();
+  const defineRole = async (rolePath: string, role: RoleSnapshot): Promise<DefinitionRole> => {
     let prompt = '';
     if ('text' in role.prompt) prompt = role.prompt.text;
     else {
@@ -42,10 +52,9 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       prompt = (version.content as { text?: string } | null)?.text ?? '';
       if (!prompt) issues.push({ path: `${rolePath}.prompt`, message: 'the pinned prompt version has no text' });
     }
-    const tools: Tool[] = [];
     for (const [index, pinned] of role.tools.entries()) {
-      const version = await ports.readResourceVersion(pinned.resourceId, pinned.version);
-      const content = version.content as HttpToolContent;
+      if (tools.has(pinned.name)) continue;
+      const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(content.request.headers ?? {})) {
         if (typeof value === 'string') headers[name] = value;
@@ -57,47 +66,44 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         }
       }
       try {
-        tools.push(buildHttpTool(pinned.name, content, headers, ports.fetch));
+        tools.set(pinned.name, buildHttpTool(pinned.name, content, headers, ports.fetch));
       } catch (error) {
-        issues.push({ path: `${rolePath}.tools.${index}`, message: `cannot build the tool: ${(error as Error).message}` });
+        const detail =
+          error instanceof InvalidConfigurationError
+            ? error.issues.map((issue) => issue.message).join('; ')
+            : (error as Error).message;
+        issues.push({ path: `${rolePath}.tools.${index}`, message: `cannot build the tool: ${detail}` });
       }
     }
-    let skills: SkillCatalog | undefined;
-    if (role.skills.length > 0) {
-      try {
-        skills = await loadSkills({
-          roots: role.skills.map((skill) => path.join(ports.resourcesDirectory, skill.storageRef)),
-          only: role.skills.map((skill) => skill.name),
-        });
-      } catch (error) {
-        if (!(error instanceof InvalidSkillError)) throw error;
-        for (const problem of error.problems) issues.push({ path: `${rolePath}.skills`, message: problem.message });
-      }
-    }
-    return { prompt, tools, skills };
+    for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
+    return { prompt, tools: role.tools.map((pinned) => pinned.name), skills: role.skills.map((skill) => skill.name) };
   };
 
-  const entry = await buildRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
+  const entry = await defineRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
   const executors = [];
-  for (const [index, role] of snapshot.executors.entries())
-    executors.push({ role, built: await buildRole(`executors.${index}`, role) });
+  for (const [index, role] of snapshot.executors.entries()) {
+    executors.push({ name: role.name, description: role.description, ...(await defineRole(`executors.${index}`, role)) });
+  }
+
+  let skills: SkillCatalog | undefined;
+  if (skillRoots.size > 0) {
+    try {
+      skills = await loadSkills({ roots: [...new Set(skillRoots.values())] });
+    } catch (error) {
+      if (!(error instanceof InvalidSkillError)) throw error;
+      for (const problem of error.problems) issues.push({ path: 'skills', message: problem.message });
+    }
+  }
+  if (issues.length > 0) throw new AssemblyError(issues);
 
   const roles = [snapshot.entry, ...snapshot.executors];
   const wantsFiles = roles.some((role) => role.builtIn.length > 0 || role.skills.length > 0);
   const wantsCommands = roles.some((role) => role.builtIn.includes('run_command'));
-  if (issues.length > 0) throw new AssemblyError(issues);
-
-  const allSkills = [entry.skills, ...executors.map((executor) => executor.built.skills)].flatMap(
-    (catalog) => catalog?.skills ?? [],
-  );
-  const uniqueSkills = [
-    ...new Map(allSkills.map((skill) => [skill.name, { name: skill.name, directory: skill.directory }])).values(),
-  ];
   const workspace = wantsFiles
     ? createWorkspace({
         root: ports.fileRoot,
         persistent: snapshot.environment.persistentSandbox,
-        skills: uniqueSkills,
+        skills: (skills?.skills ?? []).map((skill) => ({ name: skill.name, directory: skill.directory })),
         ...(wantsCommands ? { sandbox: new BubblewrapSandbox() } : {}),
       })
     : undefined;
@@ -115,37 +121,31 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     ...(snapshot.model.maxOutputTokens ? { maxOutputTokens: snapshot.model.maxOutputTokens } : {}),
   };
   const base = {
+    formatVersion: DEFINITION_FORMAT_VERSION as 1,
+    kind: 'agent' as const,
     name: snapshot.name,
     description: snapshot.description,
-    model,
+    model: modelName,
     ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
     execution: snapshot.execution,
     context: snapshot.context,
-    variables: snapshot.variables,
-    ...(workspace ? { workspace } : {}),
-    ...(ports.store ? { store: ports.store } : {}),
+    variables: { ...snapshot.variables },
   };
-  const config: AgentConfig =
+  const definition: AgentDefinition =
     snapshot.mode === 'react'
-      ? { ...base, mode: 'react', prompt: entry.prompt, tools: entry.tools, ...(entry.skills ? { skills: entry.skills } : {}) }
-      : {
-          ...base,
-          mode: 'plan-executor',
-          planner: { prompt: entry.prompt, tools: entry.tools, ...(entry.skills ? { skills: entry.skills } : {}) },
-          executors: executors.map(({ role, built }) => ({
-            name: role.name,
-            description: role.description,
-            prompt: built.prompt,
-            tools: built.tools,
-            ...(built.skills ? { skills: built.skills } : {}),
-          })),
-        };
+      ? { ...base, mode: 'react', ...entry }
+      : { ...base, mode: 'plan-executor', planner: entry, executors };
   try {
-    return new Agent(config);
+    return createAgent(definition, {
+      models: { [modelName]: model },
+      tools: [...tools.values()],
+      ...(skills ? { skills } : {}),
+      ...(workspace ? { workspace } : {}),
+      ...(ports.store ? { store: ports.store } : {}),
+    });
   } catch (error) {
-    if (error instanceof InvalidConfigurationError) {
-      throw new AssemblyError(error.issues.map((issue) => ({ path: issue.path, message: issue.message })));
-    }
+    if (error instanceof InvalidDefinitionError)
+      throw new AssemblyError(error.problems.map((problem) => ({ path: problem.path, message: problem.message })));
     throw error;
   }
 }

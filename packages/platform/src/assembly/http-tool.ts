@@ -1,5 +1,4 @@
-import { type Tool, tool } from '@agentloom/sdk';
-import { z } from 'zod';
+import { jsonSchemaTool, type Tool } from '@agentloom/sdk';
 
 /** A custom HTTP tool's stored content (see `toolContentSchema`). */
 export interface HttpToolContent {
@@ -14,8 +13,8 @@ export interface HttpToolContent {
 const maximumResponseCharacters = 20_000;
 
 /**
- * Turns a custom HTTP tool into an SDK tool: the JSON-Schema parameters become a zod schema
- * (arguments are validated before any call), the arguments are sent as the JSON body (query for
+ * Turns a custom HTTP tool into an SDK tool with `jsonSchemaTool` (the model sees the stored
+ * JSON Schema unchanged; arguments are validated against it before any call), the arguments are sent as the JSON body (query for
  * GET), and secrets in headers are resolved here, at construction, never stored in the snapshot.
  */
 export function buildHttpTool(
@@ -24,11 +23,10 @@ export function buildHttpTool(
   headers: Record<string, string>,
   fetchImplementation: typeof globalThis.fetch = fetch,
 ): Tool {
-  const parameters = z.fromJSONSchema(content.parameters as Parameters<typeof z.fromJSONSchema>[0]);
-  return tool({
+  return jsonSchemaTool<Record<string, unknown>>({
     name,
     description: content.description,
-    parameters,
+    parameters: content.parameters as Parameters<typeof jsonSchemaTool>[0]['parameters'],
     execute: async (args) => {
       const url = new URL(content.request.url);
       const isGet = content.request.method === 'GET';
