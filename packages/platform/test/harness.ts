@@ -19,7 +19,9 @@ async function postgresAnswers(): Promise<boolean> {
     await client.connect();
     return true;
   } catch (error) {
-    console.warn(`[agentloom] SKIPPED the platform's PostgreSQL suites: ${(error as Error).message}. Set AGENTLOOM_POSTGRES_URL, or AGENTLOOM_REQUIRE_POSTGRES=1 to fail instead.`);
+    console.warn(
+      `[agentloom] SKIPPED the platform's PostgreSQL suites: ${(error as Error).message}. Set AGENTLOOM_POSTGRES_URL, or AGENTLOOM_REQUIRE_POSTGRES=1 to fail instead.`,
+    );
     return false;
   } finally {
     await client.end().catch(() => {});

@@ -47,10 +47,14 @@ export const defaultBodyLimitBytes = 10 * 1024 * 1024;
  * machines that must share one key, so there it is required.
  */
 export function loadConfig(
-  environment: NodeJS.ProcessEnv,
+  rawEnvironment: NodeJS.ProcessEnv,
   flags: ConfigFlags = {},
   workingDirectory = process.cwd(),
 ): PlatformConfig {
+  // An empty variable counts as unset (`AGENTLOOM_SECRET_KEY=` in a unit file is a common slip).
+  const environment: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(rawEnvironment).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const problems: string[] = [];
   const dataDirectory = path.resolve(workingDirectory, flags.dataDir ?? environment.AGENTLOOM_DATA_DIR ?? '.agentloom');
 
