@@ -1,0 +1,151 @@
+import path from 'node:path';
+import {
+  type Agent,
+  type AgentDefinition,
+  BubblewrapSandbox,
+  createAgent,
+  createWorkspace,
+  DEFINITION_FORMAT_VERSION,
+  InvalidConfigurationError,
+  InvalidDefinitionError,
+  InvalidSkillError,
+  loadSkills,
+  type SkillCatalog,
+  type Tool,
+} from '@agentloom/sdk';
+import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
+import { buildLanguageModel } from '../models/index.js';
+import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
+import { buildHttpTool, type HttpToolContent } from './http-tool.js';
+
+/** The registry name of the release's model. */
+const modelName = 'release-model';
+
+/** A role of the SDK definition: prompt and capability names. */
+interface DefinitionRole {
+  prompt: string;
+  tools: string[];
+  skills: string[];
+}
+
+/**
+ * Turns a release snapshot and the resources it pins into an SDK agent (P-1.5 step 4–5)
+ * through the SDK's public definition format: the snapshot becomes an `AgentDefinition` (data)
+ * and the resolved model, tools, skills and workspace a `DefinitionRegistry`; `createAgent`
+ * builds the agent (NOT-2: no SDK internals). Every problem is reported together as an
+ * `AssemblyError`. Constructing the agent starts nothing (P-1.8): publish runs this as its dry
+ * run, and a worker runs it before `agent.run({ runId })` (issue 14).
+ */
+export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
+  const issues: { path: string; message: string }[] = [];
+  const apiKey = await ports.readActiveKey(snapshot.model.credential.connectionId);
+  if (!apiKey && snapshot.model.provider !== 'offline-demo')
+    issues.push({ path: 'model', message: 'the model connection has no active key' });
+
+  const tools = new Map<string, Tool>();
+  const skillRoots = new Map<string, string>();
+  const defineRole = async (rolePath: string, role: RoleSnapshot): Promise<DefinitionRole> => {
+    let prompt = '';
+    if ('text' in role.prompt) prompt = role.prompt.text;
+    else {
+      const version = await ports.readResourceVersion(role.prompt.resourceId, role.prompt.version);
+      prompt = (version.content as { text?: string } | null)?.text ?? '';
+      if (!prompt) issues.push({ path: `${rolePath}.prompt`, message: 'the pinned prompt version has no text' });
+    }
+    for (const [index, pinned] of role.tools.entries()) {
+      if (tools.has(pinned.name)) continue;
+      const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(content.request.headers ?? {})) {
+        if (typeof value === 'string') headers[name] = value;
+        else {
+          const secret = await ports.readSecret(value.secret);
+          if (secret === undefined)
+            issues.push({ path: `${rolePath}.tools.${index}`, message: `the secret "${value.secret}" does not exist` });
+          else headers[name] = secret;
+        }
+      }
+      try {
+        tools.set(pinned.name, buildHttpTool(pinned.name, content, headers, ports.fetch));
+      } catch (error) {
+        const detail =
+          error instanceof InvalidConfigurationError
+            ? error.issues.map((issue) => issue.message).join('; ')
+            : (error as Error).message;
+        issues.push({ path: `${rolePath}.tools.${index}`, message: `cannot build the tool: ${detail}` });
+      }
+    }
+    for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
+    return { prompt, tools: role.tools.map((pinned) => pinned.name), skills: role.skills.map((skill) => skill.name) };
+  };
+
+  const entry = await defineRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
+  const executors = [];
+  for (const [index, role] of snapshot.executors.entries()) {
+    executors.push({ name: role.name, description: role.description, ...(await defineRole(`executors.${index}`, role)) });
+  }
+
+  let skills: SkillCatalog | undefined;
+  if (skillRoots.size > 0) {
+    try {
+      skills = await loadSkills({ roots: [...new Set(skillRoots.values())] });
+    } catch (error) {
+      if (!(error instanceof InvalidSkillError)) throw error;
+      for (const problem of error.problems) issues.push({ path: 'skills', message: problem.message });
+    }
+  }
+  if (issues.length > 0) throw new AssemblyError(issues);
+
+  const roles = [snapshot.entry, ...snapshot.executors];
+  const wantsFiles = roles.some((role) => role.builtIn.length > 0 || role.skills.length > 0);
+  const wantsCommands = roles.some((role) => role.builtIn.includes('run_command'));
+  const workspace = wantsFiles
+    ? createWorkspace({
+        root: ports.fileRoot,
+        persistent: snapshot.environment.persistentSandbox,
+        skills: (skills?.skills ?? []).map((skill) => ({ name: skill.name, directory: skill.directory })),
+        ...(wantsCommands ? { sandbox: new BubblewrapSandbox() } : {}),
+      })
+    : undefined;
+
+  const model = buildLanguageModel({
+    provider: snapshot.model.provider,
+    baseUrl: snapshot.model.baseUrl,
+    settings: snapshot.model.settings,
+    modelId: snapshot.model.modelId,
+    apiKey,
+    ...(ports.fetch ? { fetch: ports.fetch } : {}),
+  });
+  const modelSettings = {
+    ...(snapshot.model.thinking ? { thinking: snapshot.model.thinking } : {}),
+    ...(snapshot.model.maxOutputTokens ? { maxOutputTokens: snapshot.model.maxOutputTokens } : {}),
+  };
+  const base = {
+    formatVersion: DEFINITION_FORMAT_VERSION as 1,
+    kind: 'agent' as const,
+    name: snapshot.name,
+    description: snapshot.description,
+    model: modelName,
+    ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
+    execution: snapshot.execution,
+    context: snapshot.context,
+    variables: { ...snapshot.variables },
+  };
+  const definition: AgentDefinition =
+    snapshot.mode === 'react'
+      ? { ...base, mode: 'react', ...entry }
+      : { ...base, mode: 'plan-executor', planner: entry, executors };
+  try {
+    return createAgent(definition, {
+      models: { [modelName]: model },
+      tools: [...tools.values()],
+      ...(skills ? { skills } : {}),
+      ...(workspace ? { workspace } : {}),
+      ...(ports.store ? { store: ports.store } : {}),
+    });
+  } catch (error) {
+    if (error instanceof InvalidDefinitionError)
+      throw new AssemblyError(error.problems.map((problem) => ({ path: problem.path, message: problem.message })));
+    throw error;
+  }
+}

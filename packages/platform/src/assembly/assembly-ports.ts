@@ -1,0 +1,28 @@
+import type { RunStore } from '@agentloom/sdk';
+
+/** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
+export interface AssemblyPorts {
+  /** The content of a pinned, immutable resource version. */
+  readResourceVersion(resourceId: string, version: number): Promise<{ content: unknown; storageRef: string | null }>;
+  /** The decrypted active key of a connection, or undefined (resolved now, D-P3). */
+  readActiveKey(connectionId: string): Promise<string | undefined>;
+  /** The decrypted value of a space secret named in a tool's headers. */
+  readSecret(name: string): Promise<string | undefined>;
+  /** `<dataDirectory>/resources`, where skill packages are stored by content hash. */
+  resourcesDirectory: string;
+  /** The app's file root (P-12.2), an absolute directory. */
+  fileRoot: string;
+  /** Where runs are kept; the SDK default (memory) when omitted. */
+  store?: RunStore;
+  /** A `fetch` for model and HTTP tool calls (tests point it at local servers). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Thrown when a snapshot cannot become an SDK agent; `issues` lists every reason. */
+export class AssemblyError extends Error {
+  readonly code = 'assembly-failed';
+  constructor(readonly issues: readonly { path: string; message: string }[]) {
+    super(`The release cannot be built into an agent: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+    this.name = 'AssemblyError';
+  }
+}

@@ -1,0 +1,157 @@
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import { ConfigurationProblemError, loadConfig } from '../config/index.js';
+import { migrateToLatest, openPlatformDatabase } from '../database/index.js';
+import { apiPrefix } from '../http/create-app.js';
+import { createUser, EmailTakenError } from '../identity/index.js';
+import { createPlatform } from '../platform.js';
+import { prepareFirstStart } from '../seed/first-start.js';
+
+const usage = `Usage: agentloom <command> [options]
+
+Commands:
+  serve          Start the HTTP API (default: SQLite under ./.agentloom, demo seeded on first start)
+  migrate        Bring the database schema up to date and exit
+  create-admin   Create an instance administrator (--email, --password)
+  worker         Run workers only (arrives with runs, issue 14)
+
+Options: --port <n>  --host <address>  --data-dir <path>  --database-url <url>
+Environment: AGENTLOOM_DATABASE_URL, AGENTLOOM_DATA_DIR, AGENTLOOM_SECRET_KEY, AGENTLOOM_PORT or PORT,
+             AGENTLOOM_HOST, AGENTLOOM_LOG_LEVEL, AGENTLOOM_BODY_LIMIT_BYTES, AGENTLOOM_SEED_DEMO`;
+
+/** The `agentloom` command line. Returns the exit code; `serve` keeps running until a signal. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || !command) {
+    console.log(usage);
+    return command ? 0 : 1;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(
+      process.env,
+      {
+        ...(values.port ? { port: values.port } : {}),
+        ...(values.host ? { host: values.host } : {}),
+        ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+        ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
+      },
+      process.env.INIT_CWD ?? process.cwd(),
+    );
+  } catch (error) {
+    if (error instanceof ConfigurationProblemError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+
+  switch (command) {
+    case 'migrate': {
+      const handle = openPlatformDatabase(config.database);
+      try {
+        const applied = await migrateToLatest(
+          handle.database,
+          handle.dialect,
+          config.database.dialect === 'postgres' ? config.database.schema : undefined,
+        );
+        console.log(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}` : 'The database schema is up to date.');
+        return 0;
+      } finally {
+        await handle.close();
+      }
+    }
+    case 'create-admin': {
+      if (!values.email || !values.password || values.password.length < 12) {
+        console.error('create-admin needs --email and --password (at least 12 characters).');
+        return 2;
+      }
+      const platform = await createPlatform({ config });
+      try {
+        await createUser(platform.services.database, {
+          email: values.email,
+          displayName: values.email,
+          password: values.password,
+          isInstanceAdmin: true,
+          now: new Date(),
+        });
+        console.log(`Created the instance administrator ${values.email}.`);
+        return 0;
+      } catch (error) {
+        if (error instanceof EmailTakenError) {
+          console.error(error.message);
+          return 1;
+        }
+        throw error;
+      } finally {
+        await platform.close();
+      }
+    }
+    case 'worker':
+      console.error('`agentloom worker` is not available yet: runs over HTTP and their workers arrive with issue 14.');
+      return 2;
+    case 'serve':
+      return serveCommand(config);
+    default:
+      console.error(`Unknown command "${command}".\n\n${usage}`);
+      return 2;
+  }
+}
+
+async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const platform = await createPlatform({ config });
+  const embedded = config.database.dialect === 'sqlite';
+  if (config.secretKeySource === 'generated') {
+    console.log(
+      `Generated a secret key into ${config.dataDirectory}/secret.key (mode 0600). Back it up: it decrypts stored credentials.`,
+    );
+  }
+  const firstStart = await prepareFirstStart(platform.services, { createAdmin: embedded, seedDemo: config.seedDemo && embedded });
+  const server = serve({ fetch: platform.app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const url = `http://${config.host}:${info.port}`;
+    console.log(`AgentLoom platform listening on ${url} (API ${url}${apiPrefix}, reference ${url}${apiPrefix}/reference)`);
+    console.log(
+      `Database: ${embedded ? `SQLite at ${config.database.dialect === 'sqlite' ? config.database.file : ''}` : 'PostgreSQL'}; data directory ${config.dataDirectory}`,
+    );
+    if (firstStart.admin) {
+      console.log(`First start: instance administrator ${firstStart.admin.email} with password ${firstStart.admin.password}`);
+      console.log('This password is shown only once.');
+    }
+    if (firstStart.demo)
+      console.log(
+        `Seeded the "Demo" space with a published demo agent (app ${firstStart.demo.appId}, release ${firstStart.demo.releaseVersion}).`,
+      );
+  });
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await platform.close();
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
+}

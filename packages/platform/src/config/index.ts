@@ -1,0 +1,7 @@
+export {
+  type ConfigFlags,
+  ConfigurationProblemError,
+  defaultBodyLimitBytes,
+  loadConfig,
+  type PlatformConfig,
+} from './load-config.js';

@@ -1,0 +1,130 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomToken } from '../crypto/index.js';
+import type { DatabaseLocation } from '../database/index.js';
+
+/** The platform's configuration after validation. */
+export interface PlatformConfig {
+  dataDirectory: string;
+  database: DatabaseLocation;
+  /** The key that encrypts credentials at rest; never logged. */
+  secretKey: string;
+  /** Where the secret key came from: given, or generated into the data directory on first start. */
+  secretKeySource: 'environment' | 'data-directory' | 'generated';
+  port: number;
+  host: string;
+  logLevel: string;
+  /** Largest accepted request body in bytes (JSON and uploads alike). */
+  bodyLimitBytes: number;
+  /** Seeds the offline demo connection and a published demo agent into an empty instance. */
+  seedDemo: boolean;
+}
+
+/** Command-line flags that override the environment. */
+export interface ConfigFlags {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+/** Thrown when the configuration is invalid; `problems` has one clear sentence per problem. */
+export class ConfigurationProblemError extends Error {
+  readonly code = 'invalid-configuration';
+  constructor(readonly problems: readonly string[]) {
+    super(`The platform configuration is invalid:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigurationProblemError';
+  }
+}
+
+/** The default body limit: 10 MiB, enough for a skill package. */
+export const defaultBodyLimitBytes = 10 * 1024 * 1024;
+
+/**
+ * Reads and validates the configuration from environment variables and flags. Every problem is
+ * reported at once. Without `AGENTLOOM_SECRET_KEY` the embedded default (SQLite) reads or
+ * generates `secret.key` in the data directory (mode 0600); PostgreSQL deployments run on many
+ * machines that must share one key, so there it is required.
+ */
+export function loadConfig(
+  rawEnvironment: NodeJS.ProcessEnv,
+  flags: ConfigFlags = {},
+  workingDirectory = process.cwd(),
+): PlatformConfig {
+  // An empty variable counts as unset (`AGENTLOOM_SECRET_KEY=` in a unit file is a common slip).
+  const environment: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(rawEnvironment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const problems: string[] = [];
+  const dataDirectory = path.resolve(workingDirectory, flags.dataDir ?? environment.AGENTLOOM_DATA_DIR ?? '.agentloom');
+
+  const portText = flags.port ?? environment.AGENTLOOM_PORT ?? environment.PORT ?? '3000';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) {
+    problems.push(`The port "${portText}" (--port, AGENTLOOM_PORT or PORT) must be an integer from 0 to 65535.`);
+  }
+
+  const databaseUrl = flags.databaseUrl ?? environment.AGENTLOOM_DATABASE_URL;
+  let database: DatabaseLocation = { dialect: 'sqlite', file: path.join(dataDirectory, 'platform.sqlite') };
+  if (databaseUrl) {
+    if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      try {
+        const url = new URL(databaseUrl);
+        const schema = url.searchParams.get('schema') ?? undefined;
+        url.searchParams.delete('schema');
+        database = { dialect: 'postgres', url: url.toString(), ...(schema ? { schema } : {}) };
+      } catch {
+        problems.push('AGENTLOOM_DATABASE_URL is not a valid PostgreSQL URL.');
+      }
+    } else if (databaseUrl.startsWith('sqlite:')) {
+      const file = databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
+      if (!file) problems.push('AGENTLOOM_DATABASE_URL "sqlite:" needs a file path, e.g. sqlite:./data/platform.sqlite.');
+      database = { dialect: 'sqlite', file: path.resolve(workingDirectory, file) };
+    } else {
+      problems.push('AGENTLOOM_DATABASE_URL must start with postgres://, postgresql:// or sqlite:.');
+    }
+  }
+
+  const bodyLimitText = environment.AGENTLOOM_BODY_LIMIT_BYTES;
+  const bodyLimitBytes = bodyLimitText === undefined ? defaultBodyLimitBytes : Number(bodyLimitText);
+  if (!Number.isInteger(bodyLimitBytes) || bodyLimitBytes < 1024) {
+    problems.push(`AGENTLOOM_BODY_LIMIT_BYTES "${bodyLimitText}" must be an integer of at least 1024.`);
+  }
+
+  let secretKey = environment.AGENTLOOM_SECRET_KEY ?? '';
+  let secretKeySource: PlatformConfig['secretKeySource'] = 'environment';
+  if (environment.AGENTLOOM_SECRET_KEY !== undefined && secretKey.length < 32) {
+    problems.push('AGENTLOOM_SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`).');
+  }
+  if (environment.AGENTLOOM_SECRET_KEY === undefined && database.dialect === 'postgres') {
+    problems.push(
+      'AGENTLOOM_SECRET_KEY is required with PostgreSQL: every machine must share the key that encrypts credentials.',
+    );
+  }
+  if (problems.length > 0) throw new ConfigurationProblemError(problems);
+
+  if (environment.AGENTLOOM_SECRET_KEY === undefined) {
+    const keyFile = path.join(dataDirectory, 'secret.key');
+    if (existsSync(keyFile)) {
+      secretKey = readFileSync(keyFile, 'utf8').trim();
+      secretKeySource = 'data-directory';
+    } else {
+      mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
+      secretKey = randomToken();
+      writeFileSync(keyFile, `${secretKey}\n`, { mode: 0o600, flag: 'wx' });
+      secretKeySource = 'generated';
+    }
+  }
+
+  return {
+    dataDirectory,
+    database,
+    secretKey,
+    secretKeySource,
+    port,
+    host: flags.host ?? environment.AGENTLOOM_HOST ?? '127.0.0.1',
+    logLevel: environment.AGENTLOOM_LOG_LEVEL ?? 'info',
+    bodyLimitBytes,
+    seedDemo: environment.AGENTLOOM_SEED_DEMO !== 'false',
+  };
+}

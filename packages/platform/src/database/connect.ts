@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { PlatformDatabase } from './schema.js';
+
+/** Which database engine a platform database runs on. */
+export type DatabaseDialect = 'sqlite' | 'postgres';
+
+/** An open platform database and how to close it. */
+export interface PlatformDatabaseHandle {
+  readonly database: Kysely<PlatformDatabase>;
+  readonly dialect: DatabaseDialect;
+  close(): Promise<void>;
+}
+
+/** Where the platform database lives: a SQLite file, or a PostgreSQL URL with an optional schema. */
+export type DatabaseLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; schema?: string };
+
+/**
+ * Opens the platform database. SQLite runs in WAL mode with foreign keys on (the embedded
+ * default, one file, no set-up); PostgreSQL uses a pool whose `search_path` is the given schema,
+ * so that tests and the SDK store can each keep their own schema in one database (D-P13).
+ */
+export function openPlatformDatabase(location: DatabaseLocation): PlatformDatabaseHandle {
+  if (location.dialect === 'sqlite') {
+    if (location.file !== ':memory:') mkdirSync(path.dirname(location.file), { recursive: true });
+    const sqlite = new Database(location.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const database = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { database, dialect: 'sqlite', close: () => database.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    max: 10,
+    ...(location.schema ? { options: `-c search_path=${quoteIdentifier(location.schema)}` } : {}),
+  });
+  const database = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return { database, dialect: 'postgres', close: () => database.destroy() };
+}
+
+/** Quotes a PostgreSQL identifier (schema names come from configuration). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

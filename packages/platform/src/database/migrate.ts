@@ -1,0 +1,48 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { DatabaseDialect } from './connect.js';
+import { quoteIdentifier } from './connect.js';
+import * as initial from './migrations/0001-initial.js';
+import type { PlatformDatabase } from './schema.js';
+
+/** Every migration, in order; bundled in code so that no file lookup can miss one. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+class BundledMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/** Thrown when a migration fails; the database stays at the last migration that succeeded. */
+export class MigrationFailedError extends Error {
+  readonly code = 'migration-failed';
+  constructor(
+    readonly migration: string | undefined,
+    cause: unknown,
+  ) {
+    super(`Migration ${migration ?? '(unknown)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'MigrationFailedError';
+  }
+}
+
+/**
+ * Brings the platform database to the newest schema. On PostgreSQL the schema named in the
+ * location is created first. Safe to call on every start and from many processes: Kysely's
+ * migrator takes a lock around the whole run.
+ */
+export async function migrateToLatest(
+  database: Kysely<PlatformDatabase>,
+  dialect: DatabaseDialect,
+  schema?: string,
+): Promise<readonly string[]> {
+  if (dialect === 'postgres' && schema) {
+    await sql`create schema if not exists ${sql.raw(quoteIdentifier(schema))}`.execute(database);
+  }
+  const migrator = new Migrator({ db: database, provider: new BundledMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) throw new MigrationFailedError(failed?.migrationName, error);
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}

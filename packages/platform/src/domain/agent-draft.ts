@@ -1,0 +1,129 @@
+import { z } from '@hono/zod-openapi';
+
+/** The draft format version; a release records it so that old snapshots stay readable. */
+export const agentDraftSchemaVersion = 1;
+
+/** Built-in capability groups an agent may switch on (see `GET /built-in-tools`). */
+export const builtInCapabilities = ['workspace-files', 'run_command'] as const;
+
+const resourceId = z.string().min(1).max(100);
+const promptSource = z
+  .union([z.strictObject({ text: z.string().min(1).max(100_000) }), z.strictObject({ resourceId })])
+  .openapi('PromptSource', {
+    description: 'Inline text, or a shared prompt resource (its newest version is pinned at publish).',
+  });
+const capabilities = z
+  .strictObject({
+    builtIn: z.array(z.enum(builtInCapabilities)).max(10).default([]),
+    tools: z.array(resourceId).max(100).default([]),
+    skills: z.array(resourceId).max(100).default([]),
+    mcpServers: z.array(resourceId).max(50).default([]),
+  })
+  .openapi('Capabilities');
+const executor = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  description: z.string().min(1).max(2000),
+  prompt: promptSource,
+  capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+});
+
+/**
+ * What an agent's draft holds (P-4.2): every field optional while editing, so a half-built agent
+ * can be saved; `validate` and publish report what is missing. Unknown fields are refused.
+ * Executors and compression have no model of their own (P-4.6, NOT-10).
+ */
+export const agentDraftSchema = z
+  .strictObject({
+    model: z
+      .strictObject({
+        connectionId: resourceId,
+        modelId: z.string().min(1).max(200),
+        thinking: z.strictObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+        maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
+      })
+      .optional(),
+    prompt: promptSource.optional(),
+    variables: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(10_000)).default({}),
+    capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+    planner: z
+      .strictObject({
+        prompt: promptSource,
+        capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+      })
+      .optional(),
+    executors: z.array(executor).max(20).default([]),
+    hooks: z.array(resourceId).max(100).default([]),
+    execution: z
+      .strictObject({
+        maxLoops: z.number().int().min(1).max(10_000).optional(),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(1000)
+          .max(7 * 24 * 3_600_000)
+          .optional(),
+        parallel: z.boolean().optional(),
+        maxParallelExecutors: z.number().int().min(1).max(32).optional(),
+        retry: z
+          .strictObject({
+            enabled: z.boolean().optional(),
+            attempts: z.number().int().min(1).max(10).optional(),
+            waitMs: z.number().int().min(0).max(600_000).optional(),
+          })
+          .optional(),
+        toolTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
+      })
+      .default({}),
+    context: z
+      .strictObject({
+        historyRuns: z.number().int().min(0).max(100).optional(),
+        compressionThreshold: z.number().gt(0).max(1).optional(),
+        compressionPrompt: z.string().max(20_000).optional(),
+      })
+      .default({}),
+    environment: z.strictObject({ persistentSandbox: z.boolean().default(false) }).default({ persistentSandbox: false }),
+  })
+  .openapi('AgentDraft');
+
+/** An agent draft as stored (defaults filled in). */
+export type AgentDraft = z.output<typeof agentDraftSchema>;
+/** A prompt source of a draft. */
+export type PromptSource = z.output<typeof promptSource>;
+/** A capability selection of a draft. */
+export type CapabilitySelection = z.output<typeof capabilities>;
+
+/** The empty draft a new agent starts with. */
+export function emptyAgentDraft(): AgentDraft {
+  return agentDraftSchema.parse({});
+}
+
+/** Every resource id a draft references, by the type it must have. */
+export function referencedResources(
+  draft: AgentDraft,
+): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] {
+  const found: { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] = [];
+  const addPrompt = (path: string, prompt: PromptSource | undefined) => {
+    if (prompt && 'resourceId' in prompt) found.push({ path, resourceId: prompt.resourceId, type: 'prompt' });
+  };
+  const addCapabilities = (path: string, selection: CapabilitySelection) => {
+    for (const [index, id] of selection.tools.entries())
+      found.push({ path: `${path}.tools.${index}`, resourceId: id, type: 'tool' });
+    for (const [index, id] of selection.skills.entries())
+      found.push({ path: `${path}.skills.${index}`, resourceId: id, type: 'skill' });
+    for (const [index, id] of selection.mcpServers.entries()) {
+      found.push({ path: `${path}.mcpServers.${index}`, resourceId: id, type: 'mcp-server' });
+    }
+  };
+  addPrompt('prompt', draft.prompt);
+  addCapabilities('capabilities', draft.capabilities);
+  if (draft.planner) {
+    addPrompt('planner.prompt', draft.planner.prompt);
+    addCapabilities('planner.capabilities', draft.planner.capabilities);
+  }
+  draft.executors.forEach((role, index) => {
+    addPrompt(`executors.${index}.prompt`, role.prompt);
+    addCapabilities(`executors.${index}.capabilities`, role.capabilities);
+  });
+  for (const [index, id] of draft.hooks.entries()) found.push({ path: `hooks.${index}`, resourceId: id, type: 'hook' });
+  return found;
+}

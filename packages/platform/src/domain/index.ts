@@ -1,0 +1,11 @@
+export {
+  type AgentDraft,
+  agentDraftSchema,
+  agentDraftSchemaVersion,
+  builtInCapabilities,
+  type CapabilitySelection,
+  emptyAgentDraft,
+  type PromptSource,
+  referencedResources,
+} from './agent-draft.js';
+export { type DraftIssue, type DraftLookups, validateAgentDraft } from './validate-agent-draft.js';

@@ -1,0 +1,48 @@
+import type { ConnectionSettings, Provider } from '../models/index.js';
+import type { AgentDraft } from './agent-draft.js';
+
+/** A pinned resource version: the release references it, never copies it (P-4.5). */
+export interface PinnedResource {
+  resourceId: string;
+  version: number;
+}
+
+/** One role of a release: its prompt and capabilities with every version pinned. */
+export interface RoleSnapshot {
+  prompt: { text: string } | PinnedResource;
+  builtIn: readonly ('workspace-files' | 'run_command')[];
+  tools: readonly (PinnedResource & { name: string })[];
+  skills: readonly (PinnedResource & { name: string; storageRef: string })[];
+}
+
+/**
+ * The immutable configuration a release saves for every later run and recovery (P-1.3, P-6.2):
+ * fully resolved, resource versions pinned, the model connection's non-secret settings frozen
+ * and its credential held by reference only (D-P3). Nothing in here is a secret.
+ */
+export interface AgentReleaseSnapshot {
+  schemaVersion: 1;
+  kind: 'agent';
+  mode: 'react' | 'plan-executor';
+  name: string;
+  description: string;
+  model: {
+    connectionId: string;
+    provider: Provider;
+    baseUrl: string | null;
+    settings: ConnectionSettings;
+    modelId: string;
+    thinking?: { enabled: boolean; effort?: 'low' | 'medium' | 'high' };
+    maxOutputTokens?: number;
+    /** The key is resolved from the connection's active key at every construction (D-P3). */
+    credential: { connectionId: string };
+  };
+  entry: RoleSnapshot;
+  executors: readonly (RoleSnapshot & { name: string; description: string })[];
+  variables: Readonly<Record<string, string>>;
+  execution: AgentDraft['execution'];
+  context: AgentDraft['context'];
+  environment: AgentDraft['environment'];
+  /** Publishing this release interrupts the agent's session runs in progress (P-6.3). */
+  interruptsRunsInProgress: true;
+}

@@ -1,0 +1,115 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { hashToken, keyedDigest, sameSecret } from '../crypto/index.js';
+import { ApiError } from './api-error.js';
+import { actorOf, type Principal } from './principal.js';
+import type { PlatformEnvironment } from './services.js';
+
+/** The cookie that carries a console session. */
+export const sessionCookieName = 'agentloom_session';
+/** The header that must echo the session's CSRF token on every unsafe cookie-authenticated call. */
+export const csrfHeaderName = 'x-csrf-token';
+
+/** The CSRF token of a session: an HMAC of its cookie token, so no second value is stored. */
+export function csrfTokenOf(secretKey: string, sessionToken: string): string {
+  return keyedDigest(secretKey, `csrf:${sessionToken}`);
+}
+
+/** The only API routes an anonymous caller may reach. */
+const publicPathSuffixes = ['/auth/login', '/openapi.json', '/reference'];
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Works out who is calling, before any validation or route runs, so that an anonymous call is a
+ * 401 whatever its body. A bearer API key wins over a cookie. Cookie sessions must echo their
+ * CSRF token in `X-CSRF-Token` on unsafe methods (login itself has no session yet).
+ */
+export function authenticate(): MiddlewareHandler<PlatformEnvironment> {
+  return async (c, next) => {
+    const principal = await principalOf(c);
+    const isPublic = publicPathSuffixes.some((suffix) => c.req.path.endsWith(suffix));
+    if (!principal && !isPublic) throw new ApiError(401, 'unauthenticated', 'Sign in or send an API key.');
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+async function principalOf(c: Context<PlatformEnvironment>): Promise<Principal | undefined> {
+  const { database, config, now } = c.get('services');
+  const authorization = c.req.header('authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match?.[1]) throw new ApiError(401, 'unauthenticated', 'The Authorization header must be "Bearer <api key>".');
+    const key = await database
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('secret_hash', '=', hashToken(match[1]))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!key) throw new ApiError(401, 'unauthenticated', 'The API key is unknown or revoked.');
+    await database.updateTable('api_keys').set({ last_used_at: now().toISOString() }).where('id', '=', key.id).execute();
+    return key.app_id
+      ? { kind: 'app-key', keyId: key.id, spaceId: key.space_id, appId: key.app_id, createdBy: key.created_by }
+      : { kind: 'space-key', keyId: key.id, spaceId: key.space_id, createdBy: key.created_by };
+  }
+  const token = getCookie(c, sessionCookieName);
+  if (!token) return undefined;
+  const session = await database
+    .selectFrom('web_sessions')
+    .innerJoin('users', 'users.id', 'web_sessions.user_id')
+    .select([
+      'web_sessions.id as sessionId',
+      'web_sessions.expires_at',
+      'users.id',
+      'users.email',
+      'users.is_instance_admin',
+      'users.status',
+    ])
+    .where('web_sessions.id', '=', hashToken(token))
+    .executeTakeFirst();
+  if (session?.status !== 'active' || session.expires_at <= now().toISOString()) return undefined;
+  if (unsafeMethods.has(c.req.method) && !c.req.path.endsWith('/auth/login')) {
+    const sent = c.req.header(csrfHeaderName) ?? '';
+    if (!sameSecret(sent, csrfTokenOf(config.secretKey, token))) {
+      throw new ApiError(
+        403,
+        'csrf-token-invalid',
+        'Cookie-authenticated changes must send the session CSRF token in X-CSRF-Token.',
+      );
+    }
+  }
+  return {
+    kind: 'user',
+    userId: session.id,
+    email: session.email,
+    isInstanceAdmin: session.is_instance_admin === 1,
+    sessionId: session.sessionId,
+  };
+}
+
+/** The caller, or a 401. */
+export function requirePrincipal(c: Context<PlatformEnvironment>): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw new ApiError(401, 'unauthenticated', 'Sign in or send an API key.');
+  return principal;
+}
+
+/** A signed-in user (API keys act for a space or an app, never for a person), or 401/403. */
+export function requireUser(c: Context<PlatformEnvironment>): Extract<Principal, { kind: 'user' }> {
+  const principal = requirePrincipal(c);
+  if (principal.kind !== 'user') throw new ApiError(403, 'user-required', 'This route is for signed-in users, not API keys.');
+  return principal;
+}
+
+/** An instance administrator, or 401/403. */
+export function requireInstanceAdmin(c: Context<PlatformEnvironment>): Extract<Principal, { kind: 'user' }> {
+  const user = requireUser(c);
+  if (!user.isInstanceAdmin) throw new ApiError(403, 'forbidden', 'Only instance administrators may manage users.');
+  return user;
+}
+
+/** The actor id of the current caller, recorded on what it creates. */
+export function currentActor(c: Context<PlatformEnvironment>): string {
+  return actorOf(requirePrincipal(c));
+}

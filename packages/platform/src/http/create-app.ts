@@ -1,0 +1,133 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { routePath } from 'hono/route';
+import { sql } from 'kysely';
+import { ApiError } from './api-error.js';
+import { authenticate } from './authentication.js';
+import { renderReferencePage } from './reference-page.js';
+import { apiRouteGroups } from './routes/index.js';
+import type { PlatformEnvironment, PlatformServices } from './services.js';
+
+/** Every API route is under this prefix. */
+export const apiPrefix = '/api/v1';
+
+/** The OpenAPI document's fixed parts. */
+export const openApiInfo = {
+  openapi: '3.1.0',
+  info: {
+    title: 'AgentLoom platform API',
+    version: '1.0.0',
+    description:
+      'Spaces, shared resources, apps, drafts and releases. Errors are `{ error: { code, message, details } }` with stable codes.',
+  },
+} as const;
+
+/**
+ * Builds the platform's HTTP app: probes and metrics at the root, the API under `/api/v1` (one
+ * sub-app per resource), the OpenAPI document and its reference page. Order matters: request id,
+ * logging and metrics first; then the body limit; then authentication, so that an anonymous call
+ * is a 401 before its body is even validated.
+ */
+export function createPlatformApp(services: PlatformServices): OpenAPIHono<PlatformEnvironment> {
+  const app = new OpenAPIHono<PlatformEnvironment>();
+
+  app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const route = routePath(c);
+      const seconds = (performance.now() - started) / 1000;
+      services.metrics.httpRequests.inc({ method: c.req.method, route, status: String(c.res.status) });
+      services.metrics.httpDuration.observe({ method: c.req.method, route }, seconds);
+      services.logger.info(
+        {
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          route,
+          status: c.res.status,
+          durationMs: Math.round(seconds * 1000),
+        },
+        'request',
+      );
+    }
+  });
+
+  app.onError((error, c) => {
+    const requestIdValue = c.get('requestId');
+    if (error instanceof ApiError) {
+      return c.json({ error: { code: error.code, message: error.message, details: error.details } }, error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      const code = error.status === 400 ? 'malformed-json' : error.status === 415 ? 'unsupported-media-type' : 'bad-request';
+      const message =
+        error.status === 400
+          ? 'The body is not valid JSON.'
+          : error.status === 415
+            ? 'Send the body as application/json.'
+            : error.message;
+      return c.json({ error: { code, message, details: {} } }, error.status);
+    }
+    services.logger.error(
+      {
+        requestId: requestIdValue,
+        err: { name: (error as Error).name, message: (error as Error).message, stack: (error as Error).stack },
+      },
+      'unhandled error',
+    );
+    return c.json(
+      {
+        error: { code: 'internal-error', message: 'Something went wrong on the server.', details: { requestId: requestIdValue } },
+      },
+      500,
+    );
+  });
+
+  app.notFound((c) =>
+    c.json({ error: { code: 'route-not-found', message: `No route ${c.req.method} ${c.req.path}.`, details: {} } }, 404),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await sql`select 1`.execute(services.database);
+      return c.json({ status: 'ready' });
+    } catch {
+      return c.json({ error: { code: 'database-unavailable', message: 'The database does not answer.', details: {} } }, 503);
+    }
+  });
+  app.get('/metrics', async (c) => {
+    c.header('Content-Type', services.metrics.registry.contentType);
+    return c.body(await services.metrics.registry.metrics());
+  });
+
+  const api = new OpenAPIHono<PlatformEnvironment>();
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: services.config.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError(413, 'body-too-large', `The body is larger than ${services.config.bodyLimitBytes} bytes.`, {
+          limitBytes: services.config.bodyLimitBytes,
+        });
+      },
+    }),
+  );
+  api.use('*', authenticate());
+  for (const group of apiRouteGroups()) api.route('/', group);
+  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'agentloom_session',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
+  const document = () => api.getOpenAPI31Document({ ...openApiInfo, servers: [{ url: apiPrefix }] });
+  api.get('/openapi.json', (c) => c.json(document()));
+  api.get('/reference', (c) => c.html(renderReferencePage(document() as unknown as Parameters<typeof renderReferencePage>[0])));
+  app.route(apiPrefix, api);
+  return app;
+}

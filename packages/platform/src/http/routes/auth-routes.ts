@@ -1,0 +1,121 @@
+import { z } from '@hono/zod-openapi';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '../../crypto/index.js';
+import { ApiError } from '../api-error.js';
+import { csrfTokenOf, requireUser, sessionCookieName } from '../authentication.js';
+import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { userSchema, userView } from './views.js';
+
+/** How long a console session lasts. */
+const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
+const loginBody = z
+  .strictObject({ email: z.string().min(3).max(320), password: z.string().min(1).max(1000) })
+  .openapi('LoginRequest');
+const loginResult = z.object({ user: userSchema, csrfToken: z.string() }).openapi('LoginResult');
+const meResult = z
+  .object({
+    user: userSchema,
+    spaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(['viewer', 'editor', 'admin', 'owner']) })),
+  })
+  .openapi('Me');
+
+/** `/auth`: console login (cookie session + CSRF token), logout and the current user. */
+export function authRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/auth/login',
+      public: true,
+      summary: 'Sign in; sets the session cookie and returns the CSRF token for later changes.',
+      request: { body: jsonBody(loginBody) },
+      responses: {
+        200: jsonResponse('Signed in.', loginResult),
+        429: jsonResponse('Too many failed attempts (`too-many-attempts`).', z.object({ error: z.unknown() })),
+      },
+    }),
+    async (c) => {
+      const { database, loginLimiter, now, config } = c.get('services');
+      const { email, password } = c.req.valid('json');
+      const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+        ?.remoteAddress;
+      const limitKeys = [`email:${email.toLowerCase()}`, ...(address ? [`address:${address}`] : [])];
+      const wait = loginLimiter.retryAfterMs(limitKeys, now().getTime());
+      if (wait > 0) {
+        c.header('Retry-After', String(Math.ceil(wait / 1000)));
+        throw new ApiError(429, 'too-many-attempts', 'Too many failed sign-ins; try again later.', {
+          retryAfterSeconds: Math.ceil(wait / 1000),
+        });
+      }
+      const user = await database.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+      const matches = await verifyPassword(password, user?.password_hash ?? unusablePasswordHash);
+      if (!user || !matches || user.status !== 'active') {
+        loginLimiter.recordFailure(limitKeys, now().getTime());
+        throw new ApiError(401, 'invalid-credentials', 'The email or password is wrong, or the account is disabled.');
+      }
+      loginLimiter.recordSuccess([`email:${email.toLowerCase()}`]);
+      const token = randomToken();
+      const createdAt = now();
+      await database
+        .insertInto('web_sessions')
+        .values({
+          id: hashToken(token),
+          user_id: user.id,
+          created_at: createdAt.toISOString(),
+          expires_at: new Date(createdAt.getTime() + sessionLifetimeMs).toISOString(),
+          ip: address ?? null,
+          user_agent: c.req.header('user-agent')?.slice(0, 500) ?? null,
+        })
+        .execute();
+      setCookie(c, sessionCookieName, token, {
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        maxAge: sessionLifetimeMs / 1000,
+        secure: new URL(c.req.url).protocol === 'https:',
+      });
+      return c.json({ user: userView(user), csrfToken: csrfTokenOf(config.secretKey, token) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/auth/logout',
+      summary: 'Sign out: ends the session.',
+      responses: { 200: jsonResponse('Signed out.', okSchema) },
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      await c.get('services').database.deleteFrom('web_sessions').where('id', '=', user.sessionId).execute();
+      deleteCookie(c, sessionCookieName, { path: '/' });
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/auth/me',
+      summary: 'The signed-in user, their spaces and roles.',
+      responses: { 200: jsonResponse('The user.', meResult) },
+    }),
+    async (c) => {
+      const principal = requireUser(c);
+      const { database } = c.get('services');
+      const user = await database.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow();
+      const spaces = await database
+        .selectFrom('space_members')
+        .innerJoin('spaces', 'spaces.id', 'space_members.space_id')
+        .select(['spaces.id', 'spaces.name', 'space_members.role'])
+        .where('space_members.user_id', '=', user.id)
+        .orderBy('spaces.created_at')
+        .execute();
+      return c.json({ user: userView(user), spaces }, 200);
+    },
+  );
+
+  return app;
+}

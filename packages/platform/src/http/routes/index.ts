@@ -1,0 +1,32 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { PlatformEnvironment } from '../services.js';
+import { appKeyRoutes } from './app-key-routes.js';
+import { appRoutes } from './app-routes.js';
+import { authRoutes } from './auth-routes.js';
+import { connectionRoutes } from './connection-routes.js';
+import { draftRoutes } from './draft-routes.js';
+import { memberRoutes } from './member-routes.js';
+import { releaseRoutes } from './release-routes.js';
+import { resourceRoutes } from './resource-routes.js';
+import { secretRoutes } from './secret-routes.js';
+import { spaceKeyRoutes } from './space-key-routes.js';
+import { spaceRoutes } from './space-routes.js';
+import { userRoutes } from './user-routes.js';
+
+/** One sub-app per resource, mounted under `/api/v1`. */
+export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
+  return [
+    authRoutes(),
+    userRoutes(),
+    spaceRoutes(),
+    memberRoutes(),
+    spaceKeyRoutes(),
+    connectionRoutes(),
+    secretRoutes(),
+    resourceRoutes(),
+    appRoutes(),
+    draftRoutes(),
+    releaseRoutes(),
+    appKeyRoutes(),
+  ];
+}

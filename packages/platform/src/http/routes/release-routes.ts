@@ -1,0 +1,113 @@
+import { z } from '@hono/zod-openapi';
+import type { AppReleaseRow } from '../../database/index.js';
+import { publishAgentRelease } from '../../releases/publish-release.js';
+import { notFound } from '../api-error.js';
+import { currentActor } from '../authentication.js';
+import { authorizeApp } from '../authorization.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+
+const releaseSummarySchema = z
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    version: z.number(),
+    contentHash: z.string(),
+    notes: z.string(),
+    interruptsRunsInProgress: z.boolean(),
+    publishedBy: z.string(),
+    publishedAt: z.string(),
+  })
+  .openapi('ReleaseSummary');
+const releaseSchema = releaseSummarySchema.extend({ snapshot: z.record(z.string(), z.unknown()) }).openapi('Release');
+const appParameters = z.object({ appId: idParameter('appId') });
+
+function summary(row: AppReleaseRow): z.infer<typeof releaseSummarySchema> {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    version: row.version,
+    contentHash: row.content_hash,
+    notes: row.notes,
+    interruptsRunsInProgress: row.interrupt_runs === 1,
+    publishedBy: row.published_by,
+    publishedAt: row.published_at,
+  };
+}
+
+/** `/apps/:appId/releases`: publish the draft into an immutable release; list and read releases (P-6). */
+export function releaseRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/apps/{appId}/releases',
+      summary: 'Publish: validate the draft, build it into an SDK agent as a dry run, save an immutable release.',
+      request: {
+        params: appParameters,
+        body: jsonBody(z.strictObject({ notes: z.string().max(5000).default('') }).openapi('Publish')),
+      },
+      responses: { 201: jsonResponse('Published.', z.object({ release: releaseSchema })) },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.publish');
+      const release = await publishAgentRelease(c.get('services'), row, currentActor(c), c.req.valid('json').notes);
+      return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) } }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}/releases',
+      summary: 'Releases, newest first.',
+      request: { params: appParameters },
+      responses: { 200: jsonResponse('Releases.', z.object({ releases: z.array(releaseSummarySchema) })) },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
+      const rows = await c
+        .get('services')
+        .database.selectFrom('app_releases')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        .where('kind', '=', 'release')
+        .orderBy('version', 'desc')
+        .execute();
+      return c.json({ releases: rows.map(summary) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}/releases/{version}',
+      summary: 'One release with its snapshot.',
+      request: {
+        params: appParameters.extend({
+          version: z.coerce
+            .number()
+            .int()
+            .positive()
+            .openapi({ param: { name: 'version', in: 'path' } }),
+        }),
+      },
+      responses: { 200: jsonResponse('The release.', z.object({ release: releaseSchema })) },
+    }),
+    async (c) => {
+      const { appId, version } = c.req.valid('param');
+      const { app: row } = await authorizeApp(c, appId, 'apps.read');
+      const release = await c
+        .get('services')
+        .database.selectFrom('app_releases')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      if (!release) throw notFound('The release');
+      return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) } }, 200);
+    },
+  );
+
+  return app;
+}

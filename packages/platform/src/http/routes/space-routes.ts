@@ -1,0 +1,143 @@
+import { z } from '@hono/zod-openapi';
+import { newId } from '../../crypto/index.js';
+import type { SpaceRow } from '../../database/index.js';
+import { ApiError } from '../api-error.js';
+import { requireUser } from '../authentication.js';
+import { authorizeSpace, spaceRoles } from '../authorization.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+
+const roleSchema = z.enum(spaceRoles as ['viewer', 'editor', 'admin', 'owner']);
+const spaceSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    state: z.enum(['active', 'deleting']),
+    createdAt: z.string(),
+    role: roleSchema.optional(),
+  })
+  .openapi('Space');
+const spaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('SpaceInput');
+const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
+
+function spaceView(row: SpaceRow, role?: z.infer<typeof roleSchema>): z.infer<typeof spaceSchema> {
+  return { id: row.id, name: row.name, state: row.state, createdAt: row.created_at, ...(role ? { role } : {}) };
+}
+
+/** `/spaces`: the tenants (D-P12). Any user may create one and becomes its owner. */
+export function spaceRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/spaces',
+      summary: 'The spaces the user is a member of.',
+      responses: { 200: jsonResponse('Spaces.', z.object({ spaces: z.array(spaceSchema) })) },
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      const rows = await c
+        .get('services')
+        .database.selectFrom('spaces')
+        .innerJoin('space_members', 'space_members.space_id', 'spaces.id')
+        .selectAll('spaces')
+        .select('space_members.role')
+        .where('space_members.user_id', '=', user.userId)
+        .orderBy('spaces.created_at')
+        .execute();
+      return c.json({ spaces: rows.map((row) => spaceView(row, row.role)) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/spaces',
+      summary: 'Create a space; the caller becomes its owner.',
+      request: { body: jsonBody(spaceBody) },
+      responses: { 201: jsonResponse('Created.', z.object({ space: spaceSchema })) },
+    }),
+    async (c) => {
+      const user = requireUser(c);
+      const { database, now } = c.get('services');
+      const row: SpaceRow = {
+        id: newId('spc'),
+        name: c.req.valid('json').name,
+        state: 'active',
+        created_by: user.userId,
+        created_at: now().toISOString(),
+      };
+      await database.transaction().execute(async (transaction) => {
+        await transaction.insertInto('spaces').values(row).execute();
+        await transaction
+          .insertInto('space_members')
+          .values({ space_id: row.id, user_id: user.userId, role: 'owner', created_at: row.created_at })
+          .execute();
+      });
+      return c.json({ space: spaceView(row, 'owner') }, 201);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/spaces/{spaceId}',
+      summary: 'Read a space.',
+      request: { params: spaceParameters },
+      responses: { 200: jsonResponse('The space.', z.object({ space: spaceSchema })) },
+    }),
+    async (c) => {
+      const { space, role } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.read');
+      return c.json({ space: spaceView(space, role) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'patch',
+      path: '/spaces/{spaceId}',
+      summary: 'Rename a space (admins).',
+      request: { params: spaceParameters, body: jsonBody(spaceBody) },
+      responses: { 200: jsonResponse('Updated.', z.object({ space: spaceSchema })) },
+    }),
+    async (c) => {
+      const { space, role } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.update');
+      const { name } = c.req.valid('json');
+      await c.get('services').database.updateTable('spaces').set({ name }).where('id', '=', space.id).execute();
+      return c.json({ space: spaceView({ ...space, name }, role) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'delete',
+      path: '/spaces/{spaceId}',
+      summary: 'Delete an empty space (owners); a space with apps, resources or connections is refused (409 `space-not-empty`).',
+      request: { params: spaceParameters },
+      responses: { 200: jsonResponse('Deleted.', okSchema) },
+    }),
+    async (c) => {
+      const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.delete');
+      await c
+        .get('services')
+        .database.transaction()
+        .execute(async (transaction) => {
+          const counts = await Promise.all(
+            (['apps', 'resources', 'model_connections'] as const).map(async (table) => ({
+              table,
+              rows: (await transaction.selectFrom(table).select('id').where('space_id', '=', space.id).limit(1).execute()).length,
+            })),
+          );
+          const used = counts.filter((count) => count.rows > 0).map((count) => count.table);
+          if (used.length > 0)
+            throw new ApiError(409, 'space-not-empty', 'Delete the space’s apps, resources and model connections first.', {
+              holds: used,
+            });
+          await transaction.deleteFrom('spaces').where('id', '=', space.id).execute();
+        });
+      return c.json({ ok: true as const }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { PlatformConfig } from '../config/index.js';
+import type { SecretBox } from '../crypto/index.js';
+import type { DatabaseDialect } from '../database/index.js';
+import type { PlatformDatabase } from '../database/schema.js';
+import type { LoginRateLimiter } from './login-rate-limiter.js';
+import type { PlatformMetrics } from './metrics.js';
+import type { Principal } from './principal.js';
+
+/** Everything a route needs, built once per server and shared by every request. */
+export interface PlatformServices {
+  readonly database: Kysely<PlatformDatabase>;
+  readonly dialect: DatabaseDialect;
+  readonly config: PlatformConfig;
+  readonly secretBox: SecretBox;
+  readonly logger: Logger;
+  readonly metrics: PlatformMetrics;
+  readonly loginLimiter: LoginRateLimiter;
+  /** Reads the clock; tests may replace it. */
+  readonly now: () => Date;
+}
+
+/** Hono context variables of the platform app. */
+export interface PlatformVariables {
+  services: PlatformServices;
+  principal: Principal | undefined;
+  requestId: string;
+}
+
+/** The Hono environment type of every platform sub-app. */
+export interface PlatformEnvironment {
+  Variables: PlatformVariables;
+}

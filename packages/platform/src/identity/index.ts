@@ -1,0 +1,2 @@
+export { createApiKey } from './api-keys.js';
+export { createUser, EmailTakenError } from './users.js';

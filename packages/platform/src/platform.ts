@@ -1,0 +1,81 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { PlatformConfig } from './config/index.js';
+import { SecretBox } from './crypto/index.js';
+import { migrateToLatest, openPlatformDatabase } from './database/index.js';
+import { createPlatformApp } from './http/create-app.js';
+import { LoginRateLimiter } from './http/login-rate-limiter.js';
+import { createPlatformMetrics } from './http/metrics.js';
+import type { PlatformEnvironment, PlatformServices } from './http/services.js';
+
+/** A running platform core: the HTTP app and the services behind it. */
+export interface Platform {
+  readonly app: OpenAPIHono<PlatformEnvironment>;
+  readonly services: PlatformServices;
+  close(): Promise<void>;
+}
+
+/** Options of `createPlatform`. */
+export interface CreatePlatformOptions {
+  config: PlatformConfig;
+  /** Where log lines go (default stdout); tests read them to prove no secret is logged. */
+  logDestination?: DestinationStream;
+  /** Replaces the clock. */
+  now?: () => Date;
+}
+
+/**
+ * Creates the platform logger: JSON lines with request ids; credentials-bearing fields are
+ * redacted by path as a second line of defence (the code never logs them in the first place).
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'agentloom-platform' },
+      redact: {
+        paths: [
+          '*.apiKey',
+          '*.password',
+          '*.secret',
+          '*.authorization',
+          '*.cookie',
+          'req.headers.authorization',
+          'req.headers.cookie',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}
+
+/**
+ * Opens the database, brings its schema up to date and builds the HTTP app. Nothing listens
+ * yet: `serve` (CLI) attaches the app to a port, tests call `app.request()`.
+ */
+export async function createPlatform(options: CreatePlatformOptions): Promise<Platform> {
+  const { config } = options;
+  const handle = openPlatformDatabase(config.database);
+  try {
+    await migrateToLatest(
+      handle.database,
+      handle.dialect,
+      config.database.dialect === 'postgres' ? config.database.schema : undefined,
+    );
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const services: PlatformServices = {
+    database: handle.database,
+    dialect: handle.dialect,
+    config,
+    secretBox: new SecretBox(config.secretKey),
+    logger: createLogger(config.logLevel, options.logDestination),
+    metrics: createPlatformMetrics(),
+    loginLimiter: new LoginRateLimiter(),
+    now: options.now ?? (() => new Date()),
+  };
+  return { app: createPlatformApp(services), services, close: () => handle.close() };
+}

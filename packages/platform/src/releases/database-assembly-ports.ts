@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { RunStore } from '@agentloom/sdk';
+import type { Kysely, Transaction } from 'kysely';
+import type { AssemblyPorts } from '../assembly/index.js';
+import type { AppRow, PlatformDatabase } from '../database/schema.js';
+import type { PlatformServices } from '../http/services.js';
+import { readActiveKey } from '../resources/connection-repository.js';
+
+/**
+ * Assembly ports that read the platform database for one app. Inside a transaction pass it as
+ * `queryable`: SQLite has one connection, so reading outside the transaction would wait forever.
+ */
+export function databaseAssemblyPorts(
+  services: PlatformServices,
+  app: AppRow,
+  options: {
+    store?: RunStore;
+    fetch?: typeof globalThis.fetch;
+    queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+  } = {},
+): AssemblyPorts {
+  const { secretBox, config } = services;
+  const database = options.queryable ?? services.database;
+  return {
+    async readResourceVersion(resourceId, version) {
+      const row = await database
+        .selectFrom('resource_versions')
+        .innerJoin('resources', 'resources.id', 'resource_versions.resource_id')
+        .select(['resource_versions.content', 'resource_versions.storage_ref'])
+        .where('resource_versions.resource_id', '=', resourceId)
+        .where('resource_versions.version', '=', version)
+        .where('resources.space_id', '=', app.space_id)
+        .executeTakeFirstOrThrow();
+      return { content: row.content ? JSON.parse(row.content) : null, storageRef: row.storage_ref };
+    },
+    readActiveKey: (connectionId) => readActiveKey(database, secretBox, connectionId),
+    async readSecret(name) {
+      const row = await database
+        .selectFrom('secrets')
+        .select('ciphertext')
+        .where('space_id', '=', app.space_id)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row ? secretBox.open(row.ciphertext) : undefined;
+    },
+    resourcesDirectory: path.join(config.dataDirectory, 'resources'),
+    fileRoot: app.file_root,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+}

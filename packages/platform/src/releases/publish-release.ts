@@ -1,0 +1,109 @@
+import { AssemblyError, assembleAgent } from '../assembly/index.js';
+import { newId } from '../crypto/index.js';
+import type { AppReleaseRow, AppRow } from '../database/schema.js';
+import { agentDraftSchema, agentDraftSchemaVersion, validateAgentDraft } from '../domain/index.js';
+import { ApiError } from '../http/api-error.js';
+import type { PlatformServices } from '../http/services.js';
+import { canonicalJson, hashJson } from '../resources/resource-repository.js';
+import { databaseAssemblyPorts } from './database-assembly-ports.js';
+import { readDraftLookups } from './draft-lookups.js';
+import { resolveAgentSnapshot } from './resolve-snapshot.js';
+
+/**
+ * Publishes an agent app's draft (P-6, S): validate (every issue, 422 `draft-invalid`) →
+ * resolve into a snapshot with pinned versions → build it into an SDK agent as a dry run (422
+ * `release-build-failed`) → save the immutable release, its "who uses this" rows and the app's
+ * latest release, all in one transaction: a refused publish writes nothing. The release records
+ * that it interrupts runs in progress (P-6.3); stopping them lands with runs (issue 14).
+ */
+export async function publishAgentRelease(
+  services: PlatformServices,
+  app: AppRow,
+  actor: string,
+  notes: string,
+): Promise<AppReleaseRow> {
+  if (app.kind !== 'agent')
+    throw new ApiError(422, 'not-yet-supported', 'Workflow apps are published once the workflow editor lands (a later issue).');
+  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+  const { database, now } = services;
+  return database.transaction().execute(async (transaction) => {
+    const draftRow = await transaction
+      .selectFrom('app_drafts')
+      .selectAll()
+      .where('app_id', '=', app.id)
+      .executeTakeFirstOrThrow();
+    const draft = agentDraftSchema.parse(JSON.parse(draftRow.config));
+    const mode = app.mode ?? 'react';
+    const issues = validateAgentDraft(draft, mode, await readDraftLookups(transaction, app.space_id, draft));
+    if (issues.length > 0)
+      throw new ApiError(422, 'draft-invalid', 'The draft cannot be published; fix every issue listed.', { issues });
+    const { snapshot, pinned } = await resolveAgentSnapshot(transaction, app, draft);
+    try {
+      await assembleAgent(snapshot, databaseAssemblyPorts(services, app, { queryable: transaction }));
+    } catch (error) {
+      if (error instanceof AssemblyError)
+        throw new ApiError(422, 'release-build-failed', error.message, { issues: error.issues });
+      throw error;
+    }
+    const previous = await transaction
+      .selectFrom('app_releases')
+      .select('version')
+      .where('app_id', '=', app.id)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const release: AppReleaseRow = {
+      id: newId('rel'),
+      app_id: app.id,
+      version: (previous?.version ?? 0) + 1,
+      kind: 'release',
+      config_snapshot: canonicalJson({
+        ...snapshot,
+        draftSchemaVersion: agentDraftSchemaVersion,
+        draftRevision: draftRow.revision,
+      }),
+      content_hash: hashJson(snapshot),
+      notes,
+      interrupt_runs: 1,
+      published_by: actor,
+      published_at: now().toISOString(),
+    };
+    try {
+      await transaction.insertInto('app_releases').values(release).execute();
+    } catch (error) {
+      throw new ApiError(409, 'publish-conflict', 'Another publish of this app happened at the same time; try again.', {
+        cause: (error as Error).message,
+      });
+    }
+    for (const pin of pinned) {
+      await transaction
+        .insertInto('app_resource_refs')
+        .values({
+          id: newId('ref'),
+          app_id: app.id,
+          release_id: release.id,
+          target_kind: 'resource',
+          resource_id: pin.resourceId,
+          resource_version: pin.version,
+        })
+        .execute();
+    }
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({
+        id: newId('ref'),
+        app_id: app.id,
+        release_id: release.id,
+        target_kind: 'model-connection',
+        resource_id: snapshot.model.connectionId,
+        resource_version: null,
+      })
+      .execute();
+    await transaction
+      .updateTable('apps')
+      .set({ latest_release_id: release.id, updated_at: release.published_at })
+      .where('id', '=', app.id)
+      .execute();
+    return release;
+  });
+}

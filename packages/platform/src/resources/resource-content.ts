@@ -1,0 +1,89 @@
+import { z } from '@hono/zod-openapi';
+
+/** The kinds of shared resources (P-5). */
+export const resourceTypes = ['prompt', 'skill', 'tool', 'mcp-server', 'hook'] as const;
+export type ResourceType = (typeof resourceTypes)[number];
+
+/** A header value: literal text, or a reference to a space secret resolved at construction. */
+const headerValue = z.union([z.string().max(4000), z.strictObject({ secret: z.string().min(1).max(100) })]);
+const headers = z.record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/), headerValue).default({});
+
+/** A prompt: text with `{{variable}}` placeholders. */
+export const promptContentSchema = z.strictObject({ text: z.string().min(1).max(100_000) }).openapi('PromptContent');
+
+/** A custom HTTP tool: JSON-Schema parameters, called with the arguments as the JSON body. */
+export const toolContentSchema = z
+  .strictObject({
+    kind: z.literal('http'),
+    description: z.string().min(1).max(2000),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => schema.type === 'object', 'parameters must be a JSON Schema with "type": "object"'),
+    request: z.strictObject({ method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']), url: z.url().max(2000), headers }),
+    timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+  })
+  .openapi('ToolContent');
+
+/** An MCP server: streamable HTTP for everyone, stdio for instance admins only (it runs a host process). */
+export const mcpServerContentSchema = z
+  .discriminatedUnion('transport', [
+    z.strictObject({ transport: z.literal('streamable-http'), url: z.url().max(2000), headers }),
+    z.strictObject({
+      transport: z.literal('stdio'),
+      command: z.string().min(1).max(1000),
+      args: z.array(z.string().max(4000)).max(100).default([]),
+      env: z.record(z.string(), headerValue).default({}),
+    }),
+  ])
+  .openapi('McpServerContent');
+
+/** A hook: a webhook called at a lifecycle trigger point (K-4), Claude Code style. */
+export const hookContentSchema = z
+  .strictObject({
+    trigger: z.enum([
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'UserPromptSubmit',
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+      'PreCompact',
+      'SessionStart',
+      'SessionEnd',
+    ]),
+    kind: z.literal('http'),
+    url: z.url().max(2000),
+    headers,
+    matcher: z.array(z.string().min(1).max(200)).max(100).optional(),
+    timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+    failClosed: z.boolean().default(false),
+  })
+  .openapi('HookContent');
+
+/** The JSON content schema of each resource type (skills are uploaded as packages instead). */
+export const contentSchemaOf = {
+  prompt: promptContentSchema,
+  tool: toolContentSchema,
+  'mcp-server': mcpServerContentSchema,
+  hook: hookContentSchema,
+} as const;
+
+/** The built-in capability groups every agent may switch on (P-4.2 capabilities); `read_skill` comes with skills. */
+export const builtInTools = [
+  {
+    name: 'workspace-files',
+    tools: ['list_files', 'read_file', 'write_file', 'edit_file', 'grep_files'],
+    description: "Files of the agent's file root and session work directory.",
+  },
+  {
+    name: 'run_command',
+    tools: ['run_command'],
+    description: 'Commands in the isolating sandbox (bubblewrap on the worker, NOT-18).',
+  },
+  {
+    name: 'read_skill',
+    tools: ['read_skill'],
+    description: "Reads an authorised skill's SKILL.md and files; given with any skill.",
+  },
+] as const;

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpaceRole } from '../src/http/authorization.js';
+import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { buildSpace, type SpaceFixture } from './scenario.js';
+
+/**
+ * The least role each space-scoped route needs, written here independently of the server's
+ * policy table: the test fails when the two disagree or when a route is missing from this list.
+ */
+const minimumRole: Record<string, SpaceRole> = {
+  'GET /spaces/{spaceId}': 'viewer',
+  'PATCH /spaces/{spaceId}': 'admin',
+  'DELETE /spaces/{spaceId}': 'owner',
+  'GET /spaces/{spaceId}/members': 'viewer',
+  'POST /spaces/{spaceId}/members': 'admin',
+  'PATCH /spaces/{spaceId}/members/{userId}': 'admin',
+  'DELETE /spaces/{spaceId}/members/{userId}': 'admin',
+  'GET /spaces/{spaceId}/api-keys': 'admin',
+  'POST /spaces/{spaceId}/api-keys': 'admin',
+  'DELETE /spaces/{spaceId}/api-keys/{keyId}': 'admin',
+  'GET /spaces/{spaceId}/model-connections': 'viewer',
+  'POST /spaces/{spaceId}/model-connections': 'admin',
+  'GET /spaces/{spaceId}/model-connections/{connectionId}': 'viewer',
+  'PATCH /spaces/{spaceId}/model-connections/{connectionId}': 'admin',
+  'DELETE /spaces/{spaceId}/model-connections/{connectionId}': 'admin',
+  'POST /spaces/{spaceId}/model-connections/{connectionId}/keys': 'admin',
+  'PATCH /spaces/{spaceId}/model-connections/{connectionId}/keys/{keyId}': 'admin',
+  'DELETE /spaces/{spaceId}/model-connections/{connectionId}/keys/{keyId}': 'admin',
+  'POST /spaces/{spaceId}/model-connections/{connectionId}/test': 'admin',
+  'GET /spaces/{spaceId}/model-connections/{connectionId}/models': 'viewer',
+  'GET /spaces/{spaceId}/secrets': 'viewer',
+  'POST /spaces/{spaceId}/secrets': 'admin',
+  'DELETE /spaces/{spaceId}/secrets/{secretId}': 'admin',
+  'GET /spaces/{spaceId}/resources': 'viewer',
+  'POST /spaces/{spaceId}/resources': 'editor',
+  'GET /spaces/{spaceId}/resources/{resourceId}': 'viewer',
+  'PATCH /spaces/{spaceId}/resources/{resourceId}': 'editor',
+  'DELETE /spaces/{spaceId}/resources/{resourceId}': 'editor',
+  'POST /spaces/{spaceId}/resources/{resourceId}/versions': 'editor',
+  'GET /spaces/{spaceId}/resources/{resourceId}/versions': 'viewer',
+  'GET /spaces/{spaceId}/resources/{resourceId}/versions/{version}': 'viewer',
+  'GET /spaces/{spaceId}/resources/{resourceId}/references': 'viewer',
+  'GET /spaces/{spaceId}/built-in-tools': 'viewer',
+  'GET /spaces/{spaceId}/apps': 'viewer',
+  'POST /spaces/{spaceId}/apps': 'editor',
+  'GET /apps/{appId}': 'viewer',
+  'PATCH /apps/{appId}': 'editor',
+  'GET /apps/{appId}/draft': 'viewer',
+  'PUT /apps/{appId}/draft': 'editor',
+  'POST /apps/{appId}/draft/validate': 'viewer',
+  'POST /apps/{appId}/releases': 'editor',
+  'GET /apps/{appId}/releases': 'viewer',
+  'GET /apps/{appId}/releases/{version}': 'viewer',
+  'GET /apps/{appId}/api-keys': 'admin',
+  'POST /apps/{appId}/api-keys': 'admin',
+  'DELETE /apps/{appId}/api-keys/{keyId}': 'admin',
+};
+
+/** Routes that are not about one space, with who may call them. */
+const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
+  'POST /auth/login': 'public',
+  'POST /auth/logout': 'user',
+  'GET /auth/me': 'user',
+  'GET /users': 'instance-admin',
+  'POST /users': 'instance-admin',
+  'PATCH /users/{userId}': 'instance-admin',
+  'GET /spaces': 'user',
+  'POST /spaces': 'user',
+};
+
+const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];
+
+/** A valid body for each route, so that validation never answers before authorisation does. */
+function bodyOf(route: string): unknown {
+  const bodies: Record<string, unknown> = {
+    'PATCH /spaces/{spaceId}': { name: 'Renamed' },
+    'POST /spaces/{spaceId}/members': { email: 'spare@example.com', role: 'viewer' },
+    'PATCH /spaces/{spaceId}/members/{userId}': { role: 'viewer' },
+    'POST /spaces/{spaceId}/api-keys': { name: 'another' },
+    'POST /spaces/{spaceId}/model-connections': { name: 'Another', provider: 'offline-demo' },
+    'PATCH /spaces/{spaceId}/model-connections/{connectionId}': { name: 'Renamed' },
+    'POST /spaces/{spaceId}/model-connections/{connectionId}/keys': { label: 'spare', value: 'sk-spare-value-123456' },
+    'PATCH /spaces/{spaceId}/model-connections/{connectionId}/keys/{keyId}': { active: true },
+    'POST /spaces/{spaceId}/model-connections/{connectionId}/test': { modelId: 'vendor-model' },
+    'POST /spaces/{spaceId}/secrets': { name: `S${Math.random().toString(36).slice(2, 8)}`, value: 'v' },
+    'POST /spaces/{spaceId}/resources': { type: 'prompt', name: 'Another', content: { text: 'x' } },
+    'PATCH /spaces/{spaceId}/resources/{resourceId}': { description: 'changed' },
+    'POST /spaces/{spaceId}/resources/{resourceId}/versions': { content: { text: 'next version' } },
+    'POST /spaces/{spaceId}/apps': { kind: 'agent', mode: 'react', name: 'Another' },
+    'PATCH /apps/{appId}': { description: 'changed' },
+    'PUT /apps/{appId}/draft': { config: {} },
+    'POST /apps/{appId}/releases': { notes: 'matrix' },
+    'POST /apps/{appId}/api-keys': { name: 'another' },
+    'POST /users': { email: 'new@example.com', displayName: 'New', password: 'a long enough password' },
+    'PATCH /users/{userId}': { displayName: 'Renamed' },
+    'POST /spaces': { name: 'Mine' },
+    'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
+  };
+  return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
+}
+
+describe.each(dialects)('authorisation matrix on %s', (dialect) => {
+  let platform: TestPlatform;
+  let own: SpaceFixture;
+  let foreign: SpaceFixture;
+  const clients = new Map<string, TestClient>();
+  const userIds = new Map<string, string>();
+  let routes: string[];
+
+  beforeAll(async () => {
+    platform = await createTestPlatform(dialect);
+    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider', 'spare'])
+      userIds.set(name, (await seedUser(platform, `${name}@example.com`)).id);
+    for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider'])
+      clients.set(name, await new TestClient(platform).login(`${name}@example.com`, 'correct horse battery staple'));
+    const owner = clients.get('owner') as TestClient;
+    own = await buildSpace(owner, 'Space A');
+    foreign = await buildSpace(clients.get('outsider') as TestClient, 'Space B');
+    for (const role of ['admin', 'editor', 'viewer'] as const) {
+      expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(
+        201,
+      );
+    }
+    clients.set('space-key', TestClient.withApiKey(platform, own.spaceKeySecret));
+    clients.set('app-key', TestClient.withApiKey(platform, own.appKeySecret));
+    clients.set('anonymous', new TestClient(platform));
+    const document = (await owner.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+  });
+  afterAll(() => platform.destroy());
+
+  const fill = (route: string, space: SpaceFixture, memberId: string) => {
+    const [, template = ''] = route.split(' ');
+    const keyId = template.includes('model-connections')
+      ? space.vendorKeyId
+      : template.startsWith('/apps')
+        ? space.appKeyId
+        : space.spaceKeyId;
+    const version = template.includes('releases') || template.includes('versions') ? '1' : '1';
+    return template
+      .replace('{spaceId}', space.spaceId)
+      .replace('{appId}', space.appId)
+      .replace('{connectionId}', space.vendorConnectionId)
+      .replace('{keyId}', keyId)
+      .replace('{resourceId}', space.promptId)
+      .replace('{secretId}', space.secretId)
+      .replace('{userId}', memberId)
+      .replace('{version}', version);
+  };
+  const call = (principal: string, route: string, space: SpaceFixture, memberId: string) => {
+    const [method = 'GET'] = route.split(' ');
+    return (clients.get(principal) as TestClient).request(method, fill(route, space, memberId), bodyOf(route), {
+      'if-match': '"999"',
+    });
+  };
+
+  it('lists every route of the document in the matrix', () => {
+    expect([...routes].sort()).toEqual([...Object.keys(minimumRole), ...Object.keys(unscoped)].sort());
+  });
+
+  it('answers 404 for every route on another space’s ids, 401 without credentials, 403 below the needed role; never a leak', async () => {
+    const failures: string[] = [];
+    const foreignMember = userIds.get('outsider') as string;
+    const ownMember = userIds.get('viewer') as string;
+    for (const route of Object.keys(minimumRole)) {
+      const anonymous = await call('anonymous', route, own, ownMember);
+      if (anonymous.status !== 401) failures.push(`${route} anonymous → ${anonymous.status}`);
+      for (const principal of [...roles, 'space-key', 'app-key']) {
+        const response = await call(principal, route, foreign, foreignMember);
+        const text = JSON.stringify(response.body);
+        if (response.status !== 404 || (response.body as { error?: { code?: string } }).error?.code !== 'not-found')
+          failures.push(`${route} ${principal} on foreign → ${response.status} ${text}`);
+        if (text.includes('Space B') || text.includes(foreign.spaceId))
+          failures.push(`${route} ${principal} leaked foreign data`);
+      }
+      const needed = roles.indexOf(minimumRole[route] as SpaceRole);
+      for (const role of roles.slice(0, needed)) {
+        const response = await call(role, route, own, ownMember);
+        if (response.status !== 403) failures.push(`${route} ${role} on own → ${response.status}, expected 403`);
+      }
+      const appKey = await call('app-key', route, own, ownMember);
+      if (appKey.status !== 403) failures.push(`${route} app-key on own → ${appKey.status}, expected 403`);
+      const spaceKey = await call('space-key', route, own, ownMember);
+      const spaceKeyAllowed = needed <= roles.indexOf('editor');
+      if (!spaceKeyAllowed && spaceKey.status !== 403)
+        failures.push(`${route} space-key on own → ${spaceKey.status}, expected 403`);
+      if (spaceKeyAllowed && [401, 403, 404].includes(spaceKey.status))
+        failures.push(`${route} space-key on own → ${spaceKey.status}, expected access`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets the least allowed role through on its own space', async () => {
+    const failures: string[] = [];
+    const ordered = Object.keys(minimumRole).sort((left, right) => {
+      const rank = (route: string) => (route.startsWith('DELETE') ? 1 : 0);
+      return rank(left) - rank(right) || right.length - left.length;
+    });
+    for (const route of ordered) {
+      if (route === 'PUT /apps/{appId}/draft') continue; // covered with a real If-Match in releases.test.ts
+      const response = await call(minimumRole[route] as SpaceRole, route, own, userIds.get('viewer') as string);
+      if ([400, 401, 403, 404].includes(response.status))
+        failures.push(`${route} ${minimumRole[route]} → ${response.status} ${JSON.stringify(response.body)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps user and instance-admin routes to users and admins', async () => {
+    const failures: string[] = [];
+    // The previous case revoked the keys on purpose; make fresh ones.
+    const owner = clients.get('owner') as TestClient;
+    const spaceKey = (await owner.request('POST', `/spaces/${own.spaceId}/api-keys`, { name: 'fresh' })).body as {
+      secret: string;
+    };
+    const appKey = (await owner.request('POST', `/apps/${own.appId}/api-keys`, { name: 'fresh' })).body as { secret: string };
+    clients.set('space-key', TestClient.withApiKey(platform, spaceKey.secret));
+    clients.set('app-key', TestClient.withApiKey(platform, appKey.secret));
+    for (const [route, who] of Object.entries(unscoped)) {
+      if (who === 'public') continue;
+      if ((await call('anonymous', route, own, '')).status !== 401) failures.push(`${route} anonymous`);
+      for (const key of ['space-key', 'app-key'])
+        if ((await call(key, route, own, userIds.get('spare') as string)).status !== 403) failures.push(`${route} ${key}`);
+      if (who === 'instance-admin' && (await call('owner', route, own, userIds.get('spare') as string)).status !== 403)
+        failures.push(`${route} non-admin`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

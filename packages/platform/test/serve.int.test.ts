@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../bin/agentloom.js', import.meta.url));
+
+/** Starts `agentloom serve` on a free port and resolves with what it printed once it listens. */
+function startServer(dataDirectory: string): Promise<{ child: ChildProcess; output: () => string; url: string }> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDirectory], {
+    env: { ...process.env, AGENTLOOM_SECRET_KEY: '', AGENTLOOM_DATABASE_URL: '', INIT_CWD: dataDirectory },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk) => {
+    text += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    text += String(chunk);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${text}`)), 60_000);
+    const check = setInterval(() => {
+      const match = /listening on (http:\/\/[^\s]+) /.exec(text);
+      if (match?.[1] && /Seeded|password/.test(text)) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve({ child, output: () => text, url: match[1] });
+      }
+    }, 100);
+    child.on('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${text}`));
+    });
+  });
+}
+
+describe('agentloom serve on the embedded default', () => {
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-serve-'));
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    // SIGTERM: the launcher forwards it to the server process it started (SIGKILL would orphan it).
+    for (const child of children.filter((item) => item.exitCode === null && item.signalCode === null)) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('starts, prints the URL and the admin password once, and serves a published demo agent', async () => {
+    // The environment variables are emptied above; an empty value must not count as set.
+    const server = await startServer(dataDirectory);
+    children.push(server.child);
+    const password = /with password (\S+)/.exec(server.output())?.[1];
+    expect(password).toBeDefined();
+    expect(statSync(path.join(dataDirectory, 'secret.key')).mode & 0o777).toBe(0o600);
+
+    const login = await fetch(`${server.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const spaces = (await (await fetch(`${server.url}/api/v1/spaces`, { headers: { cookie } })).json()) as {
+      spaces: { id: string; name: string }[];
+    };
+    expect(spaces.spaces.map((space) => space.name)).toEqual(['Demo']);
+    const apps = (await (
+      await fetch(`${server.url}/api/v1/spaces/${spaces.spaces[0]?.id}/apps`, { headers: { cookie } })
+    ).json()) as { apps: { id: string; latestReleaseId: string | null }[] };
+    expect(apps.apps).toHaveLength(1);
+    expect(apps.apps[0]?.latestReleaseId).not.toBeNull();
+
+    // A second start on the same data directory keeps everything and prints no new password.
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    const again = await startServerAfterFirst(dataDirectory);
+    children.push(again.child);
+    expect(again.output()).not.toMatch(/password/);
+    expect(again.output()).not.toMatch(/Generated a secret key/);
+  });
+});
+
+/** A restart prints neither a password nor a seed message; wait for the listening line only. */
+function startServerAfterFirst(dataDirectory: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDirectory], {
+    env: { ...process.env, AGENTLOOM_SECRET_KEY: '', AGENTLOOM_DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk) => {
+    text += String(chunk);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no restart:\n${text}`)), 60_000);
+    const check = setInterval(() => {
+      if (/Database:/.test(text)) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve({ child, output: () => text });
+      }
+    }, 100);
+  });
+}
