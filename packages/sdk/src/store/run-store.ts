@@ -155,7 +155,7 @@ export interface AppendRequest {
 
 /**
  * The port through which everything durable passes (B-3). Every adapter must pass
- * `runStoreContract` from `@agentloom/sdk/testing`.
+ * `runStoreContract` from `@agentloom/sdk/testing/contract`.
  *
  * Guarantees an adapter gives:
  * - `acquire` is atomic: of several concurrent callers on one run, at most one gets `created` or

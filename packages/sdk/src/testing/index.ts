@@ -1,4 +1,7 @@
-export { type RunStoreContractOptions, runStoreContract } from './run-store-contract.js';
+/**
+ * `@agentloom/sdk/testing`: test doubles that load without a test runner. The `RunStore`
+ * contract suite, which needs Vitest, is `@agentloom/sdk/testing/contract`.
+ */
 export {
   ScriptedModel,
   type ScriptedModelOptions,
