@@ -8,11 +8,14 @@
  * setting a crash-safe run needs; with no store, AgentLoom runs on a memory store saved once at
  * exit and LangGraph runs without a checkpointer. `BENCH_REPEATS` (default 3; the short chain
  * scenarios take three times as many) sets the measured repeats after one warm-up; figures are
- * medians. Both engines build (compile) their graph inside the measured time.
+ * medians. Both engines build (compile) their graph inside the measured time. Last, the graph
+ * API ergonomics table (`src/ergonomics/`): the same four graphs written with both APIs, counted
+ * in non-blank characters (`npm run workflow:ergonomics` prints it alone).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printErgonomics } from './ergonomics/ergonomics.js';
 import { agentloomAppendChain, agentloomFanOut, agentloomLoop, crashingAt } from './workflow-agentloom.js';
 import { langgraphAppendChain, langgraphFanOut, langgraphLoop } from './workflow-langgraph.js';
 import { openStores, postgresAvailable, type StoreKind, type StorePair } from './workflow-stores.js';
@@ -199,6 +202,7 @@ async function main(): Promise<void> {
       `${pad(row.kind, 10)}${left(String(row.agentloom), 12)}${left(String(row.langgraph), 12)}${left(fraction(ratio), 9)}${left('1/20', 8)}  ${met ? 'yes' : 'NO'}`,
     );
   }
+  allMet = (await printErgonomics()) && allMet;
   console.log(`\n${allMet ? 'every target met' : 'some targets NOT met (see NO above)'}`);
 }
 

@@ -61,9 +61,14 @@ export interface FunctionNodeOptions {
 export class WorkflowBuilder<Definition extends StateDefinition> {
   private readonly definition: GraphDefinition;
 
-  constructor(options: { name: string; state: Definition }) {
+  /**
+   * @param options.name Names the workflow in its runs' journals (default `workflow`); a run is
+   *   resumed only by a workflow of the same name and graph (B-5).
+   * @param options.state The state's fields, each with its reducer.
+   */
+  constructor(options: { name?: string; state: Definition }) {
     this.definition = {
-      name: options.name,
+      name: options.name ?? 'workflow',
       state: options.state,
       nodes: new Map(),
       duplicateNodes: [],
