@@ -10,7 +10,7 @@ import type {
   EventBus,
   Guardrail,
   LanguageModel,
-  RunEvent,
+  AgentRunEvent as RunEvent,
   RunStore,
   Tool,
   ToolGuardrail,
@@ -24,6 +24,11 @@ declare global {
   const runId: string;
   const key: string;
   const lookup: Tool;
+  /** A definition file's text (the definitions section). */
+  const text: string;
+  const readFile: Tool;
+  const countWords: Tool;
+  const writeReport: Tool;
   const search: Tool;
   const runSql: Tool;
   const searchDocuments: Tool;
