@@ -17,6 +17,16 @@ export function toolResultContent(value: unknown): ToolResultContent {
   return { ok: true, content: JSON.stringify(value) };
 }
 
+/**
+ * Why a tool's return value is not a JSON value (`undefined` counts as none), or `undefined` when
+ * it is one; for callers that keep the value itself (a workflow's capability node).
+ */
+export function toolResultProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = jsonProblem(value, 'result', new Set());
+  return problem ? `the tool returned a value that is not JSON: ${problem}` : undefined;
+}
+
 /** The first reason `value` (at `path`) is not a JSON value, or `undefined` when it is one. */
 function jsonProblem(value: unknown, path: string, ancestors: Set<object>): string | undefined {
   switch (typeof value) {
