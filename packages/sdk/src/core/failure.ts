@@ -27,6 +27,8 @@ export type FailureKind =
   | 'unknown-tool'
   /** A tool raised an error of its own (a business failure). */
   | 'tool-error'
+  /** A tool returned a value that is not JSON (a function, a Symbol, a `Map`, a cycle …); it did run. */
+  | 'invalid-result'
   /** An executor task ended without an answer (its model failed for good, S-10). */
   | 'executor-failed'
   /** A hook, guardrail, permission rule or approver refused the call (K-6); it never ran. */

@@ -16,6 +16,13 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: unknown;
+  /**
+   * Set when the model's arguments were not JSON in a response that was otherwise complete: the
+   * text as received, kept for the record. `arguments` is then `{}` (what providers are sent
+   * back), and the call is answered `invalid-arguments` without running, so that the model can
+   * correct itself.
+   */
+  unparsedArguments?: string;
 }
 
 /** A complete model response as kept in context. */

@@ -12,6 +12,11 @@ export type TerminalReason =
   | 'user-stop'
   | 'run-timeout'
   | 'loop-budget-exhausted'
+  /**
+   * The model's tool calls were invalid (arguments not JSON, or refused by the schema) in more
+   * consecutive loops than `execution.maxInvalidToolCallLoops`; each was given back to it first.
+   */
+  | 'invalid-tool-calls'
   | 'model-failed'
   | 'compression-failed'
   | 'over-window-after-compression'

@@ -157,6 +157,12 @@ const planExecutorDefinitionSchema = z
   .strict();
 
 /**
+ * The fields of a definition that every mode shares; used to report their problems even when the
+ * `mode` itself is wrong, so that one bad field never hides the others.
+ */
+export const agentDefinitionSharedSchema = z.object(baseShape);
+
+/**
  * The published format of an agent as data (version 1): everything an agent's code configuration
  * holds except live objects, which it names instead (model, tools, skills, MCP servers, hooks,
  * guardrails) for a registry to resolve. `createAgent(definition, registry)` builds the agent.

@@ -131,6 +131,27 @@ describe('createAgent', () => {
     expect(clash.code).toBe('invalid-definition');
     expect(clash.problems).toEqual([{ path: 'executors.0.name', message: expect.stringContaining('planner tool') }]);
   });
+
+  it('a wrong mode hides no other format problem', () => {
+    const error = catchError(() =>
+      createAgent(
+        { ...definition, mode: 'swarm', name: 'bad name!', execution: { maxLoops: 0 } },
+        { models: { default: model() } },
+      ),
+    ) as InvalidDefinitionError;
+    expect(error.code).toBe('invalid-definition');
+    expect(error.problems.map((problem) => problem.path).sort()).toEqual(['execution.maxLoops', 'mode', 'name']);
+  });
+
+  it('reports registry problems and configuration problems together (one validation path)', () => {
+    const error = catchError(() =>
+      createAgent({ ...definition, model: 'missing-model', tools: ['add', 'add'], hooks: {} }, { tools: [add] }),
+    ) as InvalidDefinitionError;
+    expect(error.problems).toEqual([
+      { path: 'model', message: expect.stringContaining('missing-model') },
+      { path: 'tools.1', message: expect.stringContaining('duplicate tool name "add"') },
+    ]);
+  });
 });
 
 function catchError(action: () => unknown): unknown {

@@ -1,15 +1,17 @@
+import type { z } from 'zod';
 import type { Skill, SkillCatalog } from '../capabilities/skills/load-skills.js';
 import { createReadSkillTool, skillsPromptSection } from '../capabilities/skills/skill-tools.js';
 import type { Tool } from '../capabilities/tools/tool.js';
 import { InvalidConfigurationError } from '../core/errors/index.js';
 import { type JsonSchema, zodFromJsonSchema } from '../core/json-schema/index.js';
 import { Agent } from '../engine/agent/agent.js';
-import type { AgentConfig, ExecutorConfig } from '../engine/agent/agent-config.js';
+import { type AgentConfig, agentConfigIssues, type ExecutorConfig } from '../engine/agent/agent-config.js';
 import type { Guardrail, Guardrails, ToolGuardrail } from '../hooks/guardrails.js';
 import type { Hook, HookMap, HookTrigger } from '../hooks/hook-types.js';
 import {
   type AgentDefinition,
   agentDefinitionSchema,
+  agentDefinitionSharedSchema,
   type CapabilityReferences,
   type HookReference,
   hookTriggerNames,
@@ -57,9 +59,7 @@ export function agentConfigFromDefinition(
   registry: DefinitionRegistry,
 ): { config?: AgentConfig; problems: DefinitionProblem[] } {
   const parsed = agentDefinitionSchema.safeParse(definition);
-  if (!parsed.success) {
-    return { problems: parsed.error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message })) };
-  }
+  if (!parsed.success) return { problems: formatProblems(definition, parsed.error) };
   const data = parsed.data;
   const problems: DefinitionProblem[] = [];
   const model = registry.models?.[data.model];
@@ -115,7 +115,32 @@ export function agentConfigFromDefinition(
       executors,
     };
   }
+  // The built configuration goes through the agents' one validation path, so that what the
+  // format cannot see (a tool name given twice, an executor named like a planner tool) is
+  // reported with everything else; what a registry problem already explains is not repeated.
+  const reported = problems.map((problem) => problem.path);
+  for (const issue of agentConfigIssues(config)) {
+    if (!reported.some((path) => issue.path === path || issue.path.startsWith(`${path}.`))) problems.push(issue);
+  }
   return problems.length > 0 ? { problems } : { config, problems };
+}
+
+/**
+ * The format problems of a definition. A wrong `mode` does not hide the other problems: the
+ * fields every mode shares are checked too.
+ */
+function formatProblems(definition: unknown, error: z.ZodError): DefinitionProblem[] {
+  const mode = (definition as { mode?: unknown } | null | undefined)?.mode;
+  if (mode === 'react' || mode === 'plan-executor' || typeof definition !== 'object' || definition === null) {
+    return error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message }));
+  }
+  const shared = agentDefinitionSharedSchema.safeParse(definition);
+  const problems: DefinitionProblem[] = [
+    { path: 'mode', message: `must be "react" or "plan-executor"${typeof mode === 'string' ? `, not "${mode}"` : ''}` },
+  ];
+  if (!shared.success)
+    problems.push(...shared.error.issues.map((issue) => ({ path: pathOf(issue.path), message: issue.message })));
+  return problems;
 }
 
 /** A role's tools (its own and its MCP servers') and skills, each name resolved or reported. */

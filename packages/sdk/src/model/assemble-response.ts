@@ -10,9 +10,9 @@ interface PendingToolCall {
 
 /**
  * Collects the parts of one streamed attempt into a complete response. Only a response that
- * finished with `stop` or `tool-calls` and whose every tool call has complete JSON arguments
- * becomes a `ModelResponse` (S-8); anything else fails with `incomplete-output`, keeping the
- * partial text for that attempt's record only (S-9).
+ * finished with `stop` or `tool-calls` becomes a `ModelResponse` (S-8); anything else fails with
+ * `incomplete-output`, keeping the partial text for that attempt's record only (S-9). A tool call
+ * of a complete response whose arguments are not JSON is kept, marked `unparsedArguments`, and never runs.
  */
 export class ResponseAssembler {
   private text = '';
@@ -63,7 +63,7 @@ export class ResponseAssembler {
     const toolCalls: ToolCall[] = [];
     for (const index of [...this.toolCalls.keys()].sort((a, b) => a - b)) {
       const call = this.toolCalls.get(index) as PendingToolCall;
-      toolCalls.push({ id: call.id, name: call.name, arguments: this.parseArguments(call) });
+      toolCalls.push(this.parseCall(call));
     }
     const message: AssistantMessage = { role: 'assistant', content: this.text };
     if (toolCalls.length > 0) message.toolCalls = toolCalls;
@@ -75,12 +75,18 @@ export class ResponseAssembler {
     };
   }
 
-  private parseArguments(call: PendingToolCall): unknown {
-    if (call.argumentsText.trim() === '') return {};
+  /**
+   * A complete response whose tool call holds arguments that are not JSON is the model's mistake,
+   * not a cut stream (the finish reason says the response is complete): the call keeps its text
+   * as `unparsedArguments`, so that the engine can answer it `invalid-arguments` and let the model
+   * correct itself instead of failing the model call.
+   */
+  private parseCall(call: PendingToolCall): ToolCall {
+    if (call.argumentsText.trim() === '') return { id: call.id, name: call.name, arguments: {} };
     try {
-      return JSON.parse(call.argumentsText);
+      return { id: call.id, name: call.name, arguments: JSON.parse(call.argumentsText) };
     } catch {
-      throw this.incomplete(`the arguments of tool call ${call.id} (${call.name}) are not complete JSON`);
+      return { id: call.id, name: call.name, arguments: {}, unparsedArguments: call.argumentsText };
     }
   }
 

@@ -8,6 +8,11 @@ import type { FinishReason, LanguageModelV1, ModelCallOptions, ModelRequest, Mod
 export interface ScriptedToolCall {
   name: string;
   arguments?: unknown;
+  /**
+   * The arguments exactly as streamed, instead of `arguments` as JSON: lets a test send what a
+   * real model sometimes does, text that is not JSON (`'{"a": 1,'`), in a complete response.
+   */
+  argumentsText?: string;
   id?: string;
 }
 
@@ -102,7 +107,7 @@ function partsOf(request: ModelRequest, reply: ScriptedReply): ModelStreamPart[]
   const calls = reply.toolCalls ?? [];
   calls.forEach((call, index) => {
     const id = call.id ?? `call_${request.messages.length}_${index}`;
-    const json = JSON.stringify(call.arguments ?? {});
+    const json = call.argumentsText ?? JSON.stringify(call.arguments ?? {});
     const cut = Math.floor(json.length / 2);
     parts.push({ type: 'tool-call-start', index, id, name: call.name });
     parts.push({ type: 'tool-call-delta', index, argumentsDelta: json.slice(0, cut) });

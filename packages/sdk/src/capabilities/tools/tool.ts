@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
+import { zodSchemaProblem } from '../../core/zod-schema-check.js';
 import type { ToolDefinition } from '../../model/language-model.js';
 
 /** What a tool's `execute` receives besides its arguments: trusted identity and a signal. */
@@ -32,7 +33,10 @@ export interface ToolOptions<Parameters extends z.ZodType> {
   name: string;
   /** What the tool does and when to use it; the model reads this. */
   description: string;
-  /** A zod schema of the arguments; model arguments are validated against it before running. */
+  /**
+   * A zod 4 schema of the arguments; model arguments are validated against it before running. A
+   * zod 3 schema is refused with a message saying so (use zod 4, or `jsonSchemaTool`).
+   */
   parameters: Parameters;
   execute(args: z.output<Parameters>, context: ToolExecutionContext): Promise<unknown> | unknown;
 }
@@ -40,7 +44,10 @@ export interface ToolOptions<Parameters extends z.ZodType> {
 const toolOptionsSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters'),
   description: z.string().min(1, 'say what the tool does and when to use it'),
-  parameters: z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema'),
+  parameters: z.custom<z.ZodType>().superRefine((value, context) => {
+    const problem = zodSchemaProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  }),
   execute: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
 });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
-import { InvalidConfigurationError } from '../../core/errors/index.js';
+import { type ConfigurationIssue, InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
+import { zodSchemaProblem } from '../../core/zod-schema-check.js';
 import type { ApprovalPort } from '../../hooks/approval.js';
 import type { EventBus } from '../../hooks/event-bus.js';
 import type { Guardrails } from '../../hooks/guardrails.js';
@@ -158,7 +159,10 @@ const storeMethods = [
   'listSessionRuns',
   'close',
 ];
-const zodSchema = z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema');
+const zodSchema = z.custom<z.ZodType>().superRefine((value, context) => {
+  const problem = zodSchemaProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 const toolList = z
   .array(z.custom<Tool>(isTool, 'must be a tool made by tool()'))
   .default([])
@@ -336,22 +340,63 @@ const planExecutorSchema = z
     }
   });
 
-const agentConfigSchema = z.discriminatedUnion('mode', [reactSchema, planExecutorSchema]);
+const agentModes = ['react', 'plan-executor'] as const;
+const schemaByMode = { react: reactSchema, 'plan-executor': planExecutorSchema } as const;
+/** The fields every mode shares, for reporting them when the mode itself is wrong. */
+const modeAgnosticSchema = z.object(baseShape);
+
+type ParsedAgentConfig = z.output<typeof reactSchema> | z.output<typeof planExecutorSchema>;
+
+/**
+ * Every problem of an agent configuration, each with the path of its field; empty when the
+ * configuration is valid. The one validation path of agents: `new Agent` and `createAgent` both
+ * go through it. An unknown `mode` does not hide the other problems: the fields every mode
+ * shares are still checked. Pure: creates nothing and starts nothing (B-4).
+ */
+export function agentConfigIssues(config: unknown): ConfigurationIssue[] {
+  return checkAgentConfig(config).issues;
+}
+
+function checkAgentConfig(config: unknown): { issues: ConfigurationIssue[]; resolved?: ResolvedAgentConfig } {
+  const mode = (config as { mode?: unknown } | null | undefined)?.mode;
+  if (!agentModes.includes(mode as (typeof agentModes)[number])) {
+    const shared = modeAgnosticSchema.safeParse(config);
+    const issues = shared.success ? [] : issuesOf(shared.error);
+    if (typeof config === 'object' && config !== null) {
+      issues.unshift({
+        path: 'mode',
+        message: `must be "react" or "plan-executor"${mode === undefined ? '' : `, not ${describeValue(mode)}`}`,
+      });
+    }
+    return { issues };
+  }
+  const parsed = schemaByMode[mode as (typeof agentModes)[number]].safeParse(config);
+  if (!parsed.success) return { issues: issuesOf(parsed.error) };
+  const resolved = resolveParsed(parsed.data as ParsedAgentConfig);
+  const issues = duplicateToolNameIssues(resolved);
+  return issues.length > 0 ? { issues } : { issues, resolved };
+}
+
+function issuesOf(error: z.ZodError): ConfigurationIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === 'string' ? `"${value}"` : typeof value;
+}
 
 /**
  * Validates an agent configuration and fills in defaults; throws `InvalidConfigurationError`
- * listing every problem. Pure: creates nothing and starts nothing (B-4).
+ * listing every problem (`agentConfigIssues`). Pure: creates nothing and starts nothing (B-4).
  */
 export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
-  const parsed = agentConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    const name = typeof (config as { name?: unknown })?.name === 'string' ? ` "${config.name}"` : '';
-    throw new InvalidConfigurationError(
-      `agent${name}`,
-      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-    );
-  }
-  const data = parsed.data;
+  const checked = checkAgentConfig(config);
+  if (checked.resolved) return checked.resolved;
+  const name = typeof (config as { name?: unknown })?.name === 'string' ? ` "${config.name}"` : '';
+  throw new InvalidConfigurationError(`agent${name}`, checked.issues);
+}
+
+function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
   const { isRetryable, ...execution } = data.execution;
   const common = {
     name: data.name,
@@ -416,13 +461,12 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
             ),
           ),
         };
-  assertUniqueToolNames(resolved);
   return resolved;
 }
 
 /** A tool name given twice to one role (by hand and through skills or the workspace) is a configuration error. */
-function assertUniqueToolNames(config: ResolvedAgentConfig): void {
-  const issues: Array<{ path: string; message: string }> = [];
+function duplicateToolNameIssues(config: ResolvedAgentConfig): ConfigurationIssue[] {
+  const issues: ConfigurationIssue[] = [];
   for (const resolvedRole of [config.entry, ...config.executors]) {
     const seen = new Set<string>();
     for (const item of resolvedRole.tools) {
@@ -435,7 +479,7 @@ function assertUniqueToolNames(config: ResolvedAgentConfig): void {
       seen.add(item.name);
     }
   }
-  if (issues.length > 0) throw new InvalidConfigurationError(`agent "${config.name}"`, issues);
+  return issues;
 }
 
 function role(

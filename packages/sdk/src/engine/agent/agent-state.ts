@@ -72,6 +72,12 @@ export interface TaskState {
   modelAttempts: number;
   /** Operation ids of the current batch, in call order. */
   batch: string[];
+  /**
+   * Consecutive joined batches of this task with at least one `invalid-arguments` result (not
+   * JSON, or refused by the schema); a batch without one resets it. Bounded by
+   * `execution.maxInvalidToolCallLoops`.
+   */
+  invalidCallLoops: number;
   answer?: string;
   /** For a finished executor task: what went back to the planner. */
   outcome?: { status: 'succeeded' | 'failed'; output?: string; failure?: Failure };
@@ -151,6 +157,7 @@ function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState 
     phase: 'ready',
     modelAttempts: 0,
     batch: [],
+    invalidCallLoops: 0,
   };
   return {
     input: data.input,
@@ -306,6 +313,7 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
         phase: 'ready',
         modelAttempts: 0,
         batch: [],
+        invalidCallLoops: 0,
       });
       return;
     }
@@ -354,8 +362,10 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     }
     case 'batch-joined': {
       const task = taskOf(state, record.taskId);
+      let invalid = false;
       for (const operationId of task.batch) {
         const operation = operationOf(state, operationId);
+        if (operation.result?.failure?.kind === 'invalid-arguments') invalid = true;
         const message: Message = {
           role: 'tool',
           toolCallId: operation.call.id,
@@ -365,6 +375,7 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
         if (operation.result?.status === 'failed') message.isError = true;
         task.messages.push(message);
       }
+      task.invalidCallLoops = invalid ? task.invalidCallLoops + 1 : 0;
       task.phase = 'ready';
       return;
     }

@@ -4,8 +4,9 @@ import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result
 import { RunInterrupt } from '../run/run-control.js';
 import { ENTRY_TASK_ID } from './agent-state.js';
 import { CompressionFailedError, OverWindowError } from './compression/index.js';
+import { maxInvalidToolCallLoops } from './execution-options.js';
 import { notifyHooks, RunBlockedError, stepVerdict } from './governance/step-hooks.js';
-import type { Node } from './nodes/node.js';
+import type { Node, RunLimit } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -23,7 +24,7 @@ export async function driveToResult(context: RunContext, entry: Node, resumed: b
     result =
       outcome.kind === 'answered'
         ? await finishRun(context, 'succeeded', { output: outcome.answer })
-        : await finishRun(context, 'failed', { reason: 'loop-budget-exhausted' });
+        : await finishRun(context, 'failed', limitDetail(context, outcome.limit));
   } catch (error) {
     result = await finishOnError(context, error);
   }
@@ -32,6 +33,19 @@ export async function driveToResult(context: RunContext, entry: Node, resumed: b
     ...(result.reason ? { reason: result.reason } : {}),
   });
   return result;
+}
+
+/** The terminal reason of a run limit; invalid tool calls also say how many loops were allowed. */
+function limitDetail(context: RunContext, limit: RunLimit): { reason: TerminalReason; failure?: Failure } {
+  if (limit === 'loop-budget-exhausted') return { reason: limit };
+  const allowed = maxInvalidToolCallLoops(context.durable.state.execution);
+  return {
+    reason: limit,
+    failure: {
+      kind: 'invalid-arguments',
+      message: `the model sent invalid tool calls in more than ${allowed} consecutive loops (execution.maxInvalidToolCallLoops)`,
+    },
+  };
 }
 
 async function finishOnError(context: RunContext, error: unknown): Promise<RunResult> {

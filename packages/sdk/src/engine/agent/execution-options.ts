@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Failure } from '../../core/failure.js';
 
+const DEFAULT_MAX_INVALID_TOOL_CALL_LOOPS = 3;
+
 /**
  * The execution settings of an agent (C-3…C-11) with their defaults. They are resolved once when
  * a run is created and stored in its journal, so that a resumed run keeps its own budget,
@@ -33,8 +35,22 @@ export const executionOptionsSchema = z
     modelFirstOutputTimeoutMs: z.number().int().positive().default(60_000),
     /** Longest silence inside a model stream once it has started. */
     modelStallTimeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * Consecutive loops of one task in which the model's tool calls may be invalid (arguments
+     * not JSON, or refused by the tool's schema) and are given back to it to correct; one more
+     * ends the run `invalid-tool-calls`. Every such loop is charged to the loop budget too.
+     */
+    maxInvalidToolCallLoops: z.number().int().min(0).default(DEFAULT_MAX_INVALID_TOOL_CALL_LOOPS),
   })
   .strict();
+
+/**
+ * The limit of consecutive invalid-tool-call loops of a run. Runs journaled before the setting
+ * existed have none stored and get the default.
+ */
+export function maxInvalidToolCallLoops(execution: ResolvedExecution): number {
+  return execution.maxInvalidToolCallLoops ?? DEFAULT_MAX_INVALID_TOOL_CALL_LOOPS;
+}
 
 /** Execution settings as a caller writes them: every field optional. */
 export type ExecutionOptions = z.input<typeof executionOptionsSchema>;

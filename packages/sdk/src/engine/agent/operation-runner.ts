@@ -1,7 +1,9 @@
 import type { Tool } from '../../capabilities/tools/tool.js';
+import { toolResultContent } from '../../capabilities/tools/tool-result.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
 import { AttemptGuard } from '../../core/attempt-guard.js';
 import { type Failure, failureFromToolError } from '../../core/failure.js';
+import type { ToolCall } from '../../core/messages.js';
 import { decideRetry } from '../../core/retry-policy.js';
 import { runHookChain } from '../../hooks/run-hook-chain.js';
 import { RunInterrupt } from '../run/run-control.js';
@@ -37,6 +39,12 @@ export async function runOperation(context: RunContext, role: RoleDefinition, op
       return;
     }
     control.throwIfInterrupted();
+    // Arguments that are not JSON never reach a hook, a gate or the tool: the model corrects them.
+    const unparsed = unparsedArgumentsFailure(current.call);
+    if (unparsed) {
+      await finish(context, current, unparsed);
+      return;
+    }
     if (current.attemptOpen) {
       await settleFailure(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
       continue;
@@ -67,6 +75,21 @@ export async function runOperation(context: RunContext, role: RoleDefinition, op
     }
     await settleFailure(context, operation(), outcome.failure);
   }
+}
+
+/**
+ * The `invalid-arguments` failure of a call whose arguments were not JSON in an otherwise
+ * complete response, telling the model what it sent; `undefined` for a call with parsed
+ * arguments.
+ */
+export function unparsedArgumentsFailure(call: ToolCall): Failure | undefined {
+  if (call.unparsedArguments === undefined) return undefined;
+  const shown = call.unparsedArguments.length > 200 ? `${call.unparsedArguments.slice(0, 200)}…` : call.unparsedArguments;
+  return {
+    kind: 'invalid-arguments',
+    code: 'arguments-not-json',
+    message: `the arguments are not valid JSON (received ${JSON.stringify(shown)}); call "${call.name}" again with a JSON object that matches its parameters`,
+  };
 }
 
 /**
@@ -192,7 +215,11 @@ async function runAttempt(
         }),
       ),
     );
-    return { ok: true, content: toContent(value) };
+    // A value that is not JSON is the tool's fault, not the model's: a typed failure the model and
+    // the journal both see, never empty or mangled content (the call has run, so no retry by default).
+    const content = toolResultContent(value);
+    if (!content.ok) return { ok: false, failure: { kind: 'invalid-result', message: content.problem } };
+    return { ok: true, content: content.content };
   } catch (error) {
     const fired = guard.firedReason?.reason;
     if (RunInterrupt.isInstance(fired)) throw fired;
@@ -302,10 +329,4 @@ function isLastOpen(state: AgentRunState, operation: OperationState): boolean {
 /** The text the model reads for a failed call: the kind first, so that it can react to it. */
 export function describeFailure(failure: Failure): string {
   return `Error (${failure.kind}): ${failure.message}`;
-}
-
-function toContent(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  return JSON.stringify(value);
 }

@@ -3,10 +3,10 @@ import type { Failure } from '../../../core/failure.js';
 import type { AgentJournalRecord } from '../agent-journal.js';
 import type { OperationState, TaskState } from '../agent-state.js';
 import { stepVerdict } from '../governance/step-hooks.js';
-import { operationResultEntries, passesGate } from '../operation-runner.js';
+import { operationResultEntries, passesGate, unparsedArgumentsFailure } from '../operation-runner.js';
 import type { RunContext } from '../run-context.js';
 import type { ExecutorNode } from './executor-node.js';
-import { LoopBudgetExhausted } from './node.js';
+import { RunLimitReached } from './node.js';
 
 /**
  * Runs one delegation of a planner's batch to its result (L-3…L-5, D-3, S-10, R-4). The
@@ -17,7 +17,8 @@ import { LoopBudgetExhausted } from './node.js';
  * Invalid task arguments return to the planner as a correctable error and create no task (C-13).
  * The executor's final answer, or its model failure, becomes the delegation's result in the same
  * commit that ends the task, so the planner receives it exactly once. An exhausted budget ends
- * the whole run (X-8).
+ * the whole run (X-8), and so do an executor's invalid tool calls past their limit. Task
+ * arguments that are not JSON are answered `invalid-arguments` before any gate.
  */
 export async function runDelegation(context: RunContext, executor: ExecutorNode, operationId: string): Promise<void> {
   const { durable } = context;
@@ -26,6 +27,11 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
   // A queued delegation that gets its slot after a stop never starts (S-5).
   context.control.throwIfInterrupted();
   if (!durable.state.tasks.has(operationId)) {
+    const unparsed = unparsedArgumentsFailure(operation().call);
+    if (unparsed) {
+      await finishDelegation(context, operation(), unparsed);
+      return;
+    }
     // Delegations pass the same gate as tools (PreToolUse, permissions), then SubagentStart (K-4).
     if (!(await passesGate(context, operationId, 'delegation'))) return;
     const input = executor.taskInput(operation().call.arguments);
@@ -65,7 +71,7 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
   let answer: string;
   try {
     const outcome = await executor.drive(context, operationId);
-    if (outcome.kind === 'loop-budget-exhausted') throw new LoopBudgetExhausted();
+    if (outcome.kind === 'limit-reached') throw new RunLimitReached(outcome.limit);
     answer = outcome.answer;
   } catch (error) {
     if (!ModelCallError.isInstance(error)) throw error;

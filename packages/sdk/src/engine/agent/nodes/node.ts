@@ -1,18 +1,30 @@
 import type { RoleDefinition, RunContext } from '../run-context.js';
 
+/**
+ * A limit that ends the whole run when any of its tasks reaches it: the shared loop budget (X-8),
+ * or the model sending invalid tool calls in more consecutive loops than it may correct
+ * (`execution.maxInvalidToolCallLoops`).
+ */
+export type RunLimit = 'loop-budget-exhausted' | 'invalid-tool-calls';
+
 /** What a task's loop ended with, for its caller to turn into a run or delegation result. */
-export type TaskOutcome = { kind: 'answered'; answer: string } | { kind: 'loop-budget-exhausted' };
+export type TaskOutcome = { kind: 'answered'; answer: string } | { kind: 'limit-reached'; limit: RunLimit };
 
 /**
- * Thrown through a planner's batch when an executor found the shared loop budget exhausted (X-8):
- * the whole run ends `loop-budget-exhausted`. Control flow, not an error.
+ * Thrown through a planner's batch when an executor reached a run limit (an exhausted loop
+ * budget, X-8, or too many invalid tool calls): the whole run ends with that reason. Control
+ * flow, not an error.
  */
-export class LoopBudgetExhausted {
-  readonly reason = 'loop-budget-exhausted';
+export class RunLimitReached {
+  readonly limit: RunLimit;
+
+  constructor(limit: RunLimit) {
+    this.limit = limit;
+  }
 
   /** Whether `value` is this marker. */
-  static isInstance(value: unknown): value is LoopBudgetExhausted {
-    return value instanceof LoopBudgetExhausted;
+  static isInstance(value: unknown): value is RunLimitReached {
+    return value instanceof RunLimitReached;
   }
 }
 
@@ -28,6 +40,6 @@ export abstract class Node {
     this.role = role;
   }
 
-  /** Drives the task `taskId` of this role until it answers or the budget ends it. */
+  /** Drives the task `taskId` of this role until it answers or a run limit ends it. */
   abstract drive(context: RunContext, taskId: string): Promise<TaskOutcome>;
 }

@@ -1,13 +1,14 @@
 import { RunInterrupt } from '../../run/run-control.js';
 import type { AgentJournalRecord } from '../agent-journal.js';
 import { type AgentRunState, ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
+import { maxInvalidToolCallLoops } from '../execution-options.js';
 import { hasHooks } from '../governance/governance.js';
 import { notifyHooks, RunBlockedError, stepVerdict } from '../governance/step-hooks.js';
 import { runModelStep } from '../model-step.js';
 import { runOperation } from '../operation-runner.js';
 import { validateAnswer } from '../output-validation.js';
 import type { RunContext } from '../run-context.js';
-import { LoopBudgetExhausted, Node, type TaskOutcome } from './node.js';
+import { Node, RunLimitReached, type TaskOutcome } from './node.js';
 
 /**
  * The ReAct loop (L-1) as a node: charge a loop → call the model → run the whole batch → next
@@ -29,7 +30,14 @@ export class ReactNode extends Node {
           // The entry role (ReAct role or planner) takes supplements that reached the run from any
           // machine, before its next model call (S-1, S-3); executors never see them.
           if (taskId === ENTRY_TASK_ID) await durable.sync();
-          if (durable.state.loopsUsed >= durable.state.execution.maxLoops) return { kind: 'loop-budget-exhausted' };
+          // Invalid tool calls given back to the model in more consecutive loops than it may
+          // correct end the run; read from the journal-backed task, so a resumed run agrees.
+          if (current.invalidCallLoops > maxInvalidToolCallLoops(durable.state.execution)) {
+            return { kind: 'limit-reached', limit: 'invalid-tool-calls' };
+          }
+          if (durable.state.loopsUsed >= durable.state.execution.maxLoops) {
+            return { kind: 'limit-reached', limit: 'loop-budget-exhausted' };
+          }
           const loop = current.loop + 1;
           const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(durable.state) : [];
           const checks = await supplementChecks(context, pending);
@@ -47,7 +55,7 @@ export class ReactNode extends Node {
           try {
             await this.runBatch(context, current);
           } catch (error) {
-            if (LoopBudgetExhausted.isInstance(error)) return { kind: 'loop-budget-exhausted' };
+            if (RunLimitReached.isInstance(error)) return { kind: 'limit-reached', limit: error.limit };
             throw error;
           }
           await notifyBatch(context, taskId);
@@ -103,14 +111,14 @@ export class ReactNode extends Node {
 
 /**
  * Waits for every promise, then rethrows the most important failure: a run interrupt first (stop,
- * deadline, lost ownership), then budget exhaustion, then anything else.
+ * deadline, lost ownership), then a run limit (budget, invalid tool calls), then anything else.
  */
 export async function settleAll(promises: readonly Promise<void>[]): Promise<void> {
   const outcomes = await Promise.allSettled(promises);
   const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
   const first =
     failures.find((reason) => RunInterrupt.isInstance(reason)) ??
-    failures.find((reason) => LoopBudgetExhausted.isInstance(reason)) ??
+    failures.find((reason) => RunLimitReached.isInstance(reason)) ??
     failures[0];
   if (failures.length > 0) throw first;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Tool } from '../../../capabilities/tools/tool.js';
+import { toolResultProblem } from '../../../capabilities/tools/tool-result.js';
 import { AttemptGuard } from '../../../core/attempt-guard.js';
 import { failureFromToolError } from '../../../core/failure.js';
 import { RunInterrupt } from '../../run/run-control.js';
@@ -65,6 +66,9 @@ export class CapabilityNode implements WorkflowNode {
       throw new NodeFailure({ kind: 'invalid-arguments', message: `invalid arguments for tool "${this.tool.name}": ${detail}` });
     }
     const result = await this.runTool(invocation, parsed.data);
+    // A value JSON cannot hold would be mangled on its way into the journaled state.
+    const problem = toolResultProblem(result);
+    if (problem) throw new NodeFailure({ kind: 'invalid-result', message: `tool "${this.tool.name}": ${problem}` });
     if (this.binding.resultSchema) {
       const checked = this.binding.resultSchema.safeParse(result);
       if (!checked.success) {
