@@ -3,7 +3,7 @@
  * dependency of this private bench package only; the SDK never imports it). Nodes do the same
  * trivial work as the AgentLoom capability nodes.
  */
-import { setMaxListeners } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { Annotation, END, Send, START, StateGraph } from '@langchain/langgraph';
 
@@ -13,11 +13,22 @@ export interface LangGraphSetup {
   durability: 'sync' | 'async' | 'exit';
 }
 
-// LangGraph races each task of a superstep against one abort signal it creates inside `invoke`,
-// out of reach; a fan-out of 1000 tasks adds 1000 listeners at once, by design, which Node reports
-// as a possible leak. Lift the default for signals created from here on (AgentLoom lifts it for
-// its own run signals, see `derivedSignals`).
-setMaxListeners(0);
+/**
+ * Runs LangGraph's `invoke` with Node's listener limit lifted for the signals it creates meanwhile.
+ * LangGraph races each task of a superstep against one abort signal it creates inside `invoke`,
+ * out of reach; a fan-out of 1000 tasks adds 1000 listeners at once, which Node reports as a
+ * possible leak. The limit is put back afterwards, so AgentLoom's runs in the same process are
+ * held to Node's default (its own signals carry one listener each, see `subscribeToAbort`).
+ */
+async function withLangGraphSignals<T>(invoke: () => Promise<T>): Promise<T> {
+  const limit = EventEmitter.defaultMaxListeners;
+  setMaxListeners(0);
+  try {
+    return await invoke();
+  } finally {
+    setMaxListeners(limit);
+  }
+}
 
 const LoopState = Annotation.Root({ count: Annotation<number>() });
 
@@ -30,9 +41,11 @@ export async function langgraphLoop(setup: LangGraphSetup, iterations: number, t
     .addEdge('first', 'second')
     .addConditionalEdges('second', (state) => (state.count < 2 * iterations ? 'first' : END), ['first', END])
     .compile(setup.checkpointer ? { checkpointer: setup.checkpointer } : {});
-  const result = await graph.invoke(
-    { count: 0 },
-    { configurable: { thread_id: threadId }, recursionLimit: 2 * iterations + 10, durability: setup.durability },
+  const result = await withLangGraphSignals(() =>
+    graph.invoke(
+      { count: 0 },
+      { configurable: { thread_id: threadId }, recursionLimit: 2 * iterations + 10, durability: setup.durability },
+    ),
   );
   if (result.count !== 2 * iterations) throw new Error(`LangGraph loop counted ${result.count}`);
   return 2 * iterations;
@@ -58,7 +71,9 @@ export async function langgraphFanOut(setup: LangGraphSetup, width: number, thre
     .addEdge('worker', 'join')
     .addEdge('join', END)
     .compile(setup.checkpointer ? { checkpointer: setup.checkpointer } : {});
-  const result = await graph.invoke({}, { configurable: { thread_id: threadId }, durability: setup.durability });
+  const result = await withLangGraphSignals(() =>
+    graph.invoke({}, { configurable: { thread_id: threadId }, durability: setup.durability }),
+  );
   if (result.total !== width) throw new Error(`LangGraph fan-out joined ${result.total}`);
   return width + 2;
 }
@@ -97,10 +112,10 @@ export async function langgraphAppendChain(
   const config = { configurable: { thread_id: threadId }, recursionLimit: length + 10, durability: setup.durability };
   let result: { log: string[] };
   try {
-    result = (await graph.invoke({}, config)) as { log: string[] };
+    result = (await withLangGraphSignals(() => graph.invoke({}, config))) as { log: string[] };
   } catch (error) {
     if (crashAt === undefined) throw error;
-    result = (await graph.invoke(null, config)) as { log: string[] };
+    result = (await withLangGraphSignals(() => graph.invoke(null, config))) as { log: string[] };
   }
   if (result.log.length !== length) throw new Error(`LangGraph chain has ${result.log.length} entries`);
   return length;

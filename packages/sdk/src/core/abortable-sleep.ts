@@ -1,3 +1,5 @@
+import { subscribeToAbort } from './abort-subscription.js';
+
 /**
  * Waits `ms` milliseconds, or rejects with the signal's reason as soon as `signal` aborts. A
  * retry wait uses it so that a stop or a deadline during the wait starts no retry (X-10).
@@ -8,17 +10,16 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
       reject(signal.reason);
       return;
     }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const timer = setTimeout(
       () => {
-        signal?.removeEventListener('abort', onAbort);
+        subscription.unsubscribe();
         resolve();
       },
       Math.max(0, ms),
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const subscription = subscribeToAbort(signal, (reason) => {
+      clearTimeout(timer);
+      reject(reason);
+    });
   });
 }

@@ -1,3 +1,5 @@
+import { type AbortSubscription, subscribeToAbort } from './abort-subscription.js';
+
 /**
  * Guards one attempt of an external call (a tool attempt, a model stream): it fails the attempt
  * when the outer signal aborts (stop, deadline, lost ownership) or when its own timer fires, and
@@ -15,17 +17,14 @@ export class AttemptGuard {
   private reason: unknown;
   private rejectFailed: (reason: unknown) => void = () => {};
   private timer: NodeJS.Timeout | undefined;
-  private readonly outer: AbortSignal;
-  private readonly onOuterAbort = () => this.fire(this.outer.reason);
+  private readonly outerSubscription: AbortSubscription;
 
   constructor(outer: AbortSignal) {
-    this.outer = outer;
     this.failed = new Promise<never>((_, reject) => {
       this.rejectFailed = reject;
     });
     this.failed.catch(() => {});
-    if (outer.aborted) this.fire(outer.reason);
-    else outer.addEventListener('abort', this.onOuterAbort, { once: true });
+    this.outerSubscription = subscribeToAbort(outer, (reason) => this.fire(reason));
   }
 
   /** The signal for the callee; aborted with the guard's reason once it fires. */
@@ -65,6 +64,6 @@ export class AttemptGuard {
   /** Stops the timer and the outer subscription; call once the attempt is over. */
   dispose(): void {
     clearTimeout(this.timer);
-    this.outer.removeEventListener('abort', this.onOuterAbort);
+    this.outerSubscription.unsubscribe();
   }
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { subscribeToAbort } from '../core/abort-subscription.js';
 import { type DiskWatch, startDiskWatch } from './disk-usage.js';
 import type { CommandResult } from './sandbox.js';
 import { SandboxUnavailableError } from './sandbox-errors.js';
@@ -86,21 +87,20 @@ function spawnLimited(
       timedOut = true;
       kill();
     }, options.timeoutMs);
-    const onAbort = () => {
+    const abortSubscription = subscribeToAbort(options.signal, () => {
       aborted = true;
       kill();
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      abortSubscription.unsubscribe();
       if (error.code === 'ENOENT')
         reject(new SandboxUnavailableError(`cannot start "${options.command}": not found`, { cause: error }));
       else reject(error);
     });
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      abortSubscription.unsubscribe();
       kill();
       resolve({
         exitCode,

@@ -137,7 +137,9 @@ export class Agent {
       store: this.store,
       observers,
       execute: async (hooks) => {
-        const result = await executeAgentRun(runnable, request, control, hooks);
+        // Whatever way the execution ends (an early error included), the control lets go of the
+        // caller's signal.
+        const result = await executeAgentRun(runnable, request, control, hooks).finally(() => control.dispose());
         // The whole run has settled here (calls in flight included): a temporary work directory
         // goes now, once (S-5, F-4). A crash or a disconnect never reaches this line (F-5).
         await this.config.workspace?.cleanupRun(runId, this.store).catch(() => {});

@@ -1,3 +1,5 @@
+import { type AbortSubscription, subscribeToAbort } from '../../core/abort-subscription.js';
+
 /** Why a run's work was interrupted: control flow, never a tool or model error (X-3). */
 export type InterruptReason = 'user-stop' | 'run-timeout' | 'ownership-lost';
 
@@ -33,6 +35,7 @@ export class RunControl {
   private readonly controller = new AbortController();
   private readonly hardController = new AbortController();
   private deadlineTimer: NodeJS.Timeout | undefined;
+  private readonly followed: AbortSubscription[] = [];
 
   /** Aborted with a `RunInterrupt` as soon as the run must stop admitting work. */
   get signal(): AbortSignal {
@@ -59,11 +62,12 @@ export class RunControl {
     this.abort(new RunInterrupt('user-stop'));
   }
 
-  /** Stops the run when `signal` aborts: a caller's (or a parent run's) stop reaching this run. */
+  /**
+   * Stops the run when `signal` aborts: a caller's (or a parent run's) stop reaching this run.
+   * `dispose` ends the subscription, so a signal shared by many runs keeps no listener of theirs.
+   */
   followSignal(signal: AbortSignal | undefined): void {
-    if (!signal) return;
-    if (signal.aborted) this.stop();
-    else signal.addEventListener('abort', () => this.stop(), { once: true });
+    this.followed.push(subscribeToAbort(signal, () => this.stop()));
   }
 
   /** Ends the run's time now: called when a wait bounded by the deadline runs out first. */
@@ -89,9 +93,10 @@ export class RunControl {
     this.deadlineTimer.unref();
   }
 
-  /** Releases timers once the run has settled. */
+  /** Releases timers and followed signals once the run has settled; safe to call again. */
   dispose(): void {
     clearTimeout(this.deadlineTimer);
+    for (const subscription of this.followed.splice(0)) subscription.unsubscribe();
   }
 
   private abort(interrupt: RunInterrupt): void {

@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events';
+import { subscribeToAbort } from '../../core/abort-subscription.js';
 import {
   InvalidRunRequestError,
   RunOwnedElsewhereError,
@@ -302,14 +302,11 @@ function resumeAnswers(runId: string, state: WorkflowRunState, request: Workflow
  */
 function derivedSignals(control: RunControl): { hardSignal: AbortSignal; stopSignal: AbortSignal } {
   const stop = new AbortController();
-  // Every task of a superstep (a fan-out of thousands) listens to these for as long as it runs or
-  // waits to retry: many listeners by design, not a leak.
-  setMaxListeners(0, stop.signal, control.hardSignal, control.signal);
-  const onAbort = () => {
-    const reason = control.signal.reason;
+  // Every task of a superstep (a fan-out of thousands) waits on these signals at once: through
+  // `subscribeToAbort`, which keeps one listener per signal however many wait. This one lives as
+  // long as the control, which the run owns.
+  subscribeToAbort(control.signal, (reason) => {
     if (RunInterrupt.isInstance(reason) && reason.reason === 'user-stop') stop.abort(reason);
-  };
-  if (control.signal.aborted) onAbort();
-  else control.signal.addEventListener('abort', onAbort, { once: true });
+  });
   return { hardSignal: control.hardSignal, stopSignal: stop.signal };
 }

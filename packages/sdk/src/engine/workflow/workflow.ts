@@ -201,7 +201,9 @@ export class Workflow<Definition extends StateDefinition> {
       runId,
       options.sessionId,
       control,
-      (emit) => executeWorkflowRun(this.runtime, request, control, emit),
+      // Whatever way the execution ends (an early error included), the control lets go of the
+      // caller's signal.
+      (emit) => executeWorkflowRun(this.runtime, request, control, emit).finally(() => control.dispose()),
       observers,
     );
   }

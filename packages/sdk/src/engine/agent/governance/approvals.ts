@@ -1,3 +1,4 @@
+import { subscribeToAbort } from '../../../core/abort-subscription.js';
 import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { runHookChain } from '../../../hooks/run-hook-chain.js';
 import type { OperationState } from '../agent-state.js';
@@ -79,8 +80,7 @@ async function waitForDecision(
   const giveUpAt =
     operation().approval?.expiresAt ?? Math.min(context.now() + governance.approvalTimeoutMs, durable.state.deadlineAt);
   const portController = new AbortController();
-  const onStop = () => portController.abort(control.signal.reason);
-  control.signal.addEventListener('abort', onStop, { once: true });
+  const stopSubscription = subscribeToAbort(control.signal, (reason) => portController.abort(reason));
   try {
     if (governance.approvals) {
       void Promise.resolve()
@@ -112,7 +112,7 @@ async function waitForDecision(
       await durable.sync();
     }
   } finally {
-    control.signal.removeEventListener('abort', onStop);
+    stopSubscription.unsubscribe();
     portController.abort();
   }
 }

@@ -1,3 +1,4 @@
+import { raceAbort } from '../../../core/abort-subscription.js';
 import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { RunOwnedElsewhereError } from '../../../core/errors/index.js';
 import type { RunResult } from '../../../core/run-result.js';
@@ -161,7 +162,7 @@ export class AgentNode implements WorkflowNode {
       });
       void forwardEvents(run.events(), invocation);
       try {
-        return await raceHard(run.result(), invocation.hardSignal);
+        return await raceAbort(run.result(), invocation.hardSignal);
       } catch (error) {
         if (!RunOwnedElsewhereError.isInstance(error)) throw error;
         await abortableSleep(Math.max(10, error.leaseExpiresAt - invocation.now() + 10), invocation.signal);
@@ -172,25 +173,6 @@ export class AgentNode implements WorkflowNode {
 
 async function forwardEvents(events: AsyncIterable<RunEvent>, invocation: NodeInvocation): Promise<void> {
   for await (const event of events) invocation.emitAgentEvent(event);
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceHard<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** Text for an agent: strings as they are, anything else as JSON. */
