@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { RunOwnedElsewhereError } from '@agentloom/sdk';
+import { assembleAgent } from '../assembly/index.js';
+import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
+import type { PlatformServices } from '../http/services.js';
+import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
+import type { ClaimedJob } from './dispatcher.js';
+
+/** Options of a `RunWorker`. */
+export interface RunWorkerOptions {
+  /** Runs executed at once; defaults to the configured `workerConcurrency`. */
+  concurrency?: number;
+  /** Wait between claims when no job was ready, in ms. Default 100. */
+  idlePollMs?: number;
+  /** Called once the SDK owns a run here, with the SDK's owner id (process logs, crash tests). */
+  onRunStarted?: (runId: string, sdkOwnerId: string) => void;
+}
+
+/**
+ * A worker: claims run jobs from the dispatcher, builds each run's agent from the release the run
+ * is pinned to (resolved once at its first start, D-P5; the same on every later dispatch, P-6.5)
+ * and calls `agent.run({ sessionId, runId })`. The SDK decides whether that creates, takes over or
+ * answers a finished run (P-11.4), so a worker that claims a run a dead worker left behind resumes
+ * the same journal and never redoes a saved result. While the run goes on the worker renews the
+ * job's lease; `RunOwnedElsewhereError` (a live owner elsewhere) hands the job back until that
+ * owner's lease ends.
+ */
+export class RunWorker {
+  readonly id = `worker_${hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
+  private readonly concurrency: number;
+  private readonly idlePollMs: number;
+  private readonly executing = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly services: PlatformServices,
+    private readonly options: RunWorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? services.config.workerConcurrency;
+    this.idlePollMs = options.idlePollMs ?? 100;
+  }
+
+  /** Starts claiming jobs. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming; waits up to `waitMs` for the runs in progress (their leases hand the rest over). */
+  async stop(waitMs = 0): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (waitMs > 0 && this.executing.size > 0) {
+      await Promise.race([Promise.allSettled([...this.executing.values()]), new Promise((resolve) => setTimeout(resolve, waitMs))]);
+    }
+  }
+
+  /** The run ids executing here now. */
+  get activeRuns(): string[] {
+    return [...this.executing.keys()];
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.poll(), delayMs);
+  }
+
+  private async poll(): Promise<void> {
+    let claimed: ClaimedJob[] = [];
+    try {
+      claimed = await this.services.dispatcher.claim(
+        this.id,
+        this.concurrency - this.executing.size,
+        this.services.config.runLeaseMs,
+      );
+    } catch (error) {
+      this.services.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
+    }
+    for (const job of claimed) {
+      if (this.stopped) break;
+      const execution = this.execute(job).finally(() => this.executing.delete(job.runId));
+      this.executing.set(job.runId, execution);
+    }
+    this.schedule(claimed.length > 0 ? 0 : this.idlePollMs);
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const { dispatcher, logger, config } = this.services;
+    const renewal = setInterval(() => {
+      dispatcher.renew(job.runId, this.id, config.runLeaseMs).catch(() => {});
+    }, Math.max(100, Math.floor(config.runLeaseMs / 3)));
+    try {
+      const started = await this.startRun(job);
+      if (!started) {
+        await dispatcher.complete(job.runId, this.id);
+        return;
+      }
+      const result = await started;
+      logger.info({ workerId: this.id, runId: job.runId, status: result.status, attempt: job.attempt }, 'run ended');
+      await dispatcher.complete(job.runId, this.id);
+    } catch (error) {
+      if (error instanceof RunOwnedElsewhereError) {
+        await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
+        return;
+      }
+      logger.warn({ workerId: this.id, runId: job.runId, err: { name: (error as Error).name, message: (error as Error).message } }, 'run failed to execute');
+      const backoff = Math.min(30_000, 500 * 2 ** Math.min(job.attempt, 6));
+      await dispatcher.release(job.runId, this.id, new Date(Date.now() + backoff)).catch(() => {});
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /** Builds the run's agent and starts (or resumes) it; undefined when the run no longer exists. */
+  private async startRun(job: ClaimedJob) {
+    const { database, runStore, runClient } = this.services;
+    const run = await database.selectFrom('runs').selectAll().where('id', '=', job.runId).executeTakeFirst();
+    if (!run) return undefined;
+    const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
+    if (!app) return undefined;
+    if (run.release_id === null && app.latest_release_id !== null) {
+      await database
+        .updateTable('runs')
+        .set({ release_id: app.latest_release_id })
+        .where('id', '=', run.id)
+        .where('release_id', 'is', null)
+        .execute();
+    }
+    const { release_id: releaseId } = await database
+      .selectFrom('runs')
+      .select('release_id')
+      .where('id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
+    const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
+    const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot;
+    const agent = await assembleAgent(
+      snapshot,
+      databaseAssemblyPorts(this.services, app, {
+        store: runStore,
+        leaseMs: this.services.config.runLeaseMs,
+        ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
+      }),
+    );
+    const handle = agent.run({ sessionId: run.session_id, runId: run.id });
+    if (this.options.onRunStarted) {
+      const report = this.options.onRunStarted;
+      // The SDK owner id is the truth of who executes the run; report it once the SDK holds it.
+      void (async () => {
+        for (let attempt = 0; attempt < 100; attempt += 1) {
+          const description = await runClient.describeRun(run.id).catch(() => undefined);
+          if (description?.owner?.live) return report(run.id, description.owner.ownerId);
+          if (description && description.status !== 'pending' && description.status !== 'running') return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+    }
+    return handle.result();
+  }
+}
