@@ -257,3 +257,4 @@ export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RunJobRow = Selectable<RunJobsTable>;
+export type SessionRow = Selectable<SessionsTable>;

@@ -5,9 +5,9 @@ import type { PlatformConfig } from '../config/index.js';
 import type { SecretBox } from '../crypto/index.js';
 import type { DatabaseDialect } from '../database/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
+import type { Dispatcher } from '../runs/dispatcher.js';
 import type { LoginRateLimiter } from './login-rate-limiter.js';
 import type { PlatformMetrics } from './metrics.js';
-import type { Dispatcher } from '../runs/dispatcher.js';
 import type { Principal } from './principal.js';
 
 /** Everything a route needs, built once per server and shared by every request. */

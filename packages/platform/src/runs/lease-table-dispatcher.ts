@@ -21,7 +21,16 @@ export class LeaseTableDispatcher implements Dispatcher {
     const at = this.now().toISOString();
     await transaction
       .insertInto('run_jobs')
-      .values({ run_id: runId, state: 'queued', attempt: 0, worker_id: null, claimed_at: null, lease_until: null, not_before: at, created_at: at })
+      .values({
+        run_id: runId,
+        state: 'queued',
+        attempt: 0,
+        worker_id: null,
+        claimed_at: null,
+        lease_until: null,
+        not_before: at,
+        created_at: at,
+      })
       .execute();
   }
 

@@ -17,9 +17,15 @@ export function runStoreSchemaOf(location: Extract<DatabaseLocation, { dialect: 
  * platform database in the embedded default, the same PostgreSQL database (own schema) otherwise,
  * so that every worker on every machine sees the same journals.
  */
-export async function openRunStore(location: DatabaseLocation, dataDirectory: string): Promise<RunStore & { close(): Promise<void> }> {
+export async function openRunStore(
+  location: DatabaseLocation,
+  dataDirectory: string,
+): Promise<RunStore & { close(): Promise<void> }> {
   if (location.dialect === 'sqlite') {
-    const file = location.file === ':memory:' ? path.join(dataDirectory, 'runs.sqlite') : path.join(path.dirname(location.file), 'runs.sqlite');
+    const file =
+      location.file === ':memory:'
+        ? path.join(dataDirectory, 'runs.sqlite')
+        : path.join(path.dirname(location.file), 'runs.sqlite');
     return new SqliteRunStore({ path: file });
   }
   return PostgresRunStore.fromConnectionString(location.url, { schema: runStoreSchemaOf(location) });

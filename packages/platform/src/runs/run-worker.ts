@@ -54,7 +54,10 @@ export class RunWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     if (waitMs > 0 && this.executing.size > 0) {
-      await Promise.race([Promise.allSettled([...this.executing.values()]), new Promise((resolve) => setTimeout(resolve, waitMs))]);
+      await Promise.race([
+        Promise.allSettled([...this.executing.values()]),
+        new Promise((resolve) => setTimeout(resolve, waitMs)),
+      ]);
     }
   }
 
@@ -89,9 +92,12 @@ export class RunWorker {
 
   private async execute(job: ClaimedJob): Promise<void> {
     const { dispatcher, logger, config } = this.services;
-    const renewal = setInterval(() => {
-      dispatcher.renew(job.runId, this.id, config.runLeaseMs).catch(() => {});
-    }, Math.max(100, Math.floor(config.runLeaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        dispatcher.renew(job.runId, this.id, config.runLeaseMs).catch(() => {});
+      },
+      Math.max(100, Math.floor(config.runLeaseMs / 3)),
+    );
     try {
       const started = await this.startRun(job);
       if (!started) {
@@ -106,7 +112,10 @@ export class RunWorker {
         await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
         return;
       }
-      logger.warn({ workerId: this.id, runId: job.runId, err: { name: (error as Error).name, message: (error as Error).message } }, 'run failed to execute');
+      logger.warn(
+        { workerId: this.id, runId: job.runId, err: { name: (error as Error).name, message: (error as Error).message } },
+        'run failed to execute',
+      );
       const backoff = Math.min(30_000, 500 * 2 ** Math.min(job.attempt, 6));
       await dispatcher.release(job.runId, this.id, new Date(Date.now() + backoff)).catch(() => {});
     } finally {
