@@ -17,7 +17,10 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   let fixture: Awaited<ReturnType<typeof buildScriptedApp>>;
   let question = 0;
   /** A question no other test asks, so the tool server's count is per run. */
-  const ask = (kind: 'lookup' | 'plain') => `${kind === 'lookup' ? 'please lookup' : 'say hi'} #${(question += 1)} ${dialect}`;
+  const ask = (kind: 'lookup' | 'plain') => {
+    question += 1;
+    return `${kind === 'lookup' ? 'please lookup' : 'say hi'} #${question} ${dialect}`;
+  };
   const start = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     owner.request('POST', `/apps/${fixture.appId}/runs`, body, headers);
 
@@ -71,7 +74,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     const ids = events.map((event) => Number(event.id));
     expect(ids).toEqual([...ids].sort((left, right) => left - right));
     expect(new Set(ids).size).toBe(ids.length);
-    const runId = (events[0]?.data as { runId: string }).runId;
+    const runId = (events[0]?.data as { runId: string } | undefined)?.runId;
     const middle = ids[Math.floor(ids.length / 2)] as number;
     const replay = await owner.request('GET', `/runs/${runId}/events`, undefined, { 'last-event-id': String(middle) });
     expect(parseSse(replay.body as string).events.map((event) => Number(event.id))).toEqual(ids.filter((id) => id > middle));
@@ -185,8 +188,9 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     expect([404, 409]).toContain(approval.status);
   });
 
-  it('finishes 200 concurrent runs on 2 workers with nothing lost', async () => {
+  it('finishes 200 concurrent runs on 2 workers with nothing lost', { timeout: 300_000 }, async () => {
     platform.startWorker();
+    const began = Date.now();
     const accepted = await Promise.all(
       Array.from({ length: 200 }, async (_, index) => {
         const response = await start({ input: `load ${index} ${dialect}` });
@@ -198,6 +202,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     const results = [];
     for (const runId of accepted) results.push(await waitForTerminal(owner, runId));
     expect(results.filter((run) => run.status === 'succeeded')).toHaveLength(200);
+    console.log(`[runs] 200 runs through the API on 2 workers (${dialect}): ${((Date.now() - began) / 1000).toFixed(1)} s`);
     const jobs = await platform.services.database
       .selectFrom('run_jobs')
       .select('state')
