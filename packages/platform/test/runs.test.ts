@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunWorker } from '../src/runs/index.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse, type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer, saveDraftAndPublish } from './scripted-servers.js';
@@ -16,6 +17,10 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   let tool: CountingToolServer;
   let fixture: Awaited<ReturnType<typeof buildScriptedApp>>;
   let question = 0;
+  const workers: RunWorker[] = [];
+  const ensureWorker = () => {
+    ensureWorker();
+  };
   /** A question no other test asks, so the tool server's count is per run. */
   const ask = (kind: 'lookup' | 'plain') => {
     question += 1;
@@ -52,7 +57,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('runs async: 202 with the run id, a worker executes it on the release it pinned, once', async () => {
-    platform.startWorker();
+    ensureWorker();
     const input = ask('lookup');
     const response = await start({ input });
     expect(response.status).toBe(202);
@@ -66,6 +71,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('streams SSE whose ids are journal sequences, closes after run-finish, and replays from Last-Event-ID with no gap and no duplicate', async () => {
+    ensureWorker();
     const streamed = await start({ input: ask('lookup'), mode: 'stream' });
     expect(streamed.status).toBe(200);
     expect(streamed.headers.get('content-type')).toContain('text/event-stream');
@@ -83,6 +89,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('answers 50 concurrent POSTs with one Idempotency-Key with exactly one run; another body with that key is a 422', async () => {
+    ensureWorker();
     const body = { input: ask('plain') };
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => start(body, { 'idempotency-key': `key-${dialect}-50` })),
@@ -105,6 +112,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('refuses a second run in a session with an active run (409 run-active, its id); stops a running run without any client; keeps the saved tool result', async () => {
+    ensureWorker();
     model.answerDelayMs = 60_000;
     const input = ask('lookup');
     const first = (await start({ input })).body as Accepted;
@@ -133,6 +141,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('publishing during a run stops it (cause release-published); the session stays and the next question runs on the new release', async () => {
+    ensureWorker();
     model.answerDelayMs = 60_000;
     const input = ask('lookup');
     const first = (await start({ input })).body as Accepted;
@@ -151,6 +160,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('answers bad input with typed 4xx and writes nothing', async () => {
+    ensureWorker();
     const count = async () =>
       Number(
         (
@@ -189,7 +199,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   });
 
   it('finishes 200 concurrent runs on 2 workers with nothing lost', { timeout: 300_000 }, async () => {
-    platform.startWorker();
+    while (workers.length < 2) workers.push(platform.startWorker());
     const began = Date.now();
     const accepted = await Promise.all(
       Array.from({ length: 200 }, async (_, index) => {
