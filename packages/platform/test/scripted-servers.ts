@@ -30,7 +30,8 @@ interface ChatMessage {
 export class ScriptedModelServer {
   readonly server: Server;
   url = '';
-  answerDelayMs = 0;
+  private delayMs = 0;
+  private readonly held = new Set<() => void>();
   readonly answering = new Set<string>();
   calls = 0;
 
@@ -45,7 +46,18 @@ export class ScriptedModelServer {
     return this;
   }
 
+  /** How long answers are held back; setting it lower releases the answers held now. */
+  get answerDelayMs(): number {
+    return this.delayMs;
+  }
+
+  set answerDelayMs(value: number) {
+    this.delayMs = value;
+    if (value === 0) for (const release of [...this.held]) release();
+  }
+
   close(): Promise<void> {
+    this.answerDelayMs = 0;
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
@@ -71,7 +83,15 @@ export class ScriptedModelServer {
       finish = 'tool_calls';
     } else if (toolResult !== undefined) {
       this.answering.add(question);
-      await new Promise((resolve) => setTimeout(resolve, this.answerDelayMs));
+      await new Promise<void>((resolve) => {
+        const release = () => {
+          clearTimeout(timer);
+          this.held.delete(release);
+          resolve();
+        };
+        const timer = setTimeout(release, this.delayMs);
+        this.held.add(release);
+      });
       this.answering.delete(question);
       if (response.destroyed) return;
       send({ role: 'assistant', content: `answer: ${toolResult}` });
