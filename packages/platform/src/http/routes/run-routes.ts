@@ -18,7 +18,10 @@ const idempotencyHeader = z.object({
     .string()
     .regex(/^[\x21-\x7e]{1,200}$/, 'an Idempotency-Key is 1–200 visible ASCII characters')
     .optional()
-    .openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
+    .openapi({
+      param: { name: 'idempotency-key', in: 'header' },
+      description: 'Idempotency-Key: the same key and body answer the first run.',
+    }),
 });
 
 const runSchema = z
