@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { RunOwnedElsewhereError } from '@agentloom/sdk';
+import { type Agent, RunOwnedElsewhereError } from '@agentloom/sdk';
 import { assembleAgent } from '../assembly/index.js';
+import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
 import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
@@ -33,6 +34,13 @@ export class RunWorker {
   private readonly executing = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  /**
+   * Agents built lately, by release id. An agent holds no run state, so one serves every run of
+   * its release; it is rebuilt after `agentCacheMs` so a rotated connection key (resolved at
+   * construction, D-P3) reaches new runs within that time.
+   */
+  private readonly agents = new Map<string, { agent: Promise<Agent>; builtAt: number }>();
+  private readonly agentCacheMs = 10_000;
 
   constructor(
     private readonly services: PlatformServices,
@@ -123,9 +131,32 @@ export class RunWorker {
     }
   }
 
+  /** The agent of a release, built once and reused for `agentCacheMs`; a failed build is not kept. */
+  private agentOf(releaseId: string, app: AppRow): Promise<Agent> {
+    const now = Date.now();
+    const cached = this.agents.get(releaseId);
+    if (cached && now - cached.builtAt < this.agentCacheMs) return cached.agent;
+    const { database, runStore } = this.services;
+    const agent = (async () => {
+      const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
+      const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot;
+      return assembleAgent(
+        snapshot,
+        databaseAssemblyPorts(this.services, app, {
+          store: runStore,
+          leaseMs: this.services.config.runLeaseMs,
+          ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
+        }),
+      );
+    })();
+    this.agents.set(releaseId, { agent, builtAt: now });
+    agent.catch(() => this.agents.delete(releaseId));
+    return agent;
+  }
+
   /** Builds the run's agent and starts (or resumes) it; undefined when the run no longer exists. */
   private async startRun(job: ClaimedJob) {
-    const { database, runStore, runClient } = this.services;
+    const { database, runClient } = this.services;
     const run = await database.selectFrom('runs').selectAll().where('id', '=', job.runId).executeTakeFirst();
     if (!run) return undefined;
     const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
@@ -144,16 +175,7 @@ export class RunWorker {
       .where('id', '=', run.id)
       .executeTakeFirstOrThrow();
     if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
-    const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
-    const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot;
-    const agent = await assembleAgent(
-      snapshot,
-      databaseAssemblyPorts(this.services, app, {
-        store: runStore,
-        leaseMs: this.services.config.runLeaseMs,
-        ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
-      }),
-    );
+    const agent = await this.agentOf(releaseId, app);
     const handle = agent.run({ sessionId: run.session_id, runId: run.id });
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;

@@ -138,8 +138,9 @@ export function runRoutes() {
           .executeTakeFirstOrThrow();
         return c.json({ run: runView(runRow, await describe(services, started.runId)) }, 200);
       }
-      const description = await describe(services, started.runId);
-      return c.json(accepted(started.runId, started.sessionId, apiStatusOf(description)), 202);
+      // A run created just now is queued by construction; a replayed key reports the run as it is now.
+      const status = started.created ? 'queued' : apiStatusOf(await describe(services, started.runId));
+      return c.json(accepted(started.runId, started.sessionId, status), 202);
     },
   );
 
