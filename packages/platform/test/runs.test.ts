@@ -19,7 +19,7 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
   let question = 0;
   const workers: RunWorker[] = [];
   const ensureWorker = () => {
-    ensureWorker();
+    if (workers.length === 0) workers.push(platform.startWorker());
   };
   /** A question no other test asks, so the tool server's count is per run. */
   const ask = (kind: 'lookup' | 'plain') => {
@@ -54,6 +54,19 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     expect(run).toMatchObject({ status: 'stopped', reason: 'user-stop', stopCause: 'user' });
     // Stopping again is idempotent.
     expect((await owner.request('POST', `/runs/${runId}/stop`)).status).toBe(202);
+  });
+
+  it('takes a supplement for a queued run (no worker yet) and the run consumes it once a worker starts it', async () => {
+    const queued = (await start({ input: ask('plain') })).body as Accepted;
+    const supplement = await owner.request('POST', `/runs/${queued.runId}/supplements`, { text: 'and be brief' });
+    expect(supplement.status).toBe(202);
+    const { supplementId } = supplement.body as { supplementId: string };
+    ensureWorker();
+    expect((await waitForTerminal(owner, queued.runId)).status).toBe('succeeded');
+    const { view } = (await owner.request('GET', `/runs/${queued.runId}/view`)).body as {
+      view: { agent: { supplements: { supplementId: string; status: string }[] } };
+    };
+    expect(view.agent.supplements).toEqual([expect.objectContaining({ supplementId, status: 'consumed' })]);
   });
 
   it('runs async: 202 with the run id, a worker executes it on the release it pinned, once', async () => {
@@ -215,9 +228,11 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     console.log(`[runs] 200 runs through the API on 2 workers (${dialect}): ${((Date.now() - began) / 1000).toFixed(1)} s`);
     const jobs = await platform.services.database
       .selectFrom('run_jobs')
-      .select('state')
+      .select(['state', 'worker_id'])
       .where('run_id', 'in', accepted)
       .execute();
     expect(jobs.filter((job) => job.state === 'done')).toHaveLength(200);
+    // Both workers claimed some of them (the dispatcher's claim record, not a run's owner).
+    expect(new Set(jobs.map((job) => job.worker_id)).size).toBe(2);
   });
 });
