@@ -179,13 +179,17 @@ export class RunWorker {
     const handle = agent.run({ sessionId: run.session_id, runId: run.id });
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;
-      // The SDK owner id is the truth of who executes the run; report it once the SDK holds it.
+      // Only the process that acquired the run sees its live events; at the first one the SDK's
+      // owner of the run is this worker, and the store names it (the truth of who executes it).
       void (async () => {
-        for (let attempt = 0; attempt < 100; attempt += 1) {
-          const description = await runClient.describeRun(run.id).catch(() => undefined);
-          if (description?.owner?.live) return report(run.id, description.owner.ownerId);
-          if (description && description.status !== 'pending' && description.status !== 'running') return;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+        try {
+          for await (const _event of handle.events()) {
+            const description = await runClient.describeRun(run.id);
+            if (description.owner?.live) report(run.id, description.owner.ownerId);
+            return;
+          }
+        } catch {
+          // Owned elsewhere or ended: nothing to report.
         }
       })();
     }
