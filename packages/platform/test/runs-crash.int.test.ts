@@ -129,9 +129,14 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4: three worker processes on
     const api = startProcess('serve', environment, ['--port', '0']);
     processes.push(api);
     const baseUrl = (await api.waitFor(/listening on (http:\/\/\S+) /))[1] as string;
-    const workers = [0, 1, 2].map(() => startProcess('worker', environment));
-    processes.push(...workers);
-    for (const worker of workers) await worker.waitFor(/ready/);
+    // One after another: each start migrates (a no-op by then) and opens two pools.
+    const workers: PlatformProcess[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const worker = startProcess('worker', environment);
+      processes.push(worker);
+      workers.push(worker);
+      await worker.waitFor(/ready/);
+    }
     const { client, fixture, headers } = await prepare(baseUrl, 'ops@example.com', model, tool);
     store = new PostgresRunStore({ connectionString: postgresUrl, schema: `${schema}_runs` });
     const sdk = new RunClient({ store });
