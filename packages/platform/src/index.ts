@@ -6,4 +6,6 @@
 export { type ConfigFlags, ConfigurationProblemError, loadConfig, type PlatformConfig } from './config/index.js';
 export { migrateToLatest, openPlatformDatabase } from './database/index.js';
 export { apiPrefix, createPlatformApp } from './http/create-app.js';
+export { createUser } from './identity/index.js';
 export { type CreatePlatformOptions, createLogger, createPlatform, type Platform } from './platform.js';
+export { RunWorker, type RunWorkerOptions } from './runs/index.js';

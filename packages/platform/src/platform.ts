@@ -1,3 +1,4 @@
+import { RunClient } from '@agentloom/sdk';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { PlatformConfig } from './config/index.js';
@@ -7,11 +8,15 @@ import { createPlatformApp } from './http/create-app.js';
 import { LoginRateLimiter } from './http/login-rate-limiter.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
+import { LeaseTableDispatcher, openRunStore, RunWorker, type RunWorkerOptions, startSweeper } from './runs/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {
   readonly app: OpenAPIHono<PlatformEnvironment>;
   readonly services: PlatformServices;
+  /** Starts a worker in this process (the embedded default; `agentloom worker` starts only these). */
+  startWorker(options?: RunWorkerOptions): RunWorker;
+  /** Stops the workers and the sweeper, then closes the run store and the database. */
   close(): Promise<void>;
 }
 
@@ -22,6 +27,8 @@ export interface CreatePlatformOptions {
   logDestination?: DestinationStream;
   /** Replaces the clock. */
   now?: () => Date;
+  /** A `fetch` for model and tool calls of runs (tests point it at local servers). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /**
@@ -67,6 +74,14 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     await handle.close();
     throw error;
   }
+  let runStore: Awaited<ReturnType<typeof openRunStore>>;
+  try {
+    runStore = await openRunStore(config.database, config.dataDirectory);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const now = options.now ?? (() => new Date());
   const services: PlatformServices = {
     database: handle.database,
     dialect: handle.dialect,
@@ -75,7 +90,29 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     logger: createLogger(config.logLevel, options.logDestination),
     metrics: createPlatformMetrics(),
     loginLimiter: new LoginRateLimiter(),
-    now: options.now ?? (() => new Date()),
+    runStore,
+    runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
+    dispatcher: new LeaseTableDispatcher(handle.database, handle.dialect, now),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    now,
   };
-  return { app: createPlatformApp(services), services, close: () => handle.close() };
+  const workers: RunWorker[] = [];
+  let stopSweeper: (() => void) | undefined;
+  return {
+    app: createPlatformApp(services),
+    services,
+    startWorker(workerOptions) {
+      const worker = new RunWorker(services, workerOptions);
+      workers.push(worker);
+      worker.start();
+      stopSweeper ??= startSweeper(services);
+      return worker;
+    },
+    async close() {
+      stopSweeper?.();
+      await Promise.all(workers.map((worker) => worker.stop(2_000)));
+      await runStore.close();
+      await handle.close();
+    },
+  };
 }

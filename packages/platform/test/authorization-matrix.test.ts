@@ -54,6 +54,23 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/api-keys': 'admin',
   'POST /apps/{appId}/api-keys': 'admin',
   'DELETE /apps/{appId}/api-keys/{keyId}': 'admin',
+  'GET /apps/{appId}/runs': 'editor',
+};
+
+/**
+ * The "use" routes (PLATFORM.md §4.4, ⚑): any member, space keys, and the app's own app keys
+ * (never another space's). Every one of them is also checked for 401 and cross-space 404.
+ */
+const useRoutes: Record<string, SpaceRole> = {
+  'POST /apps/{appId}/runs': 'viewer',
+  'GET /apps/{appId}/sessions': 'viewer',
+  'GET /sessions/{sessionId}': 'viewer',
+  'GET /runs/{runId}': 'viewer',
+  'GET /runs/{runId}/view': 'viewer',
+  'GET /runs/{runId}/events': 'viewer',
+  'POST /runs/{runId}/stop': 'viewer',
+  'POST /runs/{runId}/supplements': 'viewer',
+  'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -95,14 +112,17 @@ function bodyOf(route: string): unknown {
     'PATCH /users/{userId}': { displayName: 'Renamed' },
     'POST /spaces': { name: 'Mine' },
     'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
+    'POST /apps/{appId}/runs': { input: 'matrix question' },
+    'POST /runs/{runId}/supplements': { text: 'one more thing' },
+    'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }
 
 describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   let platform: TestPlatform;
-  let own: SpaceFixture;
-  let foreign: SpaceFixture;
+  let own: SpaceFixture & { runId: string; sessionId: string };
+  let foreign: SpaceFixture & { runId: string; sessionId: string };
   const clients = new Map<string, TestClient>();
   const userIds = new Map<string, string>();
   let routes: string[];
@@ -114,8 +134,17 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     for (const name of ['owner', 'admin', 'editor', 'viewer', 'outsider'])
       clients.set(name, await new TestClient(platform).login(`${name}@example.com`, 'correct horse battery staple'));
     const owner = clients.get('owner') as TestClient;
-    own = await buildSpace(owner, 'Space A');
-    foreign = await buildSpace(clients.get('outsider') as TestClient, 'Space B');
+    platform.startWorker();
+    /** A space with one finished run of its app (the demo model answers offline). */
+    const withRun = async (client: TestClient, name: string) => {
+      const space = await buildSpace(client, name);
+      const started = await client.request('POST', `/apps/${space.appId}/runs?wait=30`, { input: 'hello', mode: 'blocking' });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const { run } = started.body as { run: { id: string; sessionId: string } };
+      return { ...space, runId: run.id, sessionId: run.sessionId };
+    };
+    own = await withRun(owner, 'Space A');
+    foreign = await withRun(clients.get('outsider') as TestClient, 'Space B');
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(
         201,
@@ -131,7 +160,7 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   });
   afterAll(() => platform.destroy());
 
-  const fill = (route: string, space: SpaceFixture, memberId: string) => {
+  const fill = (route: string, space: SpaceFixture & { runId: string; sessionId: string }, memberId: string) => {
     const [, template = ''] = route.split(' ');
     const keyId = template.includes('model-connections')
       ? space.vendorKeyId
@@ -147,9 +176,17 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       .replace('{resourceId}', space.promptId)
       .replace('{secretId}', space.secretId)
       .replace('{userId}', memberId)
-      .replace('{version}', version);
+      .replace('{version}', version)
+      .replace('{runId}', space.runId)
+      .replace('{sessionId}', space.sessionId)
+      .replace('{approvalId}', 'approval_none');
   };
-  const call = (principal: string, route: string, space: SpaceFixture, memberId: string) => {
+  const call = (
+    principal: string,
+    route: string,
+    space: SpaceFixture & { runId: string; sessionId: string },
+    memberId: string,
+  ) => {
     const [method = 'GET'] = route.split(' ');
     return (clients.get(principal) as TestClient).request(method, fill(route, space, memberId), bodyOf(route), {
       'if-match': '"999"',
@@ -157,7 +194,32 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   };
 
   it('lists every route of the document in the matrix', () => {
-    expect([...routes].sort()).toEqual([...Object.keys(minimumRole), ...Object.keys(unscoped)].sort());
+    expect([...routes].sort()).toEqual([...Object.keys(minimumRole), ...Object.keys(useRoutes), ...Object.keys(unscoped)].sort());
+  });
+
+  it('lets members, space keys and the app’s own app key use the app; 401 without credentials; 404 across spaces', async () => {
+    const failures: string[] = [];
+    const member = userIds.get('viewer') as string;
+    /** Access means the route answered past authorisation (a 404 with another code is about the object, e.g. an approval). */
+    const denied = (response: { status: number; body: unknown }) =>
+      [401, 403].includes(response.status) ||
+      (response.status === 404 && (response.body as { error?: { code?: string } }).error?.code === 'not-found');
+    for (const route of Object.keys(useRoutes)) {
+      const anonymous = await call('anonymous', route, own, member);
+      if (anonymous.status !== 401) failures.push(`${route} anonymous → ${anonymous.status}`);
+      for (const principal of [...roles, 'space-key', 'app-key']) {
+        const foreignResponse = await call(principal, route, foreign, member);
+        const text = JSON.stringify(foreignResponse.body);
+        if (foreignResponse.status !== 404 || (foreignResponse.body as { error?: { code?: string } }).error?.code !== 'not-found')
+          failures.push(`${route} ${principal} on foreign → ${foreignResponse.status} ${text}`);
+        if (text.includes('Space B') || text.includes(foreign.spaceId))
+          failures.push(`${route} ${principal} leaked foreign data`);
+        const ownResponse = await call(principal, route, own, member);
+        if (denied(ownResponse))
+          failures.push(`${route} ${principal} on own → ${ownResponse.status} ${JSON.stringify(ownResponse.body)}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('answers 404 for every route on another space’s ids, 401 without credentials, 403 below the needed role; never a leak', async () => {

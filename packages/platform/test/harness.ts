@@ -61,6 +61,9 @@ export async function createTestPlatform(
     logLevel: 'info',
     bodyLimitBytes: defaultBodyLimitBytes,
     seedDemo: false,
+    runLeaseMs: 3_000,
+    workerConcurrency: 50,
+    embeddedWorkers: 0,
     ...overrides,
   };
   const logLines: string[] = [];

@@ -51,7 +51,8 @@ describe('agentloom serve on the embedded default', () => {
     rmSync(dataDirectory, { recursive: true, force: true });
   });
 
-  it('starts, prints the URL and the admin password once, and serves a published demo agent', async () => {
+  // Two process starts from TypeScript source: give them room on a loaded machine (no time is asserted).
+  it('starts, prints the URL and the admin password once, and serves a published demo agent', { timeout: 150_000 }, async () => {
     // The environment variables are emptied above; an empty value must not count as set.
     const server = await startServer(dataDirectory);
     children.push(server.child);

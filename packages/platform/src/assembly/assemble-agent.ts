@@ -130,6 +130,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     execution: snapshot.execution,
     context: snapshot.context,
     variables: { ...snapshot.variables },
+    ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}),
   };
   const definition: AgentDefinition =
     snapshot.mode === 'react'

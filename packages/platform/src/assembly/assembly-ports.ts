@@ -16,6 +16,8 @@ export interface AssemblyPorts {
   store?: RunStore;
   /** A `fetch` for model and HTTP tool calls (tests point it at local servers). */
   fetch?: typeof globalThis.fetch;
+  /** The SDK lease of the agent's runs (how long a dead worker's run waits before a takeover). */
+  leaseMs?: number;
 }
 
 /** Thrown when a snapshot cannot become an SDK agent; `issues` lists every reason. */

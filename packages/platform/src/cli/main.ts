@@ -14,11 +14,12 @@ Commands:
   serve          Start the HTTP API (default: SQLite under ./.agentloom, demo seeded on first start)
   migrate        Bring the database schema up to date and exit
   create-admin   Create an instance administrator (--email, --password)
-  worker         Run workers only (arrives with runs, issue 14)
+  worker         Run a worker only: claims runs from the shared PostgreSQL database (add one per machine)
 
 Options: --port <n>  --host <address>  --data-dir <path>  --database-url <url>
 Environment: AGENTLOOM_DATABASE_URL, AGENTLOOM_DATA_DIR, AGENTLOOM_SECRET_KEY, AGENTLOOM_PORT or PORT,
-             AGENTLOOM_HOST, AGENTLOOM_LOG_LEVEL, AGENTLOOM_BODY_LIMIT_BYTES, AGENTLOOM_SEED_DEMO`;
+             AGENTLOOM_HOST, AGENTLOOM_LOG_LEVEL, AGENTLOOM_BODY_LIMIT_BYTES, AGENTLOOM_SEED_DEMO,
+             AGENTLOOM_RUN_LEASE_MS, AGENTLOOM_WORKER_CONCURRENCY, AGENTLOOM_EMBEDDED_WORKERS`;
 
 /** The `agentloom` command line. Returns the exit code; `serve` keeps running until a signal. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -102,8 +103,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     }
     case 'worker':
-      console.error('`agentloom worker` is not available yet: runs over HTTP and their workers arrive with issue 14.');
-      return 2;
+      return workerCommand(config);
     case 'serve':
       return serveCommand(config);
     default:
@@ -112,8 +112,42 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** Resolves on SIGINT or SIGTERM. */
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/**
+ * `agentloom worker`: a process that only executes runs, for more capacity or more machines. It
+ * needs the shared PostgreSQL database (with SQLite, `serve` runs the workers itself). It prints
+ * one line per run it starts or takes over, with the SDK's owner id, so operators (and the
+ * crash tests) can see who holds what.
+ */
+async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
+  if (config.database.dialect !== 'postgres') {
+    console.error(
+      '`agentloom worker` needs AGENTLOOM_DATABASE_URL=postgres://…: with SQLite, `agentloom serve` runs the workers itself.',
+    );
+    return 2;
+  }
+  const platform = await createPlatform({ config });
+  const worker = platform.startWorker({
+    onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId} worker ${worker.id}`),
+  });
+  console.log(`AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once)`);
+  await untilSignal();
+  await platform.close();
+  return 0;
+}
+
 async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
   const platform = await createPlatform({ config });
+  for (let index = 0; index < config.embeddedWorkers; index += 1)
+    platform.startWorker({ onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId}`) });
   const embedded = config.database.dialect === 'sqlite';
   if (config.secretKeySource === 'generated') {
     console.log(
@@ -136,11 +170,7 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
         `Seeded the "Demo" space with a published demo agent (app ${firstStart.demo.appId}, release ${firstStart.demo.releaseVersion}).`,
       );
   });
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilSignal();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await platform.close();
   return 0;

@@ -18,6 +18,12 @@ export interface PlatformConfig {
   bodyLimitBytes: number;
   /** Seeds the offline demo connection and a published demo agent into an empty instance. */
   seedDemo: boolean;
+  /** The SDK lease of a run and the dispatcher lease of its job, in ms (takeover waits this long). */
+  runLeaseMs: number;
+  /** Runs one worker executes at once (machine capacity, not a model quota: NOT-17). */
+  workerConcurrency: number;
+  /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
+  embeddedWorkers: number;
 }
 
 /** Command-line flags that override the environment. */
@@ -101,6 +107,16 @@ export function loadConfig(
       'AGENTLOOM_SECRET_KEY is required with PostgreSQL: every machine must share the key that encrypts credentials.',
     );
   }
+  const integerSetting = (name: string, fallback: number, minimum: number): number => {
+    const text = environment[name];
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < minimum) problems.push(`${name} "${text}" must be an integer of at least ${minimum}.`);
+    return value;
+  };
+  const runLeaseMs = integerSetting('AGENTLOOM_RUN_LEASE_MS', 30_000, 500);
+  const workerConcurrency = integerSetting('AGENTLOOM_WORKER_CONCURRENCY', 50, 1);
+  const embeddedWorkers = integerSetting('AGENTLOOM_EMBEDDED_WORKERS', 1, 0);
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -126,5 +142,8 @@ export function loadConfig(
     logLevel: environment.AGENTLOOM_LOG_LEVEL ?? 'info',
     bodyLimitBytes,
     seedDemo: environment.AGENTLOOM_SEED_DEMO !== 'false',
+    runLeaseMs,
+    workerConcurrency,
+    embeddedWorkers,
   };
 }

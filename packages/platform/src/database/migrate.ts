@@ -2,11 +2,13 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } fr
 import type { DatabaseDialect } from './connect.js';
 import { quoteIdentifier } from './connect.js';
 import * as initial from './migrations/0001-initial.js';
+import * as runs from './migrations/0002-runs.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-runs': runs,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

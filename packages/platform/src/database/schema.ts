@@ -175,6 +175,56 @@ export interface AppResourceRefsTable {
   resource_version: number | null;
 }
 
+/** A conversation of an app; the SDK keeps its runs, this row says whose it is (P-9). */
+export interface SessionsTable {
+  id: string;
+  space_id: string;
+  app_id: string;
+  created_by: string;
+  created_at: string;
+  last_run_at: string;
+}
+
+/**
+ * The platform's index of a run (id = the SDK run id): which app, session and release it belongs
+ * to. Its status is never kept here: every read asks the SDK (P-11.9), so nothing goes stale.
+ */
+export interface RunsTable {
+  id: string;
+  space_id: string;
+  app_id: string;
+  session_id: string;
+  /** The release the run started on; null while queued (D-P5), then the same on every dispatch (P-6.5). */
+  release_id: string | null;
+  /** Why the platform asked it to stop: `user`, `release-published`. */
+  stop_cause: string | null;
+  requested_by: string;
+  created_at: string;
+}
+
+/** A retried `POST /apps/:appId/runs` with the same key answers the run of the first one. */
+export interface IdempotencyKeysTable {
+  principal: string;
+  app_id: string;
+  key: string;
+  request_hash: string;
+  run_id: string;
+  session_id: string;
+  created_at: string;
+}
+
+/** The dispatcher's lease table: one job per run, claimed by one worker at a time. */
+export interface RunJobsTable {
+  run_id: string;
+  state: 'queued' | 'claimed' | 'done';
+  attempt: number;
+  worker_id: string | null;
+  claimed_at: string | null;
+  lease_until: string | null;
+  not_before: string;
+  created_at: string;
+}
+
 /** Every table of the platform database. */
 export interface PlatformDatabase {
   users: UsersTable;
@@ -192,6 +242,10 @@ export interface PlatformDatabase {
   app_drafts: AppDraftsTable;
   app_releases: AppReleasesTable;
   app_resource_refs: AppResourceRefsTable;
+  sessions: SessionsTable;
+  runs: RunsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  run_jobs: RunJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -201,3 +255,6 @@ export type ResourceRow = Selectable<ResourcesTable>;
 export type ModelConnectionRow = Selectable<ModelConnectionsTable>;
 export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
+export type RunRow = Selectable<RunsTable>;
+export type RunJobRow = Selectable<RunJobsTable>;
+export type SessionRow = Selectable<SessionsTable>;

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppRow, SpaceRow } from '../database/index.js';
+import type { AppRow, RunRow, SessionRow, SpaceRow } from '../database/index.js';
 import { ApiError, forbidden, notFound } from './api-error.js';
 import { requirePrincipal } from './authentication.js';
 import type { PlatformEnvironment } from './services.js';
@@ -32,6 +32,8 @@ export const minimumRoleOf = {
   'apps.publish': 'editor',
   'apps.delete': 'admin',
   'app-keys.manage': 'admin',
+  'runs.use': 'viewer',
+  'runs.log': 'editor',
 } as const satisfies Record<string, SpaceRole>;
 
 /** An action of `minimumRoleOf`. */
@@ -90,6 +92,63 @@ export async function authorizeApp(
     return { app, role };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw notFound('The app');
+    throw error;
+  }
+}
+
+/**
+ * Authorises a "use" route of an app (PLATFORM.md §4.4, ⚑): members by their role, space keys as
+ * editors, and app keys of this very app (never of another app). An app the caller cannot see is
+ * a 404, like everywhere else.
+ */
+export async function authorizeAppUse(
+  c: Context<PlatformEnvironment>,
+  appId: string,
+  action: SpaceAction = 'runs.use',
+): Promise<{ app: AppRow }> {
+  const principal = requirePrincipal(c);
+  if (principal.kind === 'app-key') {
+    const app = await c.get('services').database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+    if (!app || app.space_id !== principal.spaceId) throw notFound('The app');
+    if (app.id !== principal.appId || action !== 'runs.use')
+      throw new ApiError(403, 'forbidden', 'App API keys may only start and follow runs of their app.');
+    return { app };
+  }
+  return authorizeApp(c, appId, action);
+}
+
+/** Loads a run's index row and authorises a use route of its app; a run the caller cannot see is a 404. */
+export async function authorizeRun(c: Context<PlatformEnvironment>, runId: string): Promise<{ run: RunRow; app: AppRow }> {
+  requirePrincipal(c);
+  const run = await c.get('services').database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  if (!run) throw notFound('The run');
+  try {
+    const { app } = await authorizeAppUse(c, run.app_id);
+    return { run, app };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound('The run');
+    throw error;
+  }
+}
+
+/** Loads a session and authorises a use route of its app; a session the caller cannot see is a 404. */
+export async function authorizeSession(
+  c: Context<PlatformEnvironment>,
+  sessionId: string,
+): Promise<{ session: SessionRow; app: AppRow }> {
+  requirePrincipal(c);
+  const session = await c
+    .get('services')
+    .database.selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  if (!session) throw notFound('The session');
+  try {
+    const { app } = await authorizeAppUse(c, session.app_id);
+    return { session, app };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound('The session');
     throw error;
   }
 }

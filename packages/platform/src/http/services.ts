@@ -1,9 +1,11 @@
+import type { RunClient, RunStore } from '@agentloom/sdk';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { PlatformConfig } from '../config/index.js';
 import type { SecretBox } from '../crypto/index.js';
 import type { DatabaseDialect } from '../database/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
+import type { Dispatcher } from '../runs/dispatcher.js';
 import type { LoginRateLimiter } from './login-rate-limiter.js';
 import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
@@ -17,6 +19,14 @@ export interface PlatformServices {
   readonly logger: Logger;
   readonly metrics: PlatformMetrics;
   readonly loginLimiter: LoginRateLimiter;
+  /** The SDK store that holds the truth of every run (P-11.9). */
+  readonly runStore: RunStore;
+  /** Reads, follows, stops and answers runs through the SDK store (never a platform copy). */
+  readonly runClient: RunClient;
+  /** Hands runs to workers. */
+  readonly dispatcher: Dispatcher;
+  /** A `fetch` for model and tool calls of runs (tests point it at local servers). */
+  readonly fetch?: typeof globalThis.fetch;
   /** Reads the clock; tests may replace it. */
   readonly now: () => Date;
 }

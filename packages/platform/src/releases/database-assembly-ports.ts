@@ -16,6 +16,7 @@ export function databaseAssemblyPorts(
   options: {
     store?: RunStore;
     fetch?: typeof globalThis.fetch;
+    leaseMs?: number;
     queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
   } = {},
 ): AssemblyPorts {
@@ -47,5 +48,6 @@ export function databaseAssemblyPorts(
     fileRoot: app.file_root,
     ...(options.store ? { store: options.store } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
   };
 }

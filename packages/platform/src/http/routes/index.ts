@@ -8,7 +8,9 @@ import { draftRoutes } from './draft-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
+import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { spaceKeyRoutes } from './space-key-routes.js';
 import { spaceRoutes } from './space-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -28,5 +30,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     draftRoutes(),
     releaseRoutes(),
     appKeyRoutes(),
+    runRoutes(),
+    sessionRoutes(),
   ];
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { AppReleaseRow } from '../../database/index.js';
 import { publishAgentRelease } from '../../releases/publish-release.js';
+import { stopRunsOfOlderReleases } from '../../runs/stop-runs.js';
 import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
@@ -47,12 +48,19 @@ export function releaseRoutes() {
         params: appParameters,
         body: jsonBody(z.strictObject({ notes: z.string().max(5000).default('') }).openapi('Publish')),
       },
-      responses: { 201: jsonResponse('Published.', z.object({ release: releaseSchema })) },
+      responses: {
+        201: jsonResponse(
+          'Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3).',
+          z.object({ release: releaseSchema, stoppedRuns: z.array(z.string()) }),
+        ),
+      },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.publish');
-      const release = await publishAgentRelease(c.get('services'), row, currentActor(c), c.req.valid('json').notes);
-      return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) } }, 201);
+      const services = c.get('services');
+      const release = await publishAgentRelease(services, row, currentActor(c), c.req.valid('json').notes);
+      const stoppedRuns = await stopRunsOfOlderReleases(services, row, release, currentActor(c));
+      return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) }, stoppedRuns }, 201);
     },
   );
 

@@ -1,0 +1,316 @@
+import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { startAppRun } from '../../runs/create-run.js';
+import { apiStatusOf, runView } from '../../runs/run-status.js';
+import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
+import { stopRun } from '../../runs/stop-runs.js';
+import { ApiError, notFound } from '../api-error.js';
+import { currentActor } from '../authentication.js';
+import { authorizeAppUse, authorizeRun } from '../authorization.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+import type { PlatformEnvironment, PlatformServices } from '../services.js';
+
+const runParameters = z.object({ runId: idParameter('runId') });
+const appParameters = z.object({ appId: idParameter('appId') });
+const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'an Idempotency-Key is 1–200 visible ASCII characters')
+    .optional()
+    .openapi({
+      param: { name: 'idempotency-key', in: 'header' },
+      description: 'Idempotency-Key: the same key and body answer the first run.',
+    }),
+});
+
+const runSchema = z
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    sessionId: z.string(),
+    releaseId: z.string().nullable(),
+    status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
+    reason: z.string().nullable(),
+    stopCause: z.string().nullable(),
+    output: z.string().nullable(),
+    owner: z.object({ ownerId: z.string(), epoch: z.number(), leaseExpiresAt: z.number(), live: z.boolean() }).nullable(),
+    usage: z.record(z.string(), z.unknown()),
+    loops: z.number(),
+    lastSequence: z.number(),
+    createdAt: z.string(),
+  })
+  .openapi('Run');
+const acceptedSchema = z
+  .object({
+    runId: z.string(),
+    sessionId: z.string(),
+    status: z.string(),
+    links: z.object({ self: z.string(), events: z.string(), stop: z.string() }),
+  })
+  .openapi('RunAccepted');
+const startBody = z
+  .strictObject({
+    sessionId: z.string().min(1).max(100).optional(),
+    input: z.string().min(1).max(100_000),
+    variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
+    mode: z.enum(['async', 'stream', 'blocking']).default('async'),
+  })
+  .openapi('StartRun');
+
+function accepted(runId: string, sessionId: string, status: string) {
+  const self = `/api/v1/runs/${runId}`;
+  return { runId, sessionId, status, links: { self, events: `${self}/events`, stop: `${self}/stop` } };
+}
+
+/** Maps the SDK's refusals to typed API errors; anything else propagates. */
+function sdkError(error: unknown): never {
+  if (error instanceof RunNotActiveError)
+    throw new ApiError(409, 'run-not-active', 'The run has ended.', { status: error.status });
+  if (error instanceof ApprovalNotFoundError) throw new ApiError(404, 'approval-not-found', 'The run has no such approval.');
+  if (error instanceof RunNotFoundError) throw notFound('The run');
+  throw error;
+}
+
+async function describe(services: PlatformServices, runId: string) {
+  return services.runClient.describeRun(runId).catch(sdkError);
+}
+
+/** Waits up to `seconds` for the run to end, by following its journal; answers whether it ended. */
+async function waitForEnd(services: PlatformServices, runId: string, seconds: number): Promise<boolean> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), seconds * 1000);
+  try {
+    for await (const event of services.runClient.follow(runId, { signal: abort.signal }))
+      if (event.type === 'run-finish' || event.type === 'workflow-finish') return true;
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number | undefined): Response {
+  const sequence = resumeSequenceOf(c.req.header('last-event-id'), after);
+  if (sequence === 'invalid')
+    throw new ApiError(400, 'invalid-last-event-id', 'Last-Event-ID must be an event id (a sequence number).');
+  return streamRunEvents(c, c.get('services').runClient, runId, sequence);
+}
+
+/**
+ * Runs over HTTP (PLATFORM.md §4.4): start a run of an app (async, stream or blocking; with an
+ * Idempotency-Key), read it, follow its events over SSE with replay, stop it, add supplements,
+ * decide approvals, read its view. Every status comes from the SDK store through `RunClient`.
+ */
+export function runRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/apps/{appId}/runs',
+      summary:
+        'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
+      request: {
+        params: appParameters,
+        query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
+        headers: idempotencyHeader,
+        body: jsonBody(startBody),
+      },
+      responses: {
+        200: {
+          description: 'Blocking: the run ended (its view); stream: `text/event-stream`.',
+          content: { 'application/json': { schema: z.object({ run: runSchema }) }, 'text/event-stream': { schema: z.string() } },
+        },
+        202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
+      },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
+      const body = c.req.valid('json');
+      const services = c.get('services');
+      const started = await startAppRun(services, row, currentActor(c), body, c.req.valid('header')['idempotency-key']);
+      if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
+      if (body.mode === 'blocking' && (await waitForEnd(services, started.runId, c.req.valid('query').wait ?? 30))) {
+        const runRow = await services.database
+          .selectFrom('runs')
+          .selectAll()
+          .where('id', '=', started.runId)
+          .executeTakeFirstOrThrow();
+        return c.json({ run: runView(runRow, await describe(services, started.runId)) }, 200);
+      }
+      // A run created just now is queued by construction; a replayed key reports the run as it is now.
+      const status = started.created ? 'queued' : apiStatusOf(await describe(services, started.runId));
+      return c.json(accepted(started.runId, started.sessionId, status), 202);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}/runs',
+      summary: 'The app’s run log, newest first, from the SDK store (editors and above).',
+      request: {
+        params: appParameters,
+        query: z.object({
+          status: z.enum(['pending', 'running', 'succeeded', 'failed', 'stopped']).optional(),
+          sessionId: z.string().min(1).max(100).optional(),
+          limit: z.coerce.number().int().min(1).max(200).optional(),
+          cursor: z.string().max(500).optional(),
+        }),
+      },
+      responses: {
+        200: jsonResponse(
+          'One page of runs.',
+          z.object({ runs: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
+        ),
+      },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
+      const query = c.req.valid('query');
+      const page = await c
+        .get('services')
+        .runClient.listRuns({
+          metadata: { appId: row.id },
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.sessionId ? { sessionId: query.sessionId } : {}),
+          ...(query.limit ? { limit: query.limit } : {}),
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+        })
+        .catch((error: unknown) => {
+          throw new ApiError(400, 'invalid-cursor', (error as Error).message);
+        });
+      return c.json(
+        {
+          runs: page.items.map((item) => ({
+            id: item.runId,
+            sessionId: item.sessionId,
+            status: apiStatusOf({ status: item.status }),
+            reason: item.result?.reason ?? null,
+            loops: item.loops,
+            createdAt: new Date(item.createdAt).toISOString(),
+            updatedAt: new Date(item.updatedAt).toISOString(),
+          })),
+          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/runs/{runId}',
+      summary: 'Status, result, terminal reason, owner and usage of a run, as the SDK store holds them now.',
+      request: { params: runParameters },
+      responses: { 200: jsonResponse('The run.', z.object({ run: runSchema })) },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      return c.json({ run: runView(run, await describe(c.get('services'), run.id)) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/runs/{runId}/view',
+      summary: 'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`.',
+      request: { params: runParameters },
+      responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      return c.json({ view: (await describe(c.get('services'), run.id)) as unknown as Record<string, unknown> }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/runs/{runId}/events',
+      summary:
+        'Server-Sent Events of the run: `id:` is the journal sequence; resume with `Last-Event-ID` or `?after=`; a ping every 15 s; closed after the terminal event.',
+      request: {
+        params: runParameters,
+        query: z.object({ after: z.coerce.number().int().min(0).optional() }),
+      },
+      responses: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } } },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      await describe(c.get('services'), run.id);
+      return sseOr400(c, run.id, c.req.valid('query').after) as never;
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/runs/{runId}/stop',
+      summary:
+        'Stop the run: durable and idempotent, with or without a client attached, queued, running or orphaned (D-P10). Calls in flight settle; their results are kept.',
+      request: { params: runParameters },
+      responses: {
+        202: jsonResponse('Stop recorded (or the run had already ended).', z.object({ runId: z.string(), status: z.string() })),
+      },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const services = c.get('services');
+      await stopRun(services, run.id, 'user', currentActor(c));
+      return c.json({ runId: run.id, status: apiStatusOf(await describe(services, run.id)) }, 202);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/runs/{runId}/supplements',
+      summary: 'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended.',
+      request: {
+        params: runParameters,
+        body: jsonBody(z.strictObject({ text: z.string().min(1).max(100_000) }).openapi('Supplement')),
+      },
+      responses: { 202: jsonResponse('Accepted.', z.object({ runId: z.string(), supplementId: z.string() })) },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const receipt = await c.get('services').runClient.supplement(run.id, c.req.valid('json').text).catch(sdkError);
+      return c.json({ runId: receipt.runId, supplementId: receipt.supplementId }, 202);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/runs/{runId}/approvals/{approvalId}',
+      summary: 'Decide a pending approval (K-5); the first decision wins.',
+      request: {
+        params: runParameters.extend({ approvalId: idParameter('approvalId') }),
+        body: jsonBody(
+          z.strictObject({ approved: z.boolean(), reason: z.string().max(2000).optional() }).openapi('ApprovalDecision'),
+        ),
+      },
+      responses: { 200: jsonResponse('Recorded.', z.object({ runId: z.string(), sequence: z.number() })) },
+    }),
+    async (c) => {
+      const { runId, approvalId } = c.req.valid('param');
+      const { run } = await authorizeRun(c, runId);
+      const body = c.req.valid('json');
+      const recorded = await c
+        .get('services')
+        .runClient.decideApproval(run.id, {
+          approvalId,
+          approved: body.approved,
+          decidedBy: currentActor(c),
+          ...(body.reason !== undefined ? { reason: body.reason } : {}),
+        })
+        .catch(sdkError);
+      return c.json(recorded, 200);
+    },
+  );
+
+  return app;
+}

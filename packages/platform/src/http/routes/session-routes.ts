@@ -1,0 +1,93 @@
+import { z } from '@hono/zod-openapi';
+import { apiStatusOf } from '../../runs/run-status.js';
+import { authorizeAppUse, authorizeSession } from '../authorization.js';
+import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
+
+const sessionSchema = z
+  .object({ id: z.string(), appId: z.string(), createdBy: z.string(), createdAt: z.string(), lastRunAt: z.string() })
+  .openapi('Session');
+
+/** `/apps/:appId/sessions` and `/sessions/:sessionId`: an app's conversations and their runs (P-9). */
+export function sessionRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}/sessions',
+      summary: 'The app’s sessions, most recently active first.',
+      request: {
+        params: z.object({ appId: idParameter('appId') }),
+        query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
+      },
+      responses: { 200: jsonResponse('Sessions.', z.object({ sessions: z.array(sessionSchema) })) },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
+      const rows = await c
+        .get('services')
+        .database.selectFrom('sessions')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        .orderBy('last_run_at', 'desc')
+        .limit(c.req.valid('query').limit)
+        .execute();
+      return c.json(
+        {
+          sessions: rows.map((session) => ({
+            id: session.id,
+            appId: session.app_id,
+            createdBy: session.created_by,
+            createdAt: session.created_at,
+            lastRunAt: session.last_run_at,
+          })),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/sessions/{sessionId}',
+      summary: 'A session and its runs (newest first) with their inputs and outcomes, from the SDK store.',
+      request: { params: z.object({ sessionId: idParameter('sessionId') }) },
+      responses: {
+        200: jsonResponse('The session.', z.object({ session: sessionSchema, runs: z.array(z.record(z.string(), z.unknown())) })),
+      },
+    }),
+    async (c) => {
+      const { session } = await authorizeSession(c, c.req.valid('param').sessionId);
+      const { runClient } = c.get('services');
+      const page = await runClient.listRuns({ sessionId: session.id, limit: 200 });
+      const runs = [];
+      for (const item of page.items) {
+        const description = await runClient.describeRun(item.runId);
+        runs.push({
+          id: item.runId,
+          status: apiStatusOf(description),
+          input: description.input ?? null,
+          output: description.result?.output ?? null,
+          reason: description.reason ?? null,
+          createdAt: new Date(item.createdAt).toISOString(),
+        });
+      }
+      return c.json(
+        {
+          session: {
+            id: session.id,
+            appId: session.app_id,
+            createdBy: session.created_by,
+            createdAt: session.created_at,
+            lastRunAt: session.last_run_at,
+          },
+          runs,
+        },
+        200,
+      );
+    },
+  );
+
+  return app;
+}

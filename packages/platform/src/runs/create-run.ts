@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidRunRequestError } from '@agentloom/sdk';
+import type { Transaction } from 'kysely';
+import type { AppRow, PlatformDatabase } from '../database/schema.js';
+import { ApiError } from '../http/api-error.js';
+import type { PlatformServices } from '../http/services.js';
+import { hashJson } from '../resources/resource-repository.js';
+
+/** What a caller asks for when starting a run. */
+export interface RunRequest {
+  sessionId?: string | undefined;
+  input: string;
+  variables?: Record<string, string> | undefined;
+}
+
+/** The run a request resolved to: new, or the one an earlier request with the same key made. */
+export interface StartedRun {
+  runId: string;
+  sessionId: string;
+  created: boolean;
+}
+
+/**
+ * Starts a run of an app (PLATFORM.md §4.4), all in one transaction of the platform database:
+ * the idempotency key (same key and body → the first run; another body → 422
+ * `idempotency-key-reused`), the session (new, or an existing one locked so that two requests
+ * never both see it idle), the one-active-run rule (409 `run-active` with its run id, S-2), the
+ * run's index row and its job. The SDK run is recorded (pending, input once) before the commit,
+ * so a stop or a supplement that arrives before any worker finds the run there; the run id is
+ * minted once here and every dispatch reuses it (R-3 keeps the input single).
+ */
+export async function startAppRun(
+  services: PlatformServices,
+  app: AppRow,
+  actor: string,
+  request: RunRequest,
+  idempotencyKey: string | undefined,
+): Promise<StartedRun> {
+  const { database, dialect, runStore, runClient, dispatcher } = services;
+  if (app.kind !== 'agent') throw new ApiError(422, 'not-yet-supported', 'Workflow apps run once the workflow editor lands.');
+  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+  if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
+  const requestHash = hashJson({
+    sessionId: request.sessionId ?? null,
+    input: request.input,
+    variables: request.variables ?? {},
+  });
+  return database.transaction().execute(async (transaction) => {
+    const at = services.now().toISOString();
+    const runId = `run_${randomUUID()}`;
+    const sessionId = request.sessionId ?? `ses_${randomUUID()}`;
+    if (idempotencyKey !== undefined) {
+      const inserted = await transaction
+        .insertInto('idempotency_keys')
+        .values({
+          principal: actor,
+          app_id: app.id,
+          key: idempotencyKey,
+          request_hash: requestHash,
+          run_id: runId,
+          session_id: sessionId,
+          created_at: at,
+        })
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('key')
+        .execute();
+      if (inserted.length === 0) {
+        const first = await transaction
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('principal', '=', actor)
+          .where('app_id', '=', app.id)
+          .where('key', '=', idempotencyKey)
+          .executeTakeFirstOrThrow();
+        if (first.request_hash !== requestHash)
+          throw new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was used with another request body.', {
+            runId: first.run_id,
+          });
+        return { runId: first.run_id, sessionId: first.session_id, created: false };
+      }
+    }
+    if (request.sessionId !== undefined) {
+      await lockSession(transaction, dialect, app, request.sessionId);
+      const latest = await transaction
+        .selectFrom('runs')
+        .select('id')
+        .where('session_id', '=', request.sessionId)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const stored = latest ? await runStore.getRun(latest.id) : undefined;
+      if (latest && stored && (stored.status === 'pending' || stored.status === 'running'))
+        throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: latest.id });
+      await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', request.sessionId).execute();
+    } else {
+      await transaction
+        .insertInto('sessions')
+        .values({ id: sessionId, space_id: app.space_id, app_id: app.id, created_by: actor, created_at: at, last_run_at: at })
+        .execute();
+    }
+    await transaction
+      .insertInto('runs')
+      .values({
+        id: runId,
+        space_id: app.space_id,
+        app_id: app.id,
+        session_id: sessionId,
+        release_id: null,
+        stop_cause: null,
+        requested_by: actor,
+        created_at: at,
+      })
+      .execute();
+    await dispatcher.enqueue(transaction, runId);
+    try {
+      await runClient.createRun({
+        runId,
+        sessionId,
+        kind: 'agent',
+        name: app.name,
+        input: request.input,
+        ...(request.variables ? { variables: request.variables } : {}),
+        metadata: { appId: app.id, spaceId: app.space_id },
+      });
+    } catch (error) {
+      if (error instanceof InvalidRunRequestError) throw new ApiError(422, 'invalid-run-request', error.message);
+      throw error;
+    }
+    return { runId, sessionId, created: true };
+  });
+}
+
+/** Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time; SQLite transactions already do. */
+async function lockSession(
+  transaction: Transaction<PlatformDatabase>,
+  dialect: PlatformServices['dialect'],
+  app: AppRow,
+  sessionId: string,
+): Promise<void> {
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id']).where('id', '=', sessionId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const session = await query.executeTakeFirst();
+  if (!session || session.app_id !== app.id) throw new ApiError(404, 'not-found', 'The session was not found.');
+}

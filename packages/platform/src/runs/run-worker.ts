@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Agent, RunOwnedElsewhereError } from '@agentloom/sdk';
+import { assembleAgent } from '../assembly/index.js';
+import type { AppRow } from '../database/schema.js';
+import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
+import type { PlatformServices } from '../http/services.js';
+import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
+import type { ClaimedJob } from './dispatcher.js';
+
+/** Options of a `RunWorker`. */
+export interface RunWorkerOptions {
+  /** Runs executed at once; defaults to the configured `workerConcurrency`. */
+  concurrency?: number;
+  /** Wait between claims when no job was ready, in ms. Default 100. */
+  idlePollMs?: number;
+  /** Called once the SDK owns a run here, with the SDK's owner id (process logs, crash tests). */
+  onRunStarted?: (runId: string, sdkOwnerId: string) => void;
+}
+
+/**
+ * A worker: claims run jobs from the dispatcher, builds each run's agent from the release the run
+ * is pinned to (resolved once at its first start, D-P5; the same on every later dispatch, P-6.5)
+ * and calls `agent.run({ sessionId, runId })`. The SDK decides whether that creates, takes over or
+ * answers a finished run (P-11.4), so a worker that claims a run a dead worker left behind resumes
+ * the same journal and never redoes a saved result. While the run goes on the worker renews the
+ * job's lease; `RunOwnedElsewhereError` (a live owner elsewhere) hands the job back until that
+ * owner's lease ends.
+ */
+export class RunWorker {
+  readonly id = `worker_${hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
+  private readonly concurrency: number;
+  private readonly idlePollMs: number;
+  private readonly executing = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  /**
+   * Agents built lately, by release id. An agent holds no run state, so one serves every run of
+   * its release; it is rebuilt after `agentCacheMs` so a rotated connection key (resolved at
+   * construction, D-P3) reaches new runs within that time.
+   */
+  private readonly agents = new Map<string, { agent: Promise<Agent>; builtAt: number }>();
+  private readonly agentCacheMs = 10_000;
+
+  constructor(
+    private readonly services: PlatformServices,
+    private readonly options: RunWorkerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? services.config.workerConcurrency;
+    this.idlePollMs = options.idlePollMs ?? 100;
+  }
+
+  /** Starts claiming jobs. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming; waits up to `waitMs` for the runs in progress (their leases hand the rest over). */
+  async stop(waitMs = 0): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (waitMs > 0 && this.executing.size > 0) {
+      await Promise.race([
+        Promise.allSettled([...this.executing.values()]),
+        new Promise((resolve) => setTimeout(resolve, waitMs)),
+      ]);
+    }
+  }
+
+  /** The run ids executing here now. */
+  get activeRuns(): string[] {
+    return [...this.executing.keys()];
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.poll(), delayMs);
+  }
+
+  private async poll(): Promise<void> {
+    let claimed: ClaimedJob[] = [];
+    try {
+      claimed = await this.services.dispatcher.claim(
+        this.id,
+        this.concurrency - this.executing.size,
+        this.services.config.runLeaseMs,
+      );
+    } catch (error) {
+      this.services.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
+    }
+    for (const job of claimed) {
+      if (this.stopped) break;
+      const execution = this.execute(job).finally(() => this.executing.delete(job.runId));
+      this.executing.set(job.runId, execution);
+    }
+    this.schedule(claimed.length > 0 ? 0 : this.idlePollMs);
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const { dispatcher, logger, config } = this.services;
+    const renewal = setInterval(
+      () => {
+        dispatcher.renew(job.runId, this.id, config.runLeaseMs).catch(() => {});
+      },
+      Math.max(100, Math.floor(config.runLeaseMs / 3)),
+    );
+    try {
+      const started = await this.startRun(job);
+      if (!started) {
+        await dispatcher.complete(job.runId, this.id);
+        return;
+      }
+      const result = await started;
+      logger.info({ workerId: this.id, runId: job.runId, status: result.status, attempt: job.attempt }, 'run ended');
+      await dispatcher.complete(job.runId, this.id);
+    } catch (error) {
+      if (error instanceof RunOwnedElsewhereError) {
+        await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
+        return;
+      }
+      logger.warn(
+        { workerId: this.id, runId: job.runId, err: { name: (error as Error).name, message: (error as Error).message } },
+        'run failed to execute',
+      );
+      const backoff = Math.min(30_000, 500 * 2 ** Math.min(job.attempt, 6));
+      await dispatcher.release(job.runId, this.id, new Date(Date.now() + backoff)).catch(() => {});
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  /** The agent of a release, built once and reused for `agentCacheMs`; a failed build is not kept. */
+  private agentOf(releaseId: string, app: AppRow): Promise<Agent> {
+    const now = Date.now();
+    const cached = this.agents.get(releaseId);
+    if (cached && now - cached.builtAt < this.agentCacheMs) return cached.agent;
+    const { database, runStore } = this.services;
+    const agent = (async () => {
+      const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
+      const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot;
+      return assembleAgent(
+        snapshot,
+        databaseAssemblyPorts(this.services, app, {
+          store: runStore,
+          leaseMs: this.services.config.runLeaseMs,
+          ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
+        }),
+      );
+    })();
+    this.agents.set(releaseId, { agent, builtAt: now });
+    agent.catch(() => this.agents.delete(releaseId));
+    return agent;
+  }
+
+  /** Builds the run's agent and starts (or resumes) it; undefined when the run no longer exists. */
+  private async startRun(job: ClaimedJob) {
+    const { database, runClient } = this.services;
+    const run = await database.selectFrom('runs').selectAll().where('id', '=', job.runId).executeTakeFirst();
+    if (!run) return undefined;
+    const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
+    if (!app) return undefined;
+    if (run.release_id === null && app.latest_release_id !== null) {
+      await database
+        .updateTable('runs')
+        .set({ release_id: app.latest_release_id })
+        .where('id', '=', run.id)
+        .where('release_id', 'is', null)
+        .execute();
+    }
+    const { release_id: releaseId } = await database
+      .selectFrom('runs')
+      .select('release_id')
+      .where('id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
+    const agent = await this.agentOf(releaseId, app);
+    const handle = agent.run({ sessionId: run.session_id, runId: run.id });
+    if (this.options.onRunStarted) {
+      const report = this.options.onRunStarted;
+      // Only the process that acquired the run sees its live events; at the first one the SDK's
+      // owner of the run is this worker, and the store names it (the truth of who executes it).
+      void (async () => {
+        try {
+          for await (const _event of handle.events()) {
+            const description = await runClient.describeRun(run.id);
+            if (description.owner?.live) report(run.id, description.owner.ownerId);
+            return;
+          }
+        } catch {
+          // Owned elsewhere or ended: nothing to report.
+        }
+      })();
+    }
+    return handle.result();
+  }
+}

@@ -1,0 +1,56 @@
+import { RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import type { AppReleaseRow, AppRow } from '../database/schema.js';
+import type { PlatformServices } from '../http/services.js';
+
+/**
+ * Asks a run to stop through the SDK (a durable journal entry any owner honours, D-P10) and
+ * records the platform's cause. Works with no client attached and whatever the run's state: a
+ * queued run ends at once, an orphaned run stops when it is taken over. Idempotent: asking an
+ * ended run answers false.
+ */
+export async function stopRun(
+  services: PlatformServices,
+  runId: string,
+  cause: 'user' | 'release-published',
+  requestedBy: string,
+): Promise<boolean> {
+  await services.database
+    .updateTable('runs')
+    .set({ stop_cause: cause })
+    .where('id', '=', runId)
+    .where('stop_cause', 'is', null)
+    .execute();
+  try {
+    await services.runClient.requestStop(runId, { reason: cause, requestedBy });
+    return true;
+  } catch (error) {
+    if (error instanceof RunNotActiveError || error instanceof RunNotFoundError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Publishing interrupts the app's runs in progress (P-6.3, PLATFORM.md §4.5): every unfinished
+ * run already pinned to an older release is stopped with cause `release-published`; queued runs
+ * not yet pinned are left alone and start on the new release (D-P5). Sessions and their history
+ * stay. Answers the stopped run ids.
+ */
+export async function stopRunsOfOlderReleases(
+  services: PlatformServices,
+  app: AppRow,
+  release: AppReleaseRow,
+  requestedBy: string,
+): Promise<string[]> {
+  const candidates = await services.database
+    .selectFrom('runs')
+    .innerJoin('run_jobs', 'run_jobs.run_id', 'runs.id')
+    .select('runs.id')
+    .where('runs.app_id', '=', app.id)
+    .where('run_jobs.state', '!=', 'done')
+    .where('runs.release_id', 'is not', null)
+    .where('runs.release_id', '!=', release.id)
+    .execute();
+  const stopped: string[] = [];
+  for (const { id } of candidates) if (await stopRun(services, id, 'release-published', requestedBy)) stopped.push(id);
+  return stopped;
+}

@@ -1,0 +1,19 @@
+import type { PlatformServices } from '../http/services.js';
+
+/**
+ * The sweeper (PLATFORM.md §4.6): puts jobs whose worker stopped renewing back in the queue, so a
+ * dead worker's runs are visibly re-queued even before a worker's claim would pick them up, and
+ * logs each one. Runs every lease period; answers a function that stops it.
+ */
+export function startSweeper(services: PlatformServices, intervalMs = services.config.runLeaseMs): () => void {
+  const timer = setInterval(() => {
+    services.dispatcher.sweep().then(
+      (runIds) => {
+        for (const runId of runIds) services.logger.info({ runId }, 'lease expired; run re-queued');
+      },
+      (error: unknown) => services.logger.warn({ err: { message: (error as Error).message } }, 'sweep failed'),
+    );
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

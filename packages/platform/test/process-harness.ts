@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Platform } from '../src/platform.js';
+import { TestClient } from './harness.js';
+
+const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+const nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
+
+/** A platform process started straight from the CLI source (no launcher), so SIGKILL kills exactly it. */
+export interface PlatformProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves once the output matches. */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `agentloom <command>` with the given environment. */
+export function startProcess(
+  command: 'serve' | 'worker',
+  environment: Record<string, string>,
+  extra: string[] = [],
+): PlatformProcess {
+  const child = spawn(process.execPath, [...nodeArguments, command, ...extra], {
+    env: { ...process.env, ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk) => {
+    text += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    text += String(chunk);
+  });
+  return {
+    child,
+    output: () => text,
+    waitFor(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = setInterval(() => {
+          const match = pattern.exec(text);
+          if (match) {
+            clearInterval(check);
+            resolve(match);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            clearInterval(check);
+            reject(new Error(`the process exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${text}`));
+          }
+        }, 50);
+      });
+    },
+    async kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Runs a one-shot CLI command (e.g. `create-admin`) to completion. */
+export function runCommand(args: string[], environment: Record<string, string>): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, [...nodeArguments, ...args], {
+    env: { ...process.env, ...environment },
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** A `TestClient` that talks to a real server over HTTP instead of `app.request`. */
+export function httpClient(baseUrl: string): TestClient {
+  const transport = { app: { request: (path: string, init: RequestInit) => fetch(`${baseUrl}${path}`, init) } };
+  return new TestClient(transport as unknown as Platform);
+}
+
+/**
+ * Reads a run's SSE stream over HTTP until `stopAfter` says so or the stream ends; answers the
+ * event ids read. Aborting mid-stream is how the tests play a client whose connection dropped.
+ */
+export async function readEventIds(
+  baseUrl: string,
+  headers: Record<string, string>,
+  runId: string,
+  lastEventId: string | undefined,
+  stopAfter: (ids: number[]) => boolean = () => false,
+): Promise<{ ids: number[]; types: string[]; ended: boolean }> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}/api/v1/runs/${runId}/events`, {
+    headers: { ...headers, ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) },
+    signal: abort.signal,
+  });
+  if (!response.body) throw new Error(`no stream: ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const ids: number[] = [];
+  const types: string[] = [];
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return { ids, types, ended: true };
+      buffer += decoder.decode(value, { stream: true });
+      let boundary = buffer.indexOf('\n\n');
+      while (boundary >= 0) {
+        const block = buffer.slice(0, boundary);
+        buffer = buffer.slice(boundary + 2);
+        const id = /^id: ?(\d+)$/m.exec(block)?.[1];
+        const type = /^event: ?(.+)$/m.exec(block)?.[1];
+        if (id !== undefined) {
+          ids.push(Number(id));
+          types.push(type ?? '');
+          if (stopAfter(ids)) {
+            abort.abort();
+            return { ids, types, ended: false };
+          }
+        }
+        boundary = buffer.indexOf('\n\n');
+      }
+    }
+  } catch (error) {
+    if (abort.signal.aborted) return { ids, types, ended: false };
+    throw error;
+  }
+}
