@@ -276,6 +276,7 @@ export {
   type MemoryRunStoreOptions,
   type NewJournalEntry,
   type ReadJournalOptions,
+  type ReadSessionRequest,
   type RunKind,
   type RunLabels,
   type RunListPosition,
@@ -285,6 +286,7 @@ export {
   type RunStore,
   type SessionListQuery,
   type SessionRecord,
+  type SessionRunRead,
   type StoredRunStatus,
 } from './store/index.js';
 export {

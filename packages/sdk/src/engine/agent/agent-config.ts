@@ -156,6 +156,7 @@ const storeMethods = [
   'getRun',
   'readJournal',
   'listSessionRuns',
+  'readSession',
   'close',
 ];
 const zodSchema = z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'must be a zod schema');

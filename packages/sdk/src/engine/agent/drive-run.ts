@@ -7,6 +7,7 @@ import { CompressionFailedError, OverWindowError } from './compression/index.js'
 import { notifyHooks, RunBlockedError, stepVerdict } from './governance/step-hooks.js';
 import type { Node } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
+import { digestOf } from './session/index.js';
 
 /**
  * Drives a run from its entry task to its terminal record, turning every way a run can end into
@@ -96,7 +97,8 @@ async function finishRun(
       loops: state.loopsUsed,
       usage: { ...state.usage },
     };
-    return { entries: [{ type: 'run-finished', data: result }], terminal: result };
+    // The digest lets the session's later runs summarise this one without its journal (ADR 0010).
+    return { entries: [{ type: 'run-finished', data: result }], terminal: result, digest: digestOf(state) };
   });
   return result as RunResult;
 }
