@@ -291,10 +291,13 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(named[2]?.journal).toBeUndefined();
       expect(named[3]?.journal).toBeUndefined();
       expect(await store.readSession({ sessionId: `${session}-empty` })).toEqual([]);
-      await expect(store.readSession({ sessionId: session, recentFinished: -1 })).rejects.toSatisfy(
-        InvalidRunRequestError.isInstance,
-      );
-      await expect(store.readSession({ sessionId: '' })).rejects.toSatisfy(InvalidRunRequestError.isInstance);
+      await expect(store.readSession({ sessionId: session, recentFinished: -1 })).rejects.toMatchObject({
+        code: 'invalid-run-request',
+      });
+      await expect(store.readSession({ sessionId: '' })).rejects.toMatchObject({ code: 'invalid-identifier' });
+      await expect(store.readSession({ sessionId: session, journalsOf: ['nul\u0000byte'] })).rejects.toMatchObject({
+        code: 'invalid-identifier',
+      });
     });
 
     it('refuses the same invalid ids as every other store, writing nothing', async () => {

@@ -79,6 +79,15 @@ interface SessionReadRow extends RunRow {
   entry_at: number | null;
 }
 
+/** The named parameters of the `readSession` statement. */
+interface SessionReadParameters {
+  session: string;
+  kind: string | null;
+  except: string | null;
+  recent: number;
+  runs: string;
+}
+
 interface SessionRow {
   session_id: string;
   runs: number;
@@ -178,17 +187,17 @@ export class SqliteRunStore implements RunStore {
       // One statement for a whole session (issue 18): the runs in order, the journal joined only
       // for the runs whose journal is wanted. The last sequence is the stored column, never a
       // MAX(sequence) per run over the WITHOUT ROWID journal.
-      readSession: database.prepare<[string, string | null, string | null, number, string], SessionReadRow>(
+      readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
         `WITH session AS (
            SELECT rowid AS position, * FROM agentloom_runs
-           WHERE session_id = ?1 AND status <> 'deleted' AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR run_id <> ?3)
+           WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
          ), chosen AS (
            SELECT run_id FROM (
              SELECT run_id FROM agentloom_runs
-             WHERE session_id = ?1 AND status NOT IN ('pending', 'running', 'deleted')
-               AND (?2 IS NULL OR kind = ?2) AND (?3 IS NULL OR run_id <> ?3)
-             ORDER BY created_at DESC, rowid DESC LIMIT ?4)
-           UNION SELECT value FROM json_each(?5)
+             WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
+               AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+             ORDER BY created_at DESC, rowid DESC LIMIT @recent)
+           UNION SELECT value FROM json_each(@runs)
            UNION SELECT run_id FROM session WHERE digest IS NULL
          )
          SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
@@ -340,13 +349,13 @@ export class SqliteRunStore implements RunStore {
   async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
     assertReadSession(request);
     return this.call('readSession', () => {
-      const rows = this.statements.readSession.all(
-        request.sessionId,
-        request.kind ?? null,
-        request.exceptRunId ?? null,
-        request.recentFinished ?? 0,
-        JSON.stringify(request.journalsOf ?? []),
-      );
+      const rows = this.statements.readSession.all({
+        session: request.sessionId,
+        kind: request.kind ?? null,
+        except: request.exceptRunId ?? null,
+        recent: request.recentFinished ?? 0,
+        runs: JSON.stringify(request.journalsOf ?? []),
+      });
       const reads: SessionRunRead[] = [];
       let current: SessionRunRead | undefined;
       for (const row of rows) {
