@@ -40,10 +40,7 @@ export type ScriptedModelOptions = {
    * `requestCount` counts them all.
    */
   keepRequests?: number;
-} & (
-  | { respond: ScriptedResponder; replies?: never }
-  | { replies: readonly ScriptedReply[]; respond?: never }
-);
+} & ({ respond: ScriptedResponder; replies?: never } | { replies: readonly ScriptedReply[]; respond?: never });
 
 /**
  * A `LanguageModel` test double that answers from a script, streaming like a real provider

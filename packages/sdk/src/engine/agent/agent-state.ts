@@ -3,7 +3,12 @@ import type { Failure } from '../../core/failure.js';
 import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import { type AgentJournalRecord, READABLE_AGENT_JOURNAL_FORMATS, type CarriedSupplement, type WindowSettings } from './agent-journal.js';
+import {
+  type AgentJournalRecord,
+  type CarriedSupplement,
+  READABLE_AGENT_JOURNAL_FORMATS,
+  type WindowSettings,
+} from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** One logical tool call of a batch, with its attempts and, once known, its result. */

@@ -1,12 +1,12 @@
 import { InvalidRunRequestError, RunOwnedElsewhereError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
+import type { Message } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { AcquireResult, JournalEntry, RunRecord } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import { findRunRequest } from '../run/run-requests.js';
 import { retryTransient } from '../run/store-retry.js';
-import type { Message } from '../../core/messages.js';
 import type { AgentJournalRecord, HistoryReference } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import { driveToResult } from './drive-run.js';
@@ -211,7 +211,11 @@ async function startPendingRun(
 }
 
 /** The history a run's `run-started` refers to (format 2), read again; undefined for format 1, which carries it. */
-async function historyOf(store: RunnableAgent['store'], run: RunRecord, journal: readonly JournalEntry[]): Promise<Message[] | undefined> {
+async function historyOf(
+  store: RunnableAgent['store'],
+  run: RunRecord,
+  journal: readonly JournalEntry[],
+): Promise<Message[] | undefined> {
   const start = journal.find((entry) => entry.type === 'run-started');
   const reference = (start?.data as { historyFrom?: HistoryReference } | undefined)?.historyFrom;
   return reference ? resolveHistory(store, run.sessionId, run.runId, reference) : undefined;

@@ -54,7 +54,11 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
  * The store's "most recent finished" may count a run this engine skips (one stopped before it
  * started); then a run chosen in full can lack its messages, and is read once more by name.
  */
-async function withFullMessages(agent: RunnableAgent, request: RunRequest, runs: SessionRunSummary[]): Promise<SessionRunSummary[]> {
+async function withFullMessages(
+  agent: RunnableAgent,
+  request: RunRequest,
+  runs: SessionRunSummary[],
+): Promise<SessionRunSummary[]> {
   const finished = runs.filter((run) => run.status !== 'running');
   const missing = (agent.historyRuns > 0 ? finished.slice(-agent.historyRuns) : []).filter((run) => !run.messages);
   if (missing.length === 0) return runs;

@@ -30,7 +30,14 @@ import type {
 } from '../run-store.js';
 import { toPostgresStoreError } from './postgres-errors.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
-import { type JournalRow, parseJournalRow, type RunRow, type SessionReadRow, toRunRecord, toSessionReads } from './postgres-rows.js';
+import {
+  type JournalRow,
+  parseJournalRow,
+  type RunRow,
+  type SessionReadRow,
+  toRunRecord,
+  toSessionReads,
+} from './postgres-rows.js';
 import { migratePostgresSchema } from './postgres-setup.js';
 import { type PostgresStatements, postgresStatements } from './postgres-statements.js';
 

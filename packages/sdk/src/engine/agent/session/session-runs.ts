@@ -85,7 +85,10 @@ function toSessionRun(read: SessionRunRead): SessionRunSummary | undefined {
   return folded ? { ...base, ...folded } : undefined;
 }
 
-function foldRun(runId: string, journal: readonly JournalEntry[]): Omit<SessionRun, 'runId' | 'status' | 'createdAt'> | undefined {
+function foldRun(
+  runId: string,
+  journal: readonly JournalEntry[],
+): Omit<SessionRun, 'runId' | 'status' | 'createdAt'> | undefined {
   if (!journal.some((entry) => entry.type === 'run-started')) return undefined;
   let state: ReturnType<typeof foldAgentJournal>;
   try {
