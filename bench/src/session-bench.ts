@@ -1,6 +1,6 @@
 /**
  * `npm run bench:session`: one session of many runs (default 10,000, `--runs N` to change), on
- * SQLite and, when it answers, PostgreSQL (issue 18, item 7; ADR 0010). Every run is a real
+ * SQLite and, when it answers, PostgreSQL (`--stores sqlite` or `--stores postgres` for one) (issue 18, item 7; ADR 0010). Every run is a real
  * `agent.run()` to its result with a scripted model and the default history window (2 runs).
  * For a run early in the session and for the last ones it prints the wall time of the whole run,
  * the rows and bytes the run read from the store, and the bytes its `run-started` stored.
@@ -19,8 +19,13 @@ import { ScriptedModel } from '@agentloom/sdk/testing';
 import pg from 'pg';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
-const runsArgument = process.argv.indexOf('--runs');
-const RUNS = runsArgument > 0 ? Number(process.argv[runsArgument + 1]) : 10_000;
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+const RUNS = Number(argument('--runs') ?? 10_000);
+/** `--stores sqlite`, `--stores postgres` or both (the default). */
+const STORES = argument('--stores') ?? 'sqlite,postgres';
 /** Runs whose figures are printed one by one. */
 const SHOWN = [10, RUNS, RUNS + 1];
 /** Runs on each side of a shown run whose medians are printed too (the time of one run is noisy). */
@@ -33,6 +38,7 @@ interface RunFigures {
   bytesRead: number;
   runStartedBytes: number;
   historyCharacters: number;
+  readMs: number;
 }
 
 /** Counts what read operations answer, and the size of each new run's `run-started`. */
@@ -40,6 +46,8 @@ class Meter {
   rows = 0;
   bytes = 0;
   runStartedBytes = 0;
+  /** Wall time spent in reads (`readSession`, `readJournal`, `getRun` …), in milliseconds. */
+  readMs = 0;
 
   wrap(store: RunStore): RunStore {
     const count = (rows: unknown[]) => {
@@ -57,7 +65,11 @@ class Meter {
             );
             if (started) this.runStartedBytes = JSON.stringify(started.data).length;
           }
+          const begin = process.hrtime.bigint();
           const answer = await value.apply(target, args);
+          if (property.toString().startsWith('read') || property === 'getRun' || property.toString().startsWith('list')) {
+            this.readMs += Number(process.hrtime.bigint() - begin) / 1e6;
+          }
           if (property === 'readJournal' || property === 'listSessionRuns' || property === 'listRuns') count(answer);
           if (property === 'getRun' && answer) count([answer]);
           if (property === 'readSession') {
@@ -85,6 +97,7 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
     meter.rows = 0;
     meter.bytes = 0;
     meter.runStartedBytes = 0;
+    meter.readMs = 0;
     const begin = process.hrtime.bigint();
     await agent.run({ sessionId: 'long-session', runId: `run-${String(index).padStart(6, '0')}`, input: `question ${index}` }).result();
     const ms = Number(process.hrtime.bigint() - begin) / 1e6;
@@ -95,6 +108,7 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
         rowsRead: meter.rows,
         bytesRead: meter.bytes,
         runStartedBytes: meter.runStartedBytes,
+        readMs: meter.readMs,
         historyCharacters: history.reduce((total, message) => total + message.content.length, 0),
       });
     }
@@ -125,6 +139,9 @@ function report(name: string, figures: Map<number, RunFigures>): void {
         median(around.map((figure) => figure.ms))
           .toFixed(1)
           .padStart(12),
+        median(around.map((figure) => figure.readMs))
+          .toFixed(1)
+          .padStart(13),
         String(one.rowsRead).padStart(10),
         String(one.bytesRead).padStart(11),
         String(one.runStartedBytes).padStart(18),
@@ -133,20 +150,23 @@ function report(name: string, figures: Map<number, RunFigures>): void {
     );
   }
   console.log(`\n${name}`);
-  console.log('run        run (ms)  median ±5 ms  rows read  bytes read  run-started bytes  history to model (chars)');
+  console.log('run        run (ms)  median ±5 ms  of it reads  rows read  bytes read  run-started bytes  history to model (chars)');
   for (const row of rows) console.log(row);
 }
 
 async function main(): Promise<void> {
   console.log(`one session of ${RUNS.toLocaleString('en')} runs (+1), node ${process.version}, history window 2 runs`);
-  const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-session-'));
-  try {
-    const sqlite = new SqliteRunStore({ path: join(directory, 'session.db') });
-    report('SQLite', await measure('SQLite', sqlite));
-    await sqlite.close();
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
+  if (STORES.includes('sqlite')) {
+    const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-session-'));
+    try {
+      const sqlite = new SqliteRunStore({ path: join(directory, 'session.db') });
+      report('SQLite', await measure('SQLite', sqlite));
+      await sqlite.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   }
+  if (!STORES.includes('postgres')) return;
   if (!(await postgresAvailable())) {
     console.log('\nPostgreSQL: not measured (no server answers at AGENTLOOM_POSTGRES_URL)');
     return;

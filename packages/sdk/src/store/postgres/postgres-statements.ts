@@ -121,11 +121,13 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
           ORDER BY created_at DESC, created_order DESC LIMIT $4::integer)
         UNION SELECT unnest($5::text[])
         UNION SELECT run_id FROM session WHERE digest IS NULL
+      ), wanted AS MATERIALIZED (
+        SELECT entry.* FROM chosen JOIN ${journal} AS entry ON entry.run_id = chosen.run_id
       )
       SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
         entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
       FROM session AS run
-      LEFT JOIN ${journal} AS entry ON entry.run_id = run.run_id AND run.run_id IN (SELECT run_id FROM chosen)
+      LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
       ORDER BY run.created_at, run.created_order, entry.sequence`,
     // $1 run id, $2 epoch (1), $3..$5 entries, $6 session, $7 entry count, $8 kind, $9 name, $10 metadata.
     createPending: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),

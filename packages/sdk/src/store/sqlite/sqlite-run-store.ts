@@ -185,7 +185,8 @@ export class SqliteRunStore implements RunStore {
         'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
       ),
       // One statement for a whole session (issue 18): the runs in order, the journal joined only
-      // for the runs whose journal is wanted. The last sequence is the stored column, never a
+      // for the runs whose journal is wanted — read first by primary key (`wanted`, materialised),
+      // so that no other run's entries are visited. The last sequence is the stored column, never a
       // MAX(sequence) per run over the WITHOUT ROWID journal.
       readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
         `WITH session AS (
@@ -199,11 +200,13 @@ export class SqliteRunStore implements RunStore {
              ORDER BY created_at DESC, rowid DESC LIMIT @recent)
            UNION SELECT value FROM json_each(@runs)
            UNION SELECT run_id FROM session WHERE digest IS NULL
+         ), wanted AS MATERIALIZED (
+           SELECT entry.* FROM chosen JOIN agentloom_journal AS entry ON entry.run_id = chosen.run_id
          )
          SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
            entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
          FROM session AS run
-         LEFT JOIN agentloom_journal AS entry ON entry.run_id = run.run_id AND run.run_id IN (SELECT run_id FROM chosen)
+         LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
          ORDER BY run.created_at, run.position, entry.sequence`,
       ),
       sessionRuns: database.prepare<[string], RunRow>(
