@@ -277,6 +277,7 @@ export {
   type MemoryRunStoreOptions,
   type NewJournalEntry,
   type ReadJournalOptions,
+  type ReadSessionRequest,
   type RunKind,
   type RunLabels,
   type RunListPosition,
@@ -286,6 +287,7 @@ export {
   type RunStore,
   type SessionListQuery,
   type SessionRecord,
+  type SessionRunRead,
   type StoredRunStatus,
 } from './store/index.js';
 export {

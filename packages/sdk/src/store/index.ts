@@ -8,6 +8,7 @@ export type {
   JournalEntry,
   NewJournalEntry,
   ReadJournalOptions,
+  ReadSessionRequest,
   RunKind,
   RunLabels,
   RunListPosition,
@@ -17,5 +18,6 @@ export type {
   RunStore,
   SessionListQuery,
   SessionRecord,
+  SessionRunRead,
   StoredRunStatus,
 } from './run-store.js';

@@ -1,6 +1,6 @@
 import { InvalidRunRequestError } from '../core/errors/index.js';
 import { assertIdentifier } from '../core/ids.js';
-import type { AcquireRequest, ReadJournalOptions } from './run-store.js';
+import type { AcquireRequest, ReadJournalOptions, ReadSessionRequest } from './run-store.js';
 
 /**
  * Checks what every store checks before it touches its data (issue 18): the same ids are valid
@@ -24,5 +24,19 @@ export function assertReadJournal(runId: string, options: ReadJournalOptions): v
   }
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
     throw new InvalidRunRequestError(runId, `limit must be a positive integer, not ${String(limit)}.`);
+  }
+}
+
+/** Checks the arguments of `readSession`: valid ids, a known kind, a non-negative `recentFinished`. */
+export function assertReadSession(request: ReadSessionRequest): void {
+  assertIdentifier('sessionId', request?.sessionId);
+  if (request.exceptRunId !== undefined) assertIdentifier('runId', request.exceptRunId);
+  for (const runId of request.journalsOf ?? []) assertIdentifier('runId', runId);
+  if (request.kind !== undefined && request.kind !== 'agent' && request.kind !== 'workflow') {
+    throw new InvalidRunRequestError(request.sessionId, `kind must be 'agent' or 'workflow', not ${String(request.kind)}.`);
+  }
+  const recent = request.recentFinished;
+  if (recent !== undefined && !(Number.isInteger(recent) && recent >= 0)) {
+    throw new InvalidRunRequestError(request.sessionId, `recentFinished must be a non-negative integer, not ${String(recent)}.`);
   }
 }

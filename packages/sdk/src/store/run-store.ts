@@ -151,6 +151,36 @@ export interface AppendRequest {
   chargeLoops?: number;
   /** Ends the run with this result in the same transaction; the owner is cleared. */
   terminal?: RunResult;
+  /**
+   * With `terminal` only: a small JSON value the engine attaches to the finished run (the agent
+   * engine: its inputs and unconsumed supplements), kept on the run's row so that `readSession`
+   * answers it without reading the run's journal (issue 18, ADR 0010).
+   */
+  digest?: unknown;
+}
+
+/** Which part of a session `readSession` returns. */
+export interface ReadSessionRequest {
+  sessionId: string;
+  /** Only runs of this kind. Default: every kind. */
+  kind?: RunKind;
+  /** Leaves this run out (the run being started or resumed). */
+  exceptRunId?: string;
+  /** Journals of the this many most recent finished runs (non-negative integer). Default 0. */
+  recentFinished?: number;
+  /** Journals of these runs as well. */
+  journalsOf?: readonly string[];
+}
+
+/**
+ * One run of a session as `readSession` answers it: its row, its digest (written with its
+ * terminal append) and, for the runs whose journal was asked for or that have no digest, its
+ * whole journal in sequence order.
+ */
+export interface SessionRunRead {
+  run: RunRecord;
+  digest?: unknown;
+  journal?: JournalEntry[];
 }
 
 /**
@@ -193,6 +223,13 @@ export interface RunStore {
   readJournal(runId: string, options?: ReadJournalOptions): Promise<JournalEntry[]>;
   /** Runs of one session, oldest first (tombstones excluded). */
   listSessionRuns(sessionId: string): Promise<RunRecord[]>;
+  /**
+   * Reads a session in one query (issue 18): every run of it, oldest first (tombstones and
+   * `exceptRunId` excluded), each with its digest, and the whole journal of (a) the
+   * `recentFinished` most recent finished runs, (b) the runs named in `journalsOf`, (c) every run
+   * without a digest (unfinished, or finished before digests existed). Other journals are not read.
+   */
+  readSession(request: ReadSessionRequest): Promise<SessionRunRead[]>;
   /** Runs matching the query, newest first (tombstones excluded). */
   listRuns(query: RunListQuery): Promise<RunRecord[]>;
   /** Sessions with at least one run, most recently active first. */

@@ -245,6 +245,61 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(runs.map((run) => run.runId)).toEqual([first.runId, second.runId]);
     });
 
+    it('reads a session in one call: digests of finished runs, journals only where wanted (issue 18)', async () => {
+      const session = `read-session-${Date.now()}-${Math.random()}`;
+      const finish = async (runId: string, digest?: unknown) =>
+        store.append({
+          runId,
+          epoch: 1,
+          entries: [{ type: 'run-finished', data: { runId } }],
+          terminal: result(runId, { sessionId: session }),
+          ...(digest === undefined ? {} : { digest }),
+        });
+      const first = request({ sessionId: session });
+      const legacy = request({ sessionId: session });
+      const workflow = request({ sessionId: session, labels: { kind: 'workflow', name: 'w', metadata: {} } });
+      const recent = request({ sessionId: session });
+      const deleted = request({ sessionId: session });
+      const live = request({ sessionId: session });
+      for (const run of [first, legacy, workflow, recent, deleted, live]) await store.acquire(run);
+      await finish(first.runId, { input: 'first question', supplements: [{ id: 's1', text: 'más', consumed: false }] });
+      await finish(legacy.runId);
+      await finish(workflow.runId, { workflow: true });
+      await finish(recent.runId, { input: 'recent question' });
+      await finish(deleted.runId, { input: 'gone' });
+      await store.deleteRuns([deleted.runId]);
+      await store.appendExternal({ runId: live.runId, entries: [{ type: 'supplement', data: { text: 'more' } }] });
+
+      const agentRuns = await store.readSession({ sessionId: session, kind: 'agent', recentFinished: 1 });
+      expect(agentRuns.map((read) => read.run.runId)).toEqual([first.runId, legacy.runId, recent.runId, live.runId]);
+      const [firstRead, legacyRead, recentRead, liveRead] = agentRuns;
+      expect(firstRead?.digest).toEqual({ input: 'first question', supplements: [{ id: 's1', text: 'más', consumed: false }] });
+      expect(firstRead?.journal).toBeUndefined();
+      expect(firstRead?.run.status).toBe('succeeded');
+      expect(firstRead?.run.result?.output).toBe('answer');
+      // A finished run without a digest (written before digests) and an unfinished one come with their journal.
+      expect(legacyRead?.digest).toBeUndefined();
+      expect(legacyRead?.journal).toEqual(await store.readJournal(legacy.runId));
+      expect(recentRead?.digest).toEqual({ input: 'recent question' });
+      expect(recentRead?.journal).toEqual(await store.readJournal(recent.runId));
+      expect(liveRead?.run.lastSequence).toBe(2);
+      expect(liveRead?.journal).toEqual(await store.readJournal(live.runId));
+
+      const named = await store.readSession({ sessionId: session, journalsOf: [first.runId], exceptRunId: live.runId });
+      expect(named.map((read) => read.run.runId)).toEqual([first.runId, legacy.runId, workflow.runId, recent.runId]);
+      expect(named[0]?.journal?.map((entry) => entry.type)).toEqual(['run-started', 'run-finished']);
+      expect(named[2]?.journal).toBeUndefined();
+      expect(named[3]?.journal).toBeUndefined();
+      expect(await store.readSession({ sessionId: `${session}-empty` })).toEqual([]);
+      await expect(store.readSession({ sessionId: session, recentFinished: -1 })).rejects.toMatchObject({
+        code: 'invalid-run-request',
+      });
+      await expect(store.readSession({ sessionId: '' })).rejects.toMatchObject({ code: 'invalid-identifier' });
+      await expect(store.readSession({ sessionId: session, journalsOf: ['nul\u0000byte'] })).rejects.toMatchObject({
+        code: 'invalid-identifier',
+      });
+    });
+
     it('refuses the same invalid ids as every other store, writing nothing', async () => {
       const invalid: unknown[] = ['', 'x'.repeat(256), 'lone \ud800 surrogate', 'nul\u0000byte', 42, { id: 1 }];
       for (const runId of invalid) {

@@ -37,10 +37,15 @@ export interface ScriptedReply {
 export type ScriptedResponder = (request: ModelRequest, call: { index: number }) => ScriptedReply | Promise<ScriptedReply>;
 
 /** Options of `ScriptedModel`: a responder function or a fixed list of replies. */
-export type ScriptedModelOptions = { modelId?: string } & (
-  | { respond: ScriptedResponder; replies?: never }
-  | { replies: readonly ScriptedReply[]; respond?: never }
-);
+export type ScriptedModelOptions = {
+  modelId?: string;
+  /**
+   * How many of the latest requests `requests` keeps (default 1,000; 0 keeps none), so that a
+   * long run does not hold every request it ever saw (issue 18: 1 GB over 10,000 loops).
+   * `requestCount` counts them all.
+   */
+  keepRequests?: number;
+} & ({ respond: ScriptedResponder; replies?: never } | { replies: readonly ScriptedReply[]; respond?: never });
 
 /**
  * A `LanguageModel` test double that answers from a script, streaming like a real provider
@@ -60,12 +65,23 @@ export class ScriptedModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'scripted';
   readonly modelId: string;
-  /** Every request received, in order (each with its own copy of the message list). */
+  /**
+   * The latest requests received, oldest first, at most `keepRequests` of them (each with its own
+   * copy of the message list).
+   */
   readonly requests: ModelRequest[] = [];
+  /** How many `requests` keeps at most. */
+  readonly keepRequests: number;
+  private received = 0;
   private readonly respond: ScriptedResponder;
 
   constructor(options: ScriptedModelOptions) {
     this.modelId = options.modelId ?? 'scripted';
+    const keep = options.keepRequests ?? DEFAULT_KEEP_REQUESTS;
+    if (!Number.isInteger(keep) || keep < 0) {
+      throw new RangeError(`ScriptedModel keepRequests must be a non-negative integer, got ${String(keep)}.`);
+    }
+    this.keepRequests = keep;
     if (options.respond) {
       this.respond = options.respond;
     } else {
@@ -78,9 +94,18 @@ export class ScriptedModel implements LanguageModelV1 {
     }
   }
 
+  /** How many requests the model received, including those `requests` no longer keeps. */
+  get requestCount(): number {
+    return this.received;
+  }
+
   async *doStream(request: ModelRequest, options: ModelCallOptions): AsyncIterable<ModelStreamPart> {
-    const index = this.requests.length;
-    this.requests.push({ ...request, messages: [...request.messages], tools: [...request.tools] });
+    const index = this.received;
+    this.received += 1;
+    if (this.keepRequests > 0) {
+      this.requests.push({ ...request, messages: [...request.messages], tools: [...request.tools] });
+      if (this.requests.length > this.keepRequests) this.requests.splice(0, this.requests.length - this.keepRequests);
+    }
     const reply = await this.respond(request, { index });
     if (reply.delayMs) await abortableSleep(reply.delayMs, options.signal);
     const parts = partsOf(request, reply);
@@ -95,6 +120,9 @@ export class ScriptedModel implements LanguageModelV1 {
     if (reply.error) throw new ModelCallError(reply.error, { partialText: reply.text ?? '' });
   }
 }
+
+/** Requests a `ScriptedModel` keeps unless told otherwise. */
+const DEFAULT_KEEP_REQUESTS = 1_000;
 
 function partsOf(request: ModelRequest, reply: ScriptedReply): ModelStreamPart[] {
   const parts: ModelStreamPart[] = [];

@@ -157,6 +157,7 @@ const storeMethods = [
   'getRun',
   'readJournal',
   'listSessionRuns',
+  'readSession',
   'close',
 ];
 const zodSchema = z.custom<z.ZodType>().superRefine((value, context) => {

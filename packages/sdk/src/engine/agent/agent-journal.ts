@@ -6,8 +6,14 @@ import type { FinishReason } from '../../model/language-model.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
 import type { ResolvedExecution } from './execution-options.js';
 
-/** Journal format written by this version; a run in another format is refused (B-6). */
-export const AGENT_JOURNAL_FORMAT = 1;
+/**
+ * Journal format written by this version. Format 2 (issue 18, ADR 0010) keeps the session history
+ * of `run-started` by reference (`historyFrom`) instead of a copy (`history`, format 1).
+ */
+export const AGENT_JOURNAL_FORMAT = 2;
+
+/** Formats this version reads; a run in any other is refused (B-6). */
+export const READABLE_AGENT_JOURNAL_FORMATS: readonly number[] = [1, 2];
 
 /**
  * The typed facts the agent engine writes to a run's journal. Each is appended before its effect
@@ -35,8 +41,13 @@ export type AgentJournalRecord =
         input: string;
         execution: ResolvedExecution;
         deadlineAt: number;
-        /** The session history selected at creation (H-3), fixed for the run's whole life. */
-        history: Message[];
+        /** Format 1 only: a copy of the session history selected at creation (H-3). */
+        history?: Message[];
+        /**
+         * Format 2: the session history selected at creation (H-3), fixed for the run's whole life,
+         * as a reference to the earlier runs it is made of (finished runs never change).
+         */
+        historyFrom?: HistoryReference;
         /** Supplements of earlier runs that they never consumed, carried into this run once (S-4). */
         carried: CarriedSupplement[];
         /** The context-window settings of the run (C-2), kept for life like the execution snapshot. */
@@ -161,6 +172,32 @@ export type AgentJournalRecord =
 
 /** The `type` of every agent journal record. */
 export type AgentJournalRecordType = AgentJournalRecord['type'];
+
+/**
+ * Which earlier runs of its session a run's history is made of (H-3, ADR 0010). Its size depends
+ * on the history window (C-1) and on the runs unfinished at selection, never on the session's length.
+ */
+export interface HistoryReference {
+  /** The newest earlier run considered, and its creation time; absent when there was none. */
+  through?: { runId: string; createdAt: number };
+  /** How many earlier runs were considered (the summary numbers them 1…count). */
+  count: number;
+  /** The finished runs given in full (the N most recent, C-1), oldest first. */
+  full: string[];
+  /** Earlier runs unfinished at selection, as they stood then: summarised as unfinished. */
+  unfinished: Array<{ runId: string; input: string; supplements: string[] }>;
+}
+
+/**
+ * What a finished agent run leaves on its row for later runs of its session (`AppendRequest.digest`):
+ * its inputs, which of its supplements it consumed, and the supplements it carried in (S-4), so a
+ * new run reads neither its journal nor its `run-started`.
+ */
+export interface AgentRunDigest {
+  input: string;
+  supplements: Array<{ supplementId: string; text: string; consumed: boolean }>;
+  carried: CarriedSupplement[];
+}
 
 /** A supplement that an earlier run of the session accepted but never consumed. */
 export interface CarriedSupplement {

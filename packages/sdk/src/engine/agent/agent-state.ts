@@ -3,7 +3,12 @@ import type { Failure } from '../../core/failure.js';
 import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord, type CarriedSupplement, type WindowSettings } from './agent-journal.js';
+import {
+  type AgentJournalRecord,
+  type CarriedSupplement,
+  READABLE_AGENT_JOURNAL_FORMATS,
+  type WindowSettings,
+} from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** One logical tool call of a batch, with its attempts and, once known, its result. */
@@ -121,11 +126,11 @@ export function operationIdOf(taskId: string, loop: number, index: number): stri
  * first after the host's `run-requested` and the supplements or stop requests that reached a
  * pending run; those are applied in journal order after the state is created.
  */
-export function foldAgentJournal(runId: string, entries: readonly JournalEntry[]): AgentRunState {
+export function foldAgentJournal(runId: string, entries: readonly JournalEntry[], history?: readonly Message[]): AgentRunState {
   const startIndex = entries.findIndex((entry) => entry.type === 'run-started');
   const started = entries[startIndex];
   if (!started) throw new UnsupportedJournalFormatError(runId, undefined);
-  const state = createAgentRunState(runId, started);
+  const state = createAgentRunState(runId, started, history);
   entries.forEach((entry, index) => {
     if (index !== startIndex) applyAgentEntry(state, entry);
   });
@@ -137,10 +142,17 @@ export function hasAgentRunStarted(entries: readonly JournalEntry[]): boolean {
   return entries.some((entry) => entry.type === 'run-started');
 }
 
-function createAgentRunState(runId: string, entry: JournalEntry): AgentRunState {
+/**
+ * The state a run starts from. Format 1 carries its history; format 2 refers to it
+ * (`historyFrom`), and the caller passes it resolved (`resolveHistory`); a reader that needs only
+ * the run's own messages (session reading, descriptions, events) may leave it out.
+ */
+function createAgentRunState(runId: string, entry: JournalEntry, resolved: readonly Message[] | undefined): AgentRunState {
   const data = (entry as unknown as Extract<AgentJournalRecord, { type: 'run-started' }>).data;
-  if (data?.formatVersion !== AGENT_JOURNAL_FORMAT) throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
-  const history = data.history ?? [];
+  if (!READABLE_AGENT_JOURNAL_FORMATS.includes(data?.formatVersion)) {
+    throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
+  }
+  const history = data.history ?? resolved ?? [];
   const carried = data.carried ?? [];
   const messages: Message[] = [
     ...history,

@@ -20,7 +20,7 @@ import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
 import type { RunEvent } from './run-events.js';
 import { Run } from './run-handle.js';
-import { readSessionRuns, type SessionRun } from './session/index.js';
+import { readSessionRecord, type SessionRun } from './session/index.js';
 import { type SupplementReceipt, submitSupplement } from './supplements.js';
 
 /** Arguments of `agent.run()`. */
@@ -208,7 +208,7 @@ export class Agent {
 
   /** The raw record of a session's runs, oldest first (H-1): inputs, supplements, outcomes, messages. */
   sessionRuns(sessionId: string): Promise<SessionRun[]> {
-    return readSessionRuns(this.store, sessionId);
+    return readSessionRecord(this.store, sessionId);
   }
 }
 

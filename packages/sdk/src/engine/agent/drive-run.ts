@@ -8,6 +8,7 @@ import { maxInvalidToolCallLoops } from './execution-options.js';
 import { notifyHooks, RunBlockedError, stepVerdict } from './governance/step-hooks.js';
 import type { Node, RunLimit } from './nodes/node.js';
 import type { RunContext } from './run-context.js';
+import { digestOf } from './session/index.js';
 
 /**
  * Drives a run from its entry task to its terminal record, turning every way a run can end into
@@ -110,7 +111,8 @@ async function finishRun(
       loops: state.loopsUsed,
       usage: { ...state.usage },
     };
-    return { entries: [{ type: 'run-finished', data: result }], terminal: result };
+    // The digest lets the session's later runs summarise this one without its journal (ADR 0010).
+    return { entries: [{ type: 'run-finished', data: result }], terminal: result, digest: digestOf(state) };
   });
   return result as RunResult;
 }

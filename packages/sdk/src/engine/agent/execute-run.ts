@@ -1,12 +1,13 @@
 import { InvalidRunRequestError, RunOwnedElsewhereError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
+import type { Message } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { AcquireResult, JournalEntry, RunRecord } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import { findRunRequest } from '../run/run-requests.js';
 import { retryTransient } from '../run/store-retry.js';
-import type { AgentJournalRecord } from './agent-journal.js';
+import type { AgentJournalRecord, HistoryReference } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import { driveToResult } from './drive-run.js';
 import { recordLostAttempts } from './operation-runner.js';
@@ -14,6 +15,7 @@ import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
 import { assertSameRun } from './run-identity.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
+import { resolveHistory } from './session/index.js';
 import { createRunStartedEntry } from './start-run.js';
 
 /** How an execution reports back to its `Run` handle. */
@@ -69,9 +71,9 @@ export async function executeAgentRun(
         sessionId: request.sessionId,
         ownerId,
         leaseMs: agent.leaseMs,
-        deadlineAt: (started?.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
+        deadlineAt: (started?.record.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
         // A run that existed at `getRun` is never created again, so no entries are needed for it.
-        initialEntries: started ? [started] : [],
+        initialEntries: started ? [started.record] : [],
         labels: { kind: 'agent', name: agent.name, metadata: request.metadata ?? {} },
       }),
     ),
@@ -95,10 +97,14 @@ export async function executeAgentRun(
   let journal: JournalEntry[];
   try {
     journal = await retrying(() => store.readJournal(run.runId));
+    // The history a new run selected is at hand; a resumed run reads the runs its `run-started`
+    // refers to again (format 2, ADR 0010); a format-1 `run-started` carries its own copy.
+    let history = acquired.outcome === 'created' ? started?.history : undefined;
     // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
     // the recorded request, after whatever supplements reached it while it was pending.
-    if (!hasAgentRunStarted(journal)) journal = await startPendingRun(agent, request, run, journal, now());
-    state = foldAgentJournal(run.runId, journal);
+    if (!hasAgentRunStarted(journal)) ({ journal, history } = await startPendingRun(agent, request, run, journal, now()));
+    history ??= await retrying(() => historyOf(store, run, journal));
+    state = foldAgentJournal(run.runId, journal, history);
     assertSameRun(
       run.runId,
       journal.find((entry) => entry.type === 'run-started'),
@@ -188,7 +194,7 @@ async function startPendingRun(
   run: RunRecord,
   journal: JournalEntry[],
   now: number,
-): Promise<JournalEntry[]> {
+): Promise<{ journal: JournalEntry[]; history: Message[] }> {
   const requested = findRunRequest(journal);
   if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
   const input = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
@@ -200,8 +206,19 @@ async function startPendingRun(
     { ...request, input, variables: { ...(request.variables ?? {}), ...(requested.variables ?? {}) } },
     now,
   );
-  await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started] });
-  return agent.store.readJournal(run.runId);
+  await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });
+  return { journal: await agent.store.readJournal(run.runId), history: started.history };
+}
+
+/** The history a run's `run-started` refers to (format 2), read again; undefined for format 1, which carries it. */
+async function historyOf(
+  store: RunnableAgent['store'],
+  run: RunRecord,
+  journal: readonly JournalEntry[],
+): Promise<Message[] | undefined> {
+  const start = journal.find((entry) => entry.type === 'run-started');
+  const reference = (start?.data as { historyFrom?: HistoryReference } | undefined)?.historyFrom;
+  return reference ? resolveHistory(store, run.sessionId, run.runId, reference) : undefined;
 }
 
 /**

@@ -1,23 +1,35 @@
+import type { Message } from '../../core/messages.js';
 import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
-import { readSessionRuns, selectHistory } from './session/index.js';
+import { readSessionRuns, type SessionRunSummary, selectHistory } from './session/index.js';
+
+/** A new run's `run-started` record, and the history it refers to, resolved for the first owner. */
+export interface RunStart {
+  record: AgentJournalRecord;
+  history: Message[];
+}
 
 /**
  * The `run-started` record of a new run: its input, the execution snapshot it keeps for life
  * (C-15) tightened by the caller's limits (W-6), its deadline (X-10), and the session history and
  * carried supplements selected now (H-3, S-4), so that a resumed run sees exactly what it started
- * with even if the session moved on meanwhile.
+ * with even if the session moved on meanwhile. The history is kept by reference to the earlier
+ * runs (ADR 0010): the session is read in one query, with the journals of the history window only,
+ * and the record's size does not grow with the session.
  */
-export async function createRunStartedEntry(agent: RunnableAgent, request: RunRequest, now: number): Promise<AgentJournalRecord> {
+export async function createRunStartedEntry(agent: RunnableAgent, request: RunRequest, now: number): Promise<RunStart> {
   const limits = request.limits ?? {};
   const deadlineAt = Math.min(now + agent.execution.timeoutMs, limits.deadlineAt ?? Number.POSITIVE_INFINITY);
   const execution: ResolvedExecution =
     limits.maxLoops !== undefined && limits.maxLoops < agent.execution.maxLoops
       ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
       : agent.execution;
-  const sessionRuns = await readSessionRuns(agent.store, request.sessionId, { exceptRunId: request.runId });
-  const { history, carried } = selectHistory(sessionRuns, agent.historyRuns);
+  const sessionRuns = await readSessionRuns(agent.store, request.sessionId, {
+    exceptRunId: request.runId,
+    recentFinished: agent.historyRuns,
+  });
+  const { history, historyFrom, carried } = selectHistory(await withFullMessages(agent, request, sessionRuns), agent.historyRuns);
   const record: Extract<AgentJournalRecord, { type: 'run-started' }> = {
     type: 'run-started',
     data: {
@@ -29,11 +41,30 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       input: request.input ?? '',
       execution,
       deadlineAt,
-      history,
+      historyFrom,
       carried,
       window: agent.window,
       variables: request.variables ?? {},
     },
   };
-  return record;
+  return { record, history };
+}
+
+/**
+ * The store's "most recent finished" may count a run this engine skips (one stopped before it
+ * started); then a run chosen in full can lack its messages, and is read once more by name.
+ */
+async function withFullMessages(
+  agent: RunnableAgent,
+  request: RunRequest,
+  runs: SessionRunSummary[],
+): Promise<SessionRunSummary[]> {
+  const finished = runs.filter((run) => run.status !== 'running');
+  const missing = (agent.historyRuns > 0 ? finished.slice(-agent.historyRuns) : []).filter((run) => !run.messages);
+  if (missing.length === 0) return runs;
+  return readSessionRuns(agent.store, request.sessionId, {
+    exceptRunId: request.runId,
+    recentFinished: agent.historyRuns,
+    messagesOf: missing.map((run) => run.runId),
+  });
 }

@@ -12,6 +12,8 @@ export interface Commit<Entry extends NewJournalEntry = NewJournalEntry> {
   entries: Entry[];
   chargeLoops?: number;
   terminal?: RunResult;
+  /** With `terminal`: what the finished run leaves on its row for later runs of its session. */
+  digest?: unknown;
 }
 
 /** Options of `DurableRun`. */
@@ -136,6 +138,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       entries: commit.entries,
       chargeLoops: commit.chargeLoops ?? 0,
       ...(commit.terminal ? { terminal: commit.terminal } : {}),
+      ...(commit.terminal && commit.digest !== undefined ? { digest: commit.digest } : {}),
     };
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {

@@ -1,7 +1,7 @@
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
+import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
 import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
@@ -11,11 +11,13 @@ import type {
   ExternalAppendRequest,
   JournalEntry,
   ReadJournalOptions,
+  ReadSessionRequest,
   RunListQuery,
   RunRecord,
   RunStore,
   SessionListQuery,
   SessionRecord,
+  SessionRunRead,
 } from '../run-store.js';
 
 /** Options of `MemoryRunStore`. */
@@ -27,6 +29,8 @@ export interface MemoryRunStoreOptions {
 interface StoredRun {
   record: RunRecord;
   journal: JournalEntry[];
+  /** Serialised like the durable stores keep it, so a reader never shares the writer's object. */
+  digest?: string;
 }
 
 /**
@@ -95,6 +99,7 @@ export class MemoryRunStore implements RunStore {
     if (request.terminal) {
       record.status = request.terminal.status;
       record.result = structuredClone(request.terminal);
+      if (request.digest !== undefined) stored.digest = JSON.stringify(request.digest);
       record.ownerId = null;
       record.leaseExpiresAt = 0;
     }
@@ -149,6 +154,30 @@ export class MemoryRunStore implements RunStore {
       .filter((record) => record.sessionId === sessionId && record.status !== 'deleted')
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((record) => structuredClone(record));
+  }
+
+  async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
+    this.assertOpen();
+    assertReadSession(request);
+    const runs = [...this.runs.values()]
+      .filter(
+        ({ record }) =>
+          record.sessionId === request.sessionId &&
+          record.status !== 'deleted' &&
+          record.runId !== request.exceptRunId &&
+          (request.kind === undefined || record.kind === request.kind),
+      )
+      .sort((a, b) => a.record.createdAt - b.record.createdAt);
+    const journals = new Set(request.journalsOf ?? []);
+    const finished = runs.filter(({ record }) => !isUnfinished(record.status));
+    const recent = request.recentFinished ?? 0;
+    for (const { record } of recent > 0 ? finished.slice(-recent) : []) journals.add(record.runId);
+    return runs.map((stored) => {
+      const read: SessionRunRead = { run: structuredClone(stored.record) };
+      if (stored.digest !== undefined) read.digest = JSON.parse(stored.digest);
+      if (stored.digest === undefined || journals.has(stored.record.runId)) read.journal = structuredClone(stored.journal);
+      return read;
+    });
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {

@@ -69,4 +69,10 @@ export const postgresMigrations: readonly string[] = [
    $body$;
    CREATE TRIGGER agentloom_runs_count_session AFTER INSERT OR UPDATE OF status ON agentloom_runs
      FOR EACH ROW EXECUTE FUNCTION agentloom_count_session();`,
+  // 3: each finished run's digest on its row (its inputs and unconsumed supplements, written with
+  // its terminal append), and the index that finds a session's most recent finished runs from its
+  // end, so that a new run reads its session in one query without the earlier journals (issue 18).
+  `ALTER TABLE agentloom_runs ADD COLUMN digest text;
+   CREATE INDEX agentloom_runs_session_finished ON agentloom_runs (session_id, created_at, created_order)
+     WHERE status NOT IN ('pending', 'running', 'deleted');`,
 ];

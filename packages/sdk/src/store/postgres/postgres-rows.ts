@@ -1,6 +1,6 @@
 import { StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { JournalEntry, RunKind, RunRecord, StoredRunStatus } from '../run-store.js';
+import type { JournalEntry, RunKind, RunRecord, SessionRunRead, StoredRunStatus } from '../run-store.js';
 
 /**
  * A row of `agentloom_runs` as `pg` returns it. `bigint` columns arrive as strings by default (or
@@ -67,6 +67,44 @@ export function parseJournalRow(runId: string, row: JournalRow): JournalEntry {
   };
   if (row.task_id !== null) entry.taskId = row.task_id;
   return entry;
+}
+
+/** A row of `readSession`: a run, its digest, and one entry of its journal when that was asked for. */
+export interface SessionReadRow extends RunRow {
+  digest: string | null;
+  entry_sequence: number | null;
+  entry_epoch: number | null;
+  entry_type: string | null;
+  entry_task_id: string | null;
+  entry_data: string | null;
+  entry_at: string | number | null;
+}
+
+/** Groups the rows of `readSession` (ordered by run, then sequence) into one read per run. */
+export function toSessionReads(rows: readonly SessionReadRow[]): SessionRunRead[] {
+  const reads: SessionRunRead[] = [];
+  let current: SessionRunRead | undefined;
+  for (const row of rows) {
+    if (current?.run.runId !== row.run_id) {
+      current = { run: toRunRecord(row) };
+      if (row.digest !== null) current.digest = parseJson(row.run_id, 'digest', row.digest);
+      if (row.digest === null) current.journal = [];
+      reads.push(current);
+    }
+    if (row.entry_sequence === null) continue;
+    current.journal ??= [];
+    current.journal.push(
+      parseJournalRow(row.run_id, {
+        sequence: row.entry_sequence,
+        epoch: row.entry_epoch as number,
+        type: row.entry_type as string,
+        task_id: row.entry_task_id,
+        data: row.entry_data as string,
+        at: row.entry_at as string | number,
+      }),
+    );
+  }
+  return reads;
 }
 
 function parseJson(runId: string, what: string, text: string): unknown {

@@ -61,6 +61,38 @@ await describeWithPostgres('PostgresRunStore', () => {
       expect((await stores[1]?.acquire(request()))?.outcome).toBe('created');
     });
 
+    it('migrates a version-2 schema: its finished runs, without digests, are read from their journals (issue 18)', async () => {
+      const schema = uniqueSchemaName('v2');
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        await client.query(`CREATE SCHEMA ${client.escapeIdentifier(schema)}`);
+        await client.query(`SET search_path TO ${client.escapeIdentifier(schema)}`);
+        await client.query(
+          'CREATE TABLE agentloom_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+        );
+        for (const [index, migration] of postgresMigrations.slice(0, 2).entries()) {
+          await client.query(migration);
+          await client.query('INSERT INTO agentloom_migrations (version) VALUES ($1)', [index + 1]);
+        }
+        await client.query(
+          `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used,
+             last_sequence, created_at, updated_at, result, kind, name, metadata)
+           VALUES ('old', 's', 'succeeded', NULL, 1, 0, 0, 1, 1, 1, 1, '{"status":"succeeded"}', 'agent', 'a', '{}')`,
+        );
+        await client.query(
+          `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES ('old', 1, 1, 'run-started', NULL, '{"input":"q"}', 1)`,
+        );
+      } finally {
+        await client.end();
+      }
+      const store = await freshStore(schema);
+      const [read] = await store.readSession({ sessionId: 's' });
+      expect(read?.digest).toBeUndefined();
+      expect(read?.journal).toEqual([{ sequence: 1, epoch: 1, type: 'run-started', data: { input: 'q' }, at: 1 }]);
+      expect(read?.run).toMatchObject({ runId: 'old', status: 'succeeded', lastSequence: 1 });
+    });
+
     it('refuses a schema written by a newer SDK, and says so before setup() ran', async () => {
       const store = await freshStore();
       const client = new pg.Client({ connectionString: postgresUrl });

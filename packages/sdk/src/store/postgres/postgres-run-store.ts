@@ -9,7 +9,7 @@ import {
 } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
+import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -19,16 +19,25 @@ import type {
   JournalEntry,
   NewJournalEntry,
   ReadJournalOptions,
+  ReadSessionRequest,
   RunListQuery,
   RunRecord,
   RunStore,
   SessionListQuery,
   SessionRecord,
+  SessionRunRead,
   StoredRunStatus,
 } from '../run-store.js';
 import { toPostgresStoreError } from './postgres-errors.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
-import { type JournalRow, parseJournalRow, type RunRow, toRunRecord } from './postgres-rows.js';
+import {
+  type JournalRow,
+  parseJournalRow,
+  type RunRow,
+  type SessionReadRow,
+  toRunRecord,
+  toSessionReads,
+} from './postgres-rows.js';
 import { migratePostgresSchema } from './postgres-setup.js';
 import { type PostgresStatements, postgresStatements } from './postgres-statements.js';
 
@@ -209,6 +218,7 @@ export class PostgresRunStore implements RunStore {
       request.chargeLoops ?? 0,
       terminal ? terminal.status : null,
       terminal ? JSON.stringify(terminal) : null,
+      terminal && request.digest !== undefined ? JSON.stringify(request.digest) : null,
     ];
     return this.run('append', async () => {
       // A named (prepared) statement: parsed and planned once per connection, which halves the
@@ -270,6 +280,20 @@ export class PostgresRunStore implements RunStore {
     return this.run('listSessionRuns', async () => {
       const found = await this.pool.query<RunRow>(this.statements.sessionRuns, [sessionId]);
       return found.rows.map(toRunRecord);
+    });
+  }
+
+  async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
+    assertReadSession(request);
+    return this.run('readSession', async () => {
+      const found = await this.pool.query<SessionReadRow>(this.statements.readSession, [
+        request.sessionId,
+        request.kind ?? null,
+        request.exceptRunId ?? null,
+        request.recentFinished ?? 0,
+        [...(request.journalsOf ?? [])],
+      ]);
+      return toSessionReads(found.rows);
     });
   }
 

@@ -26,6 +26,8 @@ export interface PostgresStatements {
   getRun: string;
   readJournal: string;
   sessionRuns: string;
+  /** A whole session in one statement: runs in order, journals joined only where wanted (issue 18). */
+  readSession: string;
   /** Records a pending run with its first entries unless the id exists. */
   createPending: string;
   /** Locks the rows of the runs to delete. */
@@ -60,8 +62,8 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       )
       SELECT run_id FROM created`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
-    // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result.
-    // The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
+    // $10 digest (with a terminal only). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
     // consumes its RETURNING, so a refused write inserts nothing.
     append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
@@ -72,6 +74,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
           updated_at = clock.now,
           status = COALESCE($8::text, run.status),
           result = COALESCE($9::text, run.result),
+          digest = COALESCE($10::text, run.digest),
           owner_id = CASE WHEN $8::text IS NULL THEN run.owner_id END,
           lease_expires_at = CASE WHEN $8::text IS NULL THEN run.lease_expires_at ELSE 0 END
         FROM clock
@@ -105,6 +108,27 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
       WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
     sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 AND status <> 'deleted' ORDER BY created_at, created_order`,
+    // $1 session, $2 kind or null, $3 run left out or null, $4 recent finished runs, $5 run ids.
+    // The last sequence is the stored column; the journal is joined only for the chosen runs.
+    readSession: `WITH session AS (
+        SELECT ${RUN_COLUMNS}, digest, created_order FROM ${runs}
+        WHERE session_id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR kind = $2::text)
+          AND ($3::text IS NULL OR run_id <> $3::text)
+      ), chosen AS (
+        (SELECT run_id FROM ${runs}
+          WHERE session_id = $1 AND status NOT IN ('pending', 'running', 'deleted')
+            AND ($2::text IS NULL OR kind = $2::text) AND ($3::text IS NULL OR run_id <> $3::text)
+          ORDER BY created_at DESC, created_order DESC LIMIT $4::integer)
+        UNION SELECT unnest($5::text[])
+        UNION SELECT run_id FROM session WHERE digest IS NULL
+      ), wanted AS MATERIALIZED (
+        SELECT entry.* FROM chosen JOIN ${journal} AS entry ON entry.run_id = chosen.run_id
+      )
+      SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
+        entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
+      FROM session AS run
+      LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
+      ORDER BY run.created_at, run.created_order, entry.sequence`,
     // $1 run id, $2 epoch (1), $3..$5 entries, $6 session, $7 entry count, $8 kind, $9 name, $10 metadata.
     createPending: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
       created AS (
@@ -121,7 +145,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       SELECT run_id FROM created`,
     lockRuns: `SELECT run_id, status FROM ${runs} WHERE run_id = ANY($1::text[]) AND status <> 'deleted' ORDER BY run_id FOR UPDATE`,
     deleteJournals: `DELETE FROM ${journal} WHERE run_id = ANY($1::text[])`,
-    tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0,
+    tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0,
       updated_at = ${DATABASE_CLOCK} WHERE run_id = ANY($1::text[])`,
     listRunsSelect: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE status <> 'deleted'`,
     // $1 has-cursor, $2 cursor time, $3 cursor session, $4 limit.

@@ -60,4 +60,10 @@ export const sqliteMigrations: readonly string[] = [
        SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at) FROM agentloom_runs
        WHERE session_id = NEW.session_id AND status <> 'deleted' GROUP BY session_id;
    END;`,
+  // 4: each finished run's digest on its row (its inputs and unconsumed supplements, written with
+  // its terminal append), and the index that finds a session's most recent finished runs from its
+  // end, so that a new run reads its session in one query without the earlier journals (issue 18).
+  `ALTER TABLE agentloom_runs ADD COLUMN digest TEXT;
+   CREATE INDEX agentloom_runs_session_finished ON agentloom_runs (session_id, created_at)
+     WHERE status NOT IN ('pending', 'running', 'deleted');`,
 ];

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StoreFailureError, StoreFileChangedError } from '../../core/errors/index.js';
 import { runStoreContract } from '../../testing/run-store-contract.js';
+import { sqliteMigrations } from './migrations.js';
 import { toSqliteStoreError } from './sqlite-errors.js';
 import { SqliteRunStore } from './sqlite-run-store.js';
 
@@ -55,6 +56,36 @@ describe('SqliteRunStore', () => {
     expect((await owner.readJournal('r2')).map((entry) => [entry.type, entry.epoch])).toEqual([['y', 2]]);
     await owner.close();
     await other.close();
+  });
+
+  it('migrates a version-3 file: its finished runs, without digests, are read from their journals (issue 18)', async () => {
+    const path = nextPath();
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE agentloom_schema (version INTEGER NOT NULL) STRICT');
+    for (const migration of sqliteMigrations.slice(0, 3)) raw.exec(migration);
+    raw.prepare('INSERT INTO agentloom_schema (version) VALUES (3)').run();
+    raw
+      .prepare(
+        `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used,
+           last_sequence, created_at, updated_at, result, kind, name, metadata)
+         VALUES ('old', 's', 'succeeded', NULL, 1, 0, 0, 1, 1, 1, 1, '{"status":"succeeded"}', 'agent', 'a', '{}')`,
+      )
+      .run();
+    raw
+      .prepare(
+        `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES ('old', 1, 1, 'run-started', NULL, '{"input":"q"}', 1)`,
+      )
+      .run();
+    raw.close();
+    const store = new SqliteRunStore({ path });
+    const [read] = await store.readSession({ sessionId: 's' });
+    expect(read?.digest).toBeUndefined();
+    expect(read?.journal).toEqual([{ sequence: 1, epoch: 1, type: 'run-started', data: { input: 'q' }, at: 1 }]);
+    expect(read?.run).toMatchObject({ runId: 'old', status: 'succeeded', lastSequence: 1 });
+    await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT version FROM agentloom_schema').get()).toEqual({ version: sqliteMigrations.length });
+    check.close();
   });
 
   it('refuses a database written by a newer schema', async () => {

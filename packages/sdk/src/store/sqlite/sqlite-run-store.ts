@@ -3,7 +3,7 @@ import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureEr
 import { assertIdentifier } from '../../core/ids.js';
 import type { RunResult } from '../../core/run-result.js';
 import { DEFAULT_LABELS, decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal } from '../request-validation.js';
+import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -13,12 +13,14 @@ import type {
   JournalEntry,
   NewJournalEntry,
   ReadJournalOptions,
+  ReadSessionRequest,
   RunKind,
   RunListQuery,
   RunRecord,
   RunStore,
   SessionListQuery,
   SessionRecord,
+  SessionRunRead,
   StoredRunStatus,
 } from '../run-store.js';
 import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
@@ -64,6 +66,26 @@ interface RunRow {
   kind: string;
   name: string;
   metadata: string;
+  digest: string | null;
+}
+
+/** A row of `readSession`: a run, and one entry of its journal when its journal was asked for. */
+interface SessionReadRow extends RunRow {
+  entry_sequence: number | null;
+  entry_epoch: number | null;
+  entry_type: string | null;
+  entry_task_id: string | null;
+  entry_data: string | null;
+  entry_at: number | null;
+}
+
+/** The named parameters of the `readSession` statement. */
+interface SessionReadParameters {
+  session: string;
+  kind: string | null;
+  except: string | null;
+  recent: number;
+  runs: string;
 }
 
 interface SessionRow {
@@ -141,14 +163,14 @@ export class SqliteRunStore implements RunStore {
         'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
       ),
       finish: database.prepare(
-        `UPDATE agentloom_runs SET status = ?, result = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+        `UPDATE agentloom_runs SET status = ?, result = ?, digest = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
       renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
         `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
          RETURNING last_sequence`,
       ),
       tombstone: database.prepare(
-        `UPDATE agentloom_runs SET status = 'deleted', result = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+        `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
       ),
       deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
       sessions: database.prepare<[number, number, string, number], SessionRow>(
@@ -161,6 +183,31 @@ export class SqliteRunStore implements RunStore {
       ),
       journal: database.prepare<[string, number, number], JournalRow>(
         'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+      ),
+      // One statement for a whole session (issue 18): the runs in order, the journal joined only
+      // for the runs whose journal is wanted — read first by primary key (`wanted`, materialised),
+      // so that no other run's entries are visited. The last sequence is the stored column, never a
+      // MAX(sequence) per run over the WITHOUT ROWID journal.
+      readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
+        `WITH session AS (
+           SELECT rowid AS position, * FROM agentloom_runs
+           WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+         ), chosen AS (
+           SELECT run_id FROM (
+             SELECT run_id FROM agentloom_runs
+             WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
+               AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+             ORDER BY created_at DESC, rowid DESC LIMIT @recent)
+           UNION SELECT value FROM json_each(@runs)
+           UNION SELECT run_id FROM session WHERE digest IS NULL
+         ), wanted AS MATERIALIZED (
+           SELECT entry.* FROM chosen JOIN agentloom_journal AS entry ON entry.run_id = chosen.run_id
+         )
+         SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
+           entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
+         FROM session AS run
+         LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
+         ORDER BY run.created_at, run.position, entry.sequence`,
       ),
       sessionRuns: database.prepare<[string], RunRow>(
         `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
@@ -223,7 +270,8 @@ export class SqliteRunStore implements RunStore {
       this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
       if (request.terminal) {
         const result = request.terminal;
-        this.statements.finish.run(result.status, JSON.stringify(result), now, request.runId);
+        const digest = request.digest === undefined ? null : JSON.stringify(request.digest);
+        this.statements.finish.run(result.status, JSON.stringify(result), digest, now, request.runId);
       }
       this.injectFault('append', 'before-commit');
       return last;
@@ -299,6 +347,42 @@ export class SqliteRunStore implements RunStore {
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     assertIdentifier('sessionId', sessionId);
     return this.call('listSessionRuns', () => this.statements.sessionRuns.all(sessionId).map(toRecord));
+  }
+
+  async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
+    assertReadSession(request);
+    return this.call('readSession', () => {
+      const rows = this.statements.readSession.all({
+        session: request.sessionId,
+        kind: request.kind ?? null,
+        except: request.exceptRunId ?? null,
+        recent: request.recentFinished ?? 0,
+        runs: JSON.stringify(request.journalsOf ?? []),
+      });
+      const reads: SessionRunRead[] = [];
+      let current: SessionRunRead | undefined;
+      for (const row of rows) {
+        if (current?.run.runId !== row.run_id) {
+          current = { run: toRecord(row) };
+          if (row.digest !== null) current.digest = JSON.parse(row.digest);
+          reads.push(current);
+        }
+        if (row.entry_sequence === null) continue;
+        const entry: JournalEntry = {
+          sequence: row.entry_sequence,
+          epoch: row.entry_epoch as number,
+          type: row.entry_type as string,
+          data: JSON.parse(row.entry_data as string),
+          at: row.entry_at as number,
+        };
+        if (row.entry_task_id !== null) entry.taskId = row.entry_task_id;
+        current.journal ??= [];
+        current.journal.push(entry);
+      }
+      // A run without a digest has its journal read even when it is empty.
+      for (const read of reads) if (read.digest === undefined) read.journal ??= [];
+      return reads;
+    });
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {

@@ -1,2 +1,9 @@
-export { type RunStartContext, selectHistory } from './select-history.js';
-export { readSessionRuns, type SessionRun } from './session-runs.js';
+export { type RunStartContext, resolveHistory, selectHistory } from './select-history.js';
+export {
+  digestOf,
+  readSessionRecord,
+  readSessionRuns,
+  type SessionReadOptions,
+  type SessionRun,
+  type SessionRunSummary,
+} from './session-runs.js';

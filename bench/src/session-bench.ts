@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:session`: one session of many runs (default 10,000, `--runs N` to change), on
+ * SQLite and, when it answers, PostgreSQL (`--stores sqlite` or `--stores postgres` for one) (issue 18, item 7; ADR 0010). Every run is a real
+ * `agent.run()` to its result with a scripted model and the default history window (2 runs).
+ * For a run early in the session and for the last ones it prints the wall time of the whole run,
+ * the rows and bytes the run read from the store, and the bytes its `run-started` stored.
+ *
+ * Rows and bytes are counted by a wrapper around the real store: every row a read answers (a run
+ * record with its digest, a journal entry) counts one, and its bytes are the length of its JSON.
+ * The time the wrapper spends counting is subtracted from the run's time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, type RunStore } from '@agentloom/sdk';
+import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
+import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
+import { ScriptedModel } from '@agentloom/sdk/testing';
+import pg from 'pg';
+import { postgresAvailable, postgresUrl } from './workflow-stores.js';
+
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+const RUNS = Number(argument('--runs') ?? 10_000);
+/** `--stores sqlite`, `--stores postgres` or both (the default). */
+const STORES = argument('--stores') ?? 'sqlite,postgres';
+/** Runs whose figures are printed one by one. */
+const SHOWN = [10, RUNS, RUNS + 1];
+/** Runs on each side of a shown run whose medians are printed too (the time of one run is noisy). */
+const WINDOW = 5;
+
+/** What one run read and wrote, as the wrapper saw it. */
+interface RunFigures {
+  ms: number;
+  rowsRead: number;
+  bytesRead: number;
+  runStartedBytes: number;
+  historyCharacters: number;
+  readMs: number;
+}
+
+/** Counts what read operations answer, and the size of each new run's `run-started`. */
+class Meter {
+  rows = 0;
+  bytes = 0;
+  runStartedBytes = 0;
+  /** Wall time spent in reads (`readSession`, `readJournal`, `getRun` …), in milliseconds. */
+  readMs = 0;
+  /** Wall time the meter itself spent counting, subtracted from the run's time. */
+  overheadMs = 0;
+
+  wrap(store: RunStore): RunStore {
+    const count = (rows: unknown[]) => {
+      const begin = process.hrtime.bigint();
+      this.rows += rows.length;
+      for (const row of rows) this.bytes += JSON.stringify(row).length;
+      this.overheadMs += Number(process.hrtime.bigint() - begin) / 1e6;
+    };
+    return new Proxy(store, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          if (property === 'acquire') {
+            const started = (args[0] as { initialEntries: { type: string; data: unknown }[] }).initialEntries.find(
+              (entry) => entry.type === 'run-started',
+            );
+            if (started) this.runStartedBytes = JSON.stringify(started.data).length;
+          }
+          const begin = process.hrtime.bigint();
+          const answer = await value.apply(target, args);
+          if (property.toString().startsWith('read') || property === 'getRun' || property.toString().startsWith('list')) {
+            this.readMs += Number(process.hrtime.bigint() - begin) / 1e6;
+          }
+          if (property === 'readJournal' || property === 'listSessionRuns' || property === 'listRuns') count(answer);
+          if (property === 'getRun' && answer) count([answer]);
+          if (property === 'readSession') {
+            for (const read of answer as { run: unknown; digest?: unknown; journal?: unknown[] }[]) {
+              count([{ run: read.run, digest: read.digest }]);
+              count(read.journal ?? []);
+            }
+          }
+          return answer;
+        };
+      },
+    });
+  }
+}
+
+async function measure(name: string, store: RunStore): Promise<Map<number, RunFigures>> {
+  const meter = new Meter();
+  const model = new ScriptedModel({ keepRequests: 1, respond: (_request, call) => ({ text: `answer ${call.index + 1}` }) });
+  const agent = new Agent({ name: 'bench', mode: 'react', model, prompt: 'Answer.', store: meter.wrap(store) });
+  const figures = new Map<number, RunFigures>();
+  const keep = new Set<number>();
+  for (const shown of SHOWN) for (let index = shown - WINDOW; index <= shown + WINDOW; index += 1) keep.add(index);
+  const started = Date.now();
+  for (let index = 1; index <= RUNS + 1; index += 1) {
+    meter.rows = 0;
+    meter.bytes = 0;
+    meter.runStartedBytes = 0;
+    meter.readMs = 0;
+    meter.overheadMs = 0;
+    const begin = process.hrtime.bigint();
+    await agent
+      .run({ sessionId: 'long-session', runId: `run-${String(index).padStart(6, '0')}`, input: `question ${index}` })
+      .result();
+    const ms = Number(process.hrtime.bigint() - begin) / 1e6 - meter.overheadMs;
+    if (keep.has(index)) {
+      const history = model.requests.at(-1)?.messages.slice(0, -1) ?? [];
+      figures.set(index, {
+        ms,
+        rowsRead: meter.rows,
+        bytesRead: meter.bytes,
+        runStartedBytes: meter.runStartedBytes,
+        readMs: meter.readMs,
+        historyCharacters: history.reduce((total, message) => total + message.content.length, 0),
+      });
+    }
+    if (index % 1000 === 0) process.stderr.write(`${name}: ${index} runs, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  }
+  return figures;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+function report(name: string, figures: Map<number, RunFigures>): void {
+  const rows: string[] = [];
+  for (const shown of SHOWN) {
+    const one = figures.get(shown);
+    if (!one) continue;
+    const around: RunFigures[] = [];
+    for (let index = shown - WINDOW; index <= shown + WINDOW; index += 1) {
+      const figure = figures.get(index);
+      if (figure) around.push(figure);
+    }
+    rows.push(
+      [
+        `#${shown.toLocaleString('en')}`.padEnd(9),
+        one.ms.toFixed(1).padStart(9),
+        median(around.map((figure) => figure.ms))
+          .toFixed(1)
+          .padStart(12),
+        median(around.map((figure) => figure.readMs))
+          .toFixed(1)
+          .padStart(13),
+        String(one.rowsRead).padStart(10),
+        String(one.bytesRead).padStart(11),
+        String(one.runStartedBytes).padStart(18),
+        String(one.historyCharacters).padStart(19),
+      ].join(' '),
+    );
+  }
+  console.log(`\n${name}`);
+  console.log(
+    'run        run (ms)  median ±5 ms  of it reads  rows read  bytes read  run-started bytes  history to model (chars)',
+  );
+  for (const row of rows) console.log(row);
+}
+
+async function main(): Promise<void> {
+  console.log(`one session of ${RUNS.toLocaleString('en')} runs (+1), node ${process.version}, history window 2 runs`);
+  if (STORES.includes('sqlite')) {
+    const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-session-'));
+    try {
+      const sqlite = new SqliteRunStore({ path: join(directory, 'session.db') });
+      report('SQLite', await measure('SQLite', sqlite));
+      await sqlite.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+  if (!STORES.includes('postgres')) return;
+  if (!(await postgresAvailable())) {
+    console.log('\nPostgreSQL: not measured (no server answers at AGENTLOOM_POSTGRES_URL)');
+    return;
+  }
+  const schema = `agentloom_bench_session_${process.pid}`;
+  const store = await PostgresRunStore.fromConnectionString(postgresUrl, { schema });
+  try {
+    report('PostgreSQL', await measure('PostgreSQL', store));
+  } finally {
+    await store.close();
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  }
+}
+
+await main();
