@@ -18,6 +18,8 @@ export interface PlatformConfig {
   bodyLimitBytes: number;
   /** Seeds the offline demo connection and a published demo agent into an empty instance. */
   seedDemo: boolean;
+  /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
+  consoleDirectory?: string;
 }
 
 /** Command-line flags that override the environment. */
@@ -126,5 +128,6 @@ export function loadConfig(
     logLevel: environment.AGENTLOOM_LOG_LEVEL ?? 'info',
     bodyLimitBytes,
     seedDemo: environment.AGENTLOOM_SEED_DEMO !== 'false',
+    ...(environment.AGENTLOOM_CONSOLE_DIR ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) } : {}),
   };
 }
