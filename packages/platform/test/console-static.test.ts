@@ -36,10 +36,12 @@ describe('the built web console served by the platform', () => {
     expect(deep.headers.get('content-type')).toContain('text/html');
   });
 
-  it('never shadows the API or the probes: an unknown API route stays a JSON 404', async () => {
+  it('never shadows the API or the probes: an unknown API route stays a JSON error, never the page', async () => {
+    // Anonymous: authentication answers first (401); signed in, it is a 404 `route-not-found` (browser test).
     const missing = await platform.app.request('/api/v1/no-such-route');
-    expect(missing.status).toBe(404);
-    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('route-not-found');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('content-type')).toContain('application/json');
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
     expect((await platform.app.request('/healthz')).headers.get('content-type')).toContain('application/json');
     expect((await platform.app.request('/api/v1/openapi.json')).headers.get('content-type')).toContain('application/json');
   });

@@ -16,7 +16,7 @@ const validSkill = '---\nname: notes-helper\ndescription: Use when the user asks
  * conflicting save, publish and see the release; members and API keys; a viewer cannot edit.
  * Every page passes axe-core with no serious or critical violation.
  */
-describe.runIf(chromiumAvailable())('the web console in Chromium', () => {
+describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 120_000 }, () => {
   let platform: RunningPlatform;
   let browser: Browser;
   let context: BrowserContext;
@@ -32,6 +32,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', () => {
     platform = await startPlatform(built.directory);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    context.setDefaultTimeout(20_000);
     page = await context.newPage();
   }, 180_000);
 
@@ -128,7 +129,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', () => {
     await page.getByText('The parameters must be a JSON Schema with "type": "object".').waitFor();
     await page.getByLabel('Parameters (JSON Schema)').fill('{"type": "object", "properties": {"city": {"type": "string"}}}');
     await page.getByRole('button', { name: 'Create tool' }).click();
-    await page.getByRole('cell', { name: 'weather' }).waitFor();
+    await page.getByRole('cell', { name: 'weather', exact: true }).waitFor();
     await checkPage('06-http-tools');
   });
 
@@ -170,7 +171,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', () => {
     await page.getByLabel('Email', { exact: true }).fill('viewer@example.com');
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Add member' }).click();
-    await page.getByRole('cell', { name: 'viewer@example.com' }).waitFor();
+    await page.getByRole('cell', { name: 'viewer@example.com', exact: true }).waitFor();
     await checkPage('08-members');
 
     await page.getByRole('link', { name: 'API keys' }).click();

@@ -3,17 +3,24 @@ import { Navigate } from 'react-router';
 import { RootLayout } from './root-layout.js';
 import { SpaceLayout } from './space-layout.js';
 
+/** Shown while the first page's chunk loads. */
+function LoadingPage() {
+  return <p className="main">Loading…</p>;
+}
+
 /**
  * Every page of the console. Pages load lazily, one chunk each, so a page ships only its own
  * code (see `scripts/report-bundle-size.ts`). The run pages (chat, sessions, run view, issue 14)
  * slot in under `spaces/:spaceId/agents/:appId/…` the same way.
  */
 export const consoleRoutes: RouteObject[] = [
-  { path: '/sign-in', lazy: () => import('../pages/sign-in/index.js').then((page) => ({ Component: page.SignInPage })) },
+  { path: '/sign-in', HydrateFallback: LoadingPage, lazy: () => import('../pages/sign-in/index.js').then((page) => ({ Component: page.SignInPage })) },
   {
     path: '/',
     Component: RootLayout,
+    HydrateFallback: LoadingPage,
     children: [
+      { path: 'spaces', element: <Navigate to="/" replace /> },
       { index: true, lazy: () => import('../pages/spaces/index.js').then((page) => ({ Component: page.SpacesPage })) },
       {
         path: 'spaces/:spaceId',

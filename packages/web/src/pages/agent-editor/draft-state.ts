@@ -1,13 +1,18 @@
 import type { Schema } from '../../api/index.js';
 
-/** An agent draft as the editor holds it (the platform's `AgentDraft` schema). */
-export type AgentDraft = Schema<'AgentDraft'>;
-/** A capability selection (built-in groups, tools, skills, MCP servers). */
-export type Capabilities = AgentDraft['capabilities'];
+type StoredDraft = Schema<'AgentDraft'>;
+/** A capability selection (built-in groups, tools, skills, MCP servers), every list present. */
+export type Capabilities = Required<Schema<'Capabilities'>>;
 /** Inline prompt text or a shared prompt resource. */
 export type PromptSource = Schema<'PromptSource'>;
 /** One executor role of a Plan–Executor agent. */
-export type ExecutorRole = AgentDraft['executors'][number];
+export type ExecutorRole = Omit<StoredDraft['executors'][number], 'capabilities'> & { capabilities: Capabilities };
+/** An agent draft as the editor holds it: the platform's `AgentDraft` with every default filled in. */
+export type AgentDraft = Omit<StoredDraft, 'capabilities' | 'planner' | 'executors'> & {
+  capabilities: Capabilities;
+  planner?: { prompt: PromptSource; capabilities: Capabilities };
+  executors: ExecutorRole[];
+};
 
 /** An empty capability selection. */
 export function noCapabilities(): Capabilities {
@@ -16,17 +21,19 @@ export function noCapabilities(): Capabilities {
 
 /** Fills in what a stored draft may leave out, so the editor can read every group without checks. */
 export function normaliseDraft(config: Record<string, unknown>): AgentDraft {
-  const draft = config as Partial<AgentDraft>;
+  const draft = config as Partial<StoredDraft>;
+  const capabilitiesOf = (selection: Schema<'Capabilities'> | undefined): Capabilities => ({ ...noCapabilities(), ...selection });
   return {
     ...draft,
     variables: draft.variables ?? {},
-    capabilities: draft.capabilities ?? noCapabilities(),
-    executors: draft.executors ?? [],
+    capabilities: capabilitiesOf(draft.capabilities),
+    planner: draft.planner ? { prompt: draft.planner.prompt, capabilities: capabilitiesOf(draft.planner.capabilities) } : undefined,
+    executors: (draft.executors ?? []).map((role) => ({ ...role, capabilities: capabilitiesOf(role.capabilities) })),
     hooks: draft.hooks ?? [],
     execution: draft.execution ?? {},
     context: draft.context ?? {},
     environment: draft.environment ?? { persistentSandbox: false },
-  } as AgentDraft;
+  };
 }
 
 /**
