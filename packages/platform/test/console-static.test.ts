@@ -47,7 +47,7 @@ describe('the built web console served by the platform', () => {
   });
 
   it('never serves a file outside the console directory', async () => {
-    const escape = await platform.app.request('/..%2Foutside-console.txt');
-    expect(await escape.text()).not.toContain('secret');
+    const outside = await platform.app.request('/..%2Foutside-console.txt');
+    expect(await outside.text()).not.toContain('secret');
   });
 });

@@ -20,7 +20,10 @@ interface ManifestChunk {
 }
 
 const distDirectory = fileURLToPath(new URL('../dist', import.meta.url));
-const manifest = JSON.parse(readFileSync(path.join(distDirectory, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const manifest = JSON.parse(readFileSync(path.join(distDirectory, '.vite', 'manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
 
 function closure(key: string, into: Set<string>): Set<string> {
   const chunk = manifest[key];
@@ -52,8 +55,12 @@ const rows = pages
   .sort((left, right) => right.gzipBytes - left.gzipBytes);
 
 console.log(`JavaScript per page (gzip), budget ${(pageBudgetBytes / 1024).toFixed(0)} KiB:`);
-for (const row of rows) console.log(`  ${row.page.padEnd(14)} ${(row.gzipBytes / 1024).toFixed(1).padStart(7)} KiB  (${row.files} chunks)`);
-writeFileSync(path.join(distDirectory, 'bundle-size.json'), `${JSON.stringify({ budgetBytes: pageBudgetBytes, pages: rows }, null, 2)}\n`);
+for (const row of rows)
+  console.log(`  ${row.page.padEnd(14)} ${(row.gzipBytes / 1024).toFixed(1).padStart(7)} KiB  (${row.files} chunks)`);
+writeFileSync(
+  path.join(distDirectory, 'bundle-size.json'),
+  `${JSON.stringify({ budgetBytes: pageBudgetBytes, pages: rows }, null, 2)}\n`,
+);
 const over = rows.filter((row) => row.gzipBytes > pageBudgetBytes);
 if (over.length > 0) {
   console.error(`Over budget: ${over.map((row) => row.page).join(', ')}`);

@@ -128,6 +128,8 @@ export function loadConfig(
     logLevel: environment.AGENTLOOM_LOG_LEVEL ?? 'info',
     bodyLimitBytes,
     seedDemo: environment.AGENTLOOM_SEED_DEMO !== 'false',
-    ...(environment.AGENTLOOM_CONSOLE_DIR ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) } : {}),
+    ...(environment.AGENTLOOM_CONSOLE_DIR
+      ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
+      : {}),
   };
 }

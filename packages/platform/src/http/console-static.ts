@@ -38,7 +38,8 @@ export function mountConsole<Environment extends Env>(app: Hono<Environment>, di
   const root = path.resolve(directory);
   app.get('*', async (c, next) => {
     const requestPath = c.req.path;
-    if (reservedPrefixes.some((prefix) => requestPath === prefix.replace(/\/$/, '') || requestPath.startsWith(prefix))) return next();
+    if (reservedPrefixes.some((prefix) => requestPath === prefix.replace(/\/$/, '') || requestPath.startsWith(prefix)))
+      return next();
     let file: string | undefined;
     try {
       file = await fileIn(root, requestPath);

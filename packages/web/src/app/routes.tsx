@@ -14,7 +14,11 @@ function LoadingPage() {
  * slot in under `spaces/:spaceId/agents/:appId/…` the same way.
  */
 export const consoleRoutes: RouteObject[] = [
-  { path: '/sign-in', HydrateFallback: LoadingPage, lazy: () => import('../pages/sign-in/index.js').then((page) => ({ Component: page.SignInPage })) },
+  {
+    path: '/sign-in',
+    HydrateFallback: LoadingPage,
+    lazy: () => import('../pages/sign-in/index.js').then((page) => ({ Component: page.SignInPage })),
+  },
   {
     path: '/',
     Component: RootLayout,
@@ -47,7 +51,10 @@ export const consoleRoutes: RouteObject[] = [
             lazy: () => import('../pages/http-tools/index.js').then((page) => ({ Component: page.HttpToolsPage })),
           },
           { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
-          { path: 'api-keys', lazy: () => import('../pages/api-keys/index.js').then((page) => ({ Component: page.ApiKeysPage })) },
+          {
+            path: 'api-keys',
+            lazy: () => import('../pages/api-keys/index.js').then((page) => ({ Component: page.ApiKeysPage })),
+          },
         ],
       },
       { path: '*', lazy: () => import('../pages/not-found/index.js').then((page) => ({ Component: page.NotFoundPage })) },

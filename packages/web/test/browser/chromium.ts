@@ -49,9 +49,12 @@ export interface AxeViolation {
 export async function seriousAccessibilityViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] } });
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'] },
+    });
     return result.violations.map((violation) => ({
       id: violation.id,
       impact: violation.impact,
@@ -64,5 +67,10 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
 
 /** A readable list of violations for an assertion message. */
 export function describeViolations(violations: readonly AxeViolation[]): string {
-  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`).join('\n');
+  return violations
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    )
+    .join('\n');
 }

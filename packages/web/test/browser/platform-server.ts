@@ -22,7 +22,12 @@ export interface RunningPlatform {
  */
 export async function buildConsole(): Promise<{ directory: string; remove(): void }> {
   const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-console-'));
-  await build({ root: webDirectory, configFile: path.join(webDirectory, 'vite.config.ts'), logLevel: 'warn', build: { outDir: directory, emptyOutDir: true } });
+  await build({
+    root: webDirectory,
+    configFile: path.join(webDirectory, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir: directory, emptyOutDir: true },
+  });
   return { directory, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 

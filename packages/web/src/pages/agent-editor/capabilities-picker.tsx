@@ -39,7 +39,10 @@ export function CapabilitiesPicker({
                 disabled={readOnly}
                 checked={value.builtIn.includes(tool.name as Capabilities['builtIn'][number])}
                 onChange={(event) =>
-                  onChange({ ...value, builtIn: toggled(value.builtIn, tool.name as Capabilities['builtIn'][number], event.target.checked) })
+                  onChange({
+                    ...value,
+                    builtIn: toggled(value.builtIn, tool.name as Capabilities['builtIn'][number], event.target.checked),
+                  })
                 }
               />{' '}
               <code>{tool.name}</code> — {tool.description}
@@ -62,7 +65,9 @@ export function CapabilitiesPicker({
                       type="checkbox"
                       disabled={readOnly}
                       checked={index >= 0}
-                      onChange={(event) => onChange({ ...value, [list.key]: toggled(value[list.key], resource.id, event.target.checked) })}
+                      onChange={(event) =>
+                        onChange({ ...value, [list.key]: toggled(value[list.key], resource.id, event.target.checked) })
+                      }
                     />{' '}
                     {resource.name}
                   </label>

@@ -6,7 +6,8 @@ import { DraftNumberField } from './number-field.js';
 /** Context (P-4.2): history kept, compression trigger and the user's extra compression prompt. */
 export function ContextGroup() {
   const { draft, update, readOnly, issueAt } = useEditor();
-  const setContext = (change: Partial<typeof draft.context>) => update((current) => ({ ...current, context: { ...current.context, ...change } }));
+  const setContext = (change: Partial<typeof draft.context>) =>
+    update((current) => ({ ...current, context: { ...current.context, ...change } }));
   return (
     <div className="form-grid">
       <DraftNumberField

@@ -27,7 +27,9 @@ export function normaliseDraft(config: Record<string, unknown>): AgentDraft {
     ...draft,
     variables: draft.variables ?? {},
     capabilities: capabilitiesOf(draft.capabilities),
-    planner: draft.planner ? { prompt: draft.planner.prompt, capabilities: capabilitiesOf(draft.planner.capabilities) } : undefined,
+    planner: draft.planner
+      ? { prompt: draft.planner.prompt, capabilities: capabilitiesOf(draft.planner.capabilities) }
+      : undefined,
     executors: (draft.executors ?? []).map((role) => ({ ...role, capabilities: capabilitiesOf(role.capabilities) })),
     hooks: draft.hooks ?? [],
     execution: draft.execution ?? {},

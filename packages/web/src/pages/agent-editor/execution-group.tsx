@@ -10,11 +10,19 @@ import { DraftNumberField } from './number-field.js';
 export function ExecutionGroup() {
   const { draft, update, mode, readOnly } = useEditor();
   const execution = draft.execution;
-  const setExecution = (change: Partial<typeof execution>) => update((current) => ({ ...current, execution: { ...current.execution, ...change } }));
-  const setRetry = (change: Partial<NonNullable<typeof execution.retry>>) => setExecution({ retry: { ...execution.retry, ...change } });
+  const setExecution = (change: Partial<typeof execution>) =>
+    update((current) => ({ ...current, execution: { ...current.execution, ...change } }));
+  const setRetry = (change: Partial<NonNullable<typeof execution.retry>>) =>
+    setExecution({ retry: { ...execution.retry, ...change } });
   return (
     <div className="form-grid">
-      <DraftNumberField label="Loop budget" path="execution.maxLoops" value={execution.maxLoops} defaultShown={String(platformDefaults.maxLoops)} onChange={(maxLoops) => setExecution({ maxLoops })} />
+      <DraftNumberField
+        label="Loop budget"
+        path="execution.maxLoops"
+        value={execution.maxLoops}
+        defaultShown={String(platformDefaults.maxLoops)}
+        onChange={(maxLoops) => setExecution({ maxLoops })}
+      />
       <DraftNumberField
         label="Run timeout (ms)"
         path="execution.timeoutMs"

@@ -32,7 +32,10 @@ export function AgentEditorPage() {
   const { spaceId = '', appId = '' } = useParams();
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
-  const app = useQuery({ queryKey: ['app', appId], queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })) });
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
   const stored = useQuery({
     queryKey: ['draft', appId],
     queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
@@ -54,7 +57,10 @@ export function AgentEditorPage() {
   const [conflict, setConflict] = useState<number | undefined>();
   const [issues, setIssues] = useState<{ path: string; message: string }[]>([]);
   const current: Edit | undefined =
-    edit ?? (stored.data ? { draft: normaliseDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false } : undefined);
+    edit ??
+    (stored.data
+      ? { draft: normaliseDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false }
+      : undefined);
 
   const save = useMutation({
     mutationFn: (input: Edit) =>
@@ -99,7 +105,12 @@ export function AgentEditorPage() {
     const index = issueIndex(issues);
     return {
       draft: current.draft,
-      update: (change) => setEdit({ ...current, draft: change(current.draft), dirty: true }),
+      update: (change) => {
+        setEdit({ ...current, draft: change(current.draft), dirty: true });
+        // A check or save result describes the draft before this change: drop the stale notice.
+        validate.reset();
+        save.reset();
+      },
       issueAt: (path) => index.get(path),
       readOnly,
       mode: app.data.app.mode ?? 'react',
@@ -107,7 +118,7 @@ export function AgentEditorPage() {
       resources: resources.data?.resources ?? [],
       builtInTools: builtIns.data?.tools ?? [],
     };
-  }, [current, app.data, issues, readOnly, connections.data, resources.data, builtIns.data]);
+  }, [current, app.data, issues, readOnly, connections.data, resources.data, builtIns.data, validate.reset, save.reset]);
 
   const loadError = app.error ?? stored.error ?? connections.error ?? resources.error ?? builtIns.error;
   if (loadError) return <ProblemAlert problem={loadError} title="The agent could not be loaded." />;
@@ -136,8 +147,8 @@ export function AgentEditorPage() {
         <div className="alert alert-error" role="alert">
           <h2>Someone else saved this draft</h2>
           <p>
-            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load their
-            version (your changes are dropped) or save yours over theirs.
+            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load
+            their version (your changes are dropped) or save yours over theirs.
           </p>
           <div className="button-row">
             <button type="button" onClick={loadTheirs}>
@@ -169,7 +180,12 @@ export function AgentEditorPage() {
       ) : null}
       <div className="toolbar">
         {readOnly ? null : (
-          <button type="button" className="button-primary" onClick={() => save.mutate(current)} disabled={save.isPending || !current.dirty}>
+          <button
+            type="button"
+            className="button-primary"
+            onClick={() => save.mutate(current)}
+            disabled={save.isPending || !current.dirty}
+          >
             {save.isPending ? 'Saving…' : current.dirty ? 'Save draft' : 'Saved'}
           </button>
         )}

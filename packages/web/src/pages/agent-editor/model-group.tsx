@@ -41,7 +41,11 @@ export function ModelGroup() {
             value={model.modelId}
             disabled={readOnly}
             error={issueAt('model.modelId')}
-            onChange={(event) => update((current) => (current.model ? { ...current, model: { ...current.model, modelId: event.target.value } } : current))}
+            onChange={(event) =>
+              update((current) =>
+                current.model ? { ...current, model: { ...current.model, modelId: event.target.value } } : current,
+              )
+            }
           >
             {connection?.models.map((entry) => (
               <option key={entry.modelId} value={entry.modelId} disabled={!entry.enabled}>
@@ -57,7 +61,13 @@ export function ModelGroup() {
             onChange={(event) =>
               update((current) =>
                 current.model
-                  ? { ...current, model: { ...current.model, thinking: event.target.checked ? { enabled: true, effort: 'medium' } : undefined } }
+                  ? {
+                      ...current,
+                      model: {
+                        ...current.model,
+                        thinking: event.target.checked ? { enabled: true, effort: 'medium' } : undefined,
+                      },
+                    }
                   : current,
               )
             }
@@ -73,7 +83,10 @@ export function ModelGroup() {
                   current.model
                     ? {
                         ...current,
-                        model: { ...current.model, thinking: { enabled: true, effort: event.target.value as 'low' | 'medium' | 'high' } },
+                        model: {
+                          ...current.model,
+                          thinking: { enabled: true, effort: event.target.value as 'low' | 'medium' | 'high' },
+                        },
                       }
                     : current,
                 )
@@ -93,14 +106,18 @@ export function ModelGroup() {
             error={issueAt('model.maxOutputTokens')}
             onChange={(event) =>
               update((current) =>
-                current.model ? { ...current, model: { ...current.model, maxOutputTokens: numberOrUndefined(event.target.value) } } : current,
+                current.model
+                  ? { ...current, model: { ...current.model, maxOutputTokens: numberOrUndefined(event.target.value) } }
+                  : current,
               )
             }
           />
         </>
       ) : null}
       <p className="field-hint">
-        {mode === 'plan-executor' ? 'Executors and the compression agent use this model; they have no model choice of their own.' : 'The compression agent uses this model; it has no model choice of its own.'}
+        {mode === 'plan-executor'
+          ? 'Executors and the compression agent use this model; they have no model choice of their own.'
+          : 'The compression agent uses this model; it has no model choice of its own.'}
       </p>
     </>
   );

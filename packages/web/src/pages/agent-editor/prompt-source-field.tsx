@@ -27,7 +27,8 @@ export function PromptSourceField({
       <legend>{legend}</legend>
       <div className="radio-row">
         <label>
-          <input type="radio" name={name} checked={!shared} disabled={readOnly} onChange={() => onChange(undefined)} /> Write it here
+          <input type="radio" name={name} checked={!shared} disabled={readOnly} onChange={() => onChange(undefined)} /> Write it
+          here
         </label>
         <label>
           <input

@@ -72,14 +72,17 @@ export function PublishDialog({
                 <button type="submit" className="button-primary" disabled={publish.isPending}>
                   {publish.isPending ? 'Publishing…' : 'Publish release'}
                 </button>
+                <Dialog.Close asChild>
+                  <button type="button">Cancel</button>
+                </Dialog.Close>
               </div>
             </form>
           )}
-          <Dialog.Close asChild>
-            <button type="button" className="button-quiet">
-              Close
-            </button>
-          </Dialog.Close>
+          {publish.isSuccess ? (
+            <Dialog.Close asChild>
+              <button type="button">Close</button>
+            </Dialog.Close>
+          ) : null}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

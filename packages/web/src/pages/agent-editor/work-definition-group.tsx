@@ -31,7 +31,12 @@ export function WorkDefinitionGroup() {
     <>
       {mode === 'react' ? (
         <>
-          <PromptSourceField legend="Prompt" path="prompt" value={draft.prompt} onChange={(prompt) => update((current) => ({ ...current, prompt }))} />
+          <PromptSourceField
+            legend="Prompt"
+            path="prompt"
+            value={draft.prompt}
+            onChange={(prompt) => update((current) => ({ ...current, prompt }))}
+          />
           <CapabilitiesPicker
             title="Capabilities"
             path="capabilities"

@@ -2,7 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
-import { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, PageHeader, ProblemAlert, TextField } from '../../components/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 type Mode = 'react' | 'plan-executor';
@@ -25,7 +33,9 @@ export function AgentsPage() {
   const form = useRef<HTMLFormElement>(null);
   const create = useMutation({
     mutationFn: () =>
-      unwrap(api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: { kind: 'agent', mode, name, description } })),
+      unwrap(
+        api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: { kind: 'agent', mode, name, description } }),
+      ),
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: ['apps', spaceId] });
       navigate(`/spaces/${spaceId}/agents/${result.app.id}`);
@@ -75,16 +85,24 @@ export function AgentsPage() {
           <h2 id="new-agent">New agent</h2>
           <form ref={form} onSubmit={submit} noValidate>
             <div className="form-grid">
-              <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} error={fieldMessage(errors, create.error, 'name')} />
+              <TextField
+                label="Name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                error={fieldMessage(errors, create.error, 'name')}
+              />
               <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
             </div>
             <fieldset className="fieldset">
               <legend>Execution mode (cannot be changed later)</legend>
               {(Object.keys(modeLabels) as Mode[]).map((item) => (
                 <label key={item} className="check-row">
-                  <input type="radio" name="mode" value={item} checked={mode === item} onChange={() => setMode(item)} /> {modeLabels[item]}
+                  <input type="radio" name="mode" value={item} checked={mode === item} onChange={() => setMode(item)} />{' '}
+                  {modeLabels[item]}
                   <span className="field-hint">
-                    {item === 'react' ? ' — one agent that thinks and calls tools in a loop.' : ' — a planner that hands tasks to executor roles.'}
+                    {item === 'react'
+                      ? ' — one agent that thinks and calls tools in a loop.'
+                      : ' — a planner that hands tasks to executor roles.'}
                   </span>
                 </label>
               ))}

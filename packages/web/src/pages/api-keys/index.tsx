@@ -2,7 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
-import { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, PageHeader, ProblemAlert, TextField } from '../../components/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /**
@@ -60,9 +68,13 @@ export function ApiKeysPage() {
           <p>
             <strong>Copy the secret of “{secret.name}” now: it is shown only once.</strong>
           </p>
-          <code className="secret" aria-label="New API key secret">
-            {secret.value}
-          </code>
+          <TextField
+            label="New API key secret"
+            className="secret"
+            readOnly
+            value={secret.value}
+            onFocus={(event) => event.target.select()}
+          />
           <button type="button" className="button-quiet" onClick={() => setSecret(undefined)}>
             I have copied it
           </button>

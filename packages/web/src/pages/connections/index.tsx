@@ -42,7 +42,13 @@ export function ConnectionsPage() {
       <ProblemAlert problem={connections.error} />
       {connections.data?.connections.length === 0 ? <p>No model connection yet.</p> : null}
       {connections.data?.connections.map((connection) => (
-        <ConnectionCard key={connection.id} spaceId={spaceId} connection={connection} canManage={access.canAdminister} onChange={refresh} />
+        <ConnectionCard
+          key={connection.id}
+          spaceId={spaceId}
+          connection={connection}
+          canManage={access.canAdminister}
+          onChange={refresh}
+        />
       ))}
       {access.canAdminister ? (
         <NewConnectionForm spaceId={spaceId} onCreated={refresh} />
@@ -134,7 +140,11 @@ function ConnectionCard({
       <ProblemAlert problem={activate.error} />
       {canManage ? (
         <div className="inline-form">
-          <TextField label={`Model to test on ${connection.name}`} value={modelId} onChange={(event) => setModelId(event.target.value)} />
+          <TextField
+            label={`Model to test on ${connection.name}`}
+            value={modelId}
+            onChange={(event) => setModelId(event.target.value)}
+          />
           <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !modelId}>
             {test.isPending ? 'Testing…' : 'Test call'}
           </button>

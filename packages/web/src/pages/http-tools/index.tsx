@@ -107,7 +107,9 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       parametersError = `Not valid JSON: ${(error as Error).message}`;
     }
     const found: FieldErrors = {
-      name: /^[A-Za-z0-9_-]{1,64}$/.test(name) ? undefined : 'Use letters, digits, _ and - (at most 64): the model calls the tool by this name.',
+      name: /^[A-Za-z0-9_-]{1,64}$/.test(name)
+        ? undefined
+        : 'Use letters, digits, _ and - (at most 64): the model calls the tool by this name.',
       description: description.trim() ? undefined : 'Tell the model what the tool does.',
       'content.request.url': /^https?:\/\/\S+$/.test(url) ? undefined : 'Enter a full http(s) URL.',
       'content.parameters': parametersError,
@@ -122,19 +124,33 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       <h2 id="new-tool">New HTTP tool</h2>
       <form ref={form} onSubmit={submit} noValidate>
         <div className="form-grid">
-          <TextField label="Tool name" value={name} onChange={(event) => setName(event.target.value)} error={fieldMessage(errors, create.error, 'name')} />
+          <TextField
+            label="Tool name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={fieldMessage(errors, create.error, 'name')}
+          />
           <TextField
             label="Description"
             value={description}
             onChange={(event) => setDescription(event.target.value)}
             error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
           />
-          <SelectField label="Method" value={method} onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}>
+          <SelectField
+            label="Method"
+            value={method}
+            onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
+          >
             {methods.map((item) => (
               <option key={item}>{item}</option>
             ))}
           </SelectField>
-          <TextField label="URL" value={url} onChange={(event) => setUrl(event.target.value)} error={fieldMessage(errors, create.error, 'content.request.url')} />
+          <TextField
+            label="URL"
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            error={fieldMessage(errors, create.error, 'content.request.url')}
+          />
           <TextField
             label="Timeout (ms)"
             inputMode="numeric"

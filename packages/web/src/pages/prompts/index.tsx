@@ -33,7 +33,12 @@ export function PromptsPage() {
       <ul className="item-list">
         {prompts.data?.resources.map((prompt) => (
           <li key={prompt.id}>
-            <button type="button" className="link-button" aria-pressed={prompt.id === selectedId} onClick={() => setSelectedId(prompt.id)}>
+            <button
+              type="button"
+              className="link-button"
+              aria-pressed={prompt.id === selectedId}
+              onClick={() => setSelectedId(prompt.id)}
+            >
               {prompt.name}
             </button>{' '}
             <span className="badge">v{prompt.latestVersion}</span> {prompt.description}
@@ -42,9 +47,19 @@ export function PromptsPage() {
         {prompts.data?.resources.length === 0 ? <li>No prompt yet.</li> : null}
       </ul>
       {selected ? (
-        <PromptVersionForm key={`${selected.id}-${selected.latestVersion}`} spaceId={spaceId} prompt={selected} canEdit={access.canEdit} onSaved={prompts.refresh} />
+        <PromptVersionForm
+          key={`${selected.id}-${selected.latestVersion}`}
+          spaceId={spaceId}
+          prompt={selected}
+          canEdit={access.canEdit}
+          onSaved={prompts.refresh}
+        />
       ) : null}
-      {access.canEdit ? <NewPromptForm spaceId={spaceId} onCreated={prompts.refresh} /> : <p className="field-hint">Viewers cannot change prompts.</p>}
+      {access.canEdit ? (
+        <NewPromptForm spaceId={spaceId} onCreated={prompts.refresh} />
+      ) : (
+        <p className="field-hint">Viewers cannot change prompts.</p>
+      )}
     </>
   );
 }
@@ -139,7 +154,12 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
       <h2 id="new-prompt">New prompt</h2>
       <form ref={form} onSubmit={submit} noValidate>
         <div className="form-grid">
-          <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} error={fieldMessage(errors, create.error, 'name')} />
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={fieldMessage(errors, create.error, 'name')}
+          />
           <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
         </div>
         <TextAreaField

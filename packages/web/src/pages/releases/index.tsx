@@ -6,7 +6,10 @@ import { PageHeader, ProblemAlert } from '../../components/index.js';
 /** The immutable releases of an agent, newest first (P-6). */
 export function ReleasesPage() {
   const { spaceId = '', appId = '' } = useParams();
-  const app = useQuery({ queryKey: ['app', appId], queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })) });
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
   const releases = useQuery({
     queryKey: ['releases', appId],
     queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),

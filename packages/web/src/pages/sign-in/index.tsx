@@ -2,7 +2,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, rememberCsrfToken, unwrap } from '../../api/index.js';
-import { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, PageHeader, ProblemAlert, TextField } from '../../components/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
 
 /** Sign-in with email and password: a cookie session plus the CSRF token later changes send. */
 export function SignInPage() {

@@ -26,7 +26,8 @@ function packageProblems(problem: unknown): { path: string; message: string }[] 
 async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  for (let index = 0; index < bytes.length; index += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
   return btoa(binary);
 }
 
@@ -69,7 +70,9 @@ export function SkillsPage() {
             }),
           );
         }
-        const packaged = await Promise.all(files.map(async (file) => ({ path: packagePath(file), contentBase64: await base64Of(file) })));
+        const packaged = await Promise.all(
+          files.map(async (file) => ({ path: packagePath(file), contentBase64: await base64Of(file) })),
+        );
         return await unwrap(
           api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
             params: { path: { spaceId, resourceId } },
@@ -95,7 +98,9 @@ export function SkillsPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: FieldErrors = {
-      name: /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) ? undefined : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
+      name: /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)
+        ? undefined
+        : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
       files: files.length > 0 ? undefined : 'Choose a .zip, or the files of the skill folder (SKILL.md first).',
     };
     setErrors(found);
@@ -138,7 +143,12 @@ export function SkillsPage() {
           <h2 id="upload-skill">Upload a skill</h2>
           <form ref={form} onSubmit={submit} noValidate>
             <div className="form-grid">
-              <TextField label="Skill name" value={name} onChange={(event) => setName(event.target.value)} error={fieldMessage(errors, upload.error, 'name')} />
+              <TextField
+                label="Skill name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                error={fieldMessage(errors, upload.error, 'name')}
+              />
               <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
             </div>
             <div className="field">

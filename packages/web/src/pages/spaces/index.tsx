@@ -2,7 +2,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
-import { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, PageHeader, ProblemAlert, TextField } from '../../components/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
 import { useMe } from '../../session/index.js';
 
 /** The spaces the user belongs to, and a form to create one (the creator becomes its owner). */
