@@ -24,6 +24,8 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
   let removeBuild: () => void = () => {};
   let spaceUrl = '';
   let agentUrl = '';
+  /** Uncaught errors of any page: the console must not throw, whatever the user does. */
+  const pageErrors: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(screenshotDirectory, { recursive: true });
@@ -33,6 +35,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     context.setDefaultTimeout(20_000);
+    context.on('page', (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)));
     page = await context.newPage();
   }, 180_000);
 
@@ -125,7 +128,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await page.getByLabel('Text', { exact: true }).fill('You research {{topic}} carefully.');
     await page.getByRole('button', { name: 'Create prompt' }).click();
     await page.getByRole('button', { name: 'researcher' }).click();
-    await expect(page.getByLabel('Prompt text').inputValue()).resolves.toBe('You research {{topic}} carefully.');
+    await expect.poll(() => page.getByLabel('Prompt text').inputValue()).toBe('You research {{topic}} carefully.');
     await checkPage('05-prompts');
 
     await page.getByRole('link', { name: 'HTTP tools' }).click();
@@ -282,6 +285,28 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await page.getByText('Published release v1.').waitFor();
   });
 
+  it('works from the keyboard: focus at the page title, skip link first, tab keys in the editor', async () => {
+    await page.goto(agentUrl);
+    await page.getByRole('heading', { level: 1, name: 'Agent: Researcher' }).waitFor();
+    // A page that opens puts focus on its title, so keyboard users start at the new content.
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Agent: Researcher');
+    // The skip link is the first stop of the tab order and leads to the main content.
+    const firstStop = await page.evaluate(
+      () =>
+        document.querySelector<HTMLElement>('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')
+          ?.textContent,
+    );
+    expect(firstStop).toBe('Skip to content');
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#main$/);
+    await page.getByRole('tab', { name: 'Work definition' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('tab', { name: 'Model' }).getAttribute('aria-selected')).resolves.toBe('true');
+    await page.getByLabel('Model connection').waitFor();
+  });
+
   it('keeps deep links on reload and never shadows the API', async () => {
     await page.goto(agentUrl);
     await page.getByRole('heading', { level: 1, name: 'Agent: Researcher' }).waitFor();
@@ -308,5 +333,6 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await expect(viewer.getByLabel('Prompt: shared prompt').isDisabled()).resolves.toBe(true);
     await checkPage('16-viewer-read-only', viewer);
     await viewerContext.close();
+    expect(pageErrors).toEqual([]);
   });
 });

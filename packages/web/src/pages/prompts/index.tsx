@@ -92,6 +92,7 @@ function PromptVersionForm({
     event.preventDefault();
     save.mutate();
   };
+  if (latest.isPending) return <p>Loading {prompt.name}…</p>;
   return (
     <section className="card" aria-labelledby="prompt-version">
       <h2 id="prompt-version">
