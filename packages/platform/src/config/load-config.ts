@@ -24,6 +24,8 @@ export interface PlatformConfig {
   workerConcurrency: number;
   /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
   embeddedWorkers: number;
+  /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
+  consoleDirectory?: string;
 }
 
 /** Command-line flags that override the environment. */
@@ -145,5 +147,8 @@ export function loadConfig(
     runLeaseMs,
     workerConcurrency,
     embeddedWorkers,
+    ...(environment.AGENTLOOM_CONSOLE_DIR
+      ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
+      : {}),
   };
 }

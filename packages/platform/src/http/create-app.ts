@@ -6,6 +6,7 @@ import { routePath } from 'hono/route';
 import { sql } from 'kysely';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
+import { defaultConsoleDirectory, mountConsole } from './console-static.js';
 import { renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
 import type { PlatformEnvironment, PlatformServices } from './services.js';
@@ -129,5 +130,7 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   api.get('/openapi.json', (c) => c.json(document()));
   api.get('/reference', (c) => c.html(renderReferencePage(document() as unknown as Parameters<typeof renderReferencePage>[0])));
   app.route(apiPrefix, api);
+  // After the API, so the console's SPA fallback can never answer an API path.
+  mountConsole(app, services.config.consoleDirectory ?? defaultConsoleDirectory);
   return app;
 }

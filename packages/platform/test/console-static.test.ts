@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPlatform, type TestPlatform } from './harness.js';
+
+describe('the built web console served by the platform', () => {
+  const consoleDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-console-static-'));
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    mkdirSync(path.join(consoleDirectory, 'assets'));
+    writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(path.join(consoleDirectory, 'assets', 'index-abc123.js'), 'console.log(1);');
+    writeFileSync(path.join(path.dirname(consoleDirectory), 'outside-console.txt'), 'secret');
+    platform = await createTestPlatform('sqlite', { consoleDirectory });
+  });
+  afterAll(async () => {
+    await platform.destroy();
+    rmSync(consoleDirectory, { recursive: true, force: true });
+    rmSync(path.join(path.dirname(consoleDirectory), 'outside-console.txt'), { force: true });
+  });
+
+  it('serves files, with hashed assets cached for good and the page revalidated', async () => {
+    const asset = await platform.app.request('/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const index = await platform.app.request('/');
+    expect(await index.text()).toContain('<title>console</title>');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('answers client-side routes with index.html (SPA fallback)', async () => {
+    const deep = await platform.app.request('/spaces/spc_1/agents/app_1');
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('never shadows the API or the probes: an unknown API route stays a JSON error, never the page', async () => {
+    // Anonymous: authentication answers first (401); signed in, it is a 404 `route-not-found` (browser test).
+    const missing = await platform.app.request('/api/v1/no-such-route');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('content-type')).toContain('application/json');
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('unauthenticated');
+    expect((await platform.app.request('/healthz')).headers.get('content-type')).toContain('application/json');
+    expect((await platform.app.request('/api/v1/openapi.json')).headers.get('content-type')).toContain('application/json');
+  });
+
+  it('never serves a file outside the console directory', async () => {
+    const outside = await platform.app.request('/..%2Foutside-console.txt');
+    expect(await outside.text()).not.toContain('secret');
+  });
+});

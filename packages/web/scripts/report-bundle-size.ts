@@ -1,0 +1,68 @@
+/**
+ * Measures the JavaScript each console page needs (gzip, level 9): the entry chunk and its static
+ * imports, plus the page's lazy chunk and its static imports, each counted once. Prints a table,
+ * writes `dist/bundle-size.json`, and fails when a page exceeds the budget (250 KiB, issue 15).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** The largest gzip JavaScript a page may need. */
+export const pageBudgetBytes = 250 * 1024;
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+const distDirectory = fileURLToPath(new URL('../dist', import.meta.url));
+const manifest = JSON.parse(readFileSync(path.join(distDirectory, '.vite', 'manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
+
+function closure(key: string, into: Set<string>): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) closure(imported, into);
+  return into;
+}
+
+const gzipCache = new Map<string, number>();
+function gzipBytes(file: string): number {
+  let size = gzipCache.get(file);
+  if (size === undefined) {
+    size = gzipSync(readFileSync(path.join(distDirectory, file)), { level: 9 }).length;
+    gzipCache.set(file, size);
+  }
+  return size;
+}
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+if (!entryKey) throw new Error('The manifest has no entry chunk: was the console built with build.manifest?');
+const pages = Object.keys(manifest).filter((key) => manifest[key]?.isDynamicEntry && /src\/pages\/[^/]+\/index\.tsx$/.test(key));
+const rows = pages
+  .map((key) => {
+    const files = closure(key, closure(entryKey, new Set()));
+    const bytes = [...files].filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + gzipBytes(file), 0);
+    return { page: /src\/pages\/([^/]+)\//.exec(key)?.[1] ?? key, gzipBytes: bytes, files: files.size };
+  })
+  .sort((left, right) => right.gzipBytes - left.gzipBytes);
+
+console.log(`JavaScript per page (gzip), budget ${(pageBudgetBytes / 1024).toFixed(0)} KiB:`);
+for (const row of rows)
+  console.log(`  ${row.page.padEnd(14)} ${(row.gzipBytes / 1024).toFixed(1).padStart(7)} KiB  (${row.files} chunks)`);
+writeFileSync(
+  path.join(distDirectory, 'bundle-size.json'),
+  `${JSON.stringify({ budgetBytes: pageBudgetBytes, pages: rows }, null, 2)}\n`,
+);
+const over = rows.filter((row) => row.gzipBytes > pageBudgetBytes);
+if (over.length > 0) {
+  console.error(`Over budget: ${over.map((row) => row.page).join(', ')}`);
+  process.exit(1);
+}

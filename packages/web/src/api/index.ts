@@ -1,0 +1,3 @@
+/** The platform API as the console uses it: the typed client, its schemas and the problem type. */
+export { api, rememberCsrfToken, type Schema } from './client.js';
+export { ApiProblem, type FieldIssue, problemOf, unwrap } from './problem.js';

@@ -1,0 +1,63 @@
+import type { RouteObject } from 'react-router';
+import { Navigate } from 'react-router';
+import { RootLayout } from './root-layout.js';
+import { SpaceLayout } from './space-layout.js';
+
+/** Shown while the first page's chunk loads. */
+function LoadingPage() {
+  return <p className="main">Loading…</p>;
+}
+
+/**
+ * Every page of the console. Pages load lazily, one chunk each, so a page ships only its own
+ * code (see `scripts/report-bundle-size.ts`). The run pages (chat, sessions, run view, issue 14)
+ * slot in under `spaces/:spaceId/agents/:appId/…` the same way.
+ */
+export const consoleRoutes: RouteObject[] = [
+  {
+    path: '/sign-in',
+    HydrateFallback: LoadingPage,
+    lazy: () => import('../pages/sign-in/index.js').then((page) => ({ Component: page.SignInPage })),
+  },
+  {
+    path: '/',
+    Component: RootLayout,
+    HydrateFallback: LoadingPage,
+    children: [
+      { path: 'spaces', element: <Navigate to="/" replace /> },
+      { index: true, lazy: () => import('../pages/spaces/index.js').then((page) => ({ Component: page.SpacesPage })) },
+      {
+        path: 'spaces/:spaceId',
+        Component: SpaceLayout,
+        children: [
+          { index: true, element: <Navigate to="agents" replace /> },
+          { path: 'agents', lazy: () => import('../pages/agents/index.js').then((page) => ({ Component: page.AgentsPage })) },
+          {
+            path: 'agents/:appId',
+            lazy: () => import('../pages/agent-editor/index.js').then((page) => ({ Component: page.AgentEditorPage })),
+          },
+          {
+            path: 'agents/:appId/releases',
+            lazy: () => import('../pages/releases/index.js').then((page) => ({ Component: page.ReleasesPage })),
+          },
+          {
+            path: 'connections',
+            lazy: () => import('../pages/connections/index.js').then((page) => ({ Component: page.ConnectionsPage })),
+          },
+          { path: 'prompts', lazy: () => import('../pages/prompts/index.js').then((page) => ({ Component: page.PromptsPage })) },
+          { path: 'skills', lazy: () => import('../pages/skills/index.js').then((page) => ({ Component: page.SkillsPage })) },
+          {
+            path: 'http-tools',
+            lazy: () => import('../pages/http-tools/index.js').then((page) => ({ Component: page.HttpToolsPage })),
+          },
+          { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
+          {
+            path: 'api-keys',
+            lazy: () => import('../pages/api-keys/index.js').then((page) => ({ Component: page.ApiKeysPage })),
+          },
+        ],
+      },
+      { path: '*', lazy: () => import('../pages/not-found/index.js').then((page) => ({ Component: page.NotFoundPage })) },
+    ],
+  },
+];

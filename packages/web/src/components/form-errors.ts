@@ -1,0 +1,23 @@
+import { ApiProblem } from '../api/index.js';
+
+/** Field messages of a form: keyed by the field's API path. */
+export type FieldErrors = Record<string, string | undefined>;
+
+/**
+ * The message for one field: the form's own check first, then what the server said about that
+ * path, so a refused value is always explained at its field.
+ */
+export function fieldMessage(local: FieldErrors, problem: unknown, path: string): string | undefined {
+  if (local[path]) return local[path];
+  return problem instanceof ApiProblem ? problem.fieldError(path) : undefined;
+}
+
+/** Whether a form's own checks found anything. */
+export function hasErrors(errors: FieldErrors): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
+/** Moves focus to the first control marked invalid inside a form (after a refused submit). */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}

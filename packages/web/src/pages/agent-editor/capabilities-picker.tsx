@@ -1,0 +1,83 @@
+import type { Capabilities } from './draft-state.js';
+import { useEditor } from './editor-context.js';
+
+type ListKey = 'tools' | 'skills' | 'mcpServers';
+const resourceLists: { key: ListKey; type: 'tool' | 'skill' | 'mcp-server'; title: string }[] = [
+  { key: 'tools', type: 'tool', title: 'HTTP tools' },
+  { key: 'skills', type: 'skill', title: 'Skills' },
+  { key: 'mcpServers', type: 'mcp-server', title: 'MCP servers' },
+];
+
+function toggled<Item>(list: readonly Item[], item: Item, on: boolean): Item[] {
+  return on ? [...list.filter((entry) => entry !== item), item] : list.filter((entry) => entry !== item);
+}
+
+/** Which built-in tool groups, shared tools, skills and MCP servers a role may use. */
+export function CapabilitiesPicker({
+  title,
+  path,
+  value,
+  onChange,
+}: {
+  title: string;
+  path: string;
+  value: Capabilities;
+  onChange: (value: Capabilities) => void;
+}) {
+  const { resources, builtInTools, readOnly, issueAt } = useEditor();
+  return (
+    <fieldset className="fieldset">
+      <legend>{title}</legend>
+      <fieldset className="fieldset-inner">
+        <legend>Built-in tools</legend>
+        {builtInTools
+          .filter((tool) => tool.name !== 'read_skill')
+          .map((tool) => (
+            <label key={tool.name} className="check-row">
+              <input
+                type="checkbox"
+                disabled={readOnly}
+                checked={value.builtIn.includes(tool.name as Capabilities['builtIn'][number])}
+                onChange={(event) =>
+                  onChange({
+                    ...value,
+                    builtIn: toggled(value.builtIn, tool.name as Capabilities['builtIn'][number], event.target.checked),
+                  })
+                }
+              />{' '}
+              <code>{tool.name}</code> — {tool.description}
+            </label>
+          ))}
+      </fieldset>
+      {resourceLists.map((list) => {
+        const available = resources.filter((resource) => resource.type === list.type);
+        return (
+          <fieldset className="fieldset-inner" key={list.key}>
+            <legend>{list.title}</legend>
+            {available.length === 0 ? <p className="field-hint">None in this space.</p> : null}
+            {available.map((resource) => {
+              const index = value[list.key].indexOf(resource.id);
+              const problem = index >= 0 ? issueAt(`${path}.${list.key}.${index}`) : undefined;
+              return (
+                <div key={resource.id}>
+                  <label className="check-row">
+                    <input
+                      type="checkbox"
+                      disabled={readOnly}
+                      checked={index >= 0}
+                      onChange={(event) =>
+                        onChange({ ...value, [list.key]: toggled(value[list.key], resource.id, event.target.checked) })
+                      }
+                    />{' '}
+                    {resource.name}
+                  </label>
+                  {problem ? <p className="field-error">{problem}</p> : null}
+                </div>
+              );
+            })}
+          </fieldset>
+        );
+      })}
+    </fieldset>
+  );
+}

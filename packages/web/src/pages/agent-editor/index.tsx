@@ -1,0 +1,223 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+import { ContextGroup } from './context-group.js';
+import { type AgentDraft, issueIndex, normaliseDraft } from './draft-state.js';
+import { EditorContext, type EditorContextValue } from './editor-context.js';
+import { EnvironmentGroup } from './environment-group.js';
+import { ExecutionGroup } from './execution-group.js';
+import { ExecutorRolesGroup } from './executor-roles-group.js';
+import { HooksGroup } from './hooks-group.js';
+import { ModelGroup } from './model-group.js';
+import { PublishDialog } from './publish-dialog.js';
+import { WorkDefinitionGroup } from './work-definition-group.js';
+
+/** What the editor holds besides the draft: the revision it was read at (sent as If-Match). */
+interface Edit {
+  draft: AgentDraft;
+  revision: number;
+  dirty: boolean;
+}
+
+/**
+ * The agent editor for both modes (P-3.6, P-4.2): every configuration group with the platform
+ * defaults shown, problems next to their fields, a save that detects conflicting edits
+ * (`If-Match` → 412 `stale-revision`, shown with both ways out), and publishing.
+ */
+export function AgentEditorPage() {
+  const { spaceId = '', appId = '' } = useParams();
+  const access = useSpaceAccess(spaceId);
+  const queryClient = useQueryClient();
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
+  const stored = useQuery({
+    queryKey: ['draft', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
+    refetchOnWindowFocus: false,
+  });
+  const connections = useQuery({
+    queryKey: ['connections', spaceId],
+    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
+  });
+  const resources = useQuery({
+    queryKey: ['resources', spaceId, 'all'],
+    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/resources', { params: { path: { spaceId } } })),
+  });
+  const builtIns = useQuery({
+    queryKey: ['built-in-tools', spaceId],
+    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/built-in-tools', { params: { path: { spaceId } } })),
+  });
+  const [edit, setEdit] = useState<Edit | undefined>();
+  const [conflict, setConflict] = useState<number | undefined>();
+  const [issues, setIssues] = useState<{ path: string; message: string }[]>([]);
+  const current: Edit | undefined =
+    edit ??
+    (stored.data
+      ? { draft: normaliseDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false }
+      : undefined);
+
+  const save = useMutation({
+    mutationFn: (input: Edit) =>
+      unwrap(
+        api.PUT('/apps/{appId}/draft', {
+          params: { path: { appId }, header: { 'if-match': `"${input.revision}"` } },
+          body: { config: input.draft as Record<string, unknown> },
+        }),
+      ),
+    onSuccess: (result) => {
+      setEdit({ draft: normaliseDraft(result.draft.config), revision: result.draft.revision, dirty: false });
+      setConflict(undefined);
+      setIssues([]);
+      queryClient.setQueryData(['draft', appId], result);
+    },
+    onError: (error) => {
+      if (error instanceof ApiProblem && error.code === 'stale-revision') {
+        setConflict(Number(error.details.currentRevision));
+        return;
+      }
+      if (error instanceof ApiProblem) setIssues(error.issues);
+    },
+  });
+  const validate = useMutation({
+    mutationFn: () => unwrap(api.POST('/apps/{appId}/draft/validate', { params: { path: { appId } } })),
+    onSuccess: (result) => setIssues(result.issues),
+  });
+
+  const loadTheirs = async () => {
+    setEdit(undefined);
+    setConflict(undefined);
+    save.reset();
+    await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
+  };
+  const overwrite = () => {
+    if (current && conflict !== undefined) save.mutate({ ...current, revision: conflict });
+  };
+
+  const readOnly = !access.canEdit;
+  const contextValue = useMemo<EditorContextValue | undefined>(() => {
+    if (!current || !app.data) return undefined;
+    const index = issueIndex(issues);
+    return {
+      draft: current.draft,
+      update: (change) => {
+        setEdit({ ...current, draft: change(current.draft), dirty: true });
+        // A check or save result describes the draft before this change: drop the stale notice.
+        validate.reset();
+        save.reset();
+      },
+      issueAt: (path) => index.get(path),
+      readOnly,
+      mode: app.data.app.mode ?? 'react',
+      connections: connections.data?.connections ?? [],
+      resources: resources.data?.resources ?? [],
+      builtInTools: builtIns.data?.tools ?? [],
+    };
+  }, [current, app.data, issues, readOnly, connections.data, resources.data, builtIns.data, validate.reset, save.reset]);
+
+  const loadError = app.error ?? stored.error ?? connections.error ?? resources.error ?? builtIns.error;
+  if (loadError) return <ProblemAlert problem={loadError} title="The agent could not be loaded." />;
+  if (!contextValue || !app.data || !current) return <p>Loading the agent…</p>;
+  const mode = contextValue.mode;
+  const groups = [
+    { id: 'work', label: mode === 'react' ? 'Work definition' : 'Planner', content: <WorkDefinitionGroup /> },
+    { id: 'model', label: 'Model', content: <ModelGroup /> },
+    { id: 'context', label: 'Context', content: <ContextGroup /> },
+    { id: 'execution', label: 'Execution', content: <ExecutionGroup /> },
+    { id: 'environment', label: 'Environment', content: <EnvironmentGroup /> },
+    ...(mode === 'plan-executor' ? [{ id: 'executors', label: 'Executor roles', content: <ExecutorRolesGroup /> }] : []),
+    { id: 'hooks', label: 'Hooks', content: <HooksGroup spaceId={spaceId} /> },
+  ];
+  const issueCount = issues.length;
+
+  return (
+    <EditorContext.Provider value={contextValue}>
+      <PageHeader title={`Agent: ${app.data.app.name}`}>
+        <span className="badge">{mode === 'react' ? 'ReAct' : 'Plan–Executor'}</span>
+        <span className="badge badge-muted">draft revision {current.revision}</span>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>Releases</Link>
+      </PageHeader>
+      {readOnly ? <p className="alert alert-info">You are a viewer in this space: the agent is read-only for you.</p> : null}
+      {conflict !== undefined ? (
+        <div className="alert alert-error" role="alert">
+          <h2>Someone else saved this draft</h2>
+          <p>
+            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load
+            their version (your changes are dropped) or save yours over theirs.
+          </p>
+          <div className="button-row">
+            <button type="button" onClick={loadTheirs}>
+              Load their version
+            </button>
+            <button type="button" className="button-danger" onClick={overwrite}>
+              Overwrite with my changes
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {save.error && !(save.error instanceof ApiProblem && save.error.code === 'stale-revision') ? (
+        <ProblemAlert problem={save.error} title="Not saved." />
+      ) : null}
+      <ProblemAlert problem={validate.error} />
+      {save.isSuccess && !current.dirty ? <Notice>Saved (revision {current.revision}).</Notice> : null}
+      {validate.isSuccess && issueCount === 0 ? <Notice>The draft is ready to publish.</Notice> : null}
+      {issueCount > 0 ? (
+        <div className="alert alert-warning" role="alert">
+          {issueCount} problem{issueCount === 1 ? '' : 's'} to fix; each is shown next to its field:
+          <ul>
+            {issues.map((issue) => (
+              <li key={`${issue.path}:${issue.message}`}>
+                <code>{issue.path.replace(/^config\./, '')}</code>: {issue.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="toolbar">
+        {readOnly ? null : (
+          <button
+            type="button"
+            className="button-primary"
+            onClick={() => save.mutate(current)}
+            disabled={save.isPending || !current.dirty}
+          >
+            {save.isPending ? 'Saving…' : current.dirty ? 'Save draft' : 'Saved'}
+          </button>
+        )}
+        <button type="button" onClick={() => validate.mutate()} disabled={validate.isPending || current.dirty}>
+          Check for problems
+        </button>
+        {readOnly ? null : (
+          <PublishDialog
+            appId={appId}
+            spaceId={spaceId}
+            disabled={current.dirty}
+            onRefused={(error) => {
+              if (error instanceof ApiProblem) setIssues(error.issues);
+            }}
+          />
+        )}
+        {current.dirty ? <span className="field-hint">Save the draft before checking or publishing.</span> : null}
+      </div>
+      <Tabs.Root defaultValue="work" className="tabs">
+        <Tabs.List aria-label="Configuration groups" className="tab-list">
+          {groups.map((group) => (
+            <Tabs.Trigger key={group.id} value={group.id} className="tab">
+              {group.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {groups.map((group) => (
+          <Tabs.Content key={group.id} value={group.id} className="tab-panel">
+            {group.content}
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </EditorContext.Provider>
+  );
+}

@@ -1,0 +1,90 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
+import { ProblemAlert, TextAreaField } from '../../components/index.js';
+
+/**
+ * Publishing: release notes, then an immutable release of the saved draft. A refused publish
+ * (e.g. `draft-invalid`) is shown in the dialog, with its issues shown at their fields by the editor.
+ */
+export function PublishDialog({
+  appId,
+  spaceId,
+  disabled,
+  onRefused,
+}: {
+  appId: string;
+  spaceId: string;
+  disabled: boolean;
+  onRefused: (error: unknown) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [notes, setNotes] = useState('');
+  const queryClient = useQueryClient();
+  const publish = useMutation({
+    mutationFn: () => unwrap(api.POST('/apps/{appId}/releases', { params: { path: { appId } }, body: { notes } })),
+    onSuccess: () => {
+      setNotes('');
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['releases', appId] }),
+        queryClient.invalidateQueries({ queryKey: ['app', appId] }),
+      ]);
+    },
+    onError: onRefused,
+  });
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) publish.reset();
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <button type="button" className="button-primary" disabled={disabled}>
+          Publish…
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title>Publish a release</Dialog.Title>
+          <Dialog.Description>
+            The saved draft becomes a new immutable release; new runs use it, runs in progress are interrupted.
+          </Dialog.Description>
+          {publish.isSuccess ? (
+            <output className="alert alert-success">
+              Published release v{publish.data.release.version}.{' '}
+              <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>See the releases</Link>
+            </output>
+          ) : (
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                publish.mutate();
+              }}
+            >
+              <TextAreaField label="Release notes" rows={4} value={notes} onChange={(event) => setNotes(event.target.value)} />
+              <ProblemAlert problem={publish.error} title="Not published." />
+              <div className="button-row">
+                <button type="submit" className="button-primary" disabled={publish.isPending}>
+                  {publish.isPending ? 'Publishing…' : 'Publish release'}
+                </button>
+                <Dialog.Close asChild>
+                  <button type="button">Cancel</button>
+                </Dialog.Close>
+              </div>
+            </form>
+          )}
+          {publish.isSuccess ? (
+            <Dialog.Close asChild>
+              <button type="button">Close</button>
+            </Dialog.Close>
+          ) : null}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  SelectField,
+  TextField,
+} from '../../components/index.js';
+import { type SpaceRole, useSpaceAccess } from '../../session/index.js';
+
+const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];
+
+/** Members of the space and their roles; admins add, re-role and remove members (owners manage owners). */
+export function MembersPage() {
+  const spaceId = useParams().spaceId ?? '';
+  const access = useSpaceAccess(spaceId);
+  const queryClient = useQueryClient();
+  const members = useQuery({
+    queryKey: ['members', spaceId],
+    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/members', { params: { path: { spaceId } } })),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', spaceId] });
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<SpaceRole>('editor');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const add = useMutation({
+    mutationFn: () => unwrap(api.POST('/spaces/{spaceId}/members', { params: { path: { spaceId } }, body: { email, role } })),
+    onSuccess: () => {
+      setEmail('');
+      return refresh();
+    },
+  });
+  const change = useMutation({
+    mutationFn: (input: { userId: string; role: SpaceRole }) =>
+      unwrap(
+        api.PATCH('/spaces/{spaceId}/members/{userId}', {
+          params: { path: { spaceId, userId: input.userId } },
+          body: { role: input.role },
+        }),
+      ),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: string) =>
+      unwrap(api.DELETE('/spaces/{spaceId}/members/{userId}', { params: { path: { spaceId, userId } } })),
+    onSettled: refresh,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = { email: email.includes('@') ? undefined : 'Enter the email of an existing user.' };
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    add.mutate();
+  };
+
+  return (
+    <>
+      <PageHeader title="Members" />
+      <ProblemAlert problem={members.error} />
+      <ProblemAlert problem={change.error ?? remove.error} />
+      <table className="table">
+        <caption className="visually-hidden">Members of this space</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.data?.members.map((member) => (
+            <tr key={member.userId}>
+              <td>{member.email}</td>
+              <td>{member.displayName}</td>
+              <td>
+                {access.canAdminister ? (
+                  <select
+                    aria-label={`Role of ${member.email}`}
+                    value={member.role}
+                    onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
+                  >
+                    {roles.map((item) => (
+                      <option key={item}>{item}</option>
+                    ))}
+                  </select>
+                ) : (
+                  member.role
+                )}
+              </td>
+              <td>
+                {access.canAdminister ? (
+                  <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
+                    Remove <span className="visually-hidden">{member.email}</span>
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {access.canAdminister ? (
+        <section aria-labelledby="add-member" className="card">
+          <h2 id="add-member">Add a member</h2>
+          <form ref={form} onSubmit={submit} noValidate className="inline-form">
+            <TextField
+              label="Email"
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={fieldMessage(errors, add.error, 'email')}
+            />
+            <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
+              {roles.map((item) => (
+                <option key={item}>{item}</option>
+              ))}
+            </SelectField>
+            <button type="submit" className="button-primary" disabled={add.isPending}>
+              Add member
+            </button>
+          </form>
+          <ProblemAlert problem={add.error} />
+        </section>
+      ) : (
+        <p className="field-hint">Only admins and owners manage members.</p>
+      )}
+    </>
+  );
+}

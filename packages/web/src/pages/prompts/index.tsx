@@ -1,0 +1,181 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { api, type Schema, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  Notice,
+  PageHeader,
+  ProblemAlert,
+  TextAreaField,
+  TextField,
+} from '../../components/index.js';
+import { useLatestVersion, useResources } from '../../resources/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+
+/**
+ * Shared prompts: text with `{{variable}}` placeholders. Every save is a new immutable version;
+ * agents that use a prompt pin its newest version when they publish.
+ */
+export function PromptsPage() {
+  const spaceId = useParams().spaceId ?? '';
+  const access = useSpaceAccess(spaceId);
+  const prompts = useResources(spaceId, 'prompt');
+  const [selectedId, setSelectedId] = useState<string | undefined>();
+  const selected = prompts.data?.resources.find((resource) => resource.id === selectedId);
+  return (
+    <>
+      <PageHeader title="Prompts" />
+      <ProblemAlert problem={prompts.error} />
+      <ul className="item-list">
+        {prompts.data?.resources.map((prompt) => (
+          <li key={prompt.id}>
+            <button
+              type="button"
+              className="link-button"
+              aria-pressed={prompt.id === selectedId}
+              onClick={() => setSelectedId(prompt.id)}
+            >
+              {prompt.name}
+            </button>{' '}
+            <span className="badge">v{prompt.latestVersion}</span> {prompt.description}
+          </li>
+        ))}
+        {prompts.data?.resources.length === 0 ? <li>No prompt yet.</li> : null}
+      </ul>
+      {selected ? (
+        <PromptVersionForm
+          key={`${selected.id}-${selected.latestVersion}`}
+          spaceId={spaceId}
+          prompt={selected}
+          canEdit={access.canEdit}
+          onSaved={prompts.refresh}
+        />
+      ) : null}
+      {access.canEdit ? (
+        <NewPromptForm spaceId={spaceId} onCreated={prompts.refresh} />
+      ) : (
+        <p className="field-hint">Viewers cannot change prompts.</p>
+      )}
+    </>
+  );
+}
+
+function PromptVersionForm({
+  spaceId,
+  prompt,
+  canEdit,
+  onSaved,
+}: {
+  spaceId: string;
+  prompt: Schema<'Resource'>;
+  canEdit: boolean;
+  onSaved: () => void;
+}) {
+  const latest = useLatestVersion(spaceId, prompt);
+  const current = (latest.data?.version.content as { text?: string } | undefined)?.text;
+  const [text, setText] = useState<string | undefined>();
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
+          params: { path: { spaceId, resourceId: prompt.id } },
+          body: { content: { text: text ?? current ?? '' } },
+        }),
+      ),
+    onSuccess: onSaved,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  if (latest.isPending) return <p>Loading {prompt.name}…</p>;
+  return (
+    <section className="card" aria-labelledby="prompt-version">
+      <h2 id="prompt-version">
+        {prompt.name} (version {prompt.latestVersion})
+      </h2>
+      <form onSubmit={submit} noValidate>
+        <TextAreaField
+          label="Prompt text"
+          rows={6}
+          value={text ?? current ?? ''}
+          readOnly={!canEdit}
+          onChange={(event) => setText(event.target.value)}
+          error={fieldMessage({}, save.error, 'content.text')}
+        />
+        <ProblemAlert problem={latest.error ?? save.error} />
+        {save.isSuccess ? <Notice>Saved as version {save.data.version.version}.</Notice> : null}
+        {canEdit ? (
+          <button type="submit" className="button-primary" disabled={save.isPending || text === undefined}>
+            Save as a new version
+          </button>
+        ) : null}
+      </form>
+    </section>
+  );
+}
+
+function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [text, setText] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources', {
+          params: { path: { spaceId } },
+          body: { type: 'prompt', name, description, content: { text } },
+        }),
+      ),
+    onSuccess: () => {
+      setName('');
+      setDescription('');
+      setText('');
+      onCreated();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: FieldErrors = {
+      name: name.trim() ? undefined : 'Give the prompt a name.',
+      'content.text': text.trim() ? undefined : 'Write the prompt text.',
+    };
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    create.mutate();
+  };
+  return (
+    <section className="card" aria-labelledby="new-prompt">
+      <h2 id="new-prompt">New prompt</h2>
+      <form ref={form} onSubmit={submit} noValidate>
+        <div className="form-grid">
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={fieldMessage(errors, create.error, 'name')}
+          />
+          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        </div>
+        <TextAreaField
+          label="Text"
+          rows={5}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.text')}
+          hint="Use {{name}} for prompt variables."
+        />
+        <ProblemAlert problem={create.error} />
+        <button type="submit" className="button-primary" disabled={create.isPending}>
+          Create prompt
+        </button>
+      </form>
+    </section>
+  );
+}

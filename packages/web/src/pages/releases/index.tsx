@@ -1,0 +1,55 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
+import { PageHeader, ProblemAlert } from '../../components/index.js';
+
+/** The immutable releases of an agent, newest first (P-6). */
+export function ReleasesPage() {
+  const { spaceId = '', appId = '' } = useParams();
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
+  const releases = useQuery({
+    queryKey: ['releases', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
+  });
+  return (
+    <>
+      <PageHeader title={`Releases${app.data ? ` of ${app.data.app.name}` : ''}`}>
+        <Link to={`/spaces/${spaceId}/agents/${appId}`}>Back to the editor</Link>
+      </PageHeader>
+      <ProblemAlert problem={app.error ?? releases.error} />
+      <table className="table">
+        <caption className="visually-hidden">Releases, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Published</th>
+            <th scope="col">By</th>
+            <th scope="col">Notes</th>
+            <th scope="col">Content hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {releases.data?.releases.map((release) => (
+            <tr key={release.id}>
+              <td>v{release.version}</td>
+              <td>{new Date(release.publishedAt).toLocaleString()}</td>
+              <td>{release.publishedBy}</td>
+              <td>{release.notes || '—'}</td>
+              <td>
+                <code>{release.contentHash.slice(0, 12)}</code>
+              </td>
+            </tr>
+          ))}
+          {releases.data?.releases.length === 0 ? (
+            <tr>
+              <td colSpan={5}>Nothing published yet.</td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api, rememberCsrfToken, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
+
+/** Sign-in with email and password: a cookie session plus the CSRF token later changes send. */
+export function SignInPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const queryClient = useQueryClient();
+  const signIn = useMutation({
+    mutationFn: () => unwrap(api.POST('/auth/login', { body: { email, password } })),
+    onSuccess: async (result) => {
+      rememberCsrfToken(result.csrfToken);
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      const next = search.get('next');
+      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/');
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: FieldErrors = {
+      email: email.includes('@') ? undefined : 'Enter the email address of your account.',
+      password: password ? undefined : 'Enter your password.',
+    };
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    signIn.mutate();
+  };
+
+  return (
+    <main id="main" className="sign-in">
+      <div className="card sign-in-card">
+        <PageHeader title="Sign in to AgentLoom" />
+        <form ref={form} onSubmit={submit} noValidate>
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={fieldMessage(errors, signIn.error, 'email')}
+          />
+          <TextField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={fieldMessage(errors, signIn.error, 'password')}
+          />
+          <ProblemAlert problem={signIn.error} title="Sign-in failed." />
+          <button type="submit" className="button-primary" disabled={signIn.isPending}>
+            {signIn.isPending ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+        <p className="field-hint">
+          On first start, <code>agentloom serve</code> prints the administrator's password once.
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,189 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { ApiProblem, api, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
+import { useResources } from '../../resources/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+
+/** The per-file problems of a refused skill package (`details.problems`). */
+function packageProblems(problem: unknown): { path: string; message: string }[] {
+  if (!(problem instanceof ApiProblem) || !Array.isArray(problem.details.problems)) return [];
+  return (problem.details.problems as { path?: unknown; message?: unknown }[]).map((item) => ({
+    path: String(item.path ?? ''),
+    message: String(item.message ?? ''),
+  }));
+}
+
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
+}
+
+/** The path of a chosen file inside the skill folder (the folder's own name is dropped). */
+function packagePath(file: File): string {
+  const relative = file.webkitRelativePath || file.name;
+  return relative.includes('/') ? relative.slice(relative.indexOf('/') + 1) : relative;
+}
+
+/**
+ * Skills: uploaded as a zip or as the files of a folder, validated by the server with the SDK.
+ * A refused upload removes the entry it created, so no empty skill is left behind; the problems
+ * are listed per file.
+ */
+export function SkillsPage() {
+  const spaceId = useParams().spaceId ?? '';
+  const access = useSpaceAccess(spaceId);
+  const skills = useResources(spaceId, 'skill');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const upload = useMutation({
+    mutationFn: async () => {
+      const created = await unwrap(
+        api.POST('/spaces/{spaceId}/resources', { params: { path: { spaceId } }, body: { type: 'skill', name, description } }),
+      );
+      const resourceId = created.resource.id;
+      const single = files.length === 1 ? files[0] : undefined;
+      try {
+        if (single && /\.zip$/i.test(single.name)) {
+          return await unwrap(
+            api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
+              params: { path: { spaceId, resourceId } },
+              body: single as unknown as string,
+              bodySerializer: (body: unknown) => body as Blob,
+              headers: { 'content-type': 'application/zip' },
+            }),
+          );
+        }
+        const packaged = await Promise.all(
+          files.map(async (file) => ({ path: packagePath(file), contentBase64: await base64Of(file) })),
+        );
+        return await unwrap(
+          api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
+            params: { path: { spaceId, resourceId } },
+            body: { files: packaged },
+          }),
+        );
+      } catch (error) {
+        // The entry has no version yet: remove it so a refused upload leaves nothing behind.
+        await unwrap(api.DELETE('/spaces/{spaceId}/resources/{resourceId}', { params: { path: { spaceId, resourceId } } })).catch(
+          () => undefined,
+        );
+        throw error;
+      }
+    },
+    onSuccess: () => {
+      setName('');
+      setDescription('');
+      setFiles([]);
+      if (fileInput.current) fileInput.current.value = '';
+    },
+    onSettled: () => skills.refresh(),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: FieldErrors = {
+      name: /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)
+        ? undefined
+        : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
+      files: files.length > 0 ? undefined : 'Choose a .zip, or the files of the skill folder (SKILL.md first).',
+    };
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    upload.mutate();
+  };
+  const problems = packageProblems(upload.error);
+  return (
+    <>
+      <PageHeader title="Skills" />
+      <ProblemAlert problem={skills.error} />
+      <table className="table">
+        <caption className="visually-hidden">Skills of this space</caption>
+        <thead>
+          <tr>
+            <th scope="col">Skill</th>
+            <th scope="col">Description</th>
+            <th scope="col">Version</th>
+          </tr>
+        </thead>
+        <tbody>
+          {skills.data?.resources.map((skill) => (
+            <tr key={skill.id}>
+              <td>
+                <code>{skill.name}</code>
+              </td>
+              <td>{skill.description}</td>
+              <td>{skill.latestVersion > 0 ? `v${skill.latestVersion}` : 'no package'}</td>
+            </tr>
+          ))}
+          {skills.data?.resources.length === 0 ? (
+            <tr>
+              <td colSpan={3}>No skill yet.</td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {access.canEdit ? (
+        <section className="card" aria-labelledby="upload-skill">
+          <h2 id="upload-skill">Upload a skill</h2>
+          <form ref={form} onSubmit={submit} noValidate>
+            <div className="form-grid">
+              <TextField
+                label="Skill name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                error={fieldMessage(errors, upload.error, 'name')}
+              />
+              <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="skill-files">Package (.zip or the folder's files)</label>
+              <input
+                id="skill-files"
+                ref={fileInput}
+                type="file"
+                multiple
+                aria-invalid={errors.files ? true : undefined}
+                aria-describedby={errors.files ? 'skill-files-error' : undefined}
+                onChange={(event) => setFiles([...(event.target.files ?? [])])}
+              />
+              {errors.files ? (
+                <p className="field-error" id="skill-files-error">
+                  {errors.files}
+                </p>
+              ) : null}
+            </div>
+            <ProblemAlert problem={upload.error} title="The upload was refused." />
+            {problems.length > 0 ? (
+              <ul className="file-problems" aria-label="Problems per file">
+                {problems.map((item) => (
+                  <li key={`${item.path}:${item.message}`}>
+                    <code>{item.path}</code>: {item.message}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <button type="submit" className="button-primary" disabled={upload.isPending}>
+              Upload skill
+            </button>
+          </form>
+        </section>
+      ) : null}
+    </>
+  );
+}

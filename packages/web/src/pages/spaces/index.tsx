@@ -1,0 +1,73 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  PageHeader,
+  ProblemAlert,
+  TextField,
+} from '../../components/index.js';
+import { useMe } from '../../session/index.js';
+
+/** The spaces the user belongs to, and a form to create one (the creator becomes its owner). */
+export function SpacesPage() {
+  const me = useMe();
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/spaces', { body: { name } })),
+    onSuccess: async (result) => {
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      navigate(`/spaces/${result.space.id}/agents`);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = { name: name.trim() ? undefined : 'Give the space a name.' };
+    setErrors(found);
+    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    create.mutate();
+  };
+
+  return (
+    <>
+      <PageHeader title="Spaces" />
+      <section aria-labelledby="your-spaces" className="card">
+        <h2 id="your-spaces">Your spaces</h2>
+        {me.data?.spaces.length ? (
+          <ul className="item-list">
+            {me.data.spaces.map((space) => (
+              <li key={space.id}>
+                <Link to={`/spaces/${space.id}/agents`}>{space.name}</Link> <span className="badge">{space.role}</span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>You are not a member of any space yet. Create one below.</p>
+        )}
+      </section>
+      <section aria-labelledby="new-space" className="card">
+        <h2 id="new-space">New space</h2>
+        <form ref={form} onSubmit={submit} noValidate className="inline-form">
+          <TextField
+            label="Space name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={fieldMessage(errors, create.error, 'name')}
+          />
+          <button type="submit" className="button-primary" disabled={create.isPending}>
+            Create space
+          </button>
+        </form>
+        <ProblemAlert problem={create.error} />
+      </section>
+    </>
+  );
+}
