@@ -25,6 +25,9 @@ export async function exportOpenApiDocument(): Promise<Record<string, unknown>> 
       logLevel: 'silent',
       bodyLimitBytes: 1_000_000,
       seedDemo: false,
+      runLeaseMs: 30_000,
+      workerConcurrency: 1,
+      embeddedWorkers: 0,
     },
   });
   try {
