@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { StoreFailureError } from '../../core/errors/index.js';
+
 /**
  * Schema migrations of `SqliteRunStore`. The position in the list is the version number: a
  * migration, once released, is never edited, only followed by a new one.
@@ -67,3 +70,27 @@ export const sqliteMigrations: readonly string[] = [
    CREATE INDEX agentloom_runs_session_finished ON agentloom_runs (session_id, created_at)
      WHERE status NOT IN ('pending', 'running', 'deleted');`,
 ];
+
+/** Brings the file's schema to the newest version, in one immediate transaction; a newer file is refused. */
+export function migrate(database: Database.Database): void {
+  // An up-to-date file needs no write lock: opening a store never waits for a busy writer then.
+  const schemaTable = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentloom_schema'").get();
+  if (schemaTable) {
+    const version = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get()?.version;
+    if (version === sqliteMigrations.length) return;
+  }
+  database.exec('CREATE TABLE IF NOT EXISTS agentloom_schema (version INTEGER NOT NULL) STRICT');
+  const apply = database.transaction(() => {
+    const row = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get();
+    const current = row?.version ?? 0;
+    if (current > sqliteMigrations.length) {
+      throw new StoreFailureError(`SQLite run store schema ${current} is newer than this SDK supports.`);
+    }
+    for (let version = current; version < sqliteMigrations.length; version += 1) {
+      database.exec(sqliteMigrations[version] as string);
+    }
+    if (row) database.prepare('UPDATE agentloom_schema SET version = ?').run(sqliteMigrations.length);
+    else database.prepare('INSERT INTO agentloom_schema (version) VALUES (?)').run(sqliteMigrations.length);
+  });
+  apply.immediate();
+}

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
-import type { RunResult } from '../../core/run-result.js';
-import { DEFAULT_LABELS, decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
+import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
 import type {
   AcquireRequest,
@@ -14,7 +13,6 @@ import type {
   NewJournalEntry,
   ReadJournalOptions,
   ReadSessionRequest,
-  RunKind,
   RunListQuery,
   RunRecord,
   RunStore,
@@ -24,8 +22,10 @@ import type {
   StoredRunStatus,
 } from '../run-store.js';
 import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
-import { sqliteMigrations } from './migrations.js';
+import { migrate } from './migrations.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
+import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
+import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -50,60 +50,6 @@ export interface SqliteRunStoreOptions {
 const FIRST_LOCK_WAIT_MS = 2;
 const LONGEST_LOCK_WAIT_MS = 100;
 
-interface RunRow {
-  run_id: string;
-  session_id: string;
-  status: string;
-  owner_id: string | null;
-  epoch: number;
-  lease_expires_at: number;
-  deadline_at: number;
-  loops_used: number;
-  last_sequence: number;
-  created_at: number;
-  updated_at: number;
-  result: string | null;
-  kind: string;
-  name: string;
-  metadata: string;
-  digest: string | null;
-}
-
-/** A row of `readSession`: a run, and one entry of its journal when its journal was asked for. */
-interface SessionReadRow extends RunRow {
-  entry_sequence: number | null;
-  entry_epoch: number | null;
-  entry_type: string | null;
-  entry_task_id: string | null;
-  entry_data: string | null;
-  entry_at: number | null;
-}
-
-/** The named parameters of the `readSession` statement. */
-interface SessionReadParameters {
-  session: string;
-  kind: string | null;
-  except: string | null;
-  recent: number;
-  runs: string;
-}
-
-interface SessionRow {
-  session_id: string;
-  runs: number;
-  first_run_at: number;
-  last_run_at: number;
-}
-
-interface JournalRow {
-  sequence: number;
-  epoch: number;
-  type: string;
-  task_id: string | null;
-  data: string;
-  at: number;
-}
-
 /**
  * The embedded default `RunStore`: one SQLite file in WAL mode, shared safely by several
  * processes on one machine. Every append is one `BEGIN IMMEDIATE` transaction that checks the
@@ -115,7 +61,7 @@ export class SqliteRunStore implements RunStore {
   private readonly opened: FileIdentity | undefined;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
-  private readonly statements;
+  private readonly statements: SqliteStatements;
   private readonly appendTransaction;
   private readonly acquireTransaction;
   private readonly externalTransaction;
@@ -142,77 +88,7 @@ export class SqliteRunStore implements RunStore {
     }
     this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
     const database = this.database;
-    this.statements = {
-      getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
-      insertRun: database.prepare(
-        `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-           loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
-         VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-           @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
-      ),
-      takeOver: database.prepare(
-        `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
-      ),
-      insertEntry: database.prepare(
-        `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
-        'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
-      ),
-      advance: database.prepare(
-        'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
-      ),
-      finish: database.prepare(
-        `UPDATE agentloom_runs SET status = ?, result = ?, digest = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
-      ),
-      renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
-        `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
-         RETURNING last_sequence`,
-      ),
-      tombstone: database.prepare(
-        `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
-      ),
-      deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
-      sessions: database.prepare<[number, number, string, number], SessionRow>(
-        `SELECT session_id, runs, first_run_at, last_run_at FROM agentloom_sessions
-         WHERE ? = 0 OR (last_run_at, session_id) < (?, ?)
-         ORDER BY last_run_at DESC, session_id DESC LIMIT ?`,
-      ),
-      release: database.prepare(
-        `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
-      ),
-      journal: database.prepare<[string, number, number], JournalRow>(
-        'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
-      ),
-      // One statement for a whole session (issue 18): the runs in order, the journal joined only
-      // for the runs whose journal is wanted — read first by primary key (`wanted`, materialised),
-      // so that no other run's entries are visited. The last sequence is the stored column, never a
-      // MAX(sequence) per run over the WITHOUT ROWID journal.
-      readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
-        `WITH session AS (
-           SELECT rowid AS position, * FROM agentloom_runs
-           WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
-         ), chosen AS (
-           SELECT run_id FROM (
-             SELECT run_id FROM agentloom_runs
-             WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
-               AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
-             ORDER BY created_at DESC, rowid DESC LIMIT @recent)
-           UNION SELECT value FROM json_each(@runs)
-           UNION SELECT run_id FROM session WHERE digest IS NULL
-         ), wanted AS MATERIALIZED (
-           SELECT entry.* FROM chosen JOIN agentloom_journal AS entry ON entry.run_id = chosen.run_id
-         )
-         SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
-           entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
-         FROM session AS run
-         LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
-         ORDER BY run.created_at, run.position, entry.sequence`,
-      ),
-      sessionRuns: database.prepare<[string], RunRow>(
-        `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
-      ),
-    };
+    this.statements = prepareStatements(database);
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
       const now = this.now();
       const row = this.statements.getRun.get(request.runId);
@@ -330,17 +206,7 @@ export class SqliteRunStore implements RunStore {
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     assertReadJournal(runId, options);
     return this.call('readJournal', () =>
-      this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map((row) => {
-        const entry: JournalEntry = {
-          sequence: row.sequence,
-          epoch: row.epoch,
-          type: row.type,
-          data: JSON.parse(row.data),
-          at: row.at,
-        };
-        if (row.task_id !== null) entry.taskId = row.task_id;
-        return entry;
-      }),
+      this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map(toJournalEntry),
     );
   }
 
@@ -368,16 +234,17 @@ export class SqliteRunStore implements RunStore {
           reads.push(current);
         }
         if (row.entry_sequence === null) continue;
-        const entry: JournalEntry = {
-          sequence: row.entry_sequence,
-          epoch: row.entry_epoch as number,
-          type: row.entry_type as string,
-          data: JSON.parse(row.entry_data as string),
-          at: row.entry_at as number,
-        };
-        if (row.entry_task_id !== null) entry.taskId = row.entry_task_id;
         current.journal ??= [];
-        current.journal.push(entry);
+        current.journal.push(
+          toJournalEntry({
+            sequence: row.entry_sequence,
+            epoch: row.entry_epoch as number,
+            type: row.entry_type as string,
+            task_id: row.entry_task_id,
+            data: row.entry_data as string,
+            at: row.entry_at as number,
+          }),
+        );
       }
       // A run without a digest has its journal read even when it is empty.
       for (const read of reads) if (read.digest === undefined) read.journal ??= [];
@@ -488,48 +355,4 @@ export class SqliteRunStore implements RunStore {
     }
     return sequence;
   }
-}
-
-function migrate(database: Database.Database): void {
-  // An up-to-date file needs no write lock: opening a store never waits for a busy writer then.
-  const schemaTable = database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agentloom_schema'").get();
-  if (schemaTable) {
-    const version = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get()?.version;
-    if (version === sqliteMigrations.length) return;
-  }
-  database.exec('CREATE TABLE IF NOT EXISTS agentloom_schema (version INTEGER NOT NULL) STRICT');
-  const apply = database.transaction(() => {
-    const row = database.prepare<[], { version: number }>('SELECT version FROM agentloom_schema').get();
-    const current = row?.version ?? 0;
-    if (current > sqliteMigrations.length) {
-      throw new StoreFailureError(`SQLite run store schema ${current} is newer than this SDK supports.`);
-    }
-    for (let version = current; version < sqliteMigrations.length; version += 1) {
-      database.exec(sqliteMigrations[version] as string);
-    }
-    if (row) database.prepare('UPDATE agentloom_schema SET version = ?').run(sqliteMigrations.length);
-    else database.prepare('INSERT INTO agentloom_schema (version) VALUES (?)').run(sqliteMigrations.length);
-  });
-  apply.immediate();
-}
-
-function toRecord(row: RunRow): RunRecord {
-  const record: RunRecord = {
-    runId: row.run_id,
-    sessionId: row.session_id,
-    status: row.status as StoredRunStatus,
-    ownerId: row.owner_id,
-    epoch: row.epoch,
-    leaseExpiresAt: row.lease_expires_at,
-    deadlineAt: row.deadline_at,
-    loopsUsed: row.loops_used,
-    lastSequence: row.last_sequence,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    kind: (row.kind ?? DEFAULT_LABELS.kind) as RunKind,
-    name: row.name ?? '',
-    metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, string>) : {},
-  };
-  if (row.result !== null) record.result = JSON.parse(row.result) as RunResult;
-  return record;
 }

@@ -1,0 +1,98 @@
+import type Database from 'better-sqlite3';
+import type { JournalRow, RunRow, SessionReadParameters, SessionReadRow, SessionRow } from './sqlite-rows.js';
+
+type Statement<Parameters extends unknown[] = unknown[], Row = unknown> = Database.Statement<Parameters, Row>;
+
+/** The prepared statements of `SqliteRunStore`, prepared once per open database. */
+export interface SqliteStatements {
+  getRun: Statement<[string], RunRow>;
+  insertRun: Statement;
+  takeOver: Statement;
+  insertEntry: Statement;
+  fence: Statement<[string], { epoch: number; status: string; last_sequence: number }>;
+  advance: Statement;
+  finish: Statement;
+  renew: Statement<[number, number, string, number], { last_sequence: number }>;
+  tombstone: Statement;
+  deleteJournal: Statement;
+  sessions: Statement<[number, number, string, number], SessionRow>;
+  release: Statement;
+  journal: Statement<[string, number, number], JournalRow>;
+  readSession: Statement<[SessionReadParameters], SessionReadRow>;
+  sessionRuns: Statement<[string], RunRow>;
+}
+
+/** Prepares every fixed statement of the store (listing statements vary with filters and are prepared on use). */
+export function prepareStatements(database: Database.Database): SqliteStatements {
+  return {
+    getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
+    insertRun: database.prepare(
+      `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
+         loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
+       VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
+         @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
+    ),
+    takeOver: database.prepare(
+      `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
+    ),
+    insertEntry: database.prepare(
+      `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
+      'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
+    ),
+    advance: database.prepare(
+      'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
+    ),
+    finish: database.prepare(
+      `UPDATE agentloom_runs SET status = ?, result = ?, digest = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+    ),
+    renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
+      `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
+       RETURNING last_sequence`,
+    ),
+    tombstone: database.prepare(
+      `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+    ),
+    deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
+    sessions: database.prepare<[number, number, string, number], SessionRow>(
+      `SELECT session_id, runs, first_run_at, last_run_at FROM agentloom_sessions
+       WHERE ? = 0 OR (last_run_at, session_id) < (?, ?)
+       ORDER BY last_run_at DESC, session_id DESC LIMIT ?`,
+    ),
+    release: database.prepare(
+      `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
+    ),
+    journal: database.prepare<[string, number, number], JournalRow>(
+      'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+    ),
+    // One statement for a whole session (issue 18): the runs in order, the journal joined only
+    // for the runs whose journal is wanted — read first by primary key (`wanted`, materialised),
+    // so that no other run's entries are visited. The last sequence is the stored column, never a
+    // MAX(sequence) per run over the WITHOUT ROWID journal.
+    readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
+      `WITH session AS (
+         SELECT rowid AS position, * FROM agentloom_runs
+         WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+       ), chosen AS (
+         SELECT run_id FROM (
+           SELECT run_id FROM agentloom_runs
+           WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
+             AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+           ORDER BY created_at DESC, rowid DESC LIMIT @recent)
+         UNION SELECT value FROM json_each(@runs)
+         UNION SELECT run_id FROM session WHERE digest IS NULL
+       ), wanted AS MATERIALIZED (
+         SELECT entry.* FROM chosen JOIN agentloom_journal AS entry ON entry.run_id = chosen.run_id
+       )
+       SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
+         entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
+       FROM session AS run
+       LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
+       ORDER BY run.created_at, run.position, entry.sequence`,
+    ),
+    sessionRuns: database.prepare<[string], RunRow>(
+      `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
+    ),
+  };
+}
