@@ -1,11 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that must not share the machine with other suites: their checks depend on timing that a
+ * second busy worker can stretch (a private PostgreSQL cluster restarted every 150 ms, worker
+ * processes racing for leases). They run after everything else, one file at a time.
+ */
+const exclusive = [
+  'packages/sdk/test/faults/postgres-faults.int.test.ts',
+  'packages/platform/test/runs-crash.int.test.ts',
+  'packages/platform/test/*-trials.int.test.ts',
+];
+
 export default defineConfig({
   resolve: { conditions: ['@agentloom/source'] },
   ssr: { resolve: { conditions: ['@agentloom/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suites',
+          include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...exclusive],
+          // Two files at a time (Vitest's default on a 2-core host is one): most suites wait on
+          // child processes, leases and databases rather than on the processor.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'exclusive',
+          include: exclusive,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
