@@ -65,6 +65,8 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /apps/{appId}/runs': 'viewer',
   'GET /apps/{appId}/sessions': 'viewer',
   'GET /sessions/{sessionId}': 'viewer',
+  'GET /sessions/{sessionId}/history': 'viewer',
+  'POST /sessions/{sessionId}/messages': 'viewer',
   'GET /runs/{runId}': 'viewer',
   'GET /runs/{runId}/view': 'viewer',
   'GET /runs/{runId}/events': 'viewer',
@@ -114,6 +116,7 @@ function bodyOf(route: string): unknown {
     'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
     'POST /apps/{appId}/runs': { input: 'matrix question' },
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
+    'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});

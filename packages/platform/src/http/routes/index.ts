@@ -10,6 +10,7 @@ import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
+import { sessionMessageRoutes } from './session-message-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { spaceKeyRoutes } from './space-key-routes.js';
 import { spaceRoutes } from './space-routes.js';
@@ -32,5 +33,6 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     appKeyRoutes(),
     runRoutes(),
     sessionRoutes(),
+    sessionMessageRoutes(),
   ];
 }

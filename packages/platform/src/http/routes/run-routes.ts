@@ -13,7 +13,8 @@ import type { PlatformEnvironment, PlatformServices } from '../services.js';
 
 const runParameters = z.object({ runId: idParameter('runId') });
 const appParameters = z.object({ appId: idParameter('appId') });
-const idempotencyHeader = z.object({
+/** The optional `Idempotency-Key` header of the use routes that create something. */
+export const idempotencyHeader = z.object({
   'idempotency-key': z
     .string()
     .regex(/^[\x21-\x7e]{1,200}$/, 'an Idempotency-Key is 1–200 visible ASCII characters')
@@ -58,9 +59,14 @@ const startBody = z
   })
   .openapi('StartRun');
 
-function accepted(runId: string, sessionId: string, status: string) {
+/** The links of a run: itself, its event stream, its stop. */
+export function runLinks(runId: string) {
   const self = `/api/v1/runs/${runId}`;
-  return { runId, sessionId, status, links: { self, events: `${self}/events`, stop: `${self}/stop` } };
+  return { self, events: `${self}/events`, stop: `${self}/stop` };
+}
+
+function accepted(runId: string, sessionId: string, status: string) {
+  return { runId, sessionId, status, links: runLinks(runId) };
 }
 
 /** Maps the SDK's refusals to typed API errors; anything else propagates. */
