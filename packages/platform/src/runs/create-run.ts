@@ -75,6 +75,7 @@ export async function startAppRun(
         return { runId: first.run_id, sessionId: first.session_id, created: false };
       }
     }
+    await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
       await lockSession(transaction, services.dialect, app, request.sessionId);
       const active = await activeRunOf(transaction, services, request.sessionId);
@@ -91,6 +92,24 @@ export function assertAppRunnable(app: AppRow): void {
   if (app.kind !== 'agent') throw new ApiError(422, 'not-yet-supported', 'Workflow apps run once the workflow editor lands.');
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
   if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
+}
+
+/**
+ * Re-reads the app's state inside the transaction that records a run (PostgreSQL: `FOR SHARE`,
+ * which waits for a deletion that is marking the app right now): a deletion that committed
+ * first refuses the run with 409 `app-deleting` (NOT-21); one that commits after sees the run
+ * and stops it.
+ */
+export async function assertAppActive(
+  transaction: Transaction<PlatformDatabase>,
+  dialect: PlatformServices['dialect'],
+  appId: string,
+): Promise<void> {
+  let query = transaction.selectFrom('apps').select('state').where('id', '=', appId);
+  if (dialect === 'postgres') query = query.forShare();
+  const app = await query.executeTakeFirst();
+  if (!app) throw new ApiError(404, 'not-found', 'The app was not found.');
+  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AppRow, SessionRow } from '../database/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
 import { hashJson } from '../resources/resource-repository.js';
-import { activeRunOf, assertAppRunnable, insertRun, lockSession } from './create-run.js';
+import { activeRunOf, assertAppActive, assertAppRunnable, insertRun, lockSession } from './create-run.js';
 
 /** What the chat box did with a message (P-8.3): it supplemented the active run, or started a new one. */
 export type SessionMessageOutcome =
@@ -37,6 +37,7 @@ export async function postSessionMessage(
     // The lock comes first: every message of the session waits here for the one before it to
     // commit, so the key lookup below sees a concurrent duplicate's outcome.
     await lockSession(transaction, services.dialect, app, sessionId);
+    await assertAppActive(transaction, services.dialect, app.id);
     if (idempotencyKey !== undefined) {
       const first = await transaction
         .selectFrom('message_keys')

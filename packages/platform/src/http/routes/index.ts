@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
+import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
@@ -28,6 +29,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     secretRoutes(),
     resourceRoutes(),
     appRoutes(),
+    appDeletionRoutes(),
     draftRoutes(),
     releaseRoutes(),
     appKeyRoutes(),

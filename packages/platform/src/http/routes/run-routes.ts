@@ -274,7 +274,8 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/supplements',
-      summary: 'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended.',
+      summary:
+        'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended, 409 `app-deleting` while its app is being deleted.',
       request: {
         params: runParameters,
         body: jsonBody(z.strictObject({ text: z.string().min(1).max(100_000) }).openapi('Supplement')),
@@ -282,7 +283,8 @@ export function runRoutes() {
       responses: { 202: jsonResponse('Accepted.', z.object({ runId: z.string(), supplementId: z.string() })) },
     }),
     async (c) => {
-      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const { run, app: appRow } = await authorizeRun(c, c.req.valid('param').runId);
+      if (appRow.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const receipt = await c.get('services').runClient.supplement(run.id, c.req.valid('json').text).catch(sdkError);
       return c.json({ runId: receipt.runId, supplementId: receipt.supplementId }, 202);
     },
