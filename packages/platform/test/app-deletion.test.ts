@@ -56,8 +56,9 @@ describe.each(dialects)('deleting an app on %s', (dialect) => {
       await owner.request('POST', `/apps/${appId}/runs`, { input: 'say hi again' }),
       await owner.request('POST', `/sessions/${sessionId}/messages`, { text: 'are you there?' }),
       await owner.request('POST', `/runs/${runId}/supplements`, { text: 'one more thing' }),
+      await owner.request('POST', `/apps/${appId}/releases`, { notes: 'too late' }),
     ];
-    expect(refusals.map((response) => [response.status, errorCode(response)])).toEqual(Array(3).fill([409, 'app-deleting']));
+    expect(refusals.map((response) => [response.status, errorCode(response)])).toEqual(Array(4).fill([409, 'app-deleting']));
     // Asking again is the same job.
     expect(((await owner.request('DELETE', `/apps/${appId}`)).body as DeletionBody).deletion?.id).toBe(deletionId);
     const during = (await owner.request('GET', `/apps/${appId}/deletion`)).body as DeletionBody;
