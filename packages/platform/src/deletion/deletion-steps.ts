@@ -89,7 +89,11 @@ export async function deleteSdkRuns(context: StepContext): Promise<void> {
     try {
       await progress((await runClient.deleteSession(id)).deleted.length);
     } catch (error) {
-      if (!(error instanceof RunNotFoundError)) throw error;
+      if (error instanceof RunNotFinishedError) {
+        // Cannot happen while new runs are refused; if it does, settle again and retry once.
+        await stopAndSettleRuns(context);
+        await progress((await runClient.deleteSession(id)).deleted.length);
+      } else if (!(error instanceof RunNotFoundError)) throw error;
     }
   }
   for (;;) {
@@ -101,7 +105,6 @@ export async function deleteSdkRuns(context: StepContext): Promise<void> {
         await runClient.deleteRun(item.runId);
         await progress(1);
       } catch (error) {
-        if (error instanceof RunNotFinishedError) throw error;
         if (!(error instanceof RunNotFoundError)) throw error;
       }
     }
