@@ -4,6 +4,7 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import type { PlatformConfig } from './config/index.js';
 import { SecretBox } from './crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './database/index.js';
+import { stopDeletionJobs } from './deletion/index.js';
 import { createPlatformApp } from './http/create-app.js';
 import { LoginRateLimiter } from './http/login-rate-limiter.js';
 import { createPlatformMetrics } from './http/metrics.js';
@@ -110,6 +111,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     },
     async close() {
       stopSweeper?.();
+      await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
       await runStore.close();
       await handle.close();

@@ -3,12 +3,14 @@ import type { DatabaseDialect } from './connect.js';
 import { quoteIdentifier } from './connect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
+import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-runs': runs,
+  '0003-messages-and-deletions': messagesAndDeletions,
 };
 
 class BundledMigrationProvider implements MigrationProvider {
@@ -42,7 +44,13 @@ export async function migrateToLatest(
   if (dialect === 'postgres' && schema) {
     await sql`create schema if not exists ${sql.raw(quoteIdentifier(schema))}`.execute(database);
   }
-  const migrator = new Migrator({ db: database, provider: new BundledMigrationProvider() });
+  // Naming the schema matters: without it Kysely looks for its lock table in every schema of
+  // the database and, finding another schema's, skips creating its own (then fails).
+  const migrator = new Migrator({
+    db: database,
+    provider: new BundledMigrationProvider(),
+    ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) throw new MigrationFailedError(failed?.migrationName, error);

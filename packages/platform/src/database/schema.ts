@@ -196,7 +196,7 @@ export interface RunsTable {
   session_id: string;
   /** The release the run started on; null while queued (D-P5), then the same on every dispatch (P-6.5). */
   release_id: string | null;
-  /** Why the platform asked it to stop: `user`, `release-published`. */
+  /** Why the platform asked it to stop: `user`, `release-published`, `app-deleted`. */
   stop_cause: string | null;
   requested_by: string;
   created_at: string;
@@ -225,6 +225,43 @@ export interface RunJobsTable {
   created_at: string;
 }
 
+/** A retried `POST /sessions/:id/messages` with the same key answers what the first one did. */
+export interface MessageKeysTable {
+  principal: string;
+  session_id: string;
+  key: string;
+  request_hash: string;
+  kind: 'supplement' | 'run';
+  run_id: string;
+  supplement_id: string | null;
+  created_at: string;
+}
+
+/** The steps of an app deletion (P-13.1), in order; `done` is the last. */
+export type AppDeletionStep = 'stopping-runs' | 'deleting-runs' | 'deleting-files' | 'removing-app' | 'done';
+
+/**
+ * The durable deletion job of an app (P-13): its step, its progress, and the lease of the process
+ * working on it, so that another process continues it when that one dies. Outlives the app row.
+ */
+export interface AppDeletionsTable {
+  id: string;
+  app_id: string;
+  space_id: string;
+  app_name: string;
+  step: AppDeletionStep;
+  runs_total: number;
+  runs_deleted: number;
+  attempts: number;
+  last_error: string | null;
+  worker_id: string | null;
+  lease_until: string | null;
+  requested_by: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 /** Every table of the platform database. */
 export interface PlatformDatabase {
   users: UsersTable;
@@ -246,6 +283,8 @@ export interface PlatformDatabase {
   runs: RunsTable;
   idempotency_keys: IdempotencyKeysTable;
   run_jobs: RunJobsTable;
+  message_keys: MessageKeysTable;
+  app_deletions: AppDeletionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -258,3 +297,4 @@ export type NewAppReleaseRow = Insertable<AppReleasesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RunJobRow = Selectable<RunJobsTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type AppDeletionRow = Selectable<AppDeletionsTable>;

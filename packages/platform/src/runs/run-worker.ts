@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Agent, RunOwnedElsewhereError } from '@agentloom/sdk';
+import { type Agent, RunNotFoundError, RunOwnedElsewhereError } from '@agentloom/sdk';
 import { assembleAgent } from '../assembly/index.js';
 import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
 import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
 import type { ClaimedJob } from './dispatcher.js';
+
+/** A job of an app being deleted whose run has no stop request yet: handed back until the deletion stops it. */
+class AppDeletingError extends Error {
+  constructor(appId: string) {
+    super(`The app ${appId} is being deleted.`);
+    this.name = 'AppDeletingError';
+  }
+}
 
 /** Options of a `RunWorker`. */
 export interface RunWorkerOptions {
@@ -120,6 +128,16 @@ export class RunWorker {
         await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
         return;
       }
+      if (error instanceof RunNotFoundError) {
+        // Deleted (a tombstone, P-13.2): never taken over, never retried.
+        logger.info({ workerId: this.id, runId: job.runId }, 'run deleted; job dropped');
+        await dispatcher.complete(job.runId, this.id).catch(() => {});
+        return;
+      }
+      if (error instanceof AppDeletingError) {
+        await dispatcher.release(job.runId, this.id, new Date(Date.now() + config.runLeaseMs)).catch(() => {});
+        return;
+      }
       logger.warn(
         { workerId: this.id, runId: job.runId, err: { name: (error as Error).name, message: (error as Error).message } },
         'run failed to execute',
@@ -161,6 +179,14 @@ export class RunWorker {
     if (!run) return undefined;
     const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
     if (!app) return undefined;
+    if (app.state === 'deleting') {
+      // NOT-21: no new work for an app being deleted. A run already ended is done; a run its
+      // deletion has asked to stop is handed to the SDK only to settle (a taker honours the stop
+      // right after acquiring, S1); any other run waits for the deletion to stop it.
+      const description = await runClient.describeRun(run.id);
+      if (description.status !== 'pending' && description.status !== 'running') return undefined;
+      if (!description.stopRequest) throw new AppDeletingError(app.id);
+    }
     if (run.release_id === null && app.latest_release_id !== null) {
       await database
         .updateTable('runs')

@@ -11,7 +11,7 @@ import type { PlatformServices } from '../http/services.js';
 export async function stopRun(
   services: PlatformServices,
   runId: string,
-  cause: 'user' | 'release-published',
+  cause: 'user' | 'release-published' | 'app-deleted',
   requestedBy: string,
 ): Promise<boolean> {
   await services.database

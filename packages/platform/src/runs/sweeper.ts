@@ -1,12 +1,21 @@
+import { resumeAppDeletions } from '../deletion/index.js';
 import type { PlatformServices } from '../http/services.js';
 
 /**
  * The sweeper (PLATFORM.md §4.6): puts jobs whose worker stopped renewing back in the queue, so a
  * dead worker's runs are visibly re-queued even before a worker's claim would pick them up, and
- * logs each one. Runs every lease period; answers a function that stops it.
+ * logs each one; and continues app deletions nobody holds (P-13: a deletion whose process died
+ * is finished by another one, at start and then every round). Runs every lease period; answers
+ * a function that stops it.
  */
 export function startSweeper(services: PlatformServices, intervalMs = services.config.runLeaseMs): () => void {
+  const resume = () =>
+    resumeAppDeletions(services).catch((error: unknown) =>
+      services.logger.warn({ err: { message: (error as Error).message } }, 'resuming app deletions failed'),
+    );
+  void resume();
   const timer = setInterval(() => {
+    void resume();
     services.dispatcher.sweep().then(
       (runIds) => {
         for (const runId of runIds) services.logger.info({ runId }, 'lease expired; run re-queued');

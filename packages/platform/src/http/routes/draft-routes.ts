@@ -100,6 +100,7 @@ export function draftRoutes() {
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
       if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+      if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const ifMatch = c.req.valid('header')['if-match'];
       if (ifMatch === undefined) throw new ApiError(428, 'if-match-required', 'Send If-Match with the draft revision you read.');
       const expected = Number(ifMatch.replaceAll('"', '').replace(/^W\//, ''));

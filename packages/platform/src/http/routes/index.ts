@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
+import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
@@ -10,6 +11,7 @@ import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
+import { sessionMessageRoutes } from './session-message-routes.js';
 import { sessionRoutes } from './session-routes.js';
 import { spaceKeyRoutes } from './space-key-routes.js';
 import { spaceRoutes } from './space-routes.js';
@@ -27,10 +29,12 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     secretRoutes(),
     resourceRoutes(),
     appRoutes(),
+    appDeletionRoutes(),
     draftRoutes(),
     releaseRoutes(),
     appKeyRoutes(),
     runRoutes(),
     sessionRoutes(),
+    sessionMessageRoutes(),
   ];
 }

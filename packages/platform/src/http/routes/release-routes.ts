@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { AppReleaseRow } from '../../database/index.js';
 import { publishAgentRelease } from '../../releases/publish-release.js';
 import { stopRunsOfOlderReleases } from '../../runs/stop-runs.js';
-import { notFound } from '../api-error.js';
+import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
@@ -57,6 +57,7 @@ export function releaseRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.publish');
+      if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const services = c.get('services');
       const release = await publishAgentRelease(services, row, currentActor(c), c.req.valid('json').notes);
       const stoppedRuns = await stopRunsOfOlderReleases(services, row, release, currentActor(c));

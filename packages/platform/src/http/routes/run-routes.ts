@@ -13,7 +13,8 @@ import type { PlatformEnvironment, PlatformServices } from '../services.js';
 
 const runParameters = z.object({ runId: idParameter('runId') });
 const appParameters = z.object({ appId: idParameter('appId') });
-const idempotencyHeader = z.object({
+/** The optional `Idempotency-Key` header of the use routes that create something. */
+export const idempotencyHeader = z.object({
   'idempotency-key': z
     .string()
     .regex(/^[\x21-\x7e]{1,200}$/, 'an Idempotency-Key is 1–200 visible ASCII characters')
@@ -58,9 +59,14 @@ const startBody = z
   })
   .openapi('StartRun');
 
-function accepted(runId: string, sessionId: string, status: string) {
+/** The links of a run: itself, its event stream, its stop. */
+export function runLinks(runId: string) {
   const self = `/api/v1/runs/${runId}`;
-  return { runId, sessionId, status, links: { self, events: `${self}/events`, stop: `${self}/stop` } };
+  return { self, events: `${self}/events`, stop: `${self}/stop` };
+}
+
+function accepted(runId: string, sessionId: string, status: string) {
+  return { runId, sessionId, status, links: runLinks(runId) };
 }
 
 /** Maps the SDK's refusals to typed API errors; anything else propagates. */
@@ -268,7 +274,8 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/supplements',
-      summary: 'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended.',
+      summary:
+        'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended, 409 `app-deleting` while its app is being deleted.',
       request: {
         params: runParameters,
         body: jsonBody(z.strictObject({ text: z.string().min(1).max(100_000) }).openapi('Supplement')),
@@ -276,7 +283,8 @@ export function runRoutes() {
       responses: { 202: jsonResponse('Accepted.', z.object({ runId: z.string(), supplementId: z.string() })) },
     }),
     async (c) => {
-      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const { run, app: appRow } = await authorizeRun(c, c.req.valid('param').runId);
+      if (appRow.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const receipt = await c.get('services').runClient.supplement(run.id, c.req.valid('json').text).catch(sdkError);
       return c.json({ runId: receipt.runId, supplementId: receipt.supplementId }, 202);
     },

@@ -4346,7 +4346,94 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deletion job. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deletion: components["schemas"]["AppDeletion"];
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         /** Rename or describe an app; its kind and mode never change. */
@@ -4441,6 +4528,109 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/apps/{appId}/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of the app’s deletion: `stopping-runs` → `deleting-runs` → `deleting-files` → `removing-app` → `done`; null when none was asked for. Readable after the app is gone. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The deletion, or null. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deletion: components["schemas"]["AppDeletion"] & (Record<string, never> | null);
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/apps/{appId}/draft": {
@@ -5999,7 +6189,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended. */
+        /** Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended, 409 `app-deleting` while its app is being deleted. */
         post: {
             parameters: {
                 query?: never;
@@ -6342,6 +6532,218 @@ export interface paths {
                             runs: {
                                 [key: string]: unknown;
                             }[];
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The chat box (P-8.3): while the session has an active (queued or running) run the text is a supplement of it; otherwise it starts a new run of the app with the text as input. The answer says which. A run that ends between the check and the supplement makes the text a new question. 409 `app-deleting` while the app is being deleted. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Idempotency-Key: the same key and body answer the first run. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SessionMessage"];
+                };
+            };
+            responses: {
+                /** @description Accepted: a supplement of the active run, or a new run. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessageAccepted"];
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The raw record of every run of the session, oldest first (H-1): its input, supplements (consumed, pending or carried over), supplements carried in, outcome and the entry role’s messages; unfinished runs are marked. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    sessionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The record. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sessionId: string;
+                            runs: components["schemas"]["HistoryRun"][];
                         };
                     };
                 };
@@ -6785,6 +7187,22 @@ export interface components {
             /** @description Refused (422 `kind-immutable`) when it differs. */
             kind?: string;
         };
+        AppDeletion: {
+            id: string;
+            appId: string;
+            appName: string;
+            /** @enum {string} */
+            step: "stopping-runs" | "deleting-runs" | "deleting-files" | "removing-app" | "done";
+            done: boolean;
+            runsTotal: number;
+            runsDeleted: number;
+            attempts: number;
+            lastError: string | null;
+            requestedBy: string;
+            createdAt: string;
+            updatedAt: string;
+            finishedAt: string | null;
+        };
         Draft: {
             appId: string;
             revision: number;
@@ -6885,6 +7303,62 @@ export interface components {
             createdBy: string;
             createdAt: string;
             lastRunAt: string;
+        };
+        MessageAccepted: components["schemas"]["MessageSupplemented"] | components["schemas"]["MessageStartedRun"];
+        MessageSupplemented: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "supplement";
+            runId: string;
+            supplementId: string;
+            sessionId: string;
+        };
+        MessageStartedRun: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "run";
+            runId: string;
+            sessionId: string;
+            status: string;
+            links: {
+                self: string;
+                events: string;
+                stop: string;
+            };
+        };
+        SessionMessage: {
+            text: string;
+        };
+        HistoryRun: {
+            runId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
+            unfinished: boolean;
+            createdAt: string;
+            input: string | null;
+            supplements: {
+                supplementId: string;
+                text: string;
+                /** @enum {string} */
+                status: "consumed" | "pending" | "carried-over";
+            }[];
+            carriedIn: {
+                supplementId: string;
+                text: string;
+                fromRunId: string;
+            }[];
+            outcome: {
+                status: string;
+                reason: string | null;
+                output: string | null;
+            } | null;
+            messages: {
+                [key: string]: unknown;
+            }[];
         };
     };
     responses: never;

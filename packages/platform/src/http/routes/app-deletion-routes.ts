@@ -1,0 +1,84 @@
+import { z } from '@hono/zod-openapi';
+import { deletionView, requestAppDeletion, startDeletionJob } from '../../deletion/index.js';
+import { ApiError, notFound } from '../api-error.js';
+import { currentActor, requirePrincipal } from '../authentication.js';
+import { authorizeApp, authorizeSpace } from '../authorization.js';
+import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
+
+const appParameters = z.object({ appId: idParameter('appId') });
+
+const deletionSchema = z
+  .object({
+    id: z.string(),
+    appId: z.string(),
+    appName: z.string(),
+    step: z.enum(['stopping-runs', 'deleting-runs', 'deleting-files', 'removing-app', 'done']),
+    done: z.boolean(),
+    runsTotal: z.number(),
+    runsDeleted: z.number(),
+    attempts: z.number(),
+    lastError: z.string().nullable(),
+    requestedBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi('AppDeletion');
+
+/**
+ * Deleting an app (P-13, NOT-21): `DELETE /apps/:appId` marks it `deleting` and starts its
+ * durable deletion job (202); `GET /apps/:appId/deletion` shows the job's progress, also after
+ * the app itself is gone.
+ */
+export function appDeletionRoutes() {
+  const app = createSubApp();
+
+  app.openapi(
+    apiRoute({
+      method: 'delete',
+      path: '/apps/{appId}',
+      summary:
+        'Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`.',
+      request: { params: appParameters },
+      responses: { 202: jsonResponse('The deletion job.', z.object({ deletion: deletionSchema })) },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.delete');
+      const services = c.get('services');
+      const deletion = await requestAppDeletion(services, row, currentActor(c));
+      if (deletion.step !== 'done') startDeletionJob(services, deletion.id);
+      return c.json({ deletion: deletionView(deletion) }, 202);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/apps/{appId}/deletion',
+      summary:
+        'Progress of the app’s deletion: `stopping-runs` → `deleting-runs` → `deleting-files` → `removing-app` → `done`; null when none was asked for. Readable after the app is gone.',
+      request: { params: appParameters },
+      responses: { 200: jsonResponse('The deletion, or null.', z.object({ deletion: deletionSchema.nullable() })) },
+    }),
+    async (c) => {
+      const { appId } = c.req.valid('param');
+      const { database } = c.get('services');
+      requirePrincipal(c);
+      const exists = await database.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+      if (exists) await authorizeApp(c, appId, 'apps.read');
+      const deletion = await database.selectFrom('app_deletions').selectAll().where('app_id', '=', appId).executeTakeFirst();
+      if (!exists) {
+        if (!deletion) throw notFound('The app');
+        try {
+          await authorizeSpace(c, deletion.space_id, 'apps.read');
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) throw notFound('The app');
+          throw error;
+        }
+      }
+      return c.json({ deletion: deletion ? deletionView(deletion) : null }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RunNotFoundError } from '@agentloom/sdk';
+import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpClient, type PlatformProcess, startProcess } from './process-harness.js';
+import { type RunBody, waitUntil } from './run-helpers.js';
+import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
+
+interface DeletionBody {
+  deletion: { id: string; step: string; done: boolean; attempts: number; runsDeleted: number } | null;
+}
+
+describe('an app deletion whose process is SIGKILLed mid-way', () => {
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-delete-crash-'));
+  let model: ScriptedModelServer;
+  let tool: CountingToolServer;
+  const processes: PlatformProcess[] = [];
+  const environment = {
+    AGENTLOOM_DATA_DIR: dataDirectory,
+    AGENTLOOM_DATABASE_URL: '',
+    AGENTLOOM_SECRET_KEY: '',
+    AGENTLOOM_RUN_LEASE_MS: '1500',
+    AGENTLOOM_SEED_DEMO: 'false',
+    INIT_CWD: dataDirectory,
+  };
+  beforeAll(async () => {
+    model = await new ScriptedModelServer().start();
+    tool = await new CountingToolServer().start();
+  });
+  afterAll(async () => {
+    for (const item of processes) await item.kill('SIGTERM');
+    await model.close();
+    await tool.close();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('is finished by another process; the run ends stopped without redoing anything and, once deleted, can never be taken over', {
+    timeout: 120_000,
+  }, async () => {
+    const first = startProcess('serve', environment, ['--port', '0']);
+    processes.push(first);
+    const admin = (await first.waitFor(/instance administrator (\S+) with password (\S+)/)) as RegExpExecArray;
+    const firstUrl = (await first.waitFor(/listening on (http:\/\/\S+) /))[1] as string;
+    // A second server on the same data directory starts meanwhile (starting is the slow part);
+    // whichever of the two executes the run also gets the deletion and is killed.
+    const second = startProcess('serve', environment, ['--port', '0']);
+    processes.push(second);
+    const client = await httpClient(firstUrl).login(admin[1] as string, admin[2] as string);
+    const { appId, spaceId, toolId, connectionId } = await buildScriptedApp(client, model.url, tool.url);
+
+    model.answerDelayMs = 600_000;
+    const input = 'please lookup during the deletion';
+    const { runId, sessionId } = (await client.request('POST', `/apps/${appId}/runs`, { input })).body as RunBody & {
+      runId: string;
+    };
+    await waitUntil(() => model.answering.has(input));
+    const secondUrl = (await second.waitFor(/listening on (http:\/\/\S+) /))[1] as string;
+    await waitUntil(() => [first, second].some((item) => item.output().includes(`run ${runId} owner`)));
+    const [victim, survivor] = first.output().includes(`run ${runId} owner`) ? [first, second] : [second, first];
+    const [victimUrl, survivorUrl] = victim === first ? [firstUrl, secondUrl] : [secondUrl, firstUrl];
+    const doomed = await httpClient(victimUrl).login(admin[1] as string, admin[2] as string);
+    expect((await doomed.request('DELETE', `/apps/${appId}`)).status).toBe(202);
+    // The deletion is under way in the victim: the run is asked to stop but cannot settle while
+    // its model call is held, so the job waits in its first step.
+    await waitUntil(async () => {
+      const run = ((await doomed.request('GET', `/runs/${runId}`)).body as { run: RunBody }).run;
+      return run.status === 'stopping' && run.stopCause === 'app-deleted';
+    });
+    const midway = ((await doomed.request('GET', `/apps/${appId}/deletion`)).body as DeletionBody).deletion;
+    expect(midway).toMatchObject({ step: 'stopping-runs', done: false });
+    const modelCallsBefore = model.calls;
+
+    await victim.kill('SIGKILL');
+    model.answerDelayMs = 0;
+    const again = await httpClient(survivorUrl).login(admin[1] as string, admin[2] as string);
+    await waitUntil(async () => {
+      const { deletion } = (await again.request('GET', `/apps/${appId}/deletion`)).body as DeletionBody;
+      return deletion?.done === true;
+    }, 100);
+    const done = ((await again.request('GET', `/apps/${appId}/deletion`)).body as DeletionBody).deletion;
+    expect(done).toMatchObject({ id: midway?.id, step: 'done', runsDeleted: 1 });
+    expect(done?.attempts).toBeGreaterThanOrEqual(2);
+    // Nothing of the run was redone after the kill: no model call, one tool call in all.
+    expect(model.calls).toBe(modelCallsBefore);
+    expect(tool.calls.get(input)).toBe(1);
+    expect((await again.request('GET', `/apps/${appId}`)).status).toBe(404);
+    expect((await again.request('GET', `/runs/${runId}`)).status).toBe(404);
+    expect((await again.request('GET', `/spaces/${spaceId}/resources/${toolId}`)).status).toBe(200);
+    expect((await again.request('GET', `/spaces/${spaceId}/model-connections/${connectionId}`)).status).toBe(200);
+
+    await survivor.kill('SIGTERM');
+    const store = new SqliteRunStore({ path: path.join(dataDirectory, 'runs.sqlite') });
+    try {
+      expect((await store.getRun(runId))?.status).toBe('deleted');
+      await expect(
+        store.acquire({ runId, sessionId, ownerId: 'late-taker', leaseMs: 1_000, deadlineAt: 0, initialEntries: [] }),
+      ).rejects.toBeInstanceOf(RunNotFoundError);
+    } finally {
+      await store.close();
+    }
+  });
+});
