@@ -3,9 +3,11 @@ import { defineConfig } from 'vitest/config';
 /**
  * Suites that must not share the machine with other suites: their checks depend on timing that a
  * second busy worker can stretch (a private PostgreSQL cluster restarted every 150 ms, worker
- * processes racing for leases). They run after everything else, one file at a time.
+ * processes racing for leases, dozens of child processes renewing 300 ms leases at once). They run
+ * after everything else, one file at a time.
  */
 const exclusive = [
+  'packages/sdk/test/crash/crash-recovery.int.test.ts',
   'packages/sdk/test/faults/postgres-faults.int.test.ts',
   'packages/platform/test/runs-crash.int.test.ts',
   'packages/platform/test/*-trials.int.test.ts',
