@@ -162,7 +162,9 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
       });
     }
     if (index % 1000 === 0) {
-      process.stderr.write(`${name}: ${index} runs, ${checkpoints} checkpoints, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `${name}: ${index} runs, ${checkpoints} checkpoints, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
     }
   }
   console.log(`\n${name}: ${checkpoints} checkpoints in ${RUNS + 1} runs`);

@@ -4,8 +4,9 @@
  * freezes it at the first checkpoint: inside the compression call (`checkpoint-call`) or right
  * after its summary was saved (`after-checkpoint`). Run again, it resumes where it froze.
  */
-import { Agent, type RunStore } from '../../src/index.js';
+
 import { COMPRESSION_SYSTEM_PROMPT } from '../../src/engine/agent/compression/index.js';
+import { Agent, type RunStore } from '../../src/index.js';
 import type { AppendRequest } from '../../src/store/run-store.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';

@@ -27,7 +27,10 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
       : agent.execution;
   const sessionRuns = await readSessionRuns(agent.store, request.sessionId, sessionReadOf(agent, request));
-  const { history, historyFrom, carried, parts } = selectHistory(await withFullMessages(agent, request, sessionRuns), agent.historyRuns);
+  const { history, historyFrom, carried, parts } = selectHistory(
+    await withFullMessages(agent, request, sessionRuns),
+    agent.historyRuns,
+  );
   const record: Extract<AgentJournalRecord, { type: 'run-started' }> = {
     type: 'run-started',
     data: {

@@ -233,7 +233,8 @@ export class SqliteRunStore implements RunStore {
         except: request.exceptRunId ?? null,
         recent: request.recentFinished ?? 0,
         runs: JSON.stringify(request.journalsOf ?? []),
-        checkpoint: request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
+        checkpoint:
+          request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
       });
       const reads: SessionRunRead[] = [];
       let current: SessionRunRead | undefined;

@@ -48,7 +48,8 @@ export async function ensureHistoryCheckpoint(context: RunContext): Promise<void
   const plan = planCheckpoint(parts, context.createdAt);
   if (!plan) return;
   const { through, count } = plan;
-  if (!state.checkpointStarted) await context.durable.commit(() => ({ entries: [{ type: 'checkpoint-started', data: { through, count } }] }));
+  if (!state.checkpointStarted)
+    await context.durable.commit(() => ({ entries: [{ type: 'checkpoint-started', data: { through, count } }] }));
   let response: Awaited<ReturnType<typeof callModel>>;
   try {
     response = await callModel(context.model, checkpointRequest(context, plan.input), {
@@ -96,10 +97,7 @@ function planCheckpoint(parts: HistoryParts, createdAt: number): CheckpointPlan 
   if (!last) return undefined;
   const rest = parts.summarised.slice(covered.length);
   const base = parts.base;
-  const sections = [
-    ...(base ? [`[Summary of runs 1–${base.count} of the session]\n${base.summary}`] : []),
-    summaryText(covered),
-  ];
+  const sections = [...(base ? [`[Summary of runs 1–${base.count} of the session]\n${base.summary}`] : []), summaryText(covered)];
   return {
     through: { runId: last.runId, createdAt: last.createdAt },
     count: last.number,

@@ -101,7 +101,11 @@ export async function resolveHistory(
  * unconsumed supplements no earlier run carried (S-4: this run carries them, so the next
  * checkpoint may cover that run, never this one).
  */
-function historyMessages(runs: readonly SessionRun[], reference: HistoryReference, base: SessionCheckpoint | undefined): Required<SelectedHistory> {
+function historyMessages(
+  runs: readonly SessionRun[],
+  reference: HistoryReference,
+  base: SessionCheckpoint | undefined,
+): Required<SelectedHistory> {
   const full = new Set(reference.full);
   const unfinished = new Map(reference.unfinished.map((run) => [run.runId, run]));
   const asSelected = runs.map((run): SessionRun => {
