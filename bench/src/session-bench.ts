@@ -135,6 +135,8 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
   const keep = new Set<number>();
   for (const shown of SHOWN) for (let index = shown - WINDOW; index <= shown + WINDOW; index += 1) keep.add(index);
   const started = Date.now();
+  /** The most one run read and sent over the whole session, and which run: the saw-tooth's peak. */
+  const peak = { rows: 0, rowsAt: 0, history: 0, historyAt: 0 };
   for (let index = 1; index <= RUNS + 1; index += 1) {
     meter.rows = 0;
     meter.bytes = 0;
@@ -148,6 +150,9 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
       .run({ sessionId: 'long-session', runId: `run-${String(index).padStart(6, '0')}`, input: `question ${index}` })
       .result();
     const ms = Number(process.hrtime.bigint() - begin) / 1e6 - meter.overheadMs;
+    if (meter.rows > peak.rows) Object.assign(peak, { rows: meter.rows, rowsAt: index });
+    const sent = (model.requests.at(-1)?.messages.slice(0, -1) ?? []).reduce((total, message) => total + message.content.length, 0);
+    if (sent > peak.history) Object.assign(peak, { history: sent, historyAt: index });
     if (keep.has(index)) {
       const history = model.requests.at(-1)?.messages.slice(0, -1) ?? [];
       figures.set(index, {
@@ -168,6 +173,9 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
     }
   }
   console.log(`\n${name}: ${checkpoints} checkpoints in ${RUNS + 1} runs`);
+  console.log(
+    `${name}: most rows read by one run ${peak.rows} (run #${peak.rowsAt}), most history sent ${peak.history} chars (run #${peak.historyAt})`,
+  );
   return figures;
 }
 

@@ -181,8 +181,9 @@ export interface ReadSessionRequest {
    * Reads only the part of the session after a checkpoint (ADR 0012): `true` for the newest one
    * (the checkpoint whose covered run is the latest), or the id of the run that holds a given
    * one. Then only runs created after the run the checkpoint covers through are answered; the
-   * holder is among them, marked `checkpoint: true`. Without such a checkpoint (none yet, or its
-   * holder was deleted) the whole session is answered and no run is marked.
+   * holder is among them, marked `checkpoint: true`, and `recentFinished` counts among them. Without
+   * such a checkpoint (none yet, or its holder was deleted) the whole session is answered and no
+   * run is marked.
    */
   afterCheckpoint?: true | string;
 }

@@ -134,6 +134,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
         (SELECT run_id FROM ${runs}
           WHERE session_id = $1 AND status NOT IN ('pending', 'running', 'deleted')
             AND ($2::text IS NULL OR kind = $2::text) AND ($3::text IS NULL OR run_id <> $3::text)
+            AND (created_at, created_order) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
           ORDER BY created_at DESC, created_order DESC LIMIT $4::integer)
         UNION SELECT unnest($5::text[])
         UNION SELECT run_id FROM session WHERE digest IS NULL

@@ -74,7 +74,7 @@ export function prepareStatements(database: Database.Database): SqliteStatements
     readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
       // With a checkpoint (ADR 0012) only the runs after the run it covers through are read: the
       // newest checkpoint is found from the end of the partial checkpoint index, the runs after it
-      // by a range of the session index.
+      // (and the recent finished ones among them) by a range of the session indexes.
       `WITH checkpoint AS (
          SELECT holder.run_id AS holder, through.created_at AS at, through.rowid AS position
          FROM agentloom_runs AS holder JOIN agentloom_runs AS through ON through.run_id = holder.checkpoint_through
@@ -91,6 +91,8 @@ export function prepareStatements(database: Database.Database): SqliteStatements
            SELECT run_id FROM agentloom_runs
            WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
              AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+             AND created_at >= COALESCE((SELECT at FROM checkpoint), -1)
+             AND (created_at, rowid) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
            ORDER BY created_at DESC, rowid DESC LIMIT @recent)
          UNION SELECT value FROM json_each(@runs)
          UNION SELECT run_id FROM session WHERE digest IS NULL
