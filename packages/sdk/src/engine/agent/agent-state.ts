@@ -10,6 +10,7 @@ import {
   type SessionCheckpoint,
   type WindowSettings,
 } from './agent-journal.js';
+import { applyCheckpoint } from './checkpoint-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** One logical tool call of a batch, with its attempts and, once known, its result. */
@@ -142,37 +143,6 @@ export function foldAgentJournal(runId: string, entries: readonly JournalEntry[]
   return state;
 }
 
-/**
- * Puts a committed session checkpoint in place of the head of the entry task's history (ADR
- * 0012): the checkpoint message, then the summary of the older runs it does not cover. It is
- * written before the first loop, so no later record refers to the indexes it shifts; the shift is
- * applied to every index anyway. The run's own messages are untouched (H-4).
- */
-function applyCheckpoint(
-  state: AgentRunState,
-  data: Extract<AgentJournalRecord, { type: 'checkpoint-committed' }>['data'],
-): void {
-  const { summary, through, count, replaces, remainder } = data;
-  const entry = taskOf(state, ENTRY_TASK_ID);
-  const head: Message[] = [checkpointMessage({ summary, through, count })];
-  if (remainder !== undefined) head.push({ role: 'user', content: remainder });
-  const shift = head.length - replaces;
-  entry.messages = [...head, ...entry.messages.slice(replaces)];
-  entry.ownStart += shift;
-  entry.protectedIndexes = entry.protectedIndexes.map((index) => index + shift);
-  if (entry.compression) entry.compression = { ...entry.compression, coveredUpTo: entry.compression.coveredUpTo + shift };
-  state.checkpoint = { summary, through, count };
-  delete state.checkpointStarted;
-}
-
-/** The message that stands for a session checkpoint in a run's history; it says which runs it covers (H-8). */
-export function checkpointMessage(checkpoint: SessionCheckpoint): Message {
-  return {
-    role: 'user',
-    content: `[Summary of the earlier runs of this session: runs 1–${checkpoint.count}, through run ${checkpoint.through.runId}]\n${checkpoint.summary}`,
-  };
-}
-
 /** Whether a journal holds an agent run that has started (an executor wrote `run-started`). */
 export function hasAgentRunStarted(entries: readonly JournalEntry[]): boolean {
   return entries.some((entry) => entry.type === 'run-started');
@@ -243,7 +213,7 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       state.checkpointStarted = true;
       return;
     case 'checkpoint-committed':
-      applyCheckpoint(state, record.data);
+      applyCheckpoint(state, taskOf(state, ENTRY_TASK_ID), record.data);
       return;
     case 'loop-started': {
       const task = taskOf(state, record.taskId);

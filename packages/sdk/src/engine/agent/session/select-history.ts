@@ -1,7 +1,7 @@
 import type { AssistantMessage, Message, ToolResultMessage } from '../../../core/messages.js';
 import type { RunStore } from '../../../store/run-store.js';
 import type { CarriedSupplement, HistoryReference, SessionCheckpoint } from '../agent-journal.js';
-import { checkpointMessage } from '../agent-state.js';
+import { checkpointMessage } from '../checkpoint-state.js';
 import type { HistoryParts, SummarisedRun } from './history-parts.js';
 import { readSessionRuns, type SessionRunSummary as SessionRun } from './session-runs.js';
 
