@@ -5,8 +5,9 @@ import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { ReadSessionRequest } from '../../store/run-store.js';
 import { ScriptedModel } from '../../testing/scripted-model.js';
 import { Agent } from './agent.js';
-import type { AgentJournalRecord } from './agent-journal.js';
+import type { AgentJournalRecord, HistoryReference } from './agent-journal.js';
 import { COMPRESSION_SYSTEM_PROMPT } from './compression/index.js';
+import { resolveHistory } from './session/index.js';
 
 const CHECKPOINT_HEAD = '[Summary of the earlier runs of this session: runs 1–';
 const userTexts = (messages: readonly Message[]) =>
@@ -59,7 +60,8 @@ describe('session checkpoints (ADR 0012, H-3, H-8)', () => {
     const compressionInputs: number[] = [];
     const model = sessionModel(
       (request) => {
-        firstRequests.push(request);
+        // A copy: the engine keeps appending to the task's messages after the call.
+        firstRequests.push(structuredClone(request));
       },
       (request) => {
         compressionInputs.push(request.messages[0]?.content.length ?? 0);
@@ -103,6 +105,14 @@ describe('session checkpoints (ADR 0012, H-3, H-8)', () => {
     expect(holder.through.runId).toBe(`run-${holder.count}`);
     // The run-started record itself stays small.
     expect(JSON.stringify(started).length).toBeLessThan(1500);
+    // A run from the middle, started from a checkpoint that newer ones have replaced since, rebuilds
+    // exactly the history it sent (what a resume does).
+    let middle = 150;
+    while ((await store.readJournal(`run-${middle}`)).some((entry) => entry.type === 'checkpoint-committed')) middle += 1;
+    const middleStarted = (await store.readJournal(`run-${middle}`))[0]?.data as Started;
+    expect(middleStarted.historyFrom?.checkpoint?.runId).not.toBe(started.historyFrom?.checkpoint?.runId);
+    const rebuilt = await resolveHistory(store, 'long', `run-${middle}`, middleStarted.historyFrom as HistoryReference);
+    expect(rebuilt.messages).toEqual(firstRequests[middle - 1]?.messages.slice(0, -1));
   }, 30_000);
 
   it('carries a supplement left unconsumed across a checkpoint exactly once, never covering it before it is carried (S-4)', async () => {
@@ -111,7 +121,7 @@ describe('session checkpoints (ADR 0012, H-3, H-8)', () => {
     let deliver: (() => Promise<void>) | undefined;
     const seen: ModelRequest[] = [];
     const model = sessionModel(async (request) => {
-      seen.push(request);
+      seen.push(structuredClone(request));
       if (lastUser(request) === supplementFor) await deliver?.();
     });
     const agent = new Agent({
