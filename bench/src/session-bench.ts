@@ -151,7 +151,10 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
       .result();
     const ms = Number(process.hrtime.bigint() - begin) / 1e6 - meter.overheadMs;
     if (meter.rows > peak.rows) Object.assign(peak, { rows: meter.rows, rowsAt: index });
-    const sent = (model.requests.at(-1)?.messages.slice(0, -1) ?? []).reduce((total, message) => total + message.content.length, 0);
+    const sent = (model.requests.at(-1)?.messages.slice(0, -1) ?? []).reduce(
+      (total, message) => total + message.content.length,
+      0,
+    );
     if (sent > peak.history) Object.assign(peak, { history: sent, historyAt: index });
     if (keep.has(index)) {
       const history = model.requests.at(-1)?.messages.slice(0, -1) ?? [];
