@@ -214,6 +214,7 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     case 'checkpoint-committed':
       applyCheckpoint(state, taskOf(state, ENTRY_TASK_ID), record.data);
+      addUsage(state.usage, record.data.usage);
       return;
     case 'loop-started': {
       const task = taskOf(state, record.taskId);

@@ -103,6 +103,15 @@ describe('session checkpoints (ADR 0012, H-3, H-8)', () => {
     )?.data as { through: { runId: string }; count: number };
     expect(last.messages[0]?.content).toContain(`runs 1–${holder.count}, through run ${holder.through.runId}]`);
     expect(holder.through.runId).toBe(`run-${holder.count}`);
+    // The checkpoint's compression call is charged to the run that made it, like any compression.
+    const holderId = started.historyFrom?.checkpoint?.runId as string;
+    const charged = (await store.readJournal(holderId))
+      .filter((entry) => entry.type === 'model-responded' || entry.type === 'checkpoint-committed')
+      .reduce((sum, entry) => sum + (entry.data as { usage: { totalTokens: number } }).usage.totalTokens, 0);
+    const checkpointUsage = (await store.readJournal(holderId)).find((entry) => entry.type === 'checkpoint-committed')
+      ?.data as { usage: { totalTokens: number } };
+    expect(checkpointUsage.usage.totalTokens).toBeGreaterThan(0);
+    expect((await store.getRun(holderId))?.result?.usage.totalTokens).toBe(charged);
     // The run-started record itself stays small.
     expect(JSON.stringify(started).length).toBeLessThan(1500);
     // A run from the middle, started from a checkpoint that newer ones have replaced since, rebuilds
