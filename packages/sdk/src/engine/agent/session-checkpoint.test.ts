@@ -108,8 +108,9 @@ describe('session checkpoints (ADR 0012, H-3, H-8)', () => {
     const charged = (await store.readJournal(holderId))
       .filter((entry) => entry.type === 'model-responded' || entry.type === 'checkpoint-committed')
       .reduce((sum, entry) => sum + (entry.data as { usage: { totalTokens: number } }).usage.totalTokens, 0);
-    const checkpointUsage = (await store.readJournal(holderId)).find((entry) => entry.type === 'checkpoint-committed')
-      ?.data as { usage: { totalTokens: number } };
+    const checkpointUsage = (await store.readJournal(holderId)).find((entry) => entry.type === 'checkpoint-committed')?.data as {
+      usage: { totalTokens: number };
+    };
     expect(checkpointUsage.usage.totalTokens).toBeGreaterThan(0);
     expect((await store.getRun(holderId))?.result?.usage.totalTokens).toBe(charged);
     // The run-started record itself stays small.
