@@ -1,9 +1,13 @@
 /**
  * `npm run bench:session`: one session of many runs (default 10,000, `--runs N` to change), on
- * SQLite and, when it answers, PostgreSQL (`--stores sqlite` or `--stores postgres` for one) (issue 18, item 7; ADR 0010). Every run is a real
+ * SQLite and, when it answers, PostgreSQL (`--stores sqlite` or `--stores postgres` for one) (issue 18, item 7; ADRs 0010 and 0012). Every run is a real
  * `agent.run()` to its result with a scripted model and the default history window (2 runs).
- * For a run early in the session and for the last ones it prints the wall time of the whole run,
- * the rows and bytes the run read from the store, and the bytes its `run-started` stored.
+ * With a context window (`--window TOKENS`, default 8000; `--window none` for none) runs make
+ * session checkpoints (ADR 0012): the scripted model answers the compression agent's requests
+ * with a short summary. For a run early in the session and for the last ones it prints the wall
+ * time of the whole run and until its first business model call (creating and starting the run,
+ * a checkpoint included when it makes one), the rows and bytes the run read from the store, the
+ * bytes it stored (its journal entries and its digest) and its `run-started` size.
  *
  * Rows and bytes are counted by a wrapper around the real store: every row a read answers (a run
  * record with its digest, a journal entry) counts one, and its bytes are the length of its JSON.
@@ -24,6 +28,8 @@ const argument = (name: string) => {
   return index > 0 ? process.argv[index + 1] : undefined;
 };
 const RUNS = Number(argument('--runs') ?? 10_000);
+/** The agent's context window in tokens; `none` for none (then no checkpoint, H-3 linear). */
+const WINDOW_TOKENS = argument('--window') === 'none' ? undefined : Number(argument('--window') ?? 8000);
 /** `--stores sqlite`, `--stores postgres` or both (the default). */
 const STORES = argument('--stores') ?? 'sqlite,postgres';
 /** Runs whose figures are printed one by one. */
@@ -39,6 +45,9 @@ interface RunFigures {
   runStartedBytes: number;
   historyCharacters: number;
   readMs: number;
+  /** From `run()` until the first business model call began. */
+  startMs: number;
+  bytesStored: number;
 }
 
 /** Counts what read operations answer, and the size of each new run's `run-started`. */
@@ -46,6 +55,8 @@ class Meter {
   rows = 0;
   bytes = 0;
   runStartedBytes = 0;
+  /** JSON length of every journal entry and digest the run wrote. */
+  bytesStored = 0;
   /** Wall time spent in reads (`readSession`, `readJournal`, `getRun` …), in milliseconds. */
   readMs = 0;
   /** Wall time the meter itself spent counting, subtracted from the run's time. */
@@ -68,6 +79,14 @@ class Meter {
               (entry) => entry.type === 'run-started',
             );
             if (started) this.runStartedBytes = JSON.stringify(started.data).length;
+            for (const entry of (args[0] as { initialEntries: unknown[] }).initialEntries) {
+              this.bytesStored += JSON.stringify(entry).length;
+            }
+          }
+          if (property === 'append') {
+            const request = args[0] as { entries: unknown[]; digest?: unknown };
+            for (const entry of request.entries) this.bytesStored += JSON.stringify(entry).length;
+            if (request.digest !== undefined) this.bytesStored += JSON.stringify(request.digest).length;
           }
           const begin = process.hrtime.bigint();
           const answer = await value.apply(target, args);
@@ -91,16 +110,39 @@ class Meter {
 
 async function measure(name: string, store: RunStore): Promise<Map<number, RunFigures>> {
   const meter = new Meter();
-  const model = new ScriptedModel({ keepRequests: 1, respond: (_request, call) => ({ text: `answer ${call.index + 1}` }) });
-  const agent = new Agent({ name: 'bench', mode: 'react', model, prompt: 'Answer.', store: meter.wrap(store) });
+  let firstCallAt: bigint | undefined;
+  let checkpoints = 0;
+  const model = new ScriptedModel({
+    keepRequests: 1,
+    respond: (request, call) => {
+      if (request.system.startsWith('You compress')) {
+        checkpoints += 1;
+        return { text: `Checkpoint ${checkpoints}: the user asked numbered questions and got numbered answers.` };
+      }
+      firstCallAt ??= process.hrtime.bigint();
+      return { text: `answer ${call.index + 1}` };
+    },
+  });
+  const agent = new Agent({
+    name: 'bench',
+    mode: 'react',
+    model,
+    prompt: 'Answer.',
+    store: meter.wrap(store),
+    ...(WINDOW_TOKENS !== undefined ? { context: { windowTokens: WINDOW_TOKENS } } : {}),
+  });
   const figures = new Map<number, RunFigures>();
   const keep = new Set<number>();
   for (const shown of SHOWN) for (let index = shown - WINDOW; index <= shown + WINDOW; index += 1) keep.add(index);
   const started = Date.now();
+  /** The most one run read and sent over the whole session, and which run: the saw-tooth's peak. */
+  const peak = { rows: 0, rowsAt: 0, history: 0, historyAt: 0 };
   for (let index = 1; index <= RUNS + 1; index += 1) {
     meter.rows = 0;
     meter.bytes = 0;
     meter.runStartedBytes = 0;
+    meter.bytesStored = 0;
+    firstCallAt = undefined;
     meter.readMs = 0;
     meter.overheadMs = 0;
     const begin = process.hrtime.bigint();
@@ -108,6 +150,12 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
       .run({ sessionId: 'long-session', runId: `run-${String(index).padStart(6, '0')}`, input: `question ${index}` })
       .result();
     const ms = Number(process.hrtime.bigint() - begin) / 1e6 - meter.overheadMs;
+    if (meter.rows > peak.rows) Object.assign(peak, { rows: meter.rows, rowsAt: index });
+    const sent = (model.requests.at(-1)?.messages.slice(0, -1) ?? []).reduce(
+      (total, message) => total + message.content.length,
+      0,
+    );
+    if (sent > peak.history) Object.assign(peak, { history: sent, historyAt: index });
     if (keep.has(index)) {
       const history = model.requests.at(-1)?.messages.slice(0, -1) ?? [];
       figures.set(index, {
@@ -116,11 +164,21 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
         bytesRead: meter.bytes,
         runStartedBytes: meter.runStartedBytes,
         readMs: meter.readMs,
+        startMs: Number((firstCallAt ?? begin) - begin) / 1e6,
+        bytesStored: meter.bytesStored,
         historyCharacters: history.reduce((total, message) => total + message.content.length, 0),
       });
     }
-    if (index % 1000 === 0) process.stderr.write(`${name}: ${index} runs, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    if (index % 1000 === 0) {
+      process.stderr.write(
+        `${name}: ${index} runs, ${checkpoints} checkpoints, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+      );
+    }
   }
+  console.log(`\n${name}: ${checkpoints} checkpoints in ${RUNS + 1} runs`);
+  console.log(
+    `${name}: most rows read by one run ${peak.rows} (run #${peak.rowsAt}), most history sent ${peak.history} chars (run #${peak.historyAt})`,
+  );
   return figures;
 }
 
@@ -149,8 +207,12 @@ function report(name: string, figures: Map<number, RunFigures>): void {
         median(around.map((figure) => figure.readMs))
           .toFixed(1)
           .padStart(13),
+        median(around.map((figure) => figure.startMs))
+          .toFixed(1)
+          .padStart(14),
         String(one.rowsRead).padStart(10),
         String(one.bytesRead).padStart(11),
+        String(one.bytesStored).padStart(13),
         String(one.runStartedBytes).padStart(18),
         String(one.historyCharacters).padStart(19),
       ].join(' '),
@@ -158,13 +220,14 @@ function report(name: string, figures: Map<number, RunFigures>): void {
   }
   console.log(`\n${name}`);
   console.log(
-    'run        run (ms)  median ±5 ms  of it reads  rows read  bytes read  run-started bytes  history to model (chars)',
+    'run        run (ms)  median ±5 ms  of it reads  start (median)  rows read  bytes read  bytes stored  run-started bytes  history to model (chars)',
   );
   for (const row of rows) console.log(row);
 }
 
 async function main(): Promise<void> {
-  console.log(`one session of ${RUNS.toLocaleString('en')} runs (+1), node ${process.version}, history window 2 runs`);
+  const window = WINDOW_TOKENS === undefined ? 'no context window' : `context window ${WINDOW_TOKENS} tokens`;
+  console.log(`one session of ${RUNS.toLocaleString('en')} runs (+1), node ${process.version}, history window 2 runs, ${window}`);
   if (STORES.includes('sqlite')) {
     const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-session-'));
     try {

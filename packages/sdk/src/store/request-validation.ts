@@ -1,6 +1,6 @@
 import { InvalidRunRequestError } from '../core/errors/index.js';
 import { assertIdentifier } from '../core/ids.js';
-import type { AcquireRequest, ReadJournalOptions, ReadSessionRequest } from './run-store.js';
+import type { AcquireRequest, AppendRequest, ReadJournalOptions, ReadSessionRequest } from './run-store.js';
 
 /**
  * Checks what every store checks before it touches its data (issue 18): the same ids are valid
@@ -27,6 +27,27 @@ export function assertReadJournal(runId: string, options: ReadJournalOptions): v
   }
 }
 
+/**
+ * Checks `checkpointThrough` of an append (ADR 0012): only with a terminal and a digest, naming
+ * a valid id. Whether it names an earlier run of the same session is checked by the store.
+ */
+export function assertCheckpointThrough(request: AppendRequest): void {
+  const through = request.checkpointThrough;
+  if (through === undefined) return;
+  assertIdentifier('runId', through);
+  if (!request.terminal || request.digest === undefined) {
+    throw new InvalidRunRequestError(request.runId, 'checkpointThrough is accepted only with a terminal result and a digest.');
+  }
+}
+
+/** The refusal of a `checkpointThrough` that is not an earlier run of the same session. */
+export function notAnEarlierRun(request: AppendRequest): InvalidRunRequestError {
+  return new InvalidRunRequestError(
+    request.runId,
+    `checkpointThrough ${String(request.checkpointThrough)} is not a run of the same session created before ${request.runId}.`,
+  );
+}
+
 /** Checks the arguments of `readSession`: valid ids, a known kind, a non-negative `recentFinished`. */
 export function assertReadSession(request: ReadSessionRequest): void {
   assertIdentifier('sessionId', request?.sessionId);
@@ -35,6 +56,8 @@ export function assertReadSession(request: ReadSessionRequest): void {
   if (request.kind !== undefined && request.kind !== 'agent' && request.kind !== 'workflow') {
     throw new InvalidRunRequestError(request.sessionId, `kind must be 'agent' or 'workflow', not ${String(request.kind)}.`);
   }
+  const after = request.afterCheckpoint;
+  if (after !== undefined && after !== true) assertIdentifier('runId', after);
   const recent = request.recentFinished;
   if (recent !== undefined && !(Number.isInteger(recent) && recent >= 0)) {
     throw new InvalidRunRequestError(request.sessionId, `recentFinished must be a non-negative integer, not ${String(recent)}.`);

@@ -157,6 +157,13 @@ export interface AppendRequest {
    * answers it without reading the run's journal (issue 18, ADR 0010).
    */
   digest?: unknown;
+  /**
+   * With `terminal` and `digest` only: the digest holds a session checkpoint (ADR 0012) that
+   * covers the session up to and including this earlier run. It must be a run of the same session
+   * created strictly before this one; otherwise the append is refused (`InvalidRunRequestError`)
+   * and nothing is written. `readSession({ afterCheckpoint })` finds the newest checkpoint by it.
+   */
+  checkpointThrough?: string;
 }
 
 /** Which part of a session `readSession` returns. */
@@ -170,6 +177,15 @@ export interface ReadSessionRequest {
   recentFinished?: number;
   /** Journals of these runs as well. */
   journalsOf?: readonly string[];
+  /**
+   * Reads only the part of the session after a checkpoint (ADR 0012): `true` for the newest one
+   * (the checkpoint whose covered run is the latest), or the id of the run that holds a given
+   * one. Then only runs created after the run the checkpoint covers through are answered; the
+   * holder is among them, marked `checkpoint: true`, and `recentFinished` counts among them. Without
+   * such a checkpoint (none yet, or its holder was deleted) the whole session is answered and no
+   * run is marked.
+   */
+  afterCheckpoint?: true | string;
 }
 
 /**
@@ -181,6 +197,8 @@ export interface SessionRunRead {
   run: RunRecord;
   digest?: unknown;
   journal?: JournalEntry[];
+  /** Set on the run whose digest holds the checkpoint `afterCheckpoint` started from. */
+  checkpoint?: true;
 }
 
 /**

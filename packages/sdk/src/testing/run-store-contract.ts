@@ -8,6 +8,7 @@ import {
 } from '../core/errors/index.js';
 import type { RunResult } from '../core/run-result.js';
 import type { AcquireRequest, CreateRunRequest, RunRecord, RunStore } from '../store/run-store.js';
+import { sessionCheckpointCases } from './session-checkpoint-contract.js';
 
 /** How the contract suite makes and disposes of a fresh, empty store for each test. */
 export interface RunStoreContractOptions {
@@ -74,6 +75,8 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       await options.destroy?.(store);
       await store.close();
     });
+
+    sessionCheckpointCases(() => store);
 
     it('creates a run with its initial entries, epoch 1 and the given deadline', async () => {
       const input = request();

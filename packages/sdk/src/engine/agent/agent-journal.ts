@@ -97,6 +97,27 @@ export type AgentJournalRecord =
   | { type: 'compression-started'; taskId: string; data: { coveredUpTo: number } }
   /** A summary now stands for raw messages `[0, coveredUpTo)` of the task, protected ones excepted (H-8). */
   | { type: 'compression-committed'; taskId: string; data: { coveredUpTo: number; summary: string; usage: Usage } }
+  /**
+   * The compression agent started on the session history of this run (ADR 0012): a checkpoint
+   * that covers the session's first `count` agent runs, through `through` (H-6, H-8).
+   */
+  | { type: 'checkpoint-started'; data: { through: { runId: string; createdAt: number }; count: number } }
+  /**
+   * The checkpoint's summary now stands for the session's first `count` runs in this run's history:
+   * it replaces the first `replaces` history messages (the earlier checkpoint and the summary of
+   * older runs), followed by `remainder`, the summary of the older runs it does not cover.
+   */
+  | {
+      type: 'checkpoint-committed';
+      data: {
+        through: { runId: string; createdAt: number };
+        count: number;
+        summary: string;
+        replaces: number;
+        remainder?: string;
+        usage: Usage;
+      };
+    }
   /** A delegation became an executor task with its own identity and private context (D-3, L-5). */
   | {
       type: 'task-created';
@@ -182,6 +203,11 @@ export interface HistoryReference {
   through?: { runId: string; createdAt: number };
   /** How many earlier runs were considered (the summary numbers them 1…count). */
   count: number;
+  /**
+   * The session checkpoint the history starts from (ADR 0012): the run whose digest holds it.
+   * `through`, `count` and `full` then count the checkpoint's runs too.
+   */
+  checkpoint?: { runId: string };
   /** The finished runs given in full (the N most recent, C-1), oldest first. */
   full: string[];
   /** Earlier runs unfinished at selection, as they stood then: summarised as unfinished. */
@@ -197,6 +223,18 @@ export interface AgentRunDigest {
   input: string;
   supplements: Array<{ supplementId: string; text: string; consumed: boolean }>;
   carried: CarriedSupplement[];
+  /** The session checkpoint this run made (ADR 0012); the store keeps the run it covers through. */
+  checkpoint?: SessionCheckpoint;
+}
+
+/**
+ * A summary of a session's first `count` agent runs, through `through` (H-8), made by the
+ * compression agent from the previous checkpoint and the runs after it (ADR 0012).
+ */
+export interface SessionCheckpoint {
+  summary: string;
+  through: { runId: string; createdAt: number };
+  count: number;
 }
 
 /** A supplement that an earlier run of the session accepted but never consumed. */

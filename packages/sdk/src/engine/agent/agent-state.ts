@@ -7,8 +7,10 @@ import {
   type AgentJournalRecord,
   type CarriedSupplement,
   READABLE_AGENT_JOURNAL_FORMATS,
+  type SessionCheckpoint,
   type WindowSettings,
 } from './agent-journal.js';
+import { applyCheckpoint } from './checkpoint-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** One logical tool call of a batch, with its attempts and, once known, its result. */
@@ -106,6 +108,10 @@ export interface AgentRunState {
   supplements: Map<string, { text: string; consumed: boolean }>;
   /** Supplements carried in from earlier runs (S-4). */
   carried: CarriedSupplement[];
+  /** The session checkpoint this run made of its history (ADR 0012), once committed. */
+  checkpoint?: SessionCheckpoint;
+  /** A checkpoint was started and not committed: a resumed run redoes it from the same input. */
+  checkpointStarted?: boolean;
   /** Saved hook verdicts by subject (`input`, `stop:<task>:<loop>`, `subagent-start:<operation>` …). */
   hookVerdicts: Map<string, HookVerdict>;
   /** Set once someone asked the run to stop (S-5); the owner ends it `user-stop`. */
@@ -202,6 +208,13 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     case 'stop-requested':
       state.stopRequested ??= record.data;
+      return;
+    case 'checkpoint-started':
+      state.checkpointStarted = true;
+      return;
+    case 'checkpoint-committed':
+      applyCheckpoint(state, taskOf(state, ENTRY_TASK_ID), record.data);
+      addUsage(state.usage, record.data.usage);
       return;
     case 'loop-started': {
       const task = taskOf(state, record.taskId);

@@ -3,7 +3,7 @@ import type { Failure } from '../../core/failure.js';
 import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result.js';
 import { RunInterrupt } from '../run/run-control.js';
 import { ENTRY_TASK_ID } from './agent-state.js';
-import { CompressionFailedError, OverWindowError } from './compression/index.js';
+import { CompressionFailedError, ensureHistoryCheckpoint, OverWindowError } from './compression/index.js';
 import { maxInvalidToolCallLoops } from './execution-options.js';
 import { notifyHooks, RunBlockedError, stepVerdict } from './governance/step-hooks.js';
 import type { Node, RunLimit } from './nodes/node.js';
@@ -21,6 +21,7 @@ export async function driveToResult(context: RunContext, entry: Node, resumed: b
   try {
     await notifyHooks(context, 'SessionStart', ENTRY_TASK_ID, { input: context.durable.state.input, resumed });
     await checkInput(context);
+    await ensureHistoryCheckpoint(context);
     const outcome = await entry.drive(context, ENTRY_TASK_ID);
     result =
       outcome.kind === 'answered'
@@ -112,7 +113,13 @@ async function finishRun(
       usage: { ...state.usage },
     };
     // The digest lets the session's later runs summarise this one without its journal (ADR 0010).
-    return { entries: [{ type: 'run-finished', data: result }], terminal: result, digest: digestOf(state) };
+    // A session checkpoint it made is found by later runs through the run it covers (ADR 0012).
+    return {
+      entries: [{ type: 'run-finished', data: result }],
+      terminal: result,
+      digest: digestOf(state),
+      ...(state.checkpoint ? { checkpointThrough: state.checkpoint.through.runId } : {}),
+    };
   });
   return result as RunResult;
 }

@@ -1,6 +1,5 @@
 import { InvalidRunRequestError, RunOwnedElsewhereError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
-import type { Message } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { AcquireResult, JournalEntry, RunRecord } from '../../store/run-store.js';
 import { DurableRun } from '../run/durable-run.js';
@@ -15,7 +14,7 @@ import type { RunContext } from './run-context.js';
 import { eventOfEntry, type RunEvent } from './run-events.js';
 import { assertSameRun } from './run-identity.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
-import { resolveHistory } from './session/index.js';
+import { type HistoryParts, resolveHistory, type SelectedHistory } from './session/index.js';
 import { createRunStartedEntry } from './start-run.js';
 
 /** How an execution reports back to its `Run` handle. */
@@ -95,16 +94,19 @@ export async function executeAgentRun(
   }
   let state: AgentRunState;
   let journal: JournalEntry[];
+  let parts: HistoryParts | undefined;
   try {
     journal = await retrying(() => store.readJournal(run.runId));
     // The history a new run selected is at hand; a resumed run reads the runs its `run-started`
     // refers to again (format 2, ADR 0010); a format-1 `run-started` carries its own copy.
-    let history = acquired.outcome === 'created' ? started?.history : undefined;
+    let history: SelectedHistory | undefined =
+      acquired.outcome === 'created' && started ? { messages: started.history, parts: started.parts } : undefined;
     // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
     // the recorded request, after whatever supplements reached it while it was pending.
     if (!hasAgentRunStarted(journal)) ({ journal, history } = await startPendingRun(agent, request, run, journal, now()));
     history ??= await retrying(() => historyOf(store, run, journal));
-    state = foldAgentJournal(run.runId, journal, history);
+    parts = history?.parts;
+    state = foldAgentJournal(run.runId, journal, history?.messages);
     assertSameRun(
       run.runId,
       journal.find((entry) => entry.type === 'run-started'),
@@ -147,6 +149,8 @@ export async function executeAgentRun(
     countTokens: agent.countTokens,
     compressionPrompt: agent.compressionPrompt,
     governance: agent.governance,
+    createdAt: run.createdAt,
+    ...(parts ? { history: parts } : {}),
   };
   control.armDeadline(state.deadlineAt);
   // A stop requested before this owner took the run (while pending, or from a dead owner's time)
@@ -194,7 +198,7 @@ async function startPendingRun(
   run: RunRecord,
   journal: JournalEntry[],
   now: number,
-): Promise<{ journal: JournalEntry[]; history: Message[] }> {
+): Promise<{ journal: JournalEntry[]; history: SelectedHistory }> {
   const requested = findRunRequest(journal);
   if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
   const input = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
@@ -207,7 +211,7 @@ async function startPendingRun(
     now,
   );
   await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });
-  return { journal: await agent.store.readJournal(run.runId), history: started.history };
+  return { journal: await agent.store.readJournal(run.runId), history: { messages: started.history, parts: started.parts } };
 }
 
 /** The history a run's `run-started` refers to (format 2), read again; undefined for format 1, which carries it. */
@@ -215,7 +219,7 @@ async function historyOf(
   store: RunnableAgent['store'],
   run: RunRecord,
   journal: readonly JournalEntry[],
-): Promise<Message[] | undefined> {
+): Promise<SelectedHistory | undefined> {
   const start = journal.find((entry) => entry.type === 'run-started');
   const reference = (start?.data as { historyFrom?: HistoryReference } | undefined)?.historyFrom;
   return reference ? resolveHistory(store, run.sessionId, run.runId, reference) : undefined;

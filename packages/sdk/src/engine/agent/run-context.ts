@@ -9,6 +9,7 @@ import type { AgentRunState } from './agent-state.js';
 import type { TokenCounter } from './context-options.js';
 import type { Governance } from './governance/governance.js';
 import type { RunEventData } from './run-events.js';
+import type { HistoryParts } from './session/history-parts.js';
 
 /**
  * The configuration one role runs with (C-13): its prompt, its own tools, the definitions the
@@ -42,4 +43,8 @@ export interface RunContext {
   compressionPrompt: string | undefined;
   /** Hooks, permission policy, guardrails and approvals of the agent (K-4…K-10). */
   governance: Governance;
+  /** When the run was created (its row): a session checkpoint covers only runs created before it. */
+  createdAt: number;
+  /** How the run's history is made up, for a session checkpoint (ADR 0012); absent for format 1. */
+  history?: HistoryParts;
 }

@@ -2,12 +2,13 @@ import type { Message } from '../../core/messages.js';
 import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
-import { readSessionRuns, type SessionRunSummary, selectHistory } from './session/index.js';
+import { type HistoryParts, readSessionRuns, type SessionRunSummary, selectHistory } from './session/index.js';
 
 /** A new run's `run-started` record, and the history it refers to, resolved for the first owner. */
 export interface RunStart {
   record: AgentJournalRecord;
   history: Message[];
+  parts: HistoryParts;
 }
 
 /**
@@ -25,11 +26,11 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
     limits.maxLoops !== undefined && limits.maxLoops < agent.execution.maxLoops
       ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
       : agent.execution;
-  const sessionRuns = await readSessionRuns(agent.store, request.sessionId, {
-    exceptRunId: request.runId,
-    recentFinished: agent.historyRuns,
-  });
-  const { history, historyFrom, carried } = selectHistory(await withFullMessages(agent, request, sessionRuns), agent.historyRuns);
+  const sessionRuns = await readSessionRuns(agent.store, request.sessionId, sessionReadOf(agent, request));
+  const { history, historyFrom, carried, parts } = selectHistory(
+    await withFullMessages(agent, request, sessionRuns),
+    agent.historyRuns,
+  );
   const record: Extract<AgentJournalRecord, { type: 'run-started' }> = {
     type: 'run-started',
     data: {
@@ -47,7 +48,20 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       variables: request.variables ?? {},
     },
   };
-  return { record, history };
+  return { record, history, parts };
+}
+
+/**
+ * What a new run reads of its session: with a context window, only the runs after the newest
+ * session checkpoint (ADR 0012); without one, every run (H-3 asks for every older run's inputs
+ * and outcome, so the read grows with the session).
+ */
+function sessionReadOf(agent: RunnableAgent, request: RunRequest) {
+  return {
+    exceptRunId: request.runId,
+    recentFinished: agent.historyRuns,
+    ...(agent.window.windowTokens !== undefined ? { afterCheckpoint: true as const } : {}),
+  };
 }
 
 /**
@@ -63,8 +77,7 @@ async function withFullMessages(
   const missing = (agent.historyRuns > 0 ? finished.slice(-agent.historyRuns) : []).filter((run) => !run.messages);
   if (missing.length === 0) return runs;
   return readSessionRuns(agent.store, request.sessionId, {
-    exceptRunId: request.runId,
-    recentFinished: agent.historyRuns,
+    ...sessionReadOf(agent, request),
     messagesOf: missing.map((run) => run.runId),
   });
 }

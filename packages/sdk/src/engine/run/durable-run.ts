@@ -14,6 +14,8 @@ export interface Commit<Entry extends NewJournalEntry = NewJournalEntry> {
   terminal?: RunResult;
   /** With `terminal`: what the finished run leaves on its row for later runs of its session. */
   digest?: unknown;
+  /** With `terminal` and `digest`: the earlier run the digest's session checkpoint covers through (ADR 0012). */
+  checkpointThrough?: string;
 }
 
 /** Options of `DurableRun`. */
@@ -139,6 +141,9 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       chargeLoops: commit.chargeLoops ?? 0,
       ...(commit.terminal ? { terminal: commit.terminal } : {}),
       ...(commit.terminal && commit.digest !== undefined ? { digest: commit.digest } : {}),
+      ...(commit.terminal && commit.digest !== undefined && commit.checkpointThrough !== undefined
+        ? { checkpointThrough: commit.checkpointThrough }
+        : {}),
     };
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {

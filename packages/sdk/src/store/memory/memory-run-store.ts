@@ -1,7 +1,13 @@
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
+import {
+  assertAcquireRequest,
+  assertCheckpointThrough,
+  assertReadJournal,
+  assertReadSession,
+  notAnEarlierRun,
+} from '../request-validation.js';
 import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
@@ -20,6 +26,24 @@ import type {
   SessionRunRead,
 } from '../run-store.js';
 
+/**
+ * The checkpoint `afterCheckpoint` asks for in a session (oldest first, tombstones included): the
+ * newest (latest covered run) or the one a given run holds, and the index just past the run it
+ * covers through. Undefined when there is none (a deleted holder holds none).
+ */
+function findCheckpoint(session: readonly StoredRun[], wanted: true | string): { holder: StoredRun; after: number } | undefined {
+  const positions = new Map(session.map((stored, index) => [stored.record.runId, index]));
+  let found: { holder: StoredRun; after: number } | undefined;
+  for (const stored of session) {
+    if (stored.checkpointThrough === undefined || stored.record.status === 'deleted') continue;
+    if (wanted !== true && stored.record.runId !== wanted) continue;
+    const through = positions.get(stored.checkpointThrough);
+    if (through === undefined) continue;
+    if (!found || through + 1 > found.after) found = { holder: stored, after: through + 1 };
+  }
+  return found;
+}
+
 /** Options of `MemoryRunStore`. */
 export interface MemoryRunStoreOptions {
   /** Clock for leases; defaults to `Date.now`. */
@@ -31,6 +55,8 @@ interface StoredRun {
   journal: JournalEntry[];
   /** Serialised like the durable stores keep it, so a reader never shares the writer's object. */
   digest?: string;
+  /** The earlier run the digest's checkpoint covers the session through (ADR 0012). */
+  checkpointThrough?: string;
 }
 
 /**
@@ -87,9 +113,16 @@ export class MemoryRunStore implements RunStore {
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
+    assertCheckpointThrough(request);
     const stored = this.fenced(request.runId, request.epoch);
     const now = this.now();
     const record = stored.record;
+    if (request.checkpointThrough !== undefined) {
+      const through = this.runs.get(request.checkpointThrough)?.record;
+      if (!through || through.sessionId !== record.sessionId || through.createdAt >= record.createdAt) {
+        throw notAnEarlierRun(request);
+      }
+    }
     for (const entry of request.entries) {
       record.lastSequence += 1;
       stored.journal.push(toStored(entry, record.lastSequence, request.epoch, now));
@@ -100,6 +133,7 @@ export class MemoryRunStore implements RunStore {
       record.status = request.terminal.status;
       record.result = structuredClone(request.terminal);
       if (request.digest !== undefined) stored.digest = JSON.stringify(request.digest);
+      if (request.checkpointThrough !== undefined) stored.checkpointThrough = request.checkpointThrough;
       record.ownerId = null;
       record.leaseExpiresAt = 0;
     }
@@ -159,15 +193,20 @@ export class MemoryRunStore implements RunStore {
   async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
     this.assertOpen();
     assertReadSession(request);
-    const runs = [...this.runs.values()]
+    // Oldest first, tombstones included (a deleted run still marks where a checkpoint ends); the
+    // sort is stable, so runs created in the same millisecond keep their order.
+    const session = [...this.runs.values()]
+      .filter(({ record }) => record.sessionId === request.sessionId)
+      .sort((a, b) => a.record.createdAt - b.record.createdAt);
+    const checkpoint = request.afterCheckpoint === undefined ? undefined : findCheckpoint(session, request.afterCheckpoint);
+    const runs = session
+      .slice(checkpoint ? checkpoint.after : 0)
       .filter(
         ({ record }) =>
-          record.sessionId === request.sessionId &&
           record.status !== 'deleted' &&
           record.runId !== request.exceptRunId &&
           (request.kind === undefined || record.kind === request.kind),
-      )
-      .sort((a, b) => a.record.createdAt - b.record.createdAt);
+      );
     const journals = new Set(request.journalsOf ?? []);
     const finished = runs.filter(({ record }) => !isUnfinished(record.status));
     const recent = request.recentFinished ?? 0;
@@ -176,6 +215,7 @@ export class MemoryRunStore implements RunStore {
       const read: SessionRunRead = { run: structuredClone(stored.record) };
       if (stored.digest !== undefined) read.digest = JSON.parse(stored.digest);
       if (stored.digest === undefined || journals.has(stored.record.runId)) read.journal = structuredClone(stored.journal);
+      if (stored === checkpoint?.holder) read.checkpoint = true;
       return read;
     });
   }
@@ -209,6 +249,8 @@ export class MemoryRunStore implements RunStore {
     const now = this.now();
     for (const stored of found) {
       stored.journal = [];
+      delete stored.digest;
+      delete stored.checkpointThrough;
       stored.record.status = 'deleted';
       stored.record.updatedAt = now;
       delete stored.record.result;

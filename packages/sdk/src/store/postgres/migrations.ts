@@ -75,4 +75,12 @@ export const postgresMigrations: readonly string[] = [
   `ALTER TABLE agentloom_runs ADD COLUMN digest text;
    CREATE INDEX agentloom_runs_session_finished ON agentloom_runs (session_id, created_at, created_order)
      WHERE status NOT IN ('pending', 'running', 'deleted');`,
+  // 4: session checkpoints (ADR 0012). A finished run whose digest holds a checkpoint names the
+  // earlier run it covers the session through, with that run's creation time, and the partial
+  // index finds a session's newest checkpoint from its end, so that a new run reads only the runs
+  // after it.
+  `ALTER TABLE agentloom_runs ADD COLUMN checkpoint_through text;
+   ALTER TABLE agentloom_runs ADD COLUMN checkpoint_at bigint;
+   CREATE INDEX agentloom_runs_session_checkpoint ON agentloom_runs (session_id, checkpoint_at, created_order)
+     WHERE checkpoint_at IS NOT NULL;`,
 ];

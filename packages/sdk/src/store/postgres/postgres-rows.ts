@@ -72,6 +72,8 @@ export function parseJournalRow(runId: string, row: JournalRow): JournalEntry {
 /** A row of `readSession`: a run, its digest, and one entry of its journal when that was asked for. */
 export interface SessionReadRow extends RunRow {
   digest: string | null;
+  /** True on the run holding the checkpoint the read started after (ADR 0012). */
+  holds_checkpoint: boolean | null;
   entry_sequence: number | null;
   entry_epoch: number | null;
   entry_type: string | null;
@@ -89,6 +91,7 @@ export function toSessionReads(rows: readonly SessionReadRow[]): SessionRunRead[
       current = { run: toRunRecord(row) };
       if (row.digest !== null) current.digest = parseJson(row.run_id, 'digest', row.digest);
       if (row.digest === null) current.journal = [];
+      if (row.holds_checkpoint === true) current.checkpoint = true;
       reads.push(current);
     }
     if (row.entry_sequence === null) continue;

@@ -9,7 +9,13 @@ import {
 } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
+import {
+  assertAcquireRequest,
+  assertCheckpointThrough,
+  assertReadJournal,
+  assertReadSession,
+  notAnEarlierRun,
+} from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -208,8 +214,23 @@ export class PostgresRunStore implements RunStore {
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
+    assertCheckpointThrough(request);
     const entries = serializeEntries(request.entries);
     const terminal = request.terminal;
+    // A checkpoint's covered run is checked first (rare: one append in many runs); creation times
+    // and sessions never change, so the check cannot go stale before the append.
+    const checkpointAt =
+      request.checkpointThrough === undefined
+        ? null
+        : await this.run('append', async () => {
+            const found = await this.pool.query<{ created_at: string }>(this.statements.checkpointThrough, [
+              request.runId,
+              request.checkpointThrough,
+            ]);
+            const row = found.rows[0];
+            if (!row) throw notAnEarlierRun(request);
+            return Number(row.created_at);
+          });
     const values = [
       request.runId,
       request.epoch,
@@ -219,6 +240,8 @@ export class PostgresRunStore implements RunStore {
       terminal ? terminal.status : null,
       terminal ? JSON.stringify(terminal) : null,
       terminal && request.digest !== undefined ? JSON.stringify(request.digest) : null,
+      request.checkpointThrough ?? null,
+      checkpointAt,
     ];
     return this.run('append', async () => {
       // A named (prepared) statement: parsed and planned once per connection, which halves the
@@ -292,6 +315,7 @@ export class PostgresRunStore implements RunStore {
         request.exceptRunId ?? null,
         request.recentFinished ?? 0,
         [...(request.journalsOf ?? [])],
+        request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
       ]);
       return toSessionReads(found.rows);
     });

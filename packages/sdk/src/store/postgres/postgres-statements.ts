@@ -28,6 +28,7 @@ export interface PostgresStatements {
   sessionRuns: string;
   /** A whole session in one statement: runs in order, journals joined only where wanted (issue 18). */
   readSession: string;
+  checkpointThrough: string;
   /** Records a pending run with its first entries unless the id exists. */
   createPending: string;
   /** Locks the rows of the runs to delete. */
@@ -63,7 +64,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       SELECT run_id FROM created`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
-    // $10 digest (with a terminal only). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
     // consumes its RETURNING, so a refused write inserts nothing.
     append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
@@ -75,6 +76,8 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
           status = COALESCE($8::text, run.status),
           result = COALESCE($9::text, run.result),
           digest = COALESCE($10::text, run.digest),
+          checkpoint_through = COALESCE($11::text, run.checkpoint_through),
+          checkpoint_at = COALESCE($12::bigint, run.checkpoint_at),
           owner_id = CASE WHEN $8::text IS NULL THEN run.owner_id END,
           lease_expires_at = CASE WHEN $8::text IS NULL THEN run.lease_expires_at ELSE 0 END
         FROM clock
@@ -98,6 +101,10 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
         FROM active, ${entries}
       )
       SELECT last_sequence FROM active`,
+    // $1 the finishing run, $2 the run its checkpoint covers through (ADR 0012).
+    checkpointThrough: `SELECT through.created_at FROM ${runs} AS holder JOIN ${runs} AS through
+      ON through.run_id = $2 AND through.session_id = holder.session_id AND through.created_at < holder.created_at
+      WHERE holder.run_id = $1`,
     fenceState: `SELECT epoch, status FROM ${runs} WHERE run_id = $1`,
     renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
       FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
@@ -108,23 +115,33 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
       WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
     sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 AND status <> 'deleted' ORDER BY created_at, created_order`,
-    // $1 session, $2 kind or null, $3 run left out or null, $4 recent finished runs, $5 run ids.
+    // $1 session, $2 kind or null, $3 run left out or null, $4 recent finished runs, $5 run ids,
+    // $6 checkpoint ('' the newest, a holder's run id, null none: ADR 0012).
     // The last sequence is the stored column; the journal is joined only for the chosen runs.
-    readSession: `WITH session AS (
+    // With a checkpoint only the runs after the run it covers through are read.
+    readSession: `WITH checkpoint AS (
+        SELECT holder.run_id AS holder, through.created_at AS at, through.created_order AS position
+        FROM ${runs} AS holder JOIN ${runs} AS through ON through.run_id = holder.checkpoint_through
+        WHERE $6::text IS NOT NULL AND holder.session_id = $1 AND holder.checkpoint_at IS NOT NULL
+          AND holder.status <> 'deleted' AND ($6::text = '' OR holder.run_id = $6::text)
+        ORDER BY holder.checkpoint_at DESC, holder.created_order DESC LIMIT 1
+      ), session AS (
         SELECT ${RUN_COLUMNS}, digest, created_order FROM ${runs}
         WHERE session_id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR kind = $2::text)
           AND ($3::text IS NULL OR run_id <> $3::text)
+          AND (created_at, created_order) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
       ), chosen AS (
         (SELECT run_id FROM ${runs}
           WHERE session_id = $1 AND status NOT IN ('pending', 'running', 'deleted')
             AND ($2::text IS NULL OR kind = $2::text) AND ($3::text IS NULL OR run_id <> $3::text)
+            AND (created_at, created_order) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
           ORDER BY created_at DESC, created_order DESC LIMIT $4::integer)
         UNION SELECT unnest($5::text[])
         UNION SELECT run_id FROM session WHERE digest IS NULL
       ), wanted AS MATERIALIZED (
         SELECT entry.* FROM chosen JOIN ${journal} AS entry ON entry.run_id = chosen.run_id
       )
-      SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
+      SELECT run.*, run.run_id = (SELECT holder FROM checkpoint) AS holds_checkpoint, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
         entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
       FROM session AS run
       LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
@@ -145,7 +162,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       SELECT run_id FROM created`,
     lockRuns: `SELECT run_id, status FROM ${runs} WHERE run_id = ANY($1::text[]) AND status <> 'deleted' ORDER BY run_id FOR UPDATE`,
     deleteJournals: `DELETE FROM ${journal} WHERE run_id = ANY($1::text[])`,
-    tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0,
+    tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, digest = NULL, checkpoint_through = NULL, checkpoint_at = NULL, owner_id = NULL, lease_expires_at = 0,
       updated_at = ${DATABASE_CLOCK} WHERE run_id = ANY($1::text[])`,
     listRunsSelect: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE status <> 'deleted'`,
     // $1 has-cursor, $2 cursor time, $3 cursor session, $4 limit.

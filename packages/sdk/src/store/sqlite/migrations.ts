@@ -69,6 +69,14 @@ export const sqliteMigrations: readonly string[] = [
   `ALTER TABLE agentloom_runs ADD COLUMN digest TEXT;
    CREATE INDEX agentloom_runs_session_finished ON agentloom_runs (session_id, created_at)
      WHERE status NOT IN ('pending', 'running', 'deleted');`,
+  // 5: session checkpoints (ADR 0012). A finished run whose digest holds a checkpoint names the
+  // earlier run it covers the session through, with that run's creation time, and the partial
+  // index finds a session's newest checkpoint from its end, so that a new run reads only the runs
+  // after it.
+  `ALTER TABLE agentloom_runs ADD COLUMN checkpoint_through TEXT;
+   ALTER TABLE agentloom_runs ADD COLUMN checkpoint_at INTEGER;
+   CREATE INDEX agentloom_runs_session_checkpoint ON agentloom_runs (session_id, checkpoint_at)
+     WHERE checkpoint_at IS NOT NULL;`,
 ];
 
 /** Brings the file's schema to the newest version, in one immediate transaction; a newer file is refused. */

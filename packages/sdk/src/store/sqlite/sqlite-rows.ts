@@ -20,10 +20,14 @@ export interface RunRow {
   name: string;
   metadata: string;
   digest: string | null;
+  checkpoint_through: string | null;
+  checkpoint_at: number | null;
 }
 
 /** A row of `readSession`: a run, and one entry of its journal when its journal was asked for. */
 export interface SessionReadRow extends RunRow {
+  /** 1 on the run holding the checkpoint the read started after. */
+  holds_checkpoint: number | null;
   entry_sequence: number | null;
   entry_epoch: number | null;
   entry_type: string | null;
@@ -39,6 +43,8 @@ export interface SessionReadParameters {
   except: string | null;
   recent: number;
   runs: string;
+  /** `afterCheckpoint`: '' for the newest checkpoint, a holder's run id, or null for the whole session. */
+  checkpoint: string | null;
 }
 
 export interface SessionRow {

@@ -2,7 +2,13 @@ import Database from 'better-sqlite3';
 import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
-import { assertAcquireRequest, assertReadJournal, assertReadSession } from '../request-validation.js';
+import {
+  assertAcquireRequest,
+  assertCheckpointThrough,
+  assertReadJournal,
+  assertReadSession,
+  notAnEarlierRun,
+} from '../request-validation.js';
 import type {
   AcquireRequest,
   AcquireResult,
@@ -141,6 +147,7 @@ export class SqliteRunStore implements RunStore {
       if (!row) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (row.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      const through = request.checkpointThrough === undefined ? undefined : this.checkpointOf(request);
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
       this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
@@ -148,6 +155,7 @@ export class SqliteRunStore implements RunStore {
         const result = request.terminal;
         const digest = request.digest === undefined ? null : JSON.stringify(request.digest);
         this.statements.finish.run(result.status, JSON.stringify(result), digest, now, request.runId);
+        if (through) this.statements.setCheckpoint.run(through.run_id, through.created_at, request.runId);
       }
       this.injectFault('append', 'before-commit');
       return last;
@@ -183,6 +191,7 @@ export class SqliteRunStore implements RunStore {
 
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
+    assertCheckpointThrough(request);
     return this.call('append', () => {
       const lastSequence = this.appendTransaction.immediate(request);
       this.injectFault('append', 'after-commit');
@@ -224,6 +233,8 @@ export class SqliteRunStore implements RunStore {
         except: request.exceptRunId ?? null,
         recent: request.recentFinished ?? 0,
         runs: JSON.stringify(request.journalsOf ?? []),
+        checkpoint:
+          request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
       });
       const reads: SessionRunRead[] = [];
       let current: SessionRunRead | undefined;
@@ -231,6 +242,7 @@ export class SqliteRunStore implements RunStore {
         if (current?.run.runId !== row.run_id) {
           current = { run: toRecord(row) };
           if (row.digest !== null) current.digest = JSON.parse(row.digest);
+          if (row.holds_checkpoint === 1) current.checkpoint = true;
           reads.push(current);
         }
         if (row.entry_sequence === null) continue;
@@ -339,6 +351,16 @@ export class SqliteRunStore implements RunStore {
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
+  }
+
+  /** The run a checkpoint covers through: an earlier run of the same session (ADR 0012), or refused. */
+  private checkpointOf(request: AppendRequest): RunRow {
+    const holder = this.statements.getRun.get(request.runId);
+    const through = this.statements.getRun.get(request.checkpointThrough as string);
+    if (!holder || !through || through.session_id !== holder.session_id || through.created_at >= holder.created_at) {
+      throw notAnEarlierRun(request);
+    }
+    return through;
   }
 
   private insertEntries(

@@ -20,6 +20,7 @@ export interface SqliteStatements {
   journal: Statement<[string, number, number], JournalRow>;
   readSession: Statement<[SessionReadParameters], SessionReadRow>;
   sessionRuns: Statement<[string], RunRow>;
+  setCheckpoint: Statement;
 }
 
 /** Prepares every fixed statement of the store (listing statements vary with filters and are prepared on use). */
@@ -52,7 +53,7 @@ export function prepareStatements(database: Database.Database): SqliteStatements
        RETURNING last_sequence`,
     ),
     tombstone: database.prepare(
-      `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+      `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, checkpoint_through = NULL, checkpoint_at = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
     ),
     deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
     sessions: database.prepare<[number, number, string, number], SessionRow>(
@@ -71,26 +72,40 @@ export function prepareStatements(database: Database.Database): SqliteStatements
     // so that no other run's entries are visited. The last sequence is the stored column, never a
     // MAX(sequence) per run over the WITHOUT ROWID journal.
     readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
-      `WITH session AS (
+      // With a checkpoint (ADR 0012) only the runs after the run it covers through are read: the
+      // newest checkpoint is found from the end of the partial checkpoint index, the runs after it
+      // (and the recent finished ones among them) by a range of the session indexes.
+      `WITH checkpoint AS (
+         SELECT holder.run_id AS holder, through.created_at AS at, through.rowid AS position
+         FROM agentloom_runs AS holder JOIN agentloom_runs AS through ON through.run_id = holder.checkpoint_through
+         WHERE @checkpoint IS NOT NULL AND holder.session_id = @session AND holder.checkpoint_at IS NOT NULL
+           AND holder.status <> 'deleted' AND (@checkpoint = '' OR holder.run_id = @checkpoint)
+         ORDER BY holder.checkpoint_at DESC, holder.rowid DESC LIMIT 1
+       ), session AS (
          SELECT rowid AS position, * FROM agentloom_runs
          WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+           AND created_at >= COALESCE((SELECT at FROM checkpoint), -1)
+           AND (created_at, rowid) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
        ), chosen AS (
          SELECT run_id FROM (
            SELECT run_id FROM agentloom_runs
            WHERE session_id = @session AND status NOT IN ('pending', 'running', 'deleted')
              AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
+             AND created_at >= COALESCE((SELECT at FROM checkpoint), -1)
+             AND (created_at, rowid) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
            ORDER BY created_at DESC, rowid DESC LIMIT @recent)
          UNION SELECT value FROM json_each(@runs)
          UNION SELECT run_id FROM session WHERE digest IS NULL
        ), wanted AS MATERIALIZED (
          SELECT entry.* FROM chosen JOIN agentloom_journal AS entry ON entry.run_id = chosen.run_id
        )
-       SELECT run.*, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
+       SELECT run.*, run.run_id = (SELECT holder FROM checkpoint) AS holds_checkpoint, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
          entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at
        FROM session AS run
        LEFT JOIN wanted AS entry ON entry.run_id = run.run_id
        ORDER BY run.created_at, run.position, entry.sequence`,
     ),
+    setCheckpoint: database.prepare('UPDATE agentloom_runs SET checkpoint_through = ?, checkpoint_at = ? WHERE run_id = ?'),
     sessionRuns: database.prepare<[string], RunRow>(
       `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
     ),

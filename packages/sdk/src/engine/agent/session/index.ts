@@ -1,4 +1,5 @@
-export { type RunStartContext, resolveHistory, selectHistory } from './select-history.js';
+export type { HistoryParts, SummarisedRun } from './history-parts.js';
+export { type RunStartContext, resolveHistory, type SelectedHistory, selectHistory, summaryText } from './select-history.js';
 export {
   digestOf,
   readSessionRecord,

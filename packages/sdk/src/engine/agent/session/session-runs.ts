@@ -1,7 +1,7 @@
 import type { Message } from '../../../core/messages.js';
 import type { RunResult } from '../../../core/run-result.js';
 import type { JournalEntry, RunStore, SessionRunRead, StoredRunStatus } from '../../../store/run-store.js';
-import type { AgentRunDigest, CarriedSupplement } from '../agent-journal.js';
+import type { AgentRunDigest, CarriedSupplement, SessionCheckpoint } from '../agent-journal.js';
 import { ENTRY_TASK_ID, foldAgentJournal } from '../agent-state.js';
 
 /** One run of a session as its raw record shows it (H-1, H-2). */
@@ -19,6 +19,10 @@ export interface SessionRun {
   result?: RunResult;
   /** The entry role's own messages, raw: question, supplements, model turns and tool results. */
   messages: Message[];
+  /** The session checkpoint this run made (ADR 0012), from its digest. */
+  checkpoint?: SessionCheckpoint;
+  /** Set on the run holding the checkpoint a read with `afterCheckpoint` started after. */
+  holdsCheckpoint?: true;
 }
 
 /**
@@ -36,6 +40,8 @@ export interface SessionReadOptions {
   recentFinished?: number;
   /** Messages of these runs as well. */
   messagesOf?: readonly string[];
+  /** Only the runs after the newest (`true`) or a given run's checkpoint (ADR 0012). */
+  afterCheckpoint?: true | string;
 }
 
 /** Journals of every run: the whole raw record (PostgreSQL's largest `integer`). */
@@ -59,6 +65,7 @@ export async function readSessionRuns(
     ...(options.exceptRunId !== undefined ? { exceptRunId: options.exceptRunId } : {}),
     recentFinished: options.recentFinished ?? EVERY_RUN,
     journalsOf: options.messagesOf ?? [],
+    ...(options.afterCheckpoint !== undefined ? { afterCheckpoint: options.afterCheckpoint } : {}),
   });
   const records: SessionRunSummary[] = [];
   for (const read of reads) {
@@ -70,7 +77,13 @@ export async function readSessionRuns(
 
 function toSessionRun(read: SessionRunRead): SessionRunSummary | undefined {
   const { run } = read;
-  const base = { runId: run.runId, status: run.status, createdAt: run.createdAt, ...(run.result ? { result: run.result } : {}) };
+  const base = {
+    runId: run.runId,
+    status: run.status,
+    createdAt: run.createdAt,
+    ...(run.result ? { result: run.result } : {}),
+    ...(read.checkpoint ? { holdsCheckpoint: true as const } : {}),
+  };
   const folded = read.journal ? foldRun(run.runId, read.journal) : undefined;
   if (read.digest !== undefined) {
     const digest = read.digest as AgentRunDigest;
@@ -79,6 +92,7 @@ function toSessionRun(read: SessionRunRead): SessionRunSummary | undefined {
       input: digest.input,
       supplements: digest.supplements,
       carried: digest.carried,
+      ...(digest.checkpoint ? { checkpoint: digest.checkpoint } : {}),
       ...(folded ? { messages: folded.messages } : {}),
     };
   }
@@ -117,8 +131,10 @@ export function digestOf(state: {
   input: string;
   supplements: ReadonlyMap<string, { text: string; consumed: boolean }>;
   carried: readonly CarriedSupplement[];
+  checkpoint?: SessionCheckpoint;
 }): AgentRunDigest {
   return {
+    ...(state.checkpoint ? { checkpoint: state.checkpoint } : {}),
     input: state.input,
     supplements: [...state.supplements].map(([supplementId, supplement]) => ({
       supplementId,
