@@ -24,7 +24,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'suites',
-          include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+            'examples/*/test/**/*.test.ts',
+            'test/**/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', ...exclusive],
           // Two files at a time (Vitest's default on a 2-core host is one): most suites wait on
           // child processes, leases and databases rather than on the processor.
