@@ -63,8 +63,9 @@ export async function checkRun(options: {
   const requested = journal.filter((entry) => entry.type === 'run-requested');
   const started = journal.filter((entry) => entry.type === 'run-started');
   expect([requested.length, started.length], label).toEqual([1, 1]);
-  expect((requested[0]?.data as { input: unknown }).input, label).toBe(run.input);
-  expect((started[0]?.data as { input: unknown }).input, label).toBe(run.input);
+  const startedData = (started[0] as JournalEntry).data as { input: unknown; deadlineAt: number };
+  expect(((requested[0] as JournalEntry).data as { input: unknown }).input, label).toBe(run.input);
+  expect(startedData.input, label).toBe(run.input);
 
   expect(
     journal.map((entry) => entry.sequence),
@@ -75,7 +76,7 @@ export async function checkRun(options: {
       (journal[index - 1] as JournalEntry).epoch,
     );
   const finish = journal.find((entry) => entry.type === 'run-finished') as JournalEntry;
-  const deadlineAt = (started[0]?.data as { deadlineAt: number }).deadlineAt;
+  const deadlineAt = startedData.deadlineAt;
   expect(description.agent?.deadlineAt, label).toBe(deadlineAt);
   // Fixed when the run first started (between the API's createRun and the run-started entry), never restarted by a taker.
   expect(deadlineAt, label).toBeGreaterThanOrEqual(description.createdAt + trialExecution.timeoutMs);

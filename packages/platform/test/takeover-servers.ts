@@ -44,7 +44,10 @@ interface ScriptedCall {
  * - Researcher: `lookup` part 1, then part 2, then its notes.
  */
 export function scriptedReply(messages: ChatMessage[]): { text?: string; calls?: ScriptedCall[] } {
-  const system = messages.filter((message) => message.role === 'system').map((message) => message.content ?? '').join('\n');
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content ?? '')
+    .join('\n');
   const firstUser = messages.find((message) => message.role === 'user')?.content ?? '';
   const results = messages.filter((message) => message.role === 'tool').length;
   const tag = /\[t:[\w-]+\]/.exec(firstUser)?.[0] ?? '[t:none]';

@@ -2,7 +2,7 @@ import type { RunClient } from '@agentloom/sdk';
 import type { TestClient } from './harness.js';
 import type { PlatformProcess } from './process-harness.js';
 import { SseFollower } from './sse-follower.js';
-import type { RunDescription, Trial } from './takeover-checks.js';
+import type { Trial } from './takeover-checks.js';
 import { startTrialRun, type TrialFixture, type TrialRun } from './takeover-fixture.js';
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,29 +51,38 @@ export class TrialBook {
   }
 
   /**
-   * After a random wait (so kills land at random points of the runs: before, inside or after a
-   * model call, a tool call or a journal write), answers the process that owns the most runs of
-   * `wave` not yet hit — the owner of each run as `describeRun` names it, matched to the process
-   * that announced that SDK owner id; undefined once every run of the wave was hit or ended.
+   * Waits until every run of `wave` not yet hit (or 6 of them) has a live owner that one of
+   * `processes` announced (the SDK owner id `describeRun` names, matched to the process that
+   * printed it), then after a
+   * random wait (so the kill lands at a random point of each run: before, inside or after a model
+   * call, a tool call or a journal write) answers the process that owns the most of them;
+   * undefined once every run of the wave was hit or ended.
    */
   async nextVictim(wave: readonly TrialRun[], processes: () => readonly PlatformProcess[]): Promise<PlatformProcess | undefined> {
-    await pause(randomBetween(100, 600));
+    let settled = false;
     for (;;) {
       const candidates = this.unhit(wave).filter((run) => !this.followers.get(run.runId)?.types.includes('run-finish'));
       const described = await Promise.all(candidates.map((run) => this.runClient.describeRun(run.runId)));
       const open = described.filter((description) => ['pending', 'running'].includes(description.status));
       if (open.length === 0) return undefined;
-      const owned = new Map<PlatformProcess, number>();
-      for (const description of open) {
+      const owners = open.map((description) => {
         const owner = description.owner;
-        if (!owner?.live) continue;
-        const process = processes().find((item) => item.output().includes(`owner ${owner.ownerId}`));
-        if (process) owned.set(process, (owned.get(process) ?? 0) + 1);
+        return owner ? processes().find((item) => item.output().includes(`owner ${owner.ownerId}`)) : undefined;
+      });
+      if (!settled) {
+        const announced = owners.filter((owner) => owner !== undefined).length;
+        if (announced === owners.length || announced >= 6) {
+          settled = true;
+          await pause(randomBetween(0, 500));
+        } else await pause(50);
+        continue;
       }
+      const owned = new Map<PlatformProcess, number>();
+      for (const owner of owners) if (owner) owned.set(owner, (owned.get(owner) ?? 0) + 1);
       const most = Math.max(0, ...owned.values());
       const victims = [...owned.entries()].filter(([, count]) => count === most).map(([process]) => process);
       if (victims.length > 0) return victims[randomBetween(0, victims.length - 1)];
-      await pause(50);
+      settled = false;
     }
   }
 
@@ -89,7 +98,7 @@ export class TrialBook {
     const open = this.runs.filter((run) => !this.followers.get(run.runId)?.types.includes('run-finish'));
     const described = await Promise.all(open.map((run) => this.runClient.describeRun(run.runId)));
     const owned = described.filter(
-      (description) => description.status === 'running' && description.owner?.live && ownerIds.has(description.owner.ownerId),
+      (description) => description.status === 'running' && description.owner && ownerIds.has(description.owner.ownerId),
     );
     await victim.kill('SIGKILL');
     this.kills += 1;
