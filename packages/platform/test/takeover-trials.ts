@@ -51,12 +51,11 @@ export class TrialBook {
   }
 
   /**
-   * Waits until every run of `wave` not yet hit (or 6 of them) has a live owner that one of
+   * Waits until every run of `wave` not yet hit (or 6 of them) has an owner that one of
    * `processes` announced (the SDK owner id `describeRun` names, matched to the process that
-   * printed it), then after a
-   * random wait (so the kill lands at a random point of each run: before, inside or after a model
-   * call, a tool call or a journal write) answers the process that owns the most of them;
-   * undefined once every run of the wave was hit or ended.
+   * printed it), then after a random wait (so the kill lands at a random point of each run:
+   * before, inside or after a model call, a tool call or a journal write) answers the process that
+   * owns the most of them; undefined once every run of the wave was hit or ended.
    */
   async nextVictim(wave: readonly TrialRun[], processes: () => readonly PlatformProcess[]): Promise<PlatformProcess | undefined> {
     let settled = false;
@@ -87,9 +86,9 @@ export class TrialBook {
   }
 
   /**
-   * SIGKILLs `victim` after a random short wait. Every run whose live SDK owner it had announced
-   * and that had not ended when it died is a trial (described just before the kill; a run that
-   * ended in between is not one). Each trial's SSE follower then drops its connection and
+   * SIGKILLs `victim` after a random short wait. Every run whose SDK owner (by `describeRun`) it
+   * had announced and that had not ended when it died is a trial (described just before the kill;
+   * a run that ended in between is not one). Each trial's SSE follower then drops its connection and
    * reconnects with `Last-Event-ID`. Answers the number of trials.
    */
   async kill(victim: PlatformProcess): Promise<number> {
