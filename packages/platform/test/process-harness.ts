@@ -1,10 +1,51 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Platform } from '../src/platform.js';
 import { TestClient } from './harness.js';
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-const nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
+let nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
+
+/**
+ * Compiles the CLI once into one ES module under `directory` (inside the package, so its npm
+ * dependencies resolve from node_modules; the platform and SDK sources are bundled, exactly the
+ * code `tsx` would run), and makes every later `startProcess`/`runCommand` of this test file run
+ * it with plain `node`. A process then starts in about a second instead of several (tsx compiles
+ * the whole source tree at every start), which is what lets the takeover trials start a fresh
+ * worker after every kill. Answers the bundle's path.
+ */
+export function useBundledCli(directory: string): string {
+  const require = createRequire(import.meta.url);
+  const external = new Set<string>();
+  for (const manifest of ['../package.json', '../../sdk/package.json']) {
+    const { dependencies = {} } = JSON.parse(readFileSync(new URL(manifest, import.meta.url), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
+  }
+  const outfile = path.join(directory, 'agentloom.mjs');
+  const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
+  const result = spawnSync(
+    esbuild,
+    [
+      main,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--conditions=@agentloom/source',
+      `--outfile=${outfile}`,
+      '--log-level=error',
+      ...[...external].flatMap((name) => [`--external:${name}`, `--external:${name}/*`]),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  nodeArguments = [outfile];
+  return outfile;
+}
 
 /** A platform process started straight from the CLI source (no launcher), so SIGKILL kills exactly it. */
 export interface PlatformProcess {

@@ -205,13 +205,16 @@ export class RunWorker {
     const handle = agent.run({ sessionId: run.session_id, runId: run.id });
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;
-      // Only the process that acquired the run sees its live events; at the first one the SDK's
-      // owner of the run is this worker, and the store names it (the truth of who executes it).
+      // Only the process that acquired the run sees its live events; the first is `run-start` with
+      // the epoch it acquired, and the store names that epoch's owner (the truth of who executes
+      // it). Matched by epoch, not by the lease still being live when the store is read: on a
+      // loaded machine that read can come after a renewal was late, and the owner went unreported.
       void (async () => {
         try {
-          for await (const _event of handle.events()) {
+          for await (const event of handle.events()) {
+            if (event.type !== 'run-start') return;
             const description = await runClient.describeRun(run.id);
-            if (description.owner?.live) report(run.id, description.owner.ownerId);
+            if (description.owner && description.owner.epoch === event.epoch) report(run.id, description.owner.ownerId);
             return;
           }
         } catch {

@@ -1,0 +1,35 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, openPlatformDatabase } from '../src/database/index.js';
+import { dialects, postgresUrl } from './harness.js';
+
+describe.skipIf(!dialects.includes('postgres'))('migrations in a schema of a shared PostgreSQL database', () => {
+  const prefix = `migrate_schemas_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const schemas = [`${prefix}_a`, `${prefix}_b`];
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  });
+
+  it('migrates a new schema while another schema of the database already holds migrated platform tables', async () => {
+    for (const schema of schemas) {
+      const handle = openPlatformDatabase({ dialect: 'postgres', url: postgresUrl, schema });
+      try {
+        expect(await migrateToLatest(handle.database, 'postgres', schema)).toContain('0001-initial');
+        expect(await migrateToLatest(handle.database, 'postgres', schema)).toEqual([]);
+      } finally {
+        await handle.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    const { rows } = await client.query<{ table_schema: string }>(
+      `select table_schema from information_schema.tables where table_name = 'kysely_migration_lock' and table_schema like $1`,
+      [`${prefix}%`],
+    );
+    await client.end();
+    expect(rows.map((row) => row.table_schema).sort()).toEqual(schemas);
+  });
+});
