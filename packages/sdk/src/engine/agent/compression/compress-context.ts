@@ -98,14 +98,29 @@ async function compress(
       { type: 'compression-started', taskId: task.taskId, data: { coveredUpTo } },
     ],
   }));
-  const request = compressionRequest(context, task, coveredUpTo);
+  const { summary, usage } = await callCompressionAgent(context, compressionRequest(context, task, coveredUpTo));
+  await durable.commit(() => ({
+    entries: [{ type: 'compression-committed', taskId: task.taskId, data: { coveredUpTo, summary, usage } }],
+  }));
+}
+
+/**
+ * One call of the compression agent (H-6) and its verdict (H-9): a failed call or an empty
+ * answer (or one that calls tools) ends the run as `CompressionFailedError`, never drops context.
+ * Shared by the compression of a task's context and by session checkpoints.
+ */
+export async function callCompressionAgent(
+  context: RunContext,
+  request: Parameters<typeof callModel>[1],
+): Promise<{ summary: string; usage: Awaited<ReturnType<typeof callModel>>['usage'] }> {
+  const { state } = context.durable;
   let response: Awaited<ReturnType<typeof callModel>>;
   try {
     response = await callModel(context.model, request, {
       signal: context.control.signal,
-      deadlineAt: durable.state.deadlineAt,
-      firstOutputTimeoutMs: durable.state.execution.modelFirstOutputTimeoutMs,
-      stallTimeoutMs: durable.state.execution.modelStallTimeoutMs,
+      deadlineAt: state.deadlineAt,
+      firstOutputTimeoutMs: state.execution.modelFirstOutputTimeoutMs,
+      stallTimeoutMs: state.execution.modelStallTimeoutMs,
       retry: context.retry,
       now: context.now,
     });
@@ -117,9 +132,7 @@ async function compress(
   if (summary === '' || (response.message.toolCalls?.length ?? 0) > 0) {
     throw new CompressionFailedError({ kind: 'incomplete-output', message: 'the compression agent returned no summary' });
   }
-  await durable.commit(() => ({
-    entries: [{ type: 'compression-committed', taskId: task.taskId, data: { coveredUpTo, summary, usage: response.usage } }],
-  }));
+  return { summary, usage: response.usage };
 }
 
 /** The compression agent's request: its own prompt, the user's extra prompt, the history as data (H-6). */

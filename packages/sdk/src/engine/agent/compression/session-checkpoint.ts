@@ -1,11 +1,9 @@
-import { ModelCallError } from '../../../core/errors/index.js';
 import type { Message } from '../../../core/messages.js';
-import { callModel } from '../../../model/call-model.js';
 import { ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
 import type { RunContext } from '../run-context.js';
 import type { HistoryParts } from '../session/history-parts.js';
 import { summaryText } from '../session/index.js';
-import { COMPRESSION_SYSTEM_PROMPT, CompressionFailedError } from './compress-context.js';
+import { COMPRESSION_SYSTEM_PROMPT, callCompressionAgent } from './compress-context.js';
 
 /**
  * The share of the compression budget (`compressionThreshold × windowTokens`) that the head of a
@@ -50,24 +48,7 @@ export async function ensureHistoryCheckpoint(context: RunContext): Promise<void
   const { through, count } = plan;
   if (!state.checkpointStarted)
     await context.durable.commit(() => ({ entries: [{ type: 'checkpoint-started', data: { through, count } }] }));
-  let response: Awaited<ReturnType<typeof callModel>>;
-  try {
-    response = await callModel(context.model, checkpointRequest(context, plan.input), {
-      signal: context.control.signal,
-      deadlineAt: state.deadlineAt,
-      firstOutputTimeoutMs: state.execution.modelFirstOutputTimeoutMs,
-      stallTimeoutMs: state.execution.modelStallTimeoutMs,
-      retry: context.retry,
-      now: context.now,
-    });
-  } catch (error) {
-    if (ModelCallError.isInstance(error)) throw new CompressionFailedError(error.failure, { cause: error });
-    throw error;
-  }
-  const summary = response.message.content.trim();
-  if (summary === '' || (response.message.toolCalls?.length ?? 0) > 0) {
-    throw new CompressionFailedError({ kind: 'incomplete-output', message: 'the compression agent returned no summary' });
-  }
+  const { summary, usage } = await callCompressionAgent(context, checkpointRequest(context, plan.input));
   await context.durable.commit(() => ({
     entries: [
       {
@@ -78,7 +59,7 @@ export async function ensureHistoryCheckpoint(context: RunContext): Promise<void
           summary,
           replaces: parts.headLength,
           ...(plan.remainder !== undefined ? { remainder: plan.remainder } : {}),
-          usage: response.usage,
+          usage,
         },
       },
     ],
