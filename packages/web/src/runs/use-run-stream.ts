@@ -130,6 +130,7 @@ export function useRunStream(runId: string | undefined): RunStream {
 /** What the events say about a run's progress: loops, model calls, tool calls, executor tasks. */
 export interface RunProgress {
   loopsUsed: number;
+  /** Model calls that finished (a start is live-only, so a replay would not count it). */
   modelCalls: number;
   tools: { operationId: string; toolName: string; status: string; attempt: number }[];
   executors: { taskId: string; role: string; status: string }[];
@@ -144,7 +145,7 @@ export function progressOf(events: readonly RunStreamEvent[]): RunProgress {
   const executors = new Map<string, RunProgress['executors'][number]>();
   for (const event of events) {
     if (event.type === 'loop-start') progress.loopsUsed = Math.max(progress.loopsUsed, event.loopsUsed ?? 0);
-    else if (event.type === 'model-call-start') progress.modelCalls += 1;
+    else if (event.type === 'model-call-finish') progress.modelCalls += 1;
     else if (event.type.startsWith('tool-call-') && event.operationId) {
       const status =
         event.type === 'tool-call-start' ? 'running' : event.type === 'tool-call-fail' ? 'retrying' : (event.status ?? 'done');

@@ -23,6 +23,18 @@ interface ChatMessage {
 }
 
 /**
+ * The messages of the question being answered: those after the session's last final answer (an
+ * assistant message without tool calls), so earlier questions of the session do not count.
+ */
+function currentTurn(messages: ChatMessage[]): ChatMessage[] {
+  let start = 0;
+  messages.forEach((message, index) => {
+    if (message.role === 'assistant' && !(message as { tool_calls?: unknown[] }).tool_calls?.length) start = index + 1;
+  });
+  return messages.slice(start);
+}
+
+/**
  * A real OpenAI-compatible chat-completions server (streaming) for the browser tests, scripted by
  * the conversation: a question with `slow` first gets a call of the `lookup` tool; once the tool's
  * result is in, it answers `answer: <result>`, followed by `— noted: <text>` for each user message
@@ -42,7 +54,7 @@ export class ScriptedModelServer {
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const messages = ((await readJson(request)).messages ?? []) as ChatMessage[];
+    const messages = currentTurn(((await readJson(request)).messages ?? []) as ChatMessage[]);
     const users = messages.filter((message) => message.role === 'user').map((message) => message.content ?? '');
     const toolResult = [...messages].reverse().find((message) => message.role === 'tool')?.content;
     response.writeHead(200, { 'content-type': 'text/event-stream' });

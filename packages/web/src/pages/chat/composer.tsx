@@ -68,7 +68,7 @@ export function Composer({
 
   const error = localError ?? fieldMessage({}, problem, 'text') ?? fieldMessage({}, problem, 'input');
   return (
-    <section className="card composer" aria-label="Message the agent">
+    <section className="card composer" aria-label="Write to the agent">
       <form ref={form} onSubmit={submit} noValidate>
         <p className="composer-mode">
           <span className={active ? 'badge badge-warn' : 'badge'}>{active ? 'Supplement' : 'New question'}</span>{' '}
