@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
+import { DroppingProxy } from './browser/dropping-proxy.js';
 import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
 import { HeldToolServer, ScriptedModelServer } from './browser/scripted-endpoints.js';
 
@@ -24,6 +25,8 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
   let removeBuild: () => void = () => {};
   const model = new ScriptedModelServer();
   const tool = new HeldToolServer();
+  /** The browser reaches the platform through it, so the test can cut the event stream. */
+  const proxy = new DroppingProxy();
   const pageErrors: string[] = [];
   const eventRequests: string[] = [];
   let spaceUrl = '';
@@ -42,7 +45,11 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
         const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
         const token = localStorage.getItem('agentloom.csrf-token');
         if (token) all['x-csrf-token'] = token;
-        const response = await fetch(`/api/v1${path}`, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body) });
+        const response = await fetch(`/api/v1${path}`, {
+          method,
+          headers: all,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         return { status: response.status, body: await response.json() };
       },
       { method, path, body, headers },
@@ -53,7 +60,11 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
 
   /** Creates a ReAct agent on a connection (and tools), publishes it unless told not to; answers its id. */
   async function agent(spaceId: string, name: string, connectionId: string, modelId: string, tools: string[], publish = true) {
-    const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${spaceId}/apps`, { kind: 'agent', mode: 'react', name });
+    const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${spaceId}/apps`, {
+      kind: 'agent',
+      mode: 'react',
+      name,
+    });
     const { draft } = await call<{ draft: { revision: number } }>('GET', `/apps/${app.id}/draft`);
     const config = {
       model: { connectionId, modelId },
@@ -71,21 +82,23 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
     const built = await buildConsole();
     removeBuild = built.remove;
     platform = await startPlatform(built.directory);
+    await proxy.start(platform.url);
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('request', (request) => {
-      if (request.url().includes('/events')) eventRequests.push(request.url());
+      if (!request.url().includes('/events')) return;
+      eventRequests.push(request.url());
     });
-    await page.goto(`${platform.url}/sign-in`);
+    await page.goto(`${proxy.url}/sign-in`);
     await page.getByLabel('Email').fill(platform.adminEmail);
     await page.getByLabel('Password').fill(platform.adminPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Spaces' }).waitFor();
     const { space } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Runs' });
-    spaceUrl = `${platform.url}/spaces/${space.id}`;
+    spaceUrl = `${proxy.url}/spaces/${space.id}`;
     const demo = await call<{ connection: { id: string } }>('POST', `/spaces/${space.id}/model-connections`, {
       name: 'Offline',
       provider: 'offline-demo',
@@ -122,6 +135,7 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
 
   afterAll(async () => {
     await browser?.close();
+    await proxy.close();
     await platform?.stop();
     await Promise.all([model.close(), tool.close()]);
     removeBuild();
@@ -163,7 +177,7 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
     await checkPage('03-run-log');
   });
 
-  it('sends a supplement during a run, re-attaches the stream after a reload, and the run consumes the supplement', async () => {
+  it('sends a supplement during a run, re-attaches the stream after a reload and a dropped connection, and the run consumes the supplement', async () => {
     await page.goto(`${spaceUrl}/agents/${apps.slow}/chat`);
     await page.getByRole('textbox', { name: 'Message' }).fill('A slow question: the tides at Brest?');
     await page.getByRole('button', { name: 'Ask' }).click();
@@ -178,14 +192,30 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
     eventRequests.length = 0;
     await page.reload();
     await page.getByText(/Re-attached once, after event #[1-9]/).waitFor();
-    expect(eventRequests.some((url) => /[?&]after=[1-9]\d*/.test(url)), eventRequests.join('\n')).toBe(true);
+    expect(
+      eventRequests.some((url) => /[?&]after=[1-9]\d*/.test(url)),
+      eventRequests.join('\n'),
+    ).toBe(true);
     await page.getByText('lookup — running').waitFor();
+    await page.getByText('received, not yet read by the agent').waitFor();
+    await checkPage('04-chat-mid-run');
+    // A dropped connection: the stream says so and re-attaches by itself once the network is back.
+    const requestsBeforeDrop = proxy.eventStreamRequests.length;
+    proxy.dropAll();
+    await page.getByText(/Live\. Re-attached [2-9] times, after event #[1-9]/).waitFor();
+    // The browser re-connects with Last-Event-ID (or the page with ?after=): never from the start.
+    const reconnections = proxy.eventStreamRequests.slice(requestsBeforeDrop);
+    expect(reconnections.length, JSON.stringify(proxy.eventStreamRequests)).toBeGreaterThan(0);
+    for (const request of reconnections)
+      expect(Number(request.lastEventId ?? /after=(\d+)/.exec(request.path)?.[1] ?? 0), JSON.stringify(request)).toBeGreaterThan(
+        0,
+      );
     tool.release();
     await page.getByText(/answer: .*tide tables for \d+ characters.* — noted: Also mention the moon\./).waitFor();
     await page.getByText('consumed by this run').waitFor();
     await page.getByText('The run has ended; its event stream is closed.').waitFor();
     await expect(page.getByTestId('progress-loops').textContent()).resolves.toBe('2');
-    await checkPage('04-chat-supplement');
+    await checkPage('05-chat-supplement-consumed');
   });
 
   it('ends a running question with End: stopped in words, partial output marked unfinished', async () => {
@@ -201,12 +231,12 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
     await page.getByText('This run ended before a final answer.').waitFor();
     await page.getByText('What you send now starts a new question').waitFor();
     await expect(page.getByRole('button', { name: 'End run' }).count()).resolves.toBe(0);
-    await checkPage('05-chat-stopped');
+    await checkPage('06-chat-stopped');
 
     await page.getByRole('link', { name: 'Run view' }).last().click();
     await page.getByText('Stopped: a user pressed End.').waitFor();
     await page.getByRole('cell', { name: 'lookup' }).first().waitFor();
-    await checkPage('06-run-view-stopped');
+    await checkPage('07-run-view-stopped');
   });
 
   it('lists the sessions; a session shows each question, its supplement consumed, and the unfinished run marked', async () => {
@@ -215,13 +245,16 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
     await page.getByText('2 questions, 1 of them unfinished').waitFor();
     await page.getByText('consumed by this run').waitFor();
     await page.getByText('Stopped: someone ended the run.').waitFor();
-    await checkPage('07-session');
+    await checkPage('08-session');
 
     await page.getByRole('link', { name: 'All sessions' }).click();
     await page.getByRole('heading', { level: 1, name: /Sessions of Tide helper/ }).waitFor();
-    await page.getByRole('link', { name: /^Continue session/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^Continue session/ })
+      .first()
+      .waitFor();
     await expect(page.getByRole('link', { name: /^Continue session/ }).count()).resolves.toBe(1);
-    await checkPage('08-sessions');
+    await checkPage('09-sessions');
     expect(pageErrors).toEqual([]);
   });
 });

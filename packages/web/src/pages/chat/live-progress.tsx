@@ -2,7 +2,7 @@ import { progressOf, type RunStream } from '../../runs/index.js';
 
 const connectionWords = {
   connecting: 'Connecting to the run…',
-  live: 'Live',
+  live: 'Live.',
   're-attaching': 'Connection lost: re-attaching…',
   ended: 'The run has ended; its event stream is closed.',
 } as const;
