@@ -255,6 +255,12 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
       .waitFor();
     await expect(page.getByRole('link', { name: /^Continue session/ }).count()).resolves.toBe(1);
     await checkPage('09-sessions');
+
+    await page.getByRole('link', { name: /^Continue session/ }).click();
+    await page.getByText('Another slow one: the tides at Dover?').waitFor();
+    await page.getByText('What you send now starts a new question').waitFor();
+    await page.getByRole('link', { name: 'New conversation' }).click();
+    await page.getByText('No question yet. Ask the agent something below.').waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

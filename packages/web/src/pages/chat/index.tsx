@@ -21,7 +21,10 @@ export function ChatPage() {
   const app = useApp(appId);
   const session = useSession(sessionId);
   const runs = session.data?.runs ?? [];
-  const [startedRunId, setStartedRunId] = useState<string>();
+  // The run this page just started, for the moment before the session lists it; it belongs to one
+  // session, so "New conversation" (no session in the URL) does not show it.
+  const [started, setStarted] = useState<{ runId: string; sessionId: string }>();
+  const startedRunId = started && started.sessionId === sessionId ? started.runId : undefined;
   const latestRunId = startedRunId ?? runs.at(-1)?.id;
   const stream = useRunStream(latestRunId);
   const latestEntry = runs.find((run) => run.id === latestRunId);
@@ -42,7 +45,7 @@ export function ChatPage() {
   const send = async (text: string) => {
     const sent = await sendMessage({ appId, sessionId, activeRunId: active ? latestRunId : undefined, text });
     if (sent.kind === 'run') {
-      setStartedRunId(sent.runId);
+      setStarted({ runId: sent.runId, sessionId: sent.sessionId });
       if (sent.sessionId !== sessionId) setSearch({ session: sent.sessionId });
     }
     await queryClient.invalidateQueries({ queryKey: ['session', sent.sessionId] });

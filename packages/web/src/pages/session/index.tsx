@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
-import { isTerminal, RunTurn, useApp, useSession } from '../../runs/index.js';
+import { RunTurn, useApp, useSession } from '../../runs/index.js';
 
 /**
  * One session's history: every question (run) in order with its input, its supplements (consumed,
@@ -12,7 +12,7 @@ export function SessionPage() {
   const session = useSession(sessionId);
   const base = `/spaces/${spaceId}/agents/${appId}`;
   const runs = session.data?.runs ?? [];
-  const unfinished = runs.filter((run) => !isTerminal(run.status) || run.status !== 'succeeded').length;
+  const unfinished = runs.filter((run) => run.status !== 'succeeded').length;
   return (
     <>
       <PageHeader title={`Session ${sessionId}`}>
