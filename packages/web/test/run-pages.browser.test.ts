@@ -242,7 +242,7 @@ describe.runIf(chromiumAvailable())('the run pages in Chromium', { timeout: 90_0
   it('lists the sessions; a session shows each question, its supplement consumed, and the unfinished run marked', async () => {
     await page.getByRole('link', { name: 'Session', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: /^Session / }).waitFor();
-    await page.getByText('2 questions, 1 of them unfinished').waitFor();
+    await page.getByText('2 questions, 1 ended without a final answer.').waitFor();
     await page.getByText('consumed by this run').waitFor();
     await page.getByText('Stopped: someone ended the run.').waitFor();
     await checkPage('08-session');

@@ -1,4 +1,4 @@
-import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { api, unwrap } from '../../api/index.js';
 import type { SentMessage } from './composer.js';
 
 /** What the chat box's message became: a supplement of the active run, or a new run (question). */
@@ -20,9 +20,10 @@ async function startRun(appId: string, sessionId: string | undefined, text: stri
 }
 
 /**
- * Sends the chat box's text (P-8.3): a supplement while the session's run is active, a new
- * question otherwise. When the run ended between the page's last look and the send (409
- * `run-not-active`), the text becomes the new question, and the answer says so.
+ * Sends the chat box's text (P-8.3). In a session, `POST /sessions/:id/messages` decides on the
+ * server: a supplement of the active run, or a new question (also when the run ended between the
+ * page's last look and the send); the answer says which, and the page shows it. The first
+ * question of a new conversation starts a run, which creates the session.
  */
 export async function sendMessage(input: {
   appId: string;
@@ -31,19 +32,17 @@ export async function sendMessage(input: {
   text: string;
 }): Promise<SentChatMessage> {
   const { appId, sessionId, activeRunId, text } = input;
-  if (activeRunId && sessionId) {
-    try {
-      const receipt = await unwrap(
-        api.POST('/runs/{runId}/supplements', { params: { path: { runId: activeRunId } }, body: { text } }),
-      );
-      return { kind: 'supplement', runId: receipt.runId, sessionId };
-    } catch (error) {
-      if (!(error instanceof ApiProblem && error.code === 'run-not-active')) throw error;
-      const started = await startRun(appId, sessionId, text);
-      return { kind: 'run', ...started, note: 'The running question had just ended, so this is a new question.' };
-    }
-  }
-  return { kind: 'run', ...(await startRun(appId, sessionId, text)) };
+  if (!sessionId) return { kind: 'run', ...(await startRun(appId, undefined, text)) };
+  const accepted = await unwrap(
+    api.POST('/sessions/{sessionId}/messages', { params: { path: { sessionId }, header: {} }, body: { text } }),
+  );
+  if (accepted.kind === 'supplement') return { kind: 'supplement', runId: accepted.runId, sessionId: accepted.sessionId };
+  return {
+    kind: 'run',
+    runId: accepted.runId,
+    sessionId: accepted.sessionId,
+    ...(activeRunId ? { note: 'The running question had just ended, so this is a new question.' } : {}),
+  };
 }
 
 /** Asks the run to end (`POST /runs/:id/stop`); calls in flight settle first (P-8.7). */

@@ -1,18 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
-import { RunTurn, useApp, useSession } from '../../runs/index.js';
+import { useApp } from '../../runs/index.js';
+import { HistoryTurn } from './history-turn.js';
 
 /**
- * One session's history: every question (run) in order with its input, its supplements (consumed,
- * or carried over to the next question), its outcome, and unfinished runs marked (P-9, P-8.6).
+ * One session's history (P-9): every question (run) oldest first with its input, its supplements
+ * (consumed, or carried over to the next question), its outcome, and unfinished runs marked —
+ * the raw record `GET /sessions/:id/history` answers. Refreshed while a run is unfinished.
  */
 export function SessionPage() {
   const { spaceId = '', appId = '', sessionId = '' } = useParams();
   const app = useApp(appId);
-  const session = useSession(sessionId);
+  const history = useQuery({
+    queryKey: ['session-history', sessionId],
+    queryFn: () => unwrap(api.GET('/sessions/{sessionId}/history', { params: { path: { sessionId } } })),
+    refetchInterval: (query) => (query.state.data?.runs.some((run) => run.outcome === null) ? 1000 : false),
+  });
   const base = `/spaces/${spaceId}/agents/${appId}`;
-  const runs = session.data?.runs ?? [];
-  const unfinished = runs.filter((run) => run.status !== 'succeeded').length;
+  const runs = history.data?.runs ?? [];
+  const running = runs.filter((run) => run.unfinished).length;
+  const unanswered = runs.filter((run) => run.outcome && run.outcome.status !== 'succeeded').length;
   return (
     <>
       <PageHeader title={`Session ${sessionId}`}>
@@ -20,17 +29,17 @@ export function SessionPage() {
         <Link to={`${base}/chat?session=${sessionId}`}>Continue in the chat</Link>
         <Link to={`${base}/sessions`}>All sessions</Link>
       </PageHeader>
-      <ProblemAlert problem={app.error ?? session.error} title="The session could not be read." />
-      {session.data ? (
+      <ProblemAlert problem={app.error ?? history.error} title="The session could not be read." />
+      {history.data ? (
         <p>
           {runs.length} question{runs.length === 1 ? '' : 's'}
-          {unfinished > 0 ? `, ${unfinished} of them unfinished (still running, stopped or failed)` : ''}. Started by{' '}
-          {session.data.session.createdBy} on {new Date(session.data.session.createdAt).toLocaleString()}.
+          {running > 0 ? `, ${running} still running` : ''}
+          {unanswered > 0 ? `, ${unanswered} ended without a final answer` : ''}.
         </p>
       ) : null}
       <div className="transcript">
         {runs.map((run) => (
-          <RunTurn key={run.id} runId={run.id} runLink={`${base}/runs/${run.id}`} />
+          <HistoryTurn key={run.runId} run={run} runLink={`${base}/runs/${run.runId}`} />
         ))}
       </div>
     </>
