@@ -10,8 +10,8 @@ function LoadingPage() {
 
 /**
  * Every page of the console. Pages load lazily, one chunk each, so a page ships only its own
- * code (see `scripts/report-bundle-size.ts`). The run pages (chat, sessions, run view, issue 14)
- * slot in under `spaces/:spaceId/agents/:appId/…` the same way.
+ * code (see `scripts/report-bundle-size.ts`). An agent's run pages (chat, run log, run view,
+ * sessions, a session) live under `spaces/:spaceId/agents/:appId/…`.
  */
 export const consoleRoutes: RouteObject[] = [
   {
@@ -39,6 +39,26 @@ export const consoleRoutes: RouteObject[] = [
           {
             path: 'agents/:appId/releases',
             lazy: () => import('../pages/releases/index.js').then((page) => ({ Component: page.ReleasesPage })),
+          },
+          {
+            path: 'agents/:appId/chat',
+            lazy: () => import('../pages/chat/index.js').then((page) => ({ Component: page.ChatPage })),
+          },
+          {
+            path: 'agents/:appId/runs',
+            lazy: () => import('../pages/run-log/index.js').then((page) => ({ Component: page.RunLogPage })),
+          },
+          {
+            path: 'agents/:appId/runs/:runId',
+            lazy: () => import('../pages/run-view/index.js').then((page) => ({ Component: page.RunViewPage })),
+          },
+          {
+            path: 'agents/:appId/sessions',
+            lazy: () => import('../pages/sessions/index.js').then((page) => ({ Component: page.SessionsPage })),
+          },
+          {
+            path: 'agents/:appId/sessions/:sessionId',
+            lazy: () => import('../pages/session/index.js').then((page) => ({ Component: page.SessionPage })),
           },
           {
             path: 'connections',

@@ -141,6 +141,9 @@ export function AgentEditorPage() {
         <span className="badge">{mode === 'react' ? 'ReAct' : 'Plan–Executor'}</span>
         <span className="badge badge-muted">draft revision {current.revision}</span>
         <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>Releases</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/chat`}>Chat</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/sessions`}>Sessions</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/runs`}>Run log</Link>
       </PageHeader>
       {readOnly ? <p className="alert alert-info">You are a viewer in this space: the agent is read-only for you.</p> : null}
       {conflict !== undefined ? (

@@ -69,7 +69,18 @@ export function AgentsPage() {
                 <Link to={app.id}>{app.name}</Link>
               </td>
               <td>{app.mode ? modeLabels[app.mode] : ''}</td>
-              <td>{app.latestReleaseId ? <Link to={`${app.id}/releases`}>yes</Link> : 'not yet'}</td>
+              <td>
+                {app.latestReleaseId ? (
+                  <>
+                    <Link to={`${app.id}/releases`}>yes</Link> ·{' '}
+                    <Link to={`${app.id}/chat`} aria-label={`Chat with ${app.name}`}>
+                      chat
+                    </Link>
+                  </>
+                ) : (
+                  'not yet'
+                )}
+              </td>
               <td>{app.description}</td>
             </tr>
           ))}

@@ -1,0 +1,92 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { isTerminal, RunTurn, useApp, useRunStream, useSession } from '../../runs/index.js';
+import { Composer } from './composer.js';
+import { LiveProgress } from './live-progress.js';
+import { endRun, sendMessage } from './send-message.js';
+
+/**
+ * The chat page of a published agent (P-8.2, P-8.3): the session's questions in order, the live
+ * progress of the current run from its event stream (re-attached after a drop or a reload),
+ * approvals asked in place, and one text box that supplements the running question or asks a new
+ * one. The session id is kept in the URL, so a reload comes back to the same conversation.
+ */
+export function ChatPage() {
+  const { spaceId = '', appId = '' } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const sessionId = search.get('session') ?? undefined;
+  const queryClient = useQueryClient();
+  const app = useApp(appId);
+  const session = useSession(sessionId);
+  const runs = session.data?.runs ?? [];
+  // The run this page just started, for the moment before the session lists it; it belongs to one
+  // session, so "New conversation" (no session in the URL) does not show it.
+  const [started, setStarted] = useState<{ runId: string; sessionId: string }>();
+  const startedRunId = started && started.sessionId === sessionId ? started.runId : undefined;
+  const latestRunId = startedRunId ?? runs.at(-1)?.id;
+  const stream = useRunStream(latestRunId);
+  const latestEntry = runs.find((run) => run.id === latestRunId);
+  const finished = stream.events.some((event) => event.type === 'run-finish');
+  const active = Boolean(latestRunId) && !finished && !(latestEntry && isTerminal(latestEntry.status) && !startedRunId);
+
+  // Each event may change what the run view shows (a supplement read, an approval, the end).
+  const eventCount = stream.events.length;
+  useEffect(() => {
+    if (eventCount === 0 || !latestRunId) return;
+    void queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] });
+    if (finished) void queryClient.invalidateQueries({ queryKey: ['session', sessionId] });
+  }, [eventCount, finished, latestRunId, sessionId, queryClient]);
+
+  const base = `/spaces/${spaceId}/agents/${appId}`;
+  const published = app.data ? app.data.app.latestReleaseId !== null : true;
+
+  const send = async (text: string) => {
+    const sent = await sendMessage({ appId, sessionId, activeRunId: active ? latestRunId : undefined, text });
+    if (sent.kind === 'run') {
+      setStarted({ runId: sent.runId, sessionId: sent.sessionId });
+      if (sent.sessionId !== sessionId) setSearch({ session: sent.sessionId });
+    }
+    await queryClient.invalidateQueries({ queryKey: ['session', sent.sessionId] });
+    await queryClient.invalidateQueries({ queryKey: ['run-view', sent.runId] });
+    return sent;
+  };
+
+  return (
+    <>
+      <PageHeader title={`Chat${app.data ? ` with ${app.data.app.name}` : ''}`}>
+        {sessionId ? <span className="badge badge-muted">session {sessionId}</span> : null}
+        {sessionId ? <Link to={`${base}/chat`}>New conversation</Link> : null}
+        <Link to={`${base}/sessions`}>Sessions</Link>
+        <Link to={`${base}/runs`}>Run log</Link>
+      </PageHeader>
+      <ProblemAlert problem={app.error ?? session.error} title="The conversation could not be read." />
+      {!published ? (
+        <p className="alert alert-warning">
+          This agent has no release yet: <Link to={base}>publish it in the editor</Link> before chatting with it.
+        </p>
+      ) : null}
+      <div className="chat-layout">
+        <section className="transcript" aria-label="Conversation">
+          {runs.length === 0 && !startedRunId ? <p className="empty">No question yet. Ask the agent something below.</p> : null}
+          {runs.map((run) => (
+            <RunTurn key={run.id} runId={run.id} runLink={`${base}/runs/${run.id}`} canDecide={run.id === latestRunId} />
+          ))}
+          {startedRunId && !runs.some((run) => run.id === startedRunId) ? (
+            <RunTurn runId={startedRunId} runLink={`${base}/runs/${startedRunId}`} canDecide />
+          ) : null}
+          <Composer
+            active={active}
+            canEnd={active}
+            send={send}
+            end={() =>
+              endRun(latestRunId ?? '').then(() => queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] }))
+            }
+          />
+        </section>
+        {latestRunId ? <LiveProgress stream={stream} /> : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { Link } from 'react-router';
+import { ProblemAlert } from '../components/index.js';
+import { ApprovalRequests } from './approval-requests.js';
+import { PartialOutput } from './partial-output.js';
+import { useRunView } from './run-queries.js';
+import { RunStatusBadge } from './run-status-badge.js';
+import { inputText, isTerminal } from './run-types.js';
+import { endingInWords } from './terminal-reason.js';
+
+const supplementWords = {
+  accepted: 'received, not yet read by the agent',
+  consumed: 'consumed by this run',
+  'carried-over': 'carried over to the next question',
+} as const;
+
+/**
+ * One question of a session as the user sees it: the input, each supplement with what became of
+ * it (consumed, or carried over to the next question, P-8.6), approvals waiting in place, and the
+ * outcome: the answer, or the terminal reason in words with any partial output marked
+ * unfinished (P-8.10, P-8.11). Used by the chat page and the session page.
+ */
+export function RunTurn({ runId, runLink, canDecide = false }: { runId: string; runLink: string; canDecide?: boolean }) {
+  const view = useRunView(runId);
+  if (view.error) return <ProblemAlert problem={view.error} title="This run could not be read." />;
+  const data = view.data;
+  if (!data) return <p>Loading run…</p>;
+  const over = isTerminal(data.status);
+  const reason = data.reason ?? data.result?.reason;
+  const supplements = data.agent?.supplements ?? [];
+  return (
+    <article className="turn" aria-label={`Question: ${inputText(data.input).slice(0, 80)}`}>
+      <div className="turn-question">
+        <p className="turn-who">You asked</p>
+        <p className="pre-wrap">{inputText(data.input)}</p>
+      </div>
+      {supplements.length > 0 ? (
+        <ul className="turn-supplements" aria-label="Supplements">
+          {supplements.map((supplement) => (
+            <li key={supplement.supplementId}>
+              <span className="badge badge-muted">supplement</span> <span className="pre-wrap">{supplement.text}</span>{' '}
+              <em className="supplement-status">
+                — {supplement.carriedFrom ? 'carried over from an earlier question, ' : ''}
+                {supplementWords[supplement.status]}
+              </em>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ApprovalRequests runId={runId} approvals={data.agent?.approvals ?? []} canDecide={canDecide && !over} />
+      <div className="turn-answer">
+        <p className="turn-who">
+          Agent <RunStatusBadge status={data.stopRequest && !over ? 'stopping' : data.status} />{' '}
+          <Link to={runLink}>Run view</Link>
+        </p>
+        {data.status === 'succeeded' ? <p className="pre-wrap">{data.result?.output ?? ''}</p> : null}
+        {over && data.status !== 'succeeded' ? (
+          <>
+            <p className="ending">{endingInWords(data.status, reason)}</p>
+            <PartialOutput view={data} />
+          </>
+        ) : null}
+        {!over ? (
+          <p>
+            <span className="badge badge-warn">Unfinished</span> still {data.status === 'pending' ? 'queued' : 'running'}.
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+}

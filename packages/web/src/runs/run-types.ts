@@ -1,0 +1,156 @@
+/**
+ * The shapes of the run API's free-form answers (`GET /runs/:id/view`, the run log, a session's
+ * runs). The OpenAPI document types them as records because they come straight from the SDK's
+ * `RunClient.describeRun`; these are the fields the console reads, kept optional where the SDK
+ * leaves them out, so a missing field renders as "—" instead of throwing.
+ */
+
+/** The API's run status (a projection of the SDK's, PLATFORM.md §4.4). */
+export type RunStatus = 'queued' | 'pending' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+
+/** Token usage as the SDK counts it. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/** A failure the SDK recorded (model, tool or task). */
+export interface Failure {
+  kind?: string;
+  message?: string;
+}
+
+export interface TaskView {
+  taskId: string;
+  role: string;
+  parentTaskId?: string;
+  loop: number;
+  phase: string;
+  batch: string[];
+  outcome?: { status: 'succeeded' | 'failed'; output?: string; failure?: Failure };
+}
+
+export interface OperationView {
+  operationId: string;
+  taskId: string;
+  loop: number;
+  toolName: string;
+  arguments: unknown;
+  attempts: number;
+  status: 'pending' | 'waiting-approval' | 'running' | 'retrying' | 'unknown' | 'succeeded' | 'failed';
+  content?: string;
+  failure?: Failure;
+  gate?: { decision: 'allow' | 'ask' | 'deny'; reason?: string; source?: string };
+}
+
+export interface ApprovalView {
+  approvalId: string;
+  toolName: string;
+  arguments: unknown;
+  reason: string;
+  expiresAt?: number;
+  decision?: { approved: boolean; reason?: string; decidedBy: string };
+}
+
+export interface SupplementView {
+  supplementId: string;
+  text: string;
+  status: 'accepted' | 'consumed' | 'carried-over';
+  carriedFrom?: string;
+}
+
+export interface CompressionView {
+  taskId: string;
+  coveredUpTo: number;
+  usage: Usage;
+}
+
+export interface HookChangeView {
+  subject: string;
+  source?: string;
+  raw: unknown;
+  effective: unknown;
+}
+
+/** `GET /runs/:runId/view` → `view`: the run as any process sees it (P-10). */
+export interface RunDescriptionView {
+  runId: string;
+  sessionId: string;
+  name: string;
+  status: 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped';
+  reason?: string;
+  result?: { status: string; output?: string; reason?: string; failure?: Failure; loops: number; usage: Usage };
+  loops: number;
+  usage: Usage;
+  input?: unknown;
+  stopRequest?: { reason?: string; requestedBy: string };
+  createdAt: number;
+  updatedAt: number;
+  lastSequence: number;
+  agent?: {
+    mode: 'react' | 'plan-executor';
+    entryRole: string;
+    maxLoops: number;
+    tasks: TaskView[];
+    operations: OperationView[];
+    approvals: ApprovalView[];
+    supplements: SupplementView[];
+    compressions: CompressionView[];
+    hookChanges: HookChangeView[];
+  };
+}
+
+/** One row of an app's run log (`GET /apps/:appId/runs`). */
+export interface RunLogEntry {
+  id: string;
+  sessionId: string;
+  status: RunStatus;
+  reason: string | null;
+  loops: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One run of a session (`GET /sessions/:sessionId`). */
+export interface SessionRunEntry {
+  id: string;
+  status: RunStatus;
+  input: unknown;
+  output: string | null;
+  reason: string | null;
+  createdAt: string;
+}
+
+/** One lifecycle event of the SSE stream (`id:` is `sequence`); the fields the console reads. */
+export interface RunStreamEvent {
+  type: string;
+  sequence: number;
+  taskId?: string;
+  loop?: number;
+  loopsUsed?: number;
+  toolName?: string;
+  operationId?: string;
+  attempt?: number;
+  status?: string;
+  role?: string;
+  approvalId?: string;
+  approved?: boolean;
+  reason?: string;
+  arguments?: unknown;
+  supplementId?: string;
+  supplementIds?: string[];
+  result?: { status: string; output?: string; reason?: string; loops: number };
+}
+
+/** Whether a status is final. */
+export function isTerminal(status: string | undefined): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'stopped';
+}
+
+/** The input as text (the SDK records it as given; the platform sends a string). */
+export function inputText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (input === undefined || input === null) return '—';
+  return JSON.stringify(input);
+}
