@@ -29,7 +29,7 @@ export interface TrialFixture {
 /**
  * Builds the space through the HTTP API: the scripted model connection, the `lookup` HTTP tool on
  * the ledger server, a published ReAct agent that calls it, and a published Plan–Executor agent
- * whose planner delegates to two `researcher` executors that call it (PLATFORM.md P-4).
+ * whose planner delegates to two `researcher` executors that call it (PLATFORM.md P-4.3).
  */
 export async function buildTrialApps(owner: TestClient, modelUrl: string, toolUrl: string): Promise<TrialFixture> {
   const { space } = await ok<{ space: { id: string } }>(owner.request('POST', '/spaces', { name: 'Takeover trials' }), 201);
