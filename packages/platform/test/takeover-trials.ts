@@ -103,7 +103,13 @@ export class TrialBook {
     this.kills += 1;
     // Dead now: a run still unfinished can only be finished by another process.
     const after = await Promise.all(owned.map((before) => this.runClient.describeRun(before.runId)));
-    const trials = owned.filter((_, index) => after[index]?.status === 'running');
+    // A run still held under an epoch that an earlier kill already hit (its taker had not come yet,
+    // and the restarted process announces the same owner id) is not a new trial: no new takeover.
+    const trials = owned.filter(
+      (before, index) =>
+        after[index]?.status === 'running' &&
+        !this.trials.some((trial) => trial.runId === before.runId && trial.before.owner?.epoch === before.owner?.epoch),
+    );
     for (const before of trials) {
       this.trials.push({ runId: before.runId, before, victim });
       this.followers.get(before.runId)?.reconnect();
