@@ -1,20 +1,9 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, readJson } from './scripted-servers.js';
 
 /** Markers in the role prompts: the scripted model tells the roles apart by them. */
 export const roleMarkers = { react: 'ROLE-REACT', planner: 'ROLE-PLANNER', researcher: 'ROLE-RESEARCHER' } as const;
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
