@@ -108,7 +108,7 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
   });
 
   it('SIGKILLs the owner of ReAct and Plan–Executor runs at random points ≥ 30 times; each run finishes on another worker, nothing redone, SSE without gap or duplicate', {
-    timeout: 240_000,
+    timeout: 600_000,
   }, async () => {
     const began = Date.now();
     mkdirSync(dataDirectory, { recursive: true });
@@ -141,7 +141,7 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
     // moment, until every run of the wave was hit or ended; waves go on until 30 trials. How many
     // kills land inside a run depends on the machine's speed (3-6 per wave seen), so the bound on
     // waves is only a guard against a run that never yields trials.
-    for (let wave = 1; book.trials.length < 30 && wave <= 20; wave += 1) {
+    for (let wave = 1; book.trials.length < 30 && wave <= 60; wave += 1) {
       const runs = await book.start(12, `pg${wave}`);
       for (;;) {
         const victim = await book.nextVictim(runs, () => live);

@@ -72,7 +72,7 @@ export class TrialModelServer {
   readonly server: Server;
   url = '';
   requests = 0;
-  delayMs: [number, number] = [20, 120];
+  delayMs: [number, number] = [60, 300];
 
   constructor() {
     this.server = createServer((request, response) => {
