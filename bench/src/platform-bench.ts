@@ -70,6 +70,8 @@ async function platformTarget(database: PlatformConfig['database'], dataDirector
     runLeaseMs: 30_000,
     workerConcurrency: 50,
     embeddedWorkers: 2,
+    webhookRetryMs: 5_000,
+    webhookAttempts: 10,
   };
   const platform = await createPlatform({ config });
   platform.startWorker();

@@ -10,6 +10,7 @@ import { LoginRateLimiter } from './http/login-rate-limiter.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
 import { LeaseTableDispatcher, openRunStore, RunWorker, type RunWorkerOptions, startSweeper } from './runs/index.js';
+import { startWebhookDeliverer } from './webhooks/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {
@@ -99,6 +100,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
   };
   const workers: RunWorker[] = [];
   let stopSweeper: (() => void) | undefined;
+  let stopDeliverer: (() => void) | undefined;
   return {
     app: createPlatformApp(services),
     services,
@@ -107,10 +109,12 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       workers.push(worker);
       worker.start();
       stopSweeper ??= startSweeper(services);
+      stopDeliverer ??= startWebhookDeliverer(services, worker.id);
       return worker;
     },
     async close() {
       stopSweeper?.();
+      stopDeliverer?.();
       await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
       await runStore.close();

@@ -56,6 +56,8 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/api-keys': 'admin',
   'POST /apps/{appId}/api-keys': 'admin',
   'DELETE /apps/{appId}/api-keys/{keyId}': 'admin',
+  'GET /apps/{appId}/webhook-secret': 'admin',
+  'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
 };
 
@@ -75,6 +77,7 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /runs/{runId}/stop': 'viewer',
   'POST /runs/{runId}/supplements': 'viewer',
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
+  'GET /runs/{runId}/webhook': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */

@@ -22,6 +22,10 @@ export interface PlatformConfig {
   runLeaseMs: number;
   /** Runs one worker executes at once (machine capacity, not a model quota: NOT-17). */
   workerConcurrency: number;
+  /** First wait before a failed completion webhook is tried again, in ms; it doubles each time. */
+  webhookRetryMs: number;
+  /** Attempts of a completion webhook before it is marked failed. */
+  webhookAttempts: number;
   /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
   embeddedWorkers: number;
   /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
@@ -119,6 +123,8 @@ export function loadConfig(
   const runLeaseMs = integerSetting('AGENTLOOM_RUN_LEASE_MS', 30_000, 500);
   const workerConcurrency = integerSetting('AGENTLOOM_WORKER_CONCURRENCY', 50, 1);
   const embeddedWorkers = integerSetting('AGENTLOOM_EMBEDDED_WORKERS', 1, 0);
+  const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
+  const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -147,6 +153,8 @@ export function loadConfig(
     runLeaseMs,
     workerConcurrency,
     embeddedWorkers,
+    webhookRetryMs,
+    webhookAttempts,
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),

@@ -5,12 +5,15 @@ import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
 import { hashJson } from '../resources/resource-repository.js';
+import { recordWebhook } from '../webhooks/index.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
   sessionId?: string | undefined;
   input: string;
   variables?: Record<string, string> | undefined;
+  /** Where to POST the signed completion webhook when the run ends (the app needs a webhook secret). */
+  webhookUrl?: string | undefined;
 }
 
 /** The run a request resolved to: new, or the one an earlier request with the same key made. */
@@ -41,6 +44,7 @@ export async function startAppRun(
     sessionId: request.sessionId ?? null,
     input: request.input,
     variables: request.variables ?? {},
+    ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
   });
   return services.database.transaction().execute(async (transaction) => {
     const runId = `run_${randomUUID()}`;
@@ -82,7 +86,18 @@ export async function startAppRun(
       if (active)
         throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
     }
+    if (request.webhookUrl !== undefined) {
+      const secret = await transaction
+        .selectFrom('app_webhook_secrets')
+        .select('app_id')
+        .where('app_id', '=', app.id)
+        .executeTakeFirst();
+      if (!secret)
+        throw new ApiError(422, 'webhook-secret-missing', "Create the app's webhook secret before asking for a webhook.");
+    }
     await insertRun(transaction, services, app, actor, { ...request, sessionId }, runId, request.sessionId === undefined);
+    if (request.webhookUrl !== undefined)
+      await recordWebhook(transaction, services, { runId, appId: app.id, url: request.webhookUrl });
     return { runId, sessionId, created: true };
   });
 }

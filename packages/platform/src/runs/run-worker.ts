@@ -6,6 +6,7 @@ import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
 import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
+import { nudgeWebhook } from '../webhooks/index.js';
 import type { ClaimedJob } from './dispatcher.js';
 
 /** A job of an app being deleted whose run has no stop request yet: handed back until the deletion stops it. */
@@ -123,6 +124,7 @@ export class RunWorker {
       const result = await started;
       logger.info({ workerId: this.id, runId: job.runId, status: result.status, attempt: job.attempt }, 'run ended');
       await dispatcher.complete(job.runId, this.id);
+      await nudgeWebhook(this.services, job.runId).catch(() => {});
     } catch (error) {
       if (error instanceof RunOwnedElsewhereError) {
         await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});

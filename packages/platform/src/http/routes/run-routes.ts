@@ -56,6 +56,15 @@ const startBody = z
     input: z.string().min(1).max(100_000),
     variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
+    webhook: z
+      .strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
+      })
+      .optional()
+      .openapi({
+        description:
+          'POSTs `{ type: "run.finished", run }` to `url` when the run ends, signed with the app\'s webhook secret (`AgentLoom-Signature`), retried with back-off; see `GET /runs/{runId}/webhook`.',
+      }),
   })
   .openapi('StartRun');
 
@@ -134,7 +143,13 @@ export function runRoutes() {
       const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
       const body = c.req.valid('json');
       const services = c.get('services');
-      const started = await startAppRun(services, row, currentActor(c), body, c.req.valid('header')['idempotency-key']);
+      const started = await startAppRun(
+        services,
+        row,
+        currentActor(c),
+        { ...body, webhookUrl: body.webhook?.url },
+        c.req.valid('header')['idempotency-key'],
+      );
       if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
       if (body.mode === 'blocking' && (await waitForEnd(services, started.runId, c.req.valid('query').wait ?? 30))) {
         const runRow = await services.database
