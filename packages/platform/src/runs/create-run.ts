@@ -38,6 +38,7 @@ export async function startAppRun(
   actor: string,
   request: RunRequest,
   idempotencyKey: string | undefined,
+  visibility: { seesAllSessions: boolean } = { seesAllSessions: true },
 ): Promise<StartedRun> {
   assertAppRunnable(app);
   const requestHash = hashJson({
@@ -81,7 +82,7 @@ export async function startAppRun(
     }
     await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
-      await lockSession(transaction, services.dialect, app, request.sessionId);
+      await lockSession(transaction, services.dialect, app, request.sessionId, visibility.seesAllSessions ? undefined : actor);
       const active = await activeRunOf(transaction, services, request.sessionId);
       if (active)
         throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
@@ -203,15 +204,21 @@ export async function insertRun(
   }
 }
 
-/** Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time; SQLite transactions already do. */
+/**
+ * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time;
+ * SQLite transactions already do. With `startedBy`, only a session that actor started is found.
+ */
 export async function lockSession(
   transaction: Transaction<PlatformDatabase>,
   dialect: PlatformServices['dialect'],
   app: AppRow,
   sessionId: string,
+  startedBy?: string,
 ): Promise<void> {
-  let query = transaction.selectFrom('sessions').select(['id', 'app_id']).where('id', '=', sessionId);
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'created_by']).where('id', '=', sessionId);
   if (dialect === 'postgres') query = query.forUpdate();
   const session = await query.executeTakeFirst();
-  if (!session || session.app_id !== app.id) throw new ApiError(404, 'not-found', 'The session was not found.');
+  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
+  if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
+    throw new ApiError(404, 'not-found', 'The session was not found.');
 }

@@ -140,7 +140,7 @@ export function runRoutes() {
       },
     }),
     async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
+      const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
       const body = c.req.valid('json');
       const services = c.get('services');
       const started = await startAppRun(
@@ -149,6 +149,7 @@ export function runRoutes() {
         currentActor(c),
         { ...body, webhookUrl: body.webhook?.url },
         c.req.valid('header')['idempotency-key'],
+        { seesAllSessions },
       );
       if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
       if (body.mode === 'blocking' && (await waitForEnd(services, started.runId, c.req.valid('query').wait ?? 30))) {
