@@ -15,13 +15,7 @@ import type { RunWorker } from '../src/runs/index.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse, waitForTerminal } from './run-helpers.js';
-import {
-  createExampleSpace,
-  exampleDocumentsDirectory,
-  expectStatus,
-  importExampleWorkflow,
-  saveDraft,
-} from './workflow-fixture.js';
+import { createExampleSpace, exampleDocumentsDirectory, expectStatus, importExampleWorkflow } from './workflow-fixture.js';
 
 interface ExampleOutcome {
   status: string;
@@ -150,7 +144,24 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
     const run = await waitForTerminal(owner, accepted.runId);
     expect(run.status, JSON.stringify(run)).toBe('succeeded');
     const output = run.output as unknown as { report: string; savedTo: string };
-    const { view } = await expectStatus<{ view: { loops: number } }>(owner.request('GET', `/runs/${accepted.runId}/view`), 200);
+    const { view } = await expectStatus<{
+      view: { loops: number; workflow: { tasks: { taskId: string; status: string; agentRunId?: string }[] } };
+    }>(owner.request('GET', `/runs/${accepted.runId}/view`), 200);
+    expect(view.workflow.tasks.map((task) => `${task.taskId} ${task.status} ${task.agentRunId ? 'agent' : 'tool'}`)).toEqual([
+      '0/query succeeded tool',
+      '1/find-risks succeeded agent',
+      '1/summarize succeeded agent',
+      '2/write-report succeeded agent',
+      '3/save succeeded tool',
+    ]);
+    const inner = await expectStatus<{ view: { kind: string; status: string; agent: { mode: string } } }>(
+      owner.request('GET', `/runs/${accepted.runId}/agent-view?taskId=${encodeURIComponent('2/write-report')}`),
+      200,
+    );
+    expect(inner.view).toMatchObject({ kind: 'agent', status: 'succeeded', agent: { mode: 'plan-executor' } });
+    const missing = await owner.request('GET', `/runs/${accepted.runId}/agent-view?taskId=0%2Fquery`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: { code: 'task-not-found' } });
     expect({
       status: run.status,
       report: output.report,

@@ -5,6 +5,7 @@ import { startAppRun } from '../../runs/create-run.js';
 import { apiStatusOf, runView } from '../../runs/run-status.js';
 import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
 import { stopRun } from '../../runs/stop-runs.js';
+import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeAppUse, authorizeRun } from '../authorization.js';
@@ -241,13 +242,36 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/view',
-      summary: 'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`.',
+      summary:
+        'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      return c.json({ view: (await describe(c.get('services'), run.id)) as unknown as Record<string, unknown> }, 200);
+      const services = c.get('services');
+      const description = await describe(services, run.id);
+      if (description.kind !== 'workflow') return c.json({ view: description as unknown as Record<string, unknown> }, 200);
+      const tasks = await describeWorkflowTasks(services.runClient, run.id).catch(sdkError);
+      return c.json({ view: { ...description, workflow: { tasks } } as unknown as Record<string, unknown> }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/runs/{runId}/agent-view',
+      summary:
+        'Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task.',
+      request: { params: runParameters, query: z.object({ taskId: z.string().min(1).max(300) }) },
+      responses: { 200: jsonResponse('The inner run view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const services = c.get('services');
+      const agentRunId = await agentRunOfTask(services.runClient, run.id, c.req.valid('query').taskId).catch(sdkError);
+      if (!agentRunId) throw new ApiError(404, 'task-not-found', 'The run has no agent task with this id.');
+      return c.json({ view: (await describe(services, agentRunId)) as unknown as Record<string, unknown> }, 200);
     },
   );
 
