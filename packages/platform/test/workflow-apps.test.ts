@@ -159,6 +159,9 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
       200,
     );
     expect(inner.view).toMatchObject({ kind: 'agent', status: 'succeeded', agent: { mode: 'plan-executor' } });
+    const unnamed = await owner.request('GET', `/runs/${accepted.runId}/agent-view`);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body).toMatchObject({ error: { code: 'task-id-required' } });
     const missing = await owner.request('GET', `/runs/${accepted.runId}/agent-view?taskId=0%2Fquery`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: { code: 'task-not-found' } });

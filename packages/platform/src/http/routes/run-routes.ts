@@ -263,13 +263,19 @@ export function runRoutes() {
       path: '/runs/{runId}/agent-view',
       summary:
         'Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task.',
-      request: { params: runParameters, query: z.object({ taskId: z.string().min(1).max(300) }) },
+      request: {
+        params: runParameters,
+        // Checked after authorisation, so that a caller without access learns nothing from a 400.
+        query: z.object({ taskId: z.string().max(300).optional().openapi({ description: 'Required: the task id.' }) }),
+      },
       responses: { 200: jsonResponse('The inner run view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
       const services = c.get('services');
-      const agentRunId = await agentRunOfTask(services.runClient, run.id, c.req.valid('query').taskId).catch(sdkError);
+      const { taskId } = c.req.valid('query');
+      if (!taskId) throw new ApiError(400, 'task-id-required', 'Name the agent task: ?taskId=<step>/<node>.');
+      const agentRunId = await agentRunOfTask(services.runClient, run.id, taskId).catch(sdkError);
       if (!agentRunId) throw new ApiError(404, 'task-not-found', 'The run has no agent task with this id.');
       return c.json({ view: (await describe(services, agentRunId)) as unknown as Record<string, unknown> }, 200);
     },
