@@ -203,6 +203,34 @@ describe.each(dialects)('workflow app rules on %s', (dialect) => {
     expect(readFileSync((old.output as unknown as { savedTo: string }).savedTo, 'utf8')).toContain('# Heat pump market report');
   });
 
+  it('stops the whole run over HTTP, inner agent runs included (P-8.12)', async () => {
+    const imported = await importExample();
+    await expectStatus(owner.request('POST', `/apps/${imported.workflowAppId}/releases`, {}), 201);
+    let open: () => void = () => {};
+    model.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const callsBefore = model.calls;
+    const { runId } = await expectStatus<{ runId: string }>(
+      owner.request('POST', `/apps/${imported.workflowAppId}/runs`, { input: { question: 'heat pump' } }),
+      202,
+    );
+    try {
+      await waitUntil(() => model.calls >= callsBefore + 2);
+      await expectStatus(owner.request('POST', `/runs/${runId}/stop`), 202);
+    } finally {
+      model.gate = undefined;
+      open();
+    }
+    const run = await waitForTerminal(owner, runId);
+    expect(run).toMatchObject({ status: 'stopped', reason: 'user-stop', stopCause: 'user' });
+    const { view } = await expectStatus<{ view: { workflow: { tasks: { node: string }[] } } }>(
+      owner.request('GET', `/runs/${runId}/view`),
+      200,
+    );
+    expect(view.workflow.tasks.map((task) => task.node)).not.toContain('write-report');
+  });
+
   it('refuses to delete an agent that published workflow releases call, with the list (D-P4)', async () => {
     const imported = await importExample();
     await expectStatus(owner.request('POST', `/apps/${imported.workflowAppId}/releases`, {}), 201);
