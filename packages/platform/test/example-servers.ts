@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { LanguageModel, Message, ModelStreamPart, Tool } from '@agentloom/sdk';
+import type { LanguageModel, Message, ModelRequest, ModelStreamPart, Tool } from '@agentloom/sdk';
 import { listen, readJson } from './scripted-servers.js';
 
 interface OpenAiMessage {
@@ -24,8 +24,12 @@ export class LanguageModelServer {
   readonly server: Server;
   url = '';
   calls = 0;
-  /** Held while it is set: each request waits for it (crash tests kill a worker meanwhile). */
+  /** Held while it is set: each request (or each `holdWhen` picks) waits for it (crash tests kill a worker meanwhile). */
   gate: Promise<void> | undefined;
+  /** Which requests the gate holds; all of them when unset. */
+  holdWhen: ((request: ModelRequest) => boolean) | undefined;
+  /** Requests received, by system prompt (a redone model call shows as one more). */
+  readonly callsBySystem = new Map<string, number>();
 
   constructor(private readonly model: LanguageModel) {
     this.server = createServer((request, response) => {
@@ -69,16 +73,16 @@ export class LanguageModelServer {
       .filter((message) => message.role === 'system' || message.role === 'developer')
       .map((message) => textOf(message.content))
       .join('\n');
-    if (this.gate) await this.gate;
+    this.callsBySystem.set(system, (this.callsBySystem.get(system) ?? 0) + 1);
+    const modelRequest: ModelRequest = { system, messages, tools: [] };
+    if (this.gate && (this.holdWhen?.(modelRequest) ?? true)) await this.gate;
+    if (response.destroyed) return;
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
       response.write(
         `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'example', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
       );
-    const parts: AsyncIterable<ModelStreamPart> = this.model.doStream(
-      { system, messages, tools: [] },
-      { signal: new AbortController().signal },
-    );
+    const parts: AsyncIterable<ModelStreamPart> = this.model.doStream(modelRequest, { signal: new AbortController().signal });
     for await (const part of parts) {
       if (part.type === 'text-delta') chunk({ content: part.text });
       else if (part.type === 'tool-call-start')
