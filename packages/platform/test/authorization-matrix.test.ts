@@ -73,6 +73,7 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /sessions/{sessionId}/messages': 'viewer',
   'GET /runs/{runId}': 'viewer',
   'GET /runs/{runId}/view': 'viewer',
+  'GET /runs/{runId}/agent-view': 'viewer',
   'GET /runs/{runId}/events': 'viewer',
   'POST /runs/{runId}/stop': 'viewer',
   'POST /runs/{runId}/supplements': 'viewer',
