@@ -137,9 +137,14 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
   const platform = await createPlatform({ config });
   const worker = platform.startWorker({
     onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId} worker ${worker.id}`),
+    onDraining: (runIds) => console.log(`worker ${worker.id} draining: handing over ${runIds.length} runs ${runIds.join(' ')}`),
   });
   console.log(`AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once)`);
-  await untilSignal();
+  // SIGTERM (a deploy) drains like `POST /admin/workers/:id/drain`: every run goes to another
+  // worker at once instead of after its lease. A drain asked over HTTP ends the process too.
+  await Promise.race([untilSignal(), worker.drained]);
+  await worker.drain();
+  console.log(`worker ${worker.id} drained`);
   await platform.close();
   return 0;
 }

@@ -225,6 +225,20 @@ export interface RunJobsTable {
   created_at: string;
 }
 
+/** A worker process (§4.3 `workers`): what it can do and whether it is alive, draining or gone. */
+export interface WorkersTable {
+  id: string;
+  host: string;
+  /** The platform package version the worker runs. */
+  version: string;
+  /** JSON of `WorkerCapabilities`. */
+  capabilities: string;
+  max_concurrent_runs: number;
+  started_at: string;
+  heartbeat_at: string;
+  state: 'active' | 'draining' | 'gone';
+}
+
 /** A retried `POST /sessions/:id/messages` with the same key answers what the first one did. */
 export interface MessageKeysTable {
   principal: string;
@@ -285,6 +299,7 @@ export interface PlatformDatabase {
   run_jobs: RunJobsTable;
   message_keys: MessageKeysTable;
   app_deletions: AppDeletionsTable;
+  workers: WorkersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -296,5 +311,6 @@ export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RunJobRow = Selectable<RunJobsTable>;
+export type WorkerRow = Selectable<WorkersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AppDeletionRow = Selectable<AppDeletionsTable>;
