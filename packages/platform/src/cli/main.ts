@@ -14,7 +14,8 @@ Commands:
   serve          Start the HTTP API (default: SQLite under ./.agentloom, demo seeded on first start)
   migrate        Bring the database schema up to date and exit
   create-admin   Create an instance administrator (--email, --password)
-  worker         Run a worker only: claims runs from the shared PostgreSQL database (add one per machine)
+  worker         Run a worker only: claims runs from the shared PostgreSQL database (add one per machine);
+                 SIGTERM drains it: its runs go to other workers at once
 
 Options: --port <n>  --host <address>  --data-dir <path>  --database-url <url>
 Environment: AGENTLOOM_DATABASE_URL, AGENTLOOM_DATA_DIR, AGENTLOOM_SECRET_KEY, AGENTLOOM_PORT or PORT,
