@@ -89,6 +89,8 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /users': 'instance-admin',
   'POST /users': 'instance-admin',
   'PATCH /users/{userId}': 'instance-admin',
+  'GET /admin/workers': 'instance-admin',
+  'POST /admin/workers/{workerId}/drain': 'instance-admin',
   'GET /spaces': 'user',
   'POST /spaces': 'user',
 };
@@ -200,7 +202,8 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       .replace('{version}', version)
       .replace('{runId}', space.runId)
       .replace('{sessionId}', space.sessionId)
-      .replace('{approvalId}', 'approval_none');
+      .replace('{approvalId}', 'approval_none')
+      .replace('{workerId}', 'worker_none');
   };
   const call = (
     principal: string,

@@ -31,7 +31,12 @@ export interface TrialFixture {
  * the ledger server, a published ReAct agent that calls it, and a published Plan–Executor agent
  * whose planner delegates to two `researcher` executors that call it (PLATFORM.md P-4.3).
  */
-export async function buildTrialApps(owner: TestClient, modelUrl: string, toolUrl: string): Promise<TrialFixture> {
+export async function buildTrialApps(
+  owner: TestClient,
+  modelUrl: string,
+  toolUrl: string,
+  execution: Record<string, unknown> = trialExecution,
+): Promise<TrialFixture> {
   const { space } = await ok<{ space: { id: string } }>(owner.request('POST', '/spaces', { name: 'Takeover trials' }), 201);
   const base = `/spaces/${space.id}`;
   const { connection } = await ok<{ connection: { id: string } }>(
@@ -68,7 +73,7 @@ export async function buildTrialApps(owner: TestClient, modelUrl: string, toolUr
       owner.request(
         'PUT',
         `/apps/${app.id}/draft`,
-        { config: { model, execution: trialExecution, ...config } },
+        { config: { model, execution, ...config } },
         { 'if-match': `"${draft.revision}"` },
       ),
       200,
@@ -81,7 +86,7 @@ export async function buildTrialApps(owner: TestClient, modelUrl: string, toolUr
     capabilities: { builtIn: [], tools: [tool.id], skills: [] },
   });
   const planAppId = await publish('plan-executor', {
-    execution: { ...trialExecution, maxParallelExecutors: 2 },
+    execution: { ...execution, maxParallelExecutors: 2 },
     planner: { prompt: { text: `${roleMarkers.planner}: delegate research, then answer.` } },
     executors: [
       {

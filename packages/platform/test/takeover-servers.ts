@@ -130,6 +130,8 @@ export class LedgerToolServer {
   readonly server: Server;
   url = '';
   delayMs: [number, number] = [0, 80];
+  /** Awaited before answering a query (after it is in the ledger): a test holds a call in flight with it. */
+  hold: (query: string) => Promise<void> = async () => {};
 
   constructor(readonly ledgerFile: string) {
     writeFileSync(ledgerFile, '');
@@ -137,6 +139,7 @@ export class LedgerToolServer {
       void readJson(request).then(async (body) => {
         const query = String(body.query ?? '');
         appendFileSync(ledgerFile, `${JSON.stringify({ query, at: Date.now() })}\n`);
+        await this.hold(query);
         await pause(randomBetween(...this.delayMs));
         if (response.destroyed) return;
         response.writeHead(200, { 'content-type': 'application/json' });

@@ -247,6 +247,7 @@ export {
   ModelCallError,
   OwnershipLostError,
   RunNotActiveError,
+  RunDetachedError,
   RunOwnedElsewhereError,
 } from './core/errors/index.js';
 export {

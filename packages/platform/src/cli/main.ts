@@ -14,7 +14,8 @@ Commands:
   serve          Start the HTTP API (default: SQLite under ./.agentloom, demo seeded on first start)
   migrate        Bring the database schema up to date and exit
   create-admin   Create an instance administrator (--email, --password)
-  worker         Run a worker only: claims runs from the shared PostgreSQL database (add one per machine)
+  worker         Run a worker only: claims runs from the shared PostgreSQL database (add one per machine);
+                 SIGTERM drains it: its runs go to other workers at once
 
 Options: --port <n>  --host <address>  --data-dir <path>  --database-url <url>
 Environment: AGENTLOOM_DATABASE_URL, AGENTLOOM_DATA_DIR, AGENTLOOM_SECRET_KEY, AGENTLOOM_PORT or PORT,
@@ -137,9 +138,14 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
   const platform = await createPlatform({ config });
   const worker = platform.startWorker({
     onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId} worker ${worker.id}`),
+    onDraining: (runIds) => console.log(`worker ${worker.id} draining: handing over ${runIds.length} runs ${runIds.join(' ')}`),
   });
   console.log(`AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once)`);
-  await untilSignal();
+  // SIGTERM (a deploy) drains like `POST /admin/workers/:id/drain`: every run goes to another
+  // worker at once instead of after its lease. A drain asked over HTTP ends the process too.
+  await Promise.race([untilSignal(), worker.drained]);
+  await worker.drain();
+  console.log(`worker ${worker.id} drained`);
   await platform.close();
   return 0;
 }

@@ -4,6 +4,7 @@ import { quoteIdentifier } from './connect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
 import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
+import * as workers from './migrations/0005-workers.js';
 import * as webhooks from './migrations/0008-webhooks.js';
 import type { PlatformDatabase } from './schema.js';
 
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-runs': runs,
   '0003-messages-and-deletions': messagesAndDeletions,
+  '0005-workers': workers,
   '0008-webhooks': webhooks,
 };
 

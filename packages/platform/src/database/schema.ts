@@ -225,6 +225,20 @@ export interface RunJobsTable {
   created_at: string;
 }
 
+/** A worker process (§4.3 `workers`): what it can do and whether it is alive, draining or gone. */
+export interface WorkersTable {
+  id: string;
+  host: string;
+  /** The platform package version the worker runs. */
+  version: string;
+  /** JSON of `WorkerCapabilities`. */
+  capabilities: string;
+  max_concurrent_runs: number;
+  started_at: string;
+  heartbeat_at: string;
+  state: 'active' | 'draining' | 'gone';
+}
+
 /** A retried `POST /sessions/:id/messages` with the same key answers what the first one did. */
 export interface MessageKeysTable {
   principal: string;
@@ -315,6 +329,7 @@ export interface PlatformDatabase {
   app_deletions: AppDeletionsTable;
   app_webhook_secrets: AppWebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  workers: WorkersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -326,6 +341,7 @@ export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
 export type RunRow = Selectable<RunsTable>;
 export type RunJobRow = Selectable<RunJobsTable>;
+export type WorkerRow = Selectable<WorkersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AppDeletionRow = Selectable<AppDeletionsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

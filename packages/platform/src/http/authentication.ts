@@ -102,10 +102,13 @@ export function requireUser(c: Context<PlatformEnvironment>): Extract<Principal,
   return principal;
 }
 
-/** An instance administrator, or 401/403. */
-export function requireInstanceAdmin(c: Context<PlatformEnvironment>): Extract<Principal, { kind: 'user' }> {
+/** An instance administrator, or 401/403; `what` names the action in the refusal. */
+export function requireInstanceAdmin(
+  c: Context<PlatformEnvironment>,
+  what = 'manage users',
+): Extract<Principal, { kind: 'user' }> {
   const user = requireUser(c);
-  if (!user.isInstanceAdmin) throw new ApiError(403, 'forbidden', 'Only instance administrators may manage users.');
+  if (!user.isInstanceAdmin) throw new ApiError(403, 'forbidden', `Only instance administrators may ${what}.`);
   return user;
 }
 

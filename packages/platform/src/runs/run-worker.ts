@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Agent, RunNotFoundError, RunOwnedElsewhereError, type StateDefinition, type Workflow } from '@agentloom/sdk';
+import {
+  type Agent,
+  type AgentRun,
+  RunDetachedError,
+  RunNotFoundError,
+  RunOwnedElsewhereError,
+  type StateDefinition,
+  type Workflow,
+} from '@agentloom/sdk';
 import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
 import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
@@ -9,12 +17,22 @@ import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
 import { databaseWorkflowPorts } from '../releases/workflow-lookups.js';
 import { nudgeWebhook } from '../webhooks/index.js';
 import type { ClaimedJob } from './dispatcher.js';
+import { detectWorkerCapabilities, type WorkerCapabilities } from './worker-capabilities.js';
+import { WorkerRegistry } from './worker-registry.js';
 
 /** A job of an app being deleted whose run has no stop request yet: handed back until the deletion stops it. */
 class AppDeletingError extends Error {
   constructor(appId: string) {
     super(`The app ${appId} is being deleted.`);
     this.name = 'AppDeletingError';
+  }
+}
+
+/** A job claimed while the worker drains: handed back at once, never started here. */
+class WorkerDrainingError extends Error {
+  constructor(workerId: string) {
+    super(`The worker ${workerId} is draining.`);
+    this.name = 'WorkerDrainingError';
   }
 }
 
@@ -26,6 +44,14 @@ export interface RunWorkerOptions {
   idlePollMs?: number;
   /** Called once the SDK owns a run here, with the SDK's owner id (process logs, crash tests). */
   onRunStarted?: (runId: string, sdkOwnerId: string) => void;
+  /** How often the worker marks itself alive in `workers` and looks for a drain request, in ms. Default 5,000. */
+  heartbeatMs?: number;
+  /** How long a draining worker lets calls in flight settle before it hands a run over (`run.detach`), in ms. Default 5,000. */
+  handOverSettleMs?: number;
+  /** Called when the worker starts draining, with the runs it hands over (process logs, tests). */
+  onDraining?: (runIds: string[]) => void;
+  /** What this machine can do; detected (bubblewrap) when omitted. */
+  capabilities?: WorkerCapabilities;
 }
 
 /**
@@ -36,14 +62,31 @@ export interface RunWorkerOptions {
  * the same journal and never redoes a saved result. While the run goes on the worker renews the
  * job's lease; `RunOwnedElsewhereError` (a live owner elsewhere) hands the job back until that
  * owner's lease ends.
+ *
+ * The worker registers in `workers` with its capabilities, heartbeats, and ends `gone`. Draining
+ * (an operator's `POST /admin/workers/:id/drain`, seen at the next heartbeat, or SIGTERM to
+ * `agentloom worker`) stops claiming, hands every run over with the SDK's `run.detach()` — calls
+ * in flight settle within a bound, the SDK lease is released without ending the run — and hands
+ * each job back claimable at once, so another worker continues the run now, not after the lease.
  */
 export class RunWorker {
   readonly id = `worker_${hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
   private readonly concurrency: number;
   private readonly idlePollMs: number;
   private readonly executing = new Map<string, Promise<void>>();
+  /** The SDK handles of the runs executing here, for a hand-over. */
+  private readonly handles = new Map<string, AgentRun>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private readonly registry: WorkerRegistry;
+  private registered: Promise<void> = Promise.resolve();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> | undefined;
+  private markDrained: () => void = () => {};
+  /** Resolves once a drain (asked over HTTP or by `drain()`) has handed every run over and the worker is `gone`. */
+  readonly drained = new Promise<void>((resolve) => {
+    this.markDrained = resolve;
+  });
   /**
    * Agents built lately, by release id. An agent holds no run state, so one serves every run of
    * its release; it is rebuilt after `agentCacheMs` so a rotated connection key (resolved at
@@ -58,24 +101,87 @@ export class RunWorker {
   ) {
     this.concurrency = options.concurrency ?? services.config.workerConcurrency;
     this.idlePollMs = options.idlePollMs ?? 100;
+    this.registry = new WorkerRegistry(services.database, services.now);
   }
 
-  /** Starts claiming jobs. */
+  /** Registers the worker in `workers`, then claims jobs and heartbeats until stopped or drained. */
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.registered = this.registry
+      .register({
+        id: this.id,
+        capabilities: this.options.capabilities ?? detectWorkerCapabilities(),
+        maxConcurrentRuns: this.concurrency,
+      })
+      .catch((error: unknown) => {
+        this.services.logger.warn(
+          { workerId: this.id, err: { message: (error as Error).message } },
+          'worker registration failed',
+        );
+      });
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.options.heartbeatMs ?? 5_000);
     this.schedule(0);
   }
 
-  /** Stops claiming; waits up to `waitMs` for the runs in progress (their leases hand the rest over). */
+  /**
+   * Stops claiming; waits up to `waitMs` for the runs in progress (their leases hand the rest
+   * over), then marks the worker `gone`. A drain in progress is awaited instead.
+   */
   async stop(waitMs = 0): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.draining) return this.draining;
+    this.stopClaiming();
     if (waitMs > 0 && this.executing.size > 0) {
       await Promise.race([
         Promise.allSettled([...this.executing.values()]),
         new Promise((resolve) => setTimeout(resolve, waitMs)),
       ]);
+    }
+    await this.markGone();
+  }
+
+  /**
+   * Hands every run over and stops (idempotent): no more claims; each run in progress is
+   * detached (its calls in flight settle within `handOverSettleMs`, its SDK lease is released
+   * without ending it) and its job handed back claimable now; then the worker is `gone`.
+   */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      this.stopClaiming();
+      await this.registered;
+      await this.registry.requestDrain(this.id).catch(() => undefined);
+      const runIds = [...this.executing.keys()];
+      this.services.logger.info({ workerId: this.id, runs: runIds.length }, 'worker draining: handing runs over');
+      this.options.onDraining?.(runIds);
+      const settleMs = this.options.handOverSettleMs ?? 5_000;
+      for (const handle of this.handles.values()) void handle.detach({ settleMs });
+      await Promise.allSettled([...this.executing.values()]);
+      await this.markGone();
+      this.markDrained();
+    })();
+    return this.draining;
+  }
+
+  private stopClaiming(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    clearInterval(this.heartbeatTimer);
+  }
+
+  private async markGone(): Promise<void> {
+    await this.registered;
+    await this.registry.markGone(this.id).catch(() => {});
+  }
+
+  /** Marks the worker alive; a `draining` state set by an operator starts the hand-over. */
+  private async heartbeat(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.registered;
+      const state = await this.registry.heartbeat(this.id);
+      if (state === 'draining' && !this.stopped) void this.drain();
+    } catch (error) {
+      this.services.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'worker heartbeat failed');
     }
   }
 
@@ -101,7 +207,11 @@ export class RunWorker {
       this.services.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
     }
     for (const job of claimed) {
-      if (this.stopped) break;
+      if (this.stopped) {
+        // Claimed while the worker stopped or began draining: claimable again at once.
+        await this.services.dispatcher.release(job.runId, this.id, this.services.now()).catch(() => {});
+        continue;
+      }
       const execution = this.execute(job).finally(() => this.executing.delete(job.runId));
       this.executing.set(job.runId, execution);
     }
@@ -127,6 +237,12 @@ export class RunWorker {
       await dispatcher.complete(job.runId, this.id);
       await nudgeWebhook(this.services, job.runId).catch(() => {});
     } catch (error) {
+      if (RunDetachedError.isInstance(error) || error instanceof WorkerDrainingError) {
+        // Handed over (a drain): the job is claimable again now, by a worker that is not draining.
+        logger.info({ workerId: this.id, runId: job.runId }, 'run handed over');
+        await dispatcher.release(job.runId, this.id, this.services.now()).catch(() => {});
+        return;
+      }
       if (error instanceof RunOwnedElsewhereError) {
         await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
         return;
@@ -215,7 +331,18 @@ export class RunWorker {
       .executeTakeFirstOrThrow();
     if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
     const agent = await this.agentOf(releaseId, app);
+    if (this.draining) throw new WorkerDrainingError(this.id);
     const handle = agent.run({ sessionId: run.session_id, runId: run.id });
+    // Agent runs can be handed over by a drain (`detach`); a workflow run cannot yet (its agent
+    // nodes hold leases of their own), so a draining worker leaves it to be taken over after its
+    // lease, as after a crash.
+    if ('detach' in handle) {
+      this.handles.set(run.id, handle);
+      void handle.result().then(
+        () => this.handles.delete(run.id),
+        () => this.handles.delete(run.id),
+      );
+    }
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;
       // Only the process that acquired the run sees its live events; the first is `run-start` with

@@ -20,6 +20,11 @@ export interface ModelAttemptFailure {
 export interface CallModelOptions {
   /** The run's control signal: stop, deadline, lost ownership. Never retried through (X-10). */
   signal: AbortSignal;
+  /**
+   * Cuts an attempt in flight; defaults to `signal`. A run being handed over stops admitting
+   * attempts (`signal`) but lets the one in flight finish within a bound, so its response is saved.
+   */
+  callSignal?: AbortSignal;
   /** Epoch milliseconds of the run deadline; bounds every wait. */
   deadlineAt: number;
   /** Longest wait for the first part of a stream (C-11). Applies only until output starts. */
@@ -62,7 +67,7 @@ export async function callModel(
       const response = await attemptOnce(model, request, options);
       return { ...response, attempt };
     } catch (error) {
-      if (options.signal.aborted) throw options.signal.reason;
+      if (options.signal.aborted) throw (options.callSignal?.aborted ? options.callSignal : options.signal).reason;
       const modelError = ModelCallError.isInstance(error)
         ? error
         : new ModelCallError(failureFromUnexpected(error), { cause: error });
@@ -88,7 +93,7 @@ const ATTEMPT_ABANDONED = Symbol('attempt-abandoned');
 
 async function attemptOnce(model: LanguageModel, request: ModelRequest, options: CallModelOptions): Promise<ModelResponse> {
   const now = options.now ?? Date.now;
-  const guard = new AttemptGuard(options.signal);
+  const guard = new AttemptGuard(options.callSignal ?? options.signal);
   const assembler = new ResponseAssembler();
   let timeout: Failure | undefined;
   let started = false;
@@ -131,7 +136,7 @@ async function attemptOnce(model: LanguageModel, request: ModelRequest, options:
     completed = true;
     return assembler.finish();
   } catch (error) {
-    if (options.signal.aborted) throw options.signal.reason;
+    if (options.signal.aborted) throw (options.callSignal?.aborted ? options.callSignal : options.signal).reason;
     if (timeout) throw new ModelCallError(timeout, { partialText: assembler.partialText });
     if (ModelCallError.isInstance(error)) {
       if (error.partialText !== undefined || assembler.partialText === '') throw error;

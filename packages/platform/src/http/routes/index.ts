@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
+import { adminWorkerRoutes } from './admin-worker-routes.js';
 import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
@@ -38,5 +39,6 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     sessionRoutes(),
     sessionMessageRoutes(),
     webhookRoutes(),
+    adminWorkerRoutes(),
   ];
 }

@@ -10,6 +10,7 @@ export type AgentLoomErrorCode =
   | 'invalid-run-request'
   | 'owned-elsewhere'
   | 'ownership-lost'
+  | 'run-detached'
   | 'stale-epoch'
   | 'run-not-found'
   | 'run-already-exists'

@@ -60,3 +60,24 @@ export class OwnershipLostError extends AgentLoomError {
     return hasErrorCode(error, 'ownership-lost');
   }
 }
+
+/**
+ * The run was handed over by its host (`run.detach()`): this process stopped admitting
+ * work, kept what settled within the bound, and released the lease without ending the run. It is
+ * not a failure: `agent.run({ sessionId, runId })` in any process takes the run over at once and
+ * continues it from the journal. Carries what a host needs to queue the run again.
+ */
+export class RunDetachedError extends AgentLoomError {
+  readonly runId: string;
+  readonly sessionId: string;
+
+  constructor(runId: string, sessionId: string) {
+    super('run-detached', `Run ${runId} was handed over: its lease is released and any process may continue it now.`);
+    this.runId = runId;
+    this.sessionId = sessionId;
+  }
+
+  static override isInstance(error: unknown): error is RunDetachedError {
+    return hasErrorCode(error, 'run-detached');
+  }
+}

@@ -1,4 +1,4 @@
-import { ModelCallError, OwnershipLostError } from '../../core/errors/index.js';
+import { ModelCallError, OwnershipLostError, RunDetachedError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
 import type { RunResult, RunStatus, TerminalReason } from '../../core/run-result.js';
 import { RunInterrupt } from '../run/run-control.js';
@@ -14,7 +14,8 @@ import { digestOf } from './session/index.js';
  * Drives a run from its entry task to its terminal record, turning every way a run can end into
  * its typed reason (S-11): an answer, an exhausted budget, a stop, the deadline, a model, a
  * compression or a window failure, or a blocked input or answer. A lost ownership is rethrown
- * without writing anything: the new owner continues the run.
+ * without writing anything: the new owner continues the run; so is a detach (`RunDetachedError`),
+ * after which the host lets another process continue it at once.
  */
 export async function driveToResult(context: RunContext, entry: Node, resumed: boolean): Promise<RunResult> {
   let result: RunResult;
@@ -55,6 +56,7 @@ async function finishOnError(context: RunContext, error: unknown): Promise<RunRe
   if (OwnershipLostError.isInstance(error) || interrupt?.reason === 'ownership-lost') {
     throw OwnershipLostError.isInstance(error) ? error : new OwnershipLostError(context.runId, { cause: interrupt?.cause });
   }
+  if (interrupt?.reason === 'detached') throw new RunDetachedError(context.runId, context.sessionId);
   if (interrupt?.reason === 'user-stop') return finishRun(context, 'stopped', { reason: 'user-stop' });
   if (interrupt?.reason === 'run-timeout') return finishRun(context, 'failed', { reason: 'run-timeout' });
   if (ModelCallError.isInstance(error)) return finishRun(context, 'failed', { reason: 'model-failed', failure: error.failure });

@@ -28,6 +28,7 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
     },
     {
       signal: control.signal,
+      callSignal: control.callSignal,
       deadlineAt: durable.state.deadlineAt,
       firstOutputTimeoutMs: execution.modelFirstOutputTimeoutMs,
       stallTimeoutMs: execution.modelStallTimeoutMs,

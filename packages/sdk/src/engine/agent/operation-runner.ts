@@ -236,8 +236,10 @@ async function runAttempt(
 class AttemptTimeout {}
 
 async function settleFailure(context: RunContext, operation: OperationState, failure: Failure): Promise<void> {
-  // After a stop no retry starts: the failure is the operation's result.
-  if (context.control.interrupt) {
+  // After a stop no retry starts: the failure is the operation's result. A run being handed
+  // over leaves the retry decision to its next owner: the failed attempt is saved as such.
+  const interrupt = context.control.interrupt;
+  if (interrupt && interrupt.reason !== 'detached') {
     await finish(context, operation, failure);
     return;
   }

@@ -21,7 +21,7 @@ export interface RunHandleOptions {
 /**
  * A run in progress, returned by `agent.run()`. Its events can be read as they happen (every
  * event since the run began in this process is replayed to a late reader), its result awaited,
- * supplements sent, and the run stopped.
+ * supplements sent, and the run stopped or handed over to another process.
  */
 export class Run {
   /** The run id: keep it to resume the run after a crash. */
@@ -58,7 +58,7 @@ export class Run {
   /**
    * The run's outcome, once the whole run has settled (calls in flight included). Rejects with
    * `RunOwnedElsewhereError` when a live owner holds the run, `OwnershipLostError` when this
-   * process lost it to a takeover, or a store error.
+   * process lost it to a takeover, `RunDetachedError` when `detach()` handed it over, or a store error.
    */
   result(): Promise<RunResult> {
     return this.settled;
@@ -78,6 +78,24 @@ export class Run {
     await this.store
       .appendExternal({ runId: this.runId, entries: [stopRequestEntry({ ...options, requestedBy: 'run-handle' })] })
       .catch(() => {});
+  }
+
+  /**
+   * Hands the run over to another process without ending it, e.g. when a worker drains
+   * for a deploy. No new loop, model call, attempt, retry or executor starts from now on; model
+   * and tool calls in flight may settle and be saved for `settleMs` (default 5 s), then they are
+   * cut — a tool call whose outcome was not saved is `unknown` for the next owner, as after a
+   * crash (X-7). The lease is then released, so `agent.run({ sessionId, runId })` in any process
+   * takes the run over at once, not after the lease: it redoes no saved result, adds no input and
+   * keeps the budget and deadline (R-3).
+   *
+   * Resolves once this process has let the run go (or the run ended first). `result()` then
+   * rejects with `RunDetachedError` (its `runId` and `sessionId` say what to queue again), or
+   * resolves with the result if the run finished within the bound.
+   */
+  async detach(options: { settleMs?: number } = {}): Promise<void> {
+    this.control.detach(options.settleMs ?? 5_000);
+    await this.settled.catch(() => {});
   }
 
   /**

@@ -54,6 +54,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
   private renewTimer: NodeJS.Timeout | undefined;
   private leaseExpiresAt: number;
   private lost: OwnershipLostError | undefined;
+  private disposed = false;
 
   constructor(options: DurableRunOptions<State>) {
     this.options = options;
@@ -98,15 +99,21 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     this.renewTimer.unref();
   }
 
-  /** Stops renewing and, unless the run ended, releases the lease for another executor. */
+  /**
+   * Stops renewing and, unless the run ended, releases the lease for another executor. Waits for
+   * the commits already queued; any commit asked for later (a call cut by a detach that settles
+   * anyway) is refused, so nothing is written once the lease is released.
+   */
   async dispose(options: { release: boolean }): Promise<void> {
     clearInterval(this.renewTimer);
     await this.queue;
+    this.disposed = true;
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
   private async write(build: (state: State) => Commit<Entry> | undefined): Promise<void> {
     if (this.lost) throw this.lost;
+    if (this.disposed) throw new OwnershipLostError(this.runId);
     const commit = build(this.state);
     if (!commit || commit.entries.length === 0) return;
     const lastSequence = await this.appendDurably(commit);

@@ -1,7 +1,7 @@
 import { type AbortSubscription, subscribeToAbort } from '../../core/abort-subscription.js';
 
 /** Why a run's work was interrupted: control flow, never a tool or model error (X-3). */
-export type InterruptReason = 'user-stop' | 'run-timeout' | 'ownership-lost';
+export type InterruptReason = 'user-stop' | 'run-timeout' | 'ownership-lost' | 'detached';
 
 /**
  * The value a run's control signal aborts with. Code that awaits inside a run rethrows it
@@ -29,11 +29,16 @@ export class RunInterrupt {
  *   executor starts after it, and a model call in progress is abandoned (it has no effect to keep).
  * - `hardSignal` aborts only on the deadline or a lost ownership: it cuts calls in flight. After a
  *   user stop, calls in flight are allowed to settle and their results are kept.
- * The first reason wins.
+ * - `callSignal` cuts a model call in flight: on every interruption but a detach, whose calls in
+ *   flight may settle (and be saved) until its bound, like tool calls.
+ * A detach (a host handing the run to another process) aborts `signal` at once and
+ * the other two when its bound runs out. The first reason wins.
  */
 export class RunControl {
   private readonly controller = new AbortController();
   private readonly hardController = new AbortController();
+  private readonly callController = new AbortController();
+  private detachTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly followed: AbortSubscription[] = [];
 
@@ -45,6 +50,11 @@ export class RunControl {
   /** Aborted with a `RunInterrupt` when calls in flight must be cut: deadline or lost ownership. */
   get hardSignal(): AbortSignal {
     return this.hardController.signal;
+  }
+
+  /** Aborted with a `RunInterrupt` when a model call in flight must be abandoned. */
+  get callSignal(): AbortSignal {
+    return this.callController.signal;
   }
 
   /** The interruption, once there is one. */
@@ -68,6 +78,18 @@ export class RunControl {
    */
   followSignal(signal: AbortSignal | undefined): void {
     this.followed.push(subscribeToAbort(signal, () => this.stop()));
+  }
+
+  /**
+   * Hands the run over: nothing new is admitted from now on; calls in flight may settle
+   * and be saved for `settleMs`, then they are cut and the engine lets go without writing more.
+   */
+  detach(settleMs: number): void {
+    if (this.controller.signal.aborted) return;
+    const interrupt = new RunInterrupt('detached');
+    this.controller.abort(interrupt);
+    this.detachTimer = setTimeout(() => this.cut(interrupt), Math.max(0, settleMs));
+    this.detachTimer.unref();
   }
 
   /** Ends the run's time now: called when a wait bounded by the deadline runs out first. */
@@ -96,11 +118,22 @@ export class RunControl {
   /** Releases timers and followed signals once the run has settled; safe to call again. */
   dispose(): void {
     clearTimeout(this.deadlineTimer);
+    clearTimeout(this.detachTimer);
     for (const subscription of this.followed.splice(0)) subscription.unsubscribe();
   }
 
   private abort(interrupt: RunInterrupt): void {
     if (!this.controller.signal.aborted) this.controller.abort(interrupt);
+    // A detach's calls in flight are cut only by its own bound, or by the deadline or a lost ownership.
+    const detaching = this.interrupt?.reason === 'detached';
+    if (interrupt.reason === 'user-stop' && detaching) return;
+    if (!this.callController.signal.aborted) this.callController.abort(interrupt);
     if (interrupt.reason !== 'user-stop' && !this.hardController.signal.aborted) this.hardController.abort(interrupt);
+  }
+
+  /** Cuts calls in flight: the end of a detach's bound. */
+  private cut(interrupt: RunInterrupt): void {
+    if (!this.callController.signal.aborted) this.callController.abort(interrupt);
+    if (!this.hardController.signal.aborted) this.hardController.abort(interrupt);
   }
 }
