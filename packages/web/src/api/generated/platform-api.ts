@@ -6873,6 +6873,7 @@ export interface components {
                 compressionThreshold?: number;
                 compressionPrompt?: string;
             };
+            permissions?: components["schemas"]["Permissions"];
             /**
              * @default {
              *       "persistentSandbox": false
@@ -6906,6 +6907,25 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+        };
+        Permissions: {
+            /** @default [] */
+            rules: components["schemas"]["PermissionRule"][];
+            /**
+             * @default allow
+             * @enum {string}
+             */
+            default: "allow" | "ask" | "deny";
+        };
+        /** @description A rule matches a call by its tool pattern (and argument patterns); of the rules that match, deny beats ask beats allow. */
+        PermissionRule: {
+            tool: string;
+            arguments?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            decision: "allow" | "ask" | "deny";
+            reason?: string;
         };
         LoginResult: {
             user: components["schemas"]["User"];
