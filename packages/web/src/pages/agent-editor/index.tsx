@@ -13,6 +13,7 @@ import { ExecutionGroup } from './execution-group.js';
 import { ExecutorRolesGroup } from './executor-roles-group.js';
 import { HooksGroup } from './hooks-group.js';
 import { ModelGroup } from './model-group.js';
+import { PermissionsGroup } from './permissions-group.js';
 import { PublishDialog } from './publish-dialog.js';
 import { WorkDefinitionGroup } from './work-definition-group.js';
 
@@ -82,6 +83,8 @@ export function AgentEditorPage() {
         return;
       }
       if (error instanceof ApiProblem) setIssues(error.issues);
+      // A role taken away since the page loaded: the refusal stays on screen and the page turns read-only.
+      if (error instanceof ApiProblem && error.status === 403) void queryClient.invalidateQueries({ queryKey: ['me'] });
     },
   });
   const validate = useMutation({
@@ -132,6 +135,7 @@ export function AgentEditorPage() {
     { id: 'environment', label: 'Environment', content: <EnvironmentGroup /> },
     ...(mode === 'plan-executor' ? [{ id: 'executors', label: 'Executor roles', content: <ExecutorRolesGroup /> }] : []),
     { id: 'hooks', label: 'Hooks', content: <HooksGroup spaceId={spaceId} /> },
+    { id: 'permissions', label: 'Permissions', content: <PermissionsGroup /> },
   ];
   const issueCount = issues.length;
 
