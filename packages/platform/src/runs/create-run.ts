@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
+import { createDebugRelease } from '../releases/publish-release.js';
 import { hashJson } from '../resources/resource-repository.js';
 
 /** What a caller asks for when starting a run. */
@@ -11,6 +12,8 @@ export interface RunRequest {
   sessionId?: string | undefined;
   input: string;
   variables?: Record<string, string> | undefined;
+  /** `draft`: a console editor's debug run of the saved draft, in a debug session (PLATFORM.md §4.4). */
+  release?: 'latest' | 'draft' | undefined;
 }
 
 /** The run a request resolved to: new, or the one an earlier request with the same key made. */
@@ -36,11 +39,13 @@ export async function startAppRun(
   request: RunRequest,
   idempotencyKey: string | undefined,
 ): Promise<StartedRun> {
-  assertAppRunnable(app);
+  const debug = request.release === 'draft';
+  assertAppRunnable(app, debug);
   const requestHash = hashJson({
     sessionId: request.sessionId ?? null,
     input: request.input,
     variables: request.variables ?? {},
+    ...(debug ? { release: 'draft' } : {}),
   });
   return services.database.transaction().execute(async (transaction) => {
     const runId = `run_${randomUUID()}`;
@@ -77,21 +82,34 @@ export async function startAppRun(
     }
     await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
-      await lockSession(transaction, services.dialect, app, request.sessionId);
+      await lockSession(transaction, services.dialect, app, request.sessionId, debug ? 'debug' : 'agent');
       const active = await activeRunOf(transaction, services, request.sessionId);
       if (active)
         throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
     }
-    await insertRun(transaction, services, app, actor, { ...request, sessionId }, runId, request.sessionId === undefined);
+    const debugRelease = debug ? await createDebugRelease(services, transaction, app, actor) : undefined;
+    await insertRun(
+      transaction,
+      services,
+      app,
+      actor,
+      { ...request, sessionId },
+      runId,
+      request.sessionId === undefined,
+      debugRelease?.id,
+    );
     return { runId, sessionId, created: true };
   });
 }
 
-/** Refuses a run of an app that cannot run: a workflow (not yet), an app being deleted (NOT-21), an unpublished app. */
-export function assertAppRunnable(app: AppRow): void {
+/**
+ * Refuses a run of an app that cannot run: a workflow (not yet), an app being deleted (NOT-21),
+ * an unpublished app (a debug run of the draft needs no release).
+ */
+export function assertAppRunnable(app: AppRow, debug = false): void {
   if (app.kind !== 'agent') throw new ApiError(422, 'not-yet-supported', 'Workflow apps run once the workflow editor lands.');
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
-  if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
+  if (!app.latest_release_id && !debug) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
 }
 
 /**
@@ -147,13 +165,22 @@ export async function insertRun(
   request: RunRequest & { sessionId: string },
   runId: string,
   newSession: boolean,
+  debugReleaseId?: string,
 ): Promise<void> {
   const at = services.now().toISOString();
   const { sessionId } = request;
   if (newSession) {
     await transaction
       .insertInto('sessions')
-      .values({ id: sessionId, space_id: app.space_id, app_id: app.id, created_by: actor, created_at: at, last_run_at: at })
+      .values({
+        id: sessionId,
+        space_id: app.space_id,
+        app_id: app.id,
+        kind: debugReleaseId ? 'debug' : 'agent',
+        created_by: actor,
+        created_at: at,
+        last_run_at: at,
+      })
       .execute();
   } else {
     await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
@@ -165,7 +192,8 @@ export async function insertRun(
       space_id: app.space_id,
       app_id: app.id,
       session_id: sessionId,
-      release_id: null,
+      // A debug run is bound to its draft snapshot now; any other run to the latest release at its first dispatch.
+      release_id: debugReleaseId ?? null,
       stop_cause: null,
       requested_by: actor,
       created_at: at,
@@ -180,7 +208,7 @@ export async function insertRun(
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),
-      metadata: { appId: app.id, spaceId: app.space_id },
+      metadata: { appId: app.id, spaceId: app.space_id, ...(debugReleaseId ? { debug: 'true' } : {}) },
     });
   } catch (error) {
     if (error instanceof InvalidRunRequestError) throw new ApiError(422, 'invalid-run-request', error.message);
@@ -188,15 +216,27 @@ export async function insertRun(
   }
 }
 
-/** Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time; SQLite transactions already do. */
+/**
+ * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time
+ * (SQLite transactions already do), and refuses to mix debug and ordinary runs in one session.
+ */
 export async function lockSession(
   transaction: Transaction<PlatformDatabase>,
   dialect: PlatformServices['dialect'],
   app: AppRow,
   sessionId: string,
+  kind: 'agent' | 'debug' = 'agent',
 ): Promise<void> {
-  let query = transaction.selectFrom('sessions').select(['id', 'app_id']).where('id', '=', sessionId);
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'kind']).where('id', '=', sessionId);
   if (dialect === 'postgres') query = query.forUpdate();
   const session = await query.executeTakeFirst();
   if (!session || session.app_id !== app.id) throw new ApiError(404, 'not-found', 'The session was not found.');
+  if (session.kind !== kind)
+    throw new ApiError(
+      409,
+      'session-kind-mismatch',
+      session.kind === 'debug'
+        ? 'This is a debug session of the draft: continue it with `release: "draft"`.'
+        : 'A debug run of the draft cannot continue an ordinary session; start a new one.',
+    );
 }

@@ -7,7 +7,7 @@ import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
 import { stopRun } from '../../runs/stop-runs.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
-import { authorizeAppUse, authorizeRun } from '../authorization.js';
+import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment, PlatformServices } from '../services.js';
 
@@ -56,6 +56,10 @@ const startBody = z
     input: z.string().min(1).max(100_000),
     variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
+    release: z.enum(['latest', 'draft']).default('latest').openapi({
+      description:
+        '`draft`: a debug run of the saved draft (an immutable snapshot of it) in a debug session, for signed-in editors in the console only.',
+    }),
   })
   .openapi('StartRun');
 
@@ -103,6 +107,19 @@ function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number 
 }
 
 /**
+ * Debug runs of the draft are for console editors only (PLATFORM.md §4.4): a signed-in user who
+ * may edit the app. API keys get 403, like a viewer.
+ */
+async function authorizeDebugRun(c: Context<PlatformEnvironment>, appId: string) {
+  const principal = c.get('principal');
+  if (principal?.kind === 'app-key' || principal?.kind === 'space-key') {
+    await authorizeAppUse(c, appId);
+    throw new ApiError(403, 'forbidden', 'Debug runs of the draft are for editors signed in to the console, not API keys.');
+  }
+  return authorizeApp(c, appId, 'apps.manage');
+}
+
+/**
  * Runs over HTTP (PLATFORM.md §4.4): start a run of an app (async, stream or blocking; with an
  * Idempotency-Key), read it, follow its events over SSE with replay, stop it, add supplements,
  * decide approvals, read its view. Every status comes from the SDK store through `RunClient`.
@@ -131,8 +148,11 @@ export function runRoutes() {
       },
     }),
     async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
       const body = c.req.valid('json');
+      const { app: row } =
+        body.release === 'draft'
+          ? await authorizeDebugRun(c, c.req.valid('param').appId)
+          : await authorizeAppUse(c, c.req.valid('param').appId);
       const services = c.get('services');
       const started = await startAppRun(services, row, currentActor(c), body, c.req.valid('header')['idempotency-key']);
       if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;

@@ -29,6 +29,8 @@ export function sessionRoutes() {
         .database.selectFrom('sessions')
         .selectAll()
         .where('app_id', '=', row.id)
+        // Debug sessions of the editor's draft runs are never listed with the app's sessions.
+        .where('kind', '=', 'agent')
         .orderBy('last_run_at', 'desc')
         .limit(c.req.valid('query').limit)
         .execute();

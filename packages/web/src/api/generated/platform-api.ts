@@ -7309,6 +7309,12 @@ export interface components {
              * @enum {string}
              */
             mode: "async" | "stream" | "blocking";
+            /**
+             * @description `draft`: a debug run of the saved draft (an immutable snapshot of it) in a debug session, for signed-in editors in the console only.
+             * @default latest
+             * @enum {string}
+             */
+            release: "latest" | "draft";
         };
         Supplement: {
             text: string;
