@@ -35,6 +35,7 @@ function callFrom<Result>(target: Page, method: string, path: string, body?: unk
  * input at the field, a repeated rule reported at the rule), an `ask` rule's approval asked in
  * place on the chat page and answered both ways (approve: the tool runs; deny: it never does);
  * a Plan–Executor agent built in the editor and chatted with, its task tree in the run view; and
+ * the editor's debug mode running the unpublished draft (refused while the draft is invalid); and
  * a viewer who reads agents and runs but cannot save or publish, with the server's 403 shown when
  * a role is taken away under an open editor. Every page passes axe-core (no serious violation).
  */
@@ -268,6 +269,42 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await checkPage('10-plan-executor-run-view');
   });
 
+  it('runs the unpublished draft from the editor in debug mode: field and server errors shown, the answer in place, no session listed', async () => {
+    await page.goto(`${spaceUrl}/agents`);
+    await page.getByLabel('Name', { exact: true }).fill('Draft tryout');
+    await page.getByLabel('ReAct').check();
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Agent: Draft tryout' }).waitFor();
+    const debug = page.getByRole('region', { name: 'Debug: try the draft' });
+    await debug.getByRole('button', { name: 'Run the draft' }).click();
+    await debug.getByText('Type a question for the draft first.').waitFor();
+    await expect(debug.getByLabel('Debug question').getAttribute('aria-invalid')).resolves.toBe('true');
+    // The empty draft cannot run: the server's refusal is shown, and its problems at their fields.
+    await debug.getByLabel('Debug question').fill('Hello, draft?');
+    await debug.getByRole('button', { name: 'Run the draft' }).click();
+    await debug.getByRole('alert').filter({ hasText: 'The draft did not run.' }).filter({ hasText: 'draft-invalid' }).waitFor();
+    await page.getByRole('tabpanel').getByText('A ReAct agent needs a prompt.').waitFor();
+    await checkPage('11-debug-refused');
+
+    await page.getByLabel('Prompt: text').fill('You answer questions.');
+    await page.getByRole('tab', { name: 'Model' }).click();
+    await page.getByLabel('Model connection').selectOption({ label: 'Scripted' });
+    await expect(debug.getByRole('button', { name: 'Run the draft' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText(/^Saved \(revision \d+\)\.$/).waitFor();
+    await debug.getByRole('button', { name: 'Run the draft' }).click();
+    await debug.getByText('hello', { exact: true }).waitFor();
+    await debug.getByText('Finished: the agent answered.').or(debug.getByText('succeeded')).first().waitFor();
+    await checkPage('12-debug-answered');
+
+    // Nothing was published, and the debug session is not one of the agent's sessions.
+    await page.goto(`${page.url()}/sessions`);
+    await page.getByText('No session yet: ask the agent something in the chat.').waitFor();
+    await page.goto(page.url().replace(/\/sessions$/, '/releases'));
+    await page.getByRole('heading', { level: 1, name: 'Releases of Draft tryout' }).waitFor();
+    await expect(page.getByRole('cell', { name: 'v1' }).count()).resolves.toBe(0);
+  });
+
   it('lets a viewer read agents and runs but not save or publish; a role taken away under an open editor shows the 403', async () => {
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     viewerContext.setDefaultTimeout(20_000);
@@ -279,11 +316,11 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await reader.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
     await reader.getByRole('link', { name: 'Careful helper' }).first().waitFor();
     await expect(reader.getByRole('button', { name: 'Create agent' }).count()).resolves.toBe(0);
-    await checkPage('11-viewer-agents', reader);
+    await checkPage('13-viewer-agents', reader);
     // The app's run log is for editors: the refusal is shown in words, not an empty table.
     await reader.goto(`${spaceUrl}/agents/${carefulApp}/runs`);
     await reader.getByRole('alert').filter({ hasText: 'forbidden' }).waitFor();
-    await checkPage('12-viewer-run-log-refused', reader);
+    await checkPage('14-viewer-run-log-refused', reader);
     // A viewer uses the agent and reads their own run.
     await reader.goto(`${spaceUrl}/agents/${carefulApp}/chat`);
     await reader.getByRole('textbox', { name: 'Message' }).fill('Hi there, what do you do?');
@@ -291,7 +328,7 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await reader.getByText('hello', { exact: true }).waitFor();
     await reader.getByRole('link', { name: 'Run view' }).last().click();
     await reader.getByText('Finished: the agent answered.').waitFor();
-    await checkPage('13-viewer-run-view', reader);
+    await checkPage('15-viewer-run-view', reader);
     await reader.goto(`${spaceUrl}/agents/${carefulApp}`);
     await reader.getByText('the agent is read-only for you').waitFor();
     await reader.getByRole('tab', { name: 'Permissions' }).click();
@@ -299,6 +336,7 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await expect(reader.getByRole('button', { name: 'Add rule' }).count()).resolves.toBe(0);
     await expect(reader.getByRole('button', { name: /Save draft|Saved/ }).count()).resolves.toBe(0);
     await expect(reader.getByRole('button', { name: 'Publish…' }).count()).resolves.toBe(0);
+    await expect(reader.getByRole('button', { name: 'Run the draft' }).count()).resolves.toBe(0);
     // Forced through the API, the server refuses too.
     const draft = await callFrom<{ draft: { revision: number; config: unknown } }>(reader, 'GET', `/apps/${carefulApp}/draft`);
     const forcedSave = await callFrom<{ error: { code: string } }>(
@@ -336,7 +374,7 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await writer.getByRole('alert').filter({ hasText: 'Not saved.' }).filter({ hasText: 'forbidden' }).waitFor();
     await writer.getByText('the agent is read-only for you').waitFor();
     await expect(writer.getByRole('button', { name: /Save draft|Saved/ }).count()).resolves.toBe(0);
-    await checkPage('14-demoted-editor-refused', writer);
+    await checkPage('16-demoted-editor-refused', writer);
     await editorContext.close();
     expect(pageErrors).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { ApiProblem, api, unwrap } from '../../api/index.js';
 import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { ContextGroup } from './context-group.js';
+import { DebugPanel } from './debug-panel.js';
 import { type AgentDraft, issueIndex, normaliseDraft } from './draft-state.js';
 import { EditorContext, type EditorContextValue } from './editor-context.js';
 import { EnvironmentGroup } from './environment-group.js';
@@ -225,6 +226,16 @@ export function AgentEditorPage() {
           </Tabs.Content>
         ))}
       </Tabs.Root>
+      {readOnly ? null : (
+        <DebugPanel
+          appId={appId}
+          runLinkBase={`/spaces/${spaceId}/agents/${appId}/runs`}
+          disabledReason={current.dirty ? 'Save the draft first: the debug run uses the saved draft.' : undefined}
+          onRefused={(error) => {
+            if (error instanceof ApiProblem) setIssues(error.issues);
+          }}
+        />
+      )}
     </EditorContext.Provider>
   );
 }
