@@ -9,6 +9,7 @@ import {
   InvalidDefinitionError,
   InvalidSkillError,
   loadSkills,
+  type PermissionPolicy,
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
@@ -101,6 +102,18 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     ...(snapshot.model.thinking ? { thinking: snapshot.model.thinking } : {}),
     ...(snapshot.model.maxOutputTokens ? { maxOutputTokens: snapshot.model.maxOutputTokens } : {}),
   };
+  // The definition's data form of the SDK's `PermissionPolicy` (N-1): the SDK checks every call against it.
+  const permissions: AgentDefinition['permissions'] = snapshot.permissions
+    ? ({
+        default: snapshot.permissions.default,
+        rules: snapshot.permissions.rules.map((rule) => ({
+          tool: rule.tool,
+          decision: rule.decision,
+          ...(rule.arguments ? { arguments: rule.arguments } : {}),
+          ...(rule.reason ? { reason: rule.reason } : {}),
+        })),
+      } satisfies PermissionPolicy)
+    : undefined;
   const base = {
     formatVersion: DEFINITION_FORMAT_VERSION as 1,
     kind: 'agent' as const,
@@ -111,6 +124,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     execution: snapshot.execution,
     context: snapshot.context,
     variables: { ...snapshot.variables },
+    ...(permissions ? { permissions } : {}),
     ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}),
   };
   const definition: AgentDefinition =

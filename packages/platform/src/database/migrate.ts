@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
 import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
 import * as workers from './migrations/0005-workers.js';
+import * as debugSessions from './migrations/0007-debug-sessions.js';
 import * as webhooks from './migrations/0008-webhooks.js';
 import type { PlatformDatabase } from './schema.js';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-messages-and-deletions': messagesAndDeletions,
   '0005-workers': workers,
   '0008-webhooks': webhooks,
+  '0007-debug-sessions': debugSessions,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -180,6 +180,8 @@ export interface SessionsTable {
   id: string;
   space_id: string;
   app_id: string;
+  /** `debug`: a console editor's run of the draft; never listed with the app's sessions. */
+  kind: 'agent' | 'debug';
   created_by: string;
   created_at: string;
   last_run_at: string;

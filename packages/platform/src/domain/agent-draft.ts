@@ -27,6 +27,30 @@ const executor = z.strictObject({
   capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
 });
 
+const permissionDecision = z.enum(['allow', 'ask', 'deny']);
+const permissionRule = z
+  .strictObject({
+    tool: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z0-9_.*?-]+$/, 'A tool name, or a pattern with * and ?, made of letters, digits, _ . -'),
+    arguments: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().min(1).max(1000)).optional(),
+    decision: permissionDecision,
+    reason: z.string().max(500).optional(),
+  })
+  .openapi('PermissionRule', {
+    description:
+      'A rule matches a call by its tool pattern (and argument patterns); of the rules that match, deny beats ask beats allow.',
+  });
+/** Deny / ask / allow rules for the agent's tool calls; executors are bound by them too. */
+const permissions = z
+  .strictObject({
+    rules: z.array(permissionRule).max(100).default([]),
+    default: permissionDecision.default('allow'),
+  })
+  .openapi('Permissions');
+
 /**
  * What an agent's draft holds (P-4.2): every field optional while editing, so a half-built agent
  * can be saved; `validate` and publish report what is missing. Unknown fields are refused.
@@ -81,6 +105,7 @@ export const agentDraftSchema = z
         compressionPrompt: z.string().max(20_000).optional(),
       })
       .default({}),
+    permissions: permissions.optional(),
     environment: z.strictObject({ persistentSandbox: z.boolean().default(false) }).default({ persistentSandbox: false }),
   })
   .openapi('AgentDraft');
@@ -89,6 +114,8 @@ export const agentDraftSchema = z
 export type AgentDraft = z.output<typeof agentDraftSchema>;
 /** A prompt source of a draft. */
 export type PromptSource = z.output<typeof promptSource>;
+/** The permission rules of a draft. */
+export type DraftPermissions = z.output<typeof permissions>;
 /** A capability selection of a draft. */
 export type CapabilitySelection = z.output<typeof capabilities>;
 

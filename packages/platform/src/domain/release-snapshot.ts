@@ -1,5 +1,5 @@
 import type { ConnectionSettings, Provider } from '../models/index.js';
-import type { AgentDraft } from './agent-draft.js';
+import type { AgentDraft, DraftPermissions } from './agent-draft.js';
 
 /** A pinned resource version: the release references it, never copies it (P-4.5). */
 export interface PinnedResource {
@@ -43,6 +43,8 @@ export interface AgentReleaseSnapshot {
   execution: AgentDraft['execution'];
   context: AgentDraft['context'];
   environment: AgentDraft['environment'];
+  /** Deny / ask / allow rules for tool calls (absent: every call allowed); snapshots older than them have none. */
+  permissions?: DraftPermissions;
   /** Publishing this release interrupts the agent's session runs in progress (P-6.3). */
   interruptsRunsInProgress: true;
 }

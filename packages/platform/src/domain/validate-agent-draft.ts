@@ -72,6 +72,17 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
       );
     }
   }
+  draft.permissions?.rules.forEach((rule, index, rules) => {
+    const same = rules.findIndex(
+      (other) => other.tool === rule.tool && JSON.stringify(other.arguments ?? {}) === JSON.stringify(rule.arguments ?? {}),
+    );
+    if (same < index)
+      issue(
+        `permissions.rules.${index}`,
+        'duplicate',
+        `Rule ${same + 1} already matches the same calls of "${rule.tool}"; keep one (of two, deny beats ask beats allow).`,
+      );
+  });
   if (draft.execution.maxParallelExecutors !== undefined && mode === 'react') {
     issue('execution.maxParallelExecutors', 'wrong-mode', 'Only Plan–Executor agents have executors.');
   }

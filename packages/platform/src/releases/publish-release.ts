@@ -1,6 +1,7 @@
+import type { Transaction } from 'kysely';
 import { AssemblyError, assembleAgent } from '../assembly/index.js';
 import { newId } from '../crypto/index.js';
-import type { AppReleaseRow, AppRow } from '../database/schema.js';
+import type { AppReleaseRow, AppRow, PlatformDatabase } from '../database/schema.js';
 import { agentDraftSchema, agentDraftSchemaVersion, validateAgentDraft } from '../domain/index.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
@@ -27,28 +28,12 @@ export async function publishAgentRelease(
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
   const { database, now } = services;
   return database.transaction().execute(async (transaction) => {
-    const draftRow = await transaction
-      .selectFrom('app_drafts')
-      .selectAll()
-      .where('app_id', '=', app.id)
-      .executeTakeFirstOrThrow();
-    const draft = agentDraftSchema.parse(JSON.parse(draftRow.config));
-    const mode = app.mode ?? 'react';
-    const issues = validateAgentDraft(draft, mode, await readDraftLookups(transaction, app.space_id, draft));
-    if (issues.length > 0)
-      throw new ApiError(422, 'draft-invalid', 'The draft cannot be published; fix every issue listed.', { issues });
-    const { snapshot, pinned } = await resolveAgentSnapshot(transaction, app, draft);
-    try {
-      await assembleAgent(snapshot, databaseAssemblyPorts(services, app, { queryable: transaction }));
-    } catch (error) {
-      if (error instanceof AssemblyError)
-        throw new ApiError(422, 'release-build-failed', error.message, { issues: error.issues });
-      throw error;
-    }
+    const { snapshot, pinned, draftRevision } = await buildDraftSnapshot(services, transaction, app);
     const previous = await transaction
       .selectFrom('app_releases')
       .select('version')
       .where('app_id', '=', app.id)
+      .where('kind', '=', 'release')
       .orderBy('version', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -60,7 +45,7 @@ export async function publishAgentRelease(
       config_snapshot: canonicalJson({
         ...snapshot,
         draftSchemaVersion: agentDraftSchemaVersion,
-        draftRevision: draftRow.revision,
+        draftRevision,
       }),
       content_hash: hashJson(snapshot),
       notes,
@@ -106,4 +91,73 @@ export async function publishAgentRelease(
       .execute();
     return release;
   });
+}
+
+/**
+ * The app's saved draft as a release snapshot, checked the way publish checks it: validate (every
+ * issue, 422 `draft-invalid`) → resolve with pinned versions → build it into an SDK agent as a
+ * dry run (422 `release-build-failed`). Writes nothing.
+ */
+export async function buildDraftSnapshot(
+  services: PlatformServices,
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+): Promise<Awaited<ReturnType<typeof resolveAgentSnapshot>> & { draftRevision: number }> {
+  const draftRow = await transaction.selectFrom('app_drafts').selectAll().where('app_id', '=', app.id).executeTakeFirstOrThrow();
+  const draft = agentDraftSchema.parse(JSON.parse(draftRow.config));
+  const mode = app.mode ?? 'react';
+  const issues = validateAgentDraft(draft, mode, await readDraftLookups(transaction, app.space_id, draft));
+  if (issues.length > 0)
+    throw new ApiError(422, 'draft-invalid', 'The draft cannot be built; fix every issue listed.', { issues });
+  const resolved = await resolveAgentSnapshot(transaction, app, draft);
+  try {
+    await assembleAgent(resolved.snapshot, databaseAssemblyPorts(services, app, { queryable: transaction }));
+  } catch (error) {
+    if (error instanceof AssemblyError) throw new ApiError(422, 'release-build-failed', error.message, { issues: error.issues });
+    throw error;
+  }
+  return { ...resolved, draftRevision: draftRow.revision };
+}
+
+/**
+ * Saves an immutable snapshot of the draft as a `debug` release for one console debug run
+ * (PLATFORM.md §4.4 `release: 'draft'`): the run keeps it however the draft changes later.
+ * Debug releases have negative versions, so they never take a release number, never appear in
+ * the release list and never become the app's latest release.
+ */
+export async function createDebugRelease(
+  services: PlatformServices,
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+  actor: string,
+): Promise<AppReleaseRow> {
+  const { snapshot, draftRevision } = await buildDraftSnapshot(services, transaction, app);
+  const lowest = await transaction
+    .selectFrom('app_releases')
+    .select('version')
+    .where('app_id', '=', app.id)
+    .where('kind', '=', 'debug')
+    .orderBy('version', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  const release: AppReleaseRow = {
+    id: newId('dbg'),
+    app_id: app.id,
+    version: Math.min(lowest?.version ?? 0, 0) - 1,
+    kind: 'debug',
+    config_snapshot: canonicalJson({ ...snapshot, draftSchemaVersion: agentDraftSchemaVersion, draftRevision }),
+    content_hash: hashJson(snapshot),
+    notes: `Debug run of draft revision ${draftRevision}`,
+    interrupt_runs: 0,
+    published_by: actor,
+    published_at: services.now().toISOString(),
+  };
+  try {
+    await transaction.insertInto('app_releases').values(release).execute();
+  } catch (error) {
+    throw new ApiError(409, 'debug-conflict', 'Another debug run of this app started at the same time; try again.', {
+      cause: (error as Error).message,
+    });
+  }
+  return release;
 }

@@ -91,6 +91,7 @@ export async function resolveAgentSnapshot(
     execution: draft.execution,
     context: draft.context,
     environment: draft.environment,
+    ...(draft.permissions ? { permissions: draft.permissions } : {}),
     interruptsRunsInProgress: true,
   };
   return { snapshot, pinned };

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
+import { createDebugRelease } from '../releases/publish-release.js';
 import { hashJson } from '../resources/resource-repository.js';
 import { recordWebhook } from '../webhooks/index.js';
 
@@ -17,6 +18,8 @@ export interface RunRequest {
   webhookUrl?: string | undefined;
   /** A workflow run's release (D-P1); absent: the newest release when a worker starts it (D-P5). */
   releaseVersion?: number | undefined;
+  /** `draft`: a console editor's debug run of the saved draft, in a debug session (PLATFORM.md §4.4). */
+  release?: 'latest' | 'draft' | undefined;
 }
 
 /** The run a request resolved to: new, or the one an earlier request with the same key made. */
@@ -43,7 +46,8 @@ export async function startAppRun(
   idempotencyKey: string | undefined,
   visibility: { seesAllSessions: boolean } = { seesAllSessions: true },
 ): Promise<StartedRun> {
-  assertAppRunnable(app);
+  const debug = request.release === 'draft';
+  assertAppRunnable(app, debug);
   assertInputFits(app, request);
   const requestHash = hashJson({
     sessionId: request.sessionId ?? null,
@@ -51,6 +55,7 @@ export async function startAppRun(
     variables: request.variables ?? {},
     ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
     ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
+    ...(debug ? { release: 'draft' } : {}),
   });
   return services.database.transaction().execute(async (transaction) => {
     const runId = `run_${randomUUID()}`;
@@ -87,7 +92,14 @@ export async function startAppRun(
     }
     await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
-      await lockSession(transaction, services.dialect, app, request.sessionId, visibility.seesAllSessions ? undefined : actor);
+      await lockSession(
+        transaction,
+        services.dialect,
+        app,
+        request.sessionId,
+        debug ? 'debug' : 'agent',
+        visibility.seesAllSessions ? undefined : actor,
+      );
       const active = await activeRunOf(transaction, services, request.sessionId);
       if (active)
         throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
@@ -101,7 +113,17 @@ export async function startAppRun(
       if (!secret)
         throw new ApiError(422, 'webhook-secret-missing', "Create the app's webhook secret before asking for a webhook.");
     }
-    await insertRun(transaction, services, app, actor, { ...request, sessionId }, runId, request.sessionId === undefined);
+    const debugRelease = debug ? await createDebugRelease(services, transaction, app, actor) : undefined;
+    await insertRun(
+      transaction,
+      services,
+      app,
+      actor,
+      { ...request, sessionId },
+      runId,
+      request.sessionId === undefined,
+      debugRelease?.id,
+    );
     if (request.webhookUrl !== undefined)
       await recordWebhook(transaction, services, { runId, appId: app.id, url: request.webhookUrl });
     return { runId, sessionId, created: true };
@@ -143,10 +165,15 @@ async function pinnedReleaseOf(
   return release.id;
 }
 
-/** Refuses a run of an app that cannot run: an app being deleted (NOT-21), an unpublished app. */
-export function assertAppRunnable(app: AppRow): void {
+/**
+ * Refuses a run of an app that cannot run: an app being deleted (NOT-21), an unpublished app (a
+ * debug run of an agent's draft needs no release; workflow drafts have no debug runs yet).
+ */
+export function assertAppRunnable(app: AppRow, debug = false): void {
+  if (debug && app.kind !== 'agent')
+    throw new ApiError(422, 'not-yet-supported', 'Debug runs of the draft are for agent apps; publish the workflow to run it.');
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
-  if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
+  if (!app.latest_release_id && !debug) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
 }
 
 /**
@@ -202,13 +229,22 @@ export async function insertRun(
   request: RunRequest & { sessionId: string },
   runId: string,
   newSession: boolean,
+  debugReleaseId?: string,
 ): Promise<void> {
   const at = services.now().toISOString();
   const { sessionId } = request;
   if (newSession) {
     await transaction
       .insertInto('sessions')
-      .values({ id: sessionId, space_id: app.space_id, app_id: app.id, created_by: actor, created_at: at, last_run_at: at })
+      .values({
+        id: sessionId,
+        space_id: app.space_id,
+        app_id: app.id,
+        kind: debugReleaseId ? 'debug' : 'agent',
+        created_by: actor,
+        created_at: at,
+        last_run_at: at,
+      })
       .execute();
   } else {
     await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
@@ -220,9 +256,10 @@ export async function insertRun(
       space_id: app.space_id,
       app_id: app.id,
       session_id: sessionId,
-      // A pinned workflow release is the run's from the start; otherwise it is resolved when a
-      // worker first starts the run (D-P5) and kept for every later dispatch (P-6.5).
-      release_id: await pinnedReleaseOf(transaction, app, request.releaseVersion),
+      // A debug run is bound to its draft snapshot now; a pinned workflow release is the run's from
+      // the start; otherwise the release is resolved when a worker first starts the run (D-P5) and
+      // kept for every later dispatch (P-6.5).
+      release_id: debugReleaseId ?? (await pinnedReleaseOf(transaction, app, request.releaseVersion)),
       stop_cause: null,
       requested_by: actor,
       created_at: at,
@@ -237,7 +274,7 @@ export async function insertRun(
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),
-      metadata: { appId: app.id, spaceId: app.space_id },
+      metadata: { appId: app.id, spaceId: app.space_id, ...(debugReleaseId ? { debug: 'true' } : {}) },
     });
   } catch (error) {
     if (error instanceof InvalidRunRequestError) throw new ApiError(422, 'invalid-run-request', error.message);
@@ -246,20 +283,30 @@ export async function insertRun(
 }
 
 /**
- * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time;
- * SQLite transactions already do. With `startedBy`, only a session that actor started is found.
+ * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time
+ * (SQLite transactions already do), and refuses to mix debug and ordinary runs in one session.
+ * With `startedBy`, only a session that actor started is found (D-P6).
  */
 export async function lockSession(
   transaction: Transaction<PlatformDatabase>,
   dialect: PlatformServices['dialect'],
   app: AppRow,
   sessionId: string,
+  kind: 'agent' | 'debug' = 'agent',
   startedBy?: string,
 ): Promise<void> {
-  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'created_by']).where('id', '=', sessionId);
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'kind', 'created_by']).where('id', '=', sessionId);
   if (dialect === 'postgres') query = query.forUpdate();
   const session = await query.executeTakeFirst();
   // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
   if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
     throw new ApiError(404, 'not-found', 'The session was not found.');
+  if (session.kind !== kind)
+    throw new ApiError(
+      409,
+      'session-kind-mismatch',
+      session.kind === 'debug'
+        ? 'This is a debug session of the draft: continue it with `release: "draft"`.'
+        : 'A debug run of the draft cannot continue an ordinary session; start a new one.',
+    );
 }

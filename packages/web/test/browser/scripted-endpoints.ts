@@ -38,7 +38,9 @@ function currentTurn(messages: ChatMessage[]): ChatMessage[] {
  * A real OpenAI-compatible chat-completions server (streaming) for the browser tests, scripted by
  * the conversation: a question with `slow` first gets a call of the `lookup` tool; once the tool's
  * result is in, it answers `answer: <result>`, followed by `— noted: <text>` for each user message
- * after the question (the supplements the run consumed). Anything else gets `hello`.
+ * after the question (the supplements the run consumed). A question with `delegate` (a
+ * Plan–Executor planner) first gets a call of its first executor (a tool named `executor-…`) with
+ * the task `Find the tide times.`, then `answer: <result>` likewise. Anything else gets `hello`.
  */
 export class ScriptedModelServer {
   readonly server = createServer((request, response) => void this.answer(request, response));
@@ -54,7 +56,11 @@ export class ScriptedModelServer {
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const messages = currentTurn(((await readJson(request)).messages ?? []) as ChatMessage[]);
+    const body = await readJson(request);
+    const messages = currentTurn((body.messages ?? []) as ChatMessage[]);
+    const executor = ((body.tools ?? []) as { function?: { name?: string } }[])
+      .map((tool) => tool.function?.name ?? '')
+      .find((name) => name.startsWith('executor'));
     const users = messages.filter((message) => message.role === 'user').map((message) => message.content ?? '');
     const toolResult = [...messages].reverse().find((message) => message.role === 'tool')?.content;
     response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -69,6 +75,19 @@ export class ScriptedModelServer {
         tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '' } }],
       });
       send({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify({ query: users[0] }) } }] });
+      finish = 'tool_calls';
+    } else if ((users[0] ?? '').includes('delegate') && executor && toolResult === undefined) {
+      send({
+        role: 'assistant',
+        tool_calls: [
+          {
+            index: 0,
+            id: 'call_plan',
+            type: 'function',
+            function: { name: executor, arguments: JSON.stringify({ task: 'Find the tide times.' }) },
+          },
+        ],
+      });
       finish = 'tool_calls';
     } else if (toolResult !== undefined) {
       const notes = users.slice(1).map((text) => ` — noted: ${text}`);
@@ -94,6 +113,8 @@ export class HeldToolServer {
   url = '';
   private readonly waiting: (() => void)[] = [];
   private readonly arrivals: (() => void)[] = [];
+  /** How many calls arrived in all (a call a permission rule kept back never arrives). */
+  calls = 0;
 
   async start(): Promise<this> {
     this.url = await listen(this.server);
@@ -118,6 +139,7 @@ export class HeldToolServer {
 
   private async hold(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readJson(request);
+    this.calls += 1;
     await new Promise<void>((resolve) => {
       this.waiting.push(resolve);
       for (const arrived of this.arrivals.splice(0)) arrived();

@@ -8,7 +8,7 @@ import { stopRun } from '../../runs/stop-runs.js';
 import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
-import { authorizeAppUse, authorizeRun } from '../authorization.js';
+import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment, PlatformServices } from '../services.js';
 
@@ -76,6 +76,10 @@ const startBody = z
       description:
         'Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`).',
     }),
+    release: z.enum(['latest', 'draft']).default('latest').openapi({
+      description:
+        '`draft`: a debug run of the saved draft (an immutable snapshot of it) in a debug session, for signed-in editors in the console only.',
+    }),
   })
   .openapi('StartRun');
 
@@ -132,6 +136,19 @@ function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number 
 }
 
 /**
+ * Debug runs of the draft are for console editors only (PLATFORM.md §4.4): a signed-in user who
+ * may edit the app. API keys get 403, like a viewer.
+ */
+async function authorizeDebugRun(c: Context<PlatformEnvironment>, appId: string) {
+  const principal = c.get('principal');
+  if (principal?.kind === 'app-key' || principal?.kind === 'space-key') {
+    await authorizeAppUse(c, appId);
+    throw new ApiError(403, 'forbidden', 'Debug runs of the draft are for editors signed in to the console, not API keys.');
+  }
+  return authorizeApp(c, appId, 'apps.manage');
+}
+
+/**
  * Runs over HTTP (PLATFORM.md §4.4): start a run of an app (async, stream or blocking; with an
  * Idempotency-Key), read it, follow its events over SSE with replay, stop it, add supplements,
  * decide approvals, read its view. Every status comes from the SDK store through `RunClient`.
@@ -160,8 +177,12 @@ export function runRoutes() {
       },
     }),
     async (c) => {
-      const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
       const body = c.req.valid('json');
+      // Debug runs are for editors, who see every session of the app (D-P6).
+      const { app: row, seesAllSessions } =
+        body.release === 'draft'
+          ? { ...(await authorizeDebugRun(c, c.req.valid('param').appId)), seesAllSessions: true }
+          : await authorizeAppUse(c, c.req.valid('param').appId);
       const services = c.get('services');
       const started = await startAppRun(
         services,

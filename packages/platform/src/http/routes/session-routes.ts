@@ -25,7 +25,13 @@ export function sessionRoutes() {
     }),
     async (c) => {
       const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
-      let query = c.get('services').database.selectFrom('sessions').selectAll().where('app_id', '=', row.id);
+      let query = c
+        .get('services')
+        .database.selectFrom('sessions')
+        .selectAll()
+        .where('app_id', '=', row.id)
+        // Debug sessions of the editor's draft runs are never listed with the app's sessions.
+        .where('kind', '=', 'agent');
       // Viewers and app keys list the sessions they started (D-P6).
       if (!seesAllSessions) query = query.where('created_by', '=', currentActor(c));
       const rows = await query.orderBy('last_run_at', 'desc').limit(c.req.valid('query').limit).execute();

@@ -7478,6 +7478,7 @@ export interface components {
                 compressionThreshold?: number;
                 compressionPrompt?: string;
             };
+            permissions?: components["schemas"]["Permissions"];
             /**
              * @default {
              *       "persistentSandbox": false
@@ -7511,6 +7512,25 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+        };
+        Permissions: {
+            /** @default [] */
+            rules: components["schemas"]["PermissionRule"][];
+            /**
+             * @default allow
+             * @enum {string}
+             */
+            default: "allow" | "ask" | "deny";
+        };
+        /** @description A rule matches a call by its tool pattern (and argument patterns); of the rules that match, deny beats ask beats allow. */
+        PermissionRule: {
+            tool: string;
+            arguments?: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            decision: "allow" | "ask" | "deny";
+            reason?: string;
         };
         WorkflowDraft: {
             /**
@@ -7974,6 +7994,12 @@ export interface components {
             };
             /** @description Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`). */
             releaseVersion?: number;
+            /**
+             * @description `draft`: a debug run of the saved draft (an immutable snapshot of it) in a debug session, for signed-in editors in the console only.
+             * @default latest
+             * @enum {string}
+             */
+            release: "latest" | "draft";
         };
         Supplement: {
             text: string;

@@ -6,6 +6,7 @@ import { ApiProblem, api, unwrap } from '../../api/index.js';
 import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { ContextGroup } from './context-group.js';
+import { DebugPanel } from './debug-panel.js';
 import { type AgentDraft, issueIndex, normaliseDraft } from './draft-state.js';
 import { EditorContext, type EditorContextValue } from './editor-context.js';
 import { EnvironmentGroup } from './environment-group.js';
@@ -13,6 +14,7 @@ import { ExecutionGroup } from './execution-group.js';
 import { ExecutorRolesGroup } from './executor-roles-group.js';
 import { HooksGroup } from './hooks-group.js';
 import { ModelGroup } from './model-group.js';
+import { PermissionsGroup } from './permissions-group.js';
 import { PublishDialog } from './publish-dialog.js';
 import { WorkDefinitionGroup } from './work-definition-group.js';
 
@@ -82,6 +84,8 @@ export function AgentEditorPage() {
         return;
       }
       if (error instanceof ApiProblem) setIssues(error.issues);
+      // A role taken away since the page loaded: the refusal stays on screen and the page turns read-only.
+      if (error instanceof ApiProblem && error.status === 403) void queryClient.invalidateQueries({ queryKey: ['me'] });
     },
   });
   const validate = useMutation({
@@ -132,6 +136,7 @@ export function AgentEditorPage() {
     { id: 'environment', label: 'Environment', content: <EnvironmentGroup /> },
     ...(mode === 'plan-executor' ? [{ id: 'executors', label: 'Executor roles', content: <ExecutorRolesGroup /> }] : []),
     { id: 'hooks', label: 'Hooks', content: <HooksGroup spaceId={spaceId} /> },
+    { id: 'permissions', label: 'Permissions', content: <PermissionsGroup /> },
   ];
   const issueCount = issues.length;
 
@@ -221,6 +226,16 @@ export function AgentEditorPage() {
           </Tabs.Content>
         ))}
       </Tabs.Root>
+      {readOnly ? null : (
+        <DebugPanel
+          appId={appId}
+          runLinkBase={`/spaces/${spaceId}/agents/${appId}/runs`}
+          disabledReason={current.dirty ? 'Save the draft first: the debug run uses the saved draft.' : undefined}
+          onRefused={(error) => {
+            if (error instanceof ApiProblem) setIssues(error.issues);
+          }}
+        />
+      )}
     </EditorContext.Provider>
   );
 }

@@ -11,7 +11,7 @@ async function startRun(appId: string, sessionId: string | undefined, text: stri
   const answer = await unwrap(
     api.POST('/apps/{appId}/runs', {
       params: { path: { appId }, query: {}, header: {} },
-      body: { input: text, mode: 'async', ...(sessionId ? { sessionId } : {}) },
+      body: { input: text, mode: 'async', release: 'latest', ...(sessionId ? { sessionId } : {}) },
     }),
   );
   // An async start always answers 202 with the run's id (never the blocking or streaming shapes).
