@@ -179,7 +179,7 @@ try {
     await store.close();
     const client = new pg.Client({ connectionString: postgresUrl });
     await client.connect();
-    for (const name of [schema, `${schema}_runs`, `${schema}_alone`])
+    for (const name of [schema, `${schema}_runs`, `${schema}_alone`, `${schema}_pgboss`])
       await client.query(`drop schema if exists "${name}" cascade`);
     await client.end();
   }

@@ -4,6 +4,7 @@ import { quoteIdentifier } from './connect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
 import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
+import * as runJobRequirements from './migrations/0004-run-job-requirements.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-runs': runs,
   '0003-messages-and-deletions': messagesAndDeletions,
+  '0004-run-job-requirements': runJobRequirements,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -223,6 +223,8 @@ export interface RunJobsTable {
   lease_until: string | null;
   not_before: string;
   created_at: string;
+  /** 1 when the run needs a worker that can isolate commands (bubblewrap, NOT-18), else 0. */
+  needs_isolation: number;
 }
 
 /** A retried `POST /sessions/:id/messages` with the same key answers what the first one did. */
