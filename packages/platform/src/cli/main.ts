@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import { ConfigurationProblemError, loadConfig } from '../config/index.js';
+import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
 import { migrateToLatest, openPlatformDatabase } from '../database/index.js';
 import { apiPrefix } from '../http/create-app.js';
 import { createUser, EmailTakenError } from '../identity/index.js';
@@ -138,7 +138,9 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
   const worker = platform.startWorker({
     onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId} worker ${worker.id}`),
   });
-  console.log(`AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once)`);
+  console.log(
+    `AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once, dispatcher ${dispatcherKind(config)}, isolation ${worker.capabilities.isolation ? 'bubblewrap' : 'none: runs that run commands are left to other workers'})`,
+  );
   await untilSignal();
   await platform.close();
   return 0;
