@@ -21,12 +21,17 @@ import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { measureIdleFollowers, measureTakeovers } from './platform-failures.js';
-import { platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
+import { bundleCli, platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 /** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
 const LEASE_MS = 3_000;
 const FOLLOWERS = Number(process.env.BENCH_PLATFORM_FOLLOWERS ?? 1_000);
+
+/** A few runs before measuring, so that the first builds of the agent are not measured. */
+async function warmUp(oneRun: (index: number) => Promise<void>): Promise<void> {
+  for (let round = 0; round < 3; round += 1) await Promise.all([0, 1, 2, 3].map((index) => oneRun(-1 - index)));
+}
 
 const rows: { name: string; platform: Figures; sdk: Figures; pgBoss?: Figures }[] = [];
 let takeovers: number[] = [];
@@ -37,6 +42,7 @@ try {
     inProcessWorkers: 2,
     leaseMs: 30_000,
   });
+  await warmUp(sqlite.oneRun);
   const platformSqlite = await measure(RUNS, CONCURRENCY, sqlite.oneRun);
   await sqlite.close();
   const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
@@ -52,11 +58,18 @@ try {
       leaseMs: LEASE_MS,
     });
     const workers: WorkerProcess[] = [];
+    const removeBundle = bundleCli();
     try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
+      await warmUp(postgres.oneRun);
       const platformPostgres = await measure(RUNS, CONCURRENCY, postgres.oneRun);
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
-      followerKiB = await measureIdleFollowers(postgres, FOLLOWERS);
+      // No worker from here on: the followers' run stays queued and their streams idle.
+      for (const worker of workers.splice(0)) {
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+      }
+      followerKiB = await measureIdleFollowers(postgres, postgres.demoApp, FOLLOWERS);
       const store = await PostgresRunStore.fromConnectionString(postgresUrl, { schema: `${schema}_alone` });
       const sdk = await sdkAlone(store);
       await store.close();
@@ -65,6 +78,7 @@ try {
     } finally {
       for (const worker of workers) worker.child.kill('SIGTERM');
       await Promise.all(workers.map((worker) => worker.exited));
+      removeBundle();
       await postgres.close();
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();

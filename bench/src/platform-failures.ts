@@ -67,20 +67,17 @@ export async function measureTakeovers(
 }
 
 /**
- * Opens `count` SSE streams on one running run that writes nothing for a minute (its model is
- * that slow) and answers the growth of this process's resident memory per stream, in KiB, after
- * a garbage collection when `--expose-gc` allows one. Server and clients share this process, so
- * the figure is an upper bound of the server's cost.
+ * Opens `count` SSE streams on one queued run that no worker will take (call it with no worker
+ * running), so every stream stays open and idle, and answers the growth of this process's
+ * resident memory per stream, in KiB, after a garbage collection when `--expose-gc` allows one.
+ * Server and clients share this process, so the figure is an upper bound of the server's cost.
  */
-export async function measureIdleFollowers(target: PlatformTarget, count: number): Promise<number> {
-  const model = await slowModelServer(60_000);
+export async function measureIdleFollowers(target: PlatformTarget, appId: string, count: number): Promise<number> {
   const { runClient } = target.platform.services;
   const agent = new HttpAgent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const responses: IncomingMessage[] = [];
+  const runId = await target.submit(appId, 'idle followers');
   try {
-    const appId = await target.publishApp('Idle agent', slowConnection(model.url), 'slow');
-    const runId = await target.submit(appId, 'idle followers');
-    await until(async () => ((await runClient.describeRun(runId)).status === 'running' ? true : undefined));
     const collect = () => (globalThis as { gc?: () => void }).gc?.();
     collect();
     await pause(200);
@@ -94,7 +91,8 @@ export async function measureIdleFollowers(target: PlatformTarget, count: number
             new Promise<void>((resolve, reject) => {
               get(url, { agent, headers: { authorization: target.authorization } }, (response) => {
                 responses.push(response);
-                response.once('data', () => resolve());
+                if (response.statusCode !== 200) reject(new Error(`SSE answered ${response.statusCode}`));
+                else resolve();
               }).once('error', reject);
             }),
         ),
@@ -104,11 +102,12 @@ export async function measureIdleFollowers(target: PlatformTarget, count: number
     collect();
     await pause(200);
     const after = process.memoryUsage().rss;
-    await runClient.requestStop(runId, { reason: 'bench over', requestedBy: 'bench' });
+    const open = responses.filter((response) => !response.complete).length;
+    if (open !== count) throw new Error(`only ${open} of ${count} SSE streams stayed open`);
     return (after - before) / count / 1024;
   } finally {
     for (const response of responses) response.destroy();
     agent.destroy();
-    await model.close();
+    await runClient.requestStop(runId, { reason: 'bench over', requestedBy: 'bench' }).catch(() => {});
   }
 }

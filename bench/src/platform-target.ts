@@ -3,9 +3,12 @@
  * 1-loop agent and a space key, `agentloom worker` processes started from the CLI source, and a
  * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
 import { serve } from '@hono/node-server';
@@ -13,6 +16,45 @@ import { serve } from '@hono/node-server';
 const secretKey = 'bench-secret-key-that-is-long-enough-0123456789';
 const cli = fileURLToPath(new URL('../../packages/platform/src/cli/main.ts', import.meta.url));
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const platformPackage = fileURLToPath(new URL('../../packages/platform/', import.meta.url));
+let workerArguments = ['--conditions=@agentloom/source', '--import', 'tsx', cli];
+
+/**
+ * Compiles the CLI once into one ES module inside the platform package (so its npm dependencies
+ * resolve), as a deployment would run it: worker processes then load every module at start
+ * instead of compiling sources with tsx on first use, which would otherwise land inside the
+ * first runs and the first takeover each process makes. Answers a function that removes it.
+ */
+export function bundleCli(): () => void {
+  const require = createRequire(import.meta.url);
+  const external = new Set<string>();
+  for (const manifest of ['package.json', '../sdk/package.json']) {
+    const { dependencies = {} } = JSON.parse(readFileSync(path.join(platformPackage, manifest), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
+  }
+  const directory = mkdtempSync(path.join(platformPackage, '.bench-cli-'));
+  const outfile = path.join(directory, 'agentloom.mjs');
+  const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
+  const result = spawnSync(
+    esbuild,
+    [
+      cli,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--conditions=@agentloom/source',
+      `--outfile=${outfile}`,
+      '--log-level=error',
+      ...[...external].flatMap((name) => [`--external:${name}`, `--external:${name}/*`]),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  workerArguments = [outfile];
+  return () => rmSync(directory, { recursive: true, force: true });
+}
 
 /** A platform under measurement. */
 export type PlatformTarget = Awaited<ReturnType<typeof platformTarget>>;
@@ -119,6 +161,7 @@ export async function platformTarget(
     platform,
     base,
     authorization,
+    demoApp,
     publishApp,
     submit,
     oneRun,
@@ -139,7 +182,7 @@ export interface WorkerProcess {
 
 /** Starts `agentloom worker` from the CLI source on the PostgreSQL URL (schema in its `schema` parameter). */
 export async function startWorkerProcess(databaseUrl: string, leaseMs: number): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', cli, 'worker'], {
+  const child = spawn(process.execPath, [...workerArguments, 'worker'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,

@@ -25,7 +25,7 @@ export const isolatedRunQueue = 'agentloom-runs-isolated';
 /** pg-boss gives up a job after this many failures; a run's job is never given up (the SDK decides). */
 const retryLimit = 1_000_000;
 /** A claim fails expired jobs at most this often (per process), so takeover waits at most this past the lease. */
-const expiryPassMs = 1_000;
+const expiryPassMs = 250;
 
 /** The payload of a run's job. */
 interface RunJobData {
@@ -44,7 +44,7 @@ interface RunJobData {
  * pg-boss 10 has no heartbeat: a job's only liveness is `expire_in` from its `started_on`. The
  * lease therefore lives there: a claim sets `expire_in` to the lease, `renew` pushes it to "now +
  * lease" (the adapter's one write outside pg-boss's API), and a claim first fails expired jobs
- * (at most once a second) through `fail`, which with `retryDelay` 0 makes them fetchable at once
+ * (at most every 250 ms) through `fail`, which with `retryDelay` 0 makes them fetchable at once
  * — so a dead worker's run is claimable about when the SDK lease lets a taker in, however long
  * runs last (ADR 0007). A claim is named by (queue, job id, `retry_count`): pg-boss counts a
  * re-fetch in `retry_count`, so a stale claim's renew, complete or release finds no row.
