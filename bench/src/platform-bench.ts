@@ -74,7 +74,8 @@ try {
       const sdk = await sdkAlone(store);
       await store.close();
       const pgBoss = await rawPgBoss(postgresUrl, `${schema}_rawboss`);
-      rows.push({ name: 'PostgreSQL (pg-boss, 2 worker processes)', platform: platformPostgres, sdk, pgBoss });
+      const dispatcher = process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? 'lease table' : 'pg-boss';
+      rows.push({ name: `PostgreSQL (${dispatcher}, 2 worker processes)`, platform: platformPostgres, sdk, pgBoss });
     } finally {
       for (const worker of workers) worker.child.kill('SIGTERM');
       await Promise.all(workers.map((worker) => worker.exited));

@@ -4,7 +4,7 @@
  * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -20,10 +20,11 @@ const platformPackage = fileURLToPath(new URL('../../packages/platform/', import
 let workerArguments = ['--conditions=@agentloom/source', '--import', 'tsx', cli];
 
 /**
- * Compiles the CLI once into one ES module inside the platform package (so its npm dependencies
- * resolve), as a deployment would run it: worker processes then load every module at start
- * instead of compiling sources with tsx on first use, which would otherwise land inside the
- * first runs and the first takeover each process makes. Answers a function that removes it.
+ * Compiles the CLI once into one ES module under the platform package's `.tmp/` (git-ignored;
+ * inside the package so that its npm dependencies resolve), as a deployment would run it: worker
+ * processes then load every module at start instead of compiling sources with tsx on first use,
+ * which would otherwise land inside the first runs and the first takeover each process makes.
+ * Answers a function that removes it.
  */
 export function bundleCli(): () => void {
   const require = createRequire(import.meta.url);
@@ -34,7 +35,8 @@ export function bundleCli(): () => void {
     };
     for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
   }
-  const directory = mkdtempSync(path.join(platformPackage, '.bench-cli-'));
+  const directory = path.join(platformPackage, '.tmp', `bench-cli-${process.pid}`);
+  mkdirSync(directory, { recursive: true });
   const outfile = path.join(directory, 'agentloom.mjs');
   const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
   const result = spawnSync(
@@ -78,6 +80,8 @@ export async function platformTarget(
     runLeaseMs: options.leaseMs,
     workerConcurrency: 50,
     embeddedWorkers: options.inProcessWorkers,
+    // The same choice as the worker processes, which read it from the environment they inherit.
+    ...(process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? { dispatcher: 'lease-table' as const } : {}),
   };
   const platform = await createPlatform({ config });
   for (let index = 0; index < options.inProcessWorkers; index += 1) platform.startWorker();
