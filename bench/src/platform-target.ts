@@ -80,6 +80,8 @@ export async function platformTarget(
     runLeaseMs: options.leaseMs,
     workerConcurrency: 50,
     embeddedWorkers: options.inProcessWorkers,
+    webhookRetryMs: 5_000,
+    webhookAttempts: 10,
     // The same choice as the worker processes, which read it from the environment they inherit.
     ...(process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? { dispatcher: 'lease-table' as const } : {}),
   };

@@ -9,3 +9,4 @@ export { apiPrefix, createPlatformApp } from './http/create-app.js';
 export { createUser } from './identity/index.js';
 export { type CreatePlatformOptions, createLogger, createPlatform, type Platform } from './platform.js';
 export { RunWorker, type RunWorkerOptions } from './runs/index.js';
+export { type VerifyWebhookOptions, verifyWebhookSignature, webhookSignatureHeader } from './webhooks/index.js';

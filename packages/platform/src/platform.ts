@@ -18,6 +18,7 @@ import {
   type RunWorkerOptions,
   startSweeper,
 } from './runs/index.js';
+import { startWebhookDeliverer } from './webhooks/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {
@@ -116,6 +117,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
   };
   const workers: RunWorker[] = [];
   let stopSweeper: (() => void) | undefined;
+  let stopDeliverer: (() => void) | undefined;
   return {
     app: createPlatformApp(services),
     services,
@@ -124,10 +126,12 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       workers.push(worker);
       worker.start();
       stopSweeper ??= startSweeper(services);
+      stopDeliverer ??= startWebhookDeliverer(services, worker.id);
       return worker;
     },
     async close() {
       stopSweeper?.();
+      stopDeliverer?.();
       await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
       await dispatcher.close();

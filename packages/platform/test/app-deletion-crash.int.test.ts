@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RunNotFoundError } from '@agentloom/sdk';
+import { RunNotFoundError, type RunStore } from '@agentloom/sdk';
+import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, type PlatformProcess, startProcess } from './process-harness.js';
+import { dialects, postgresUrl } from './harness.js';
+import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
 import { type RunBody, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
@@ -12,19 +15,36 @@ interface DeletionBody {
   deletion: { id: string; step: string; done: boolean; attempts: number; runsDeleted: number } | null;
 }
 
-describe('an app deletion whose process is SIGKILLed mid-way', () => {
+const password = 'correct horse battery staple';
+// Inside the package, so the bundle's npm dependencies resolve from node_modules.
+const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `deletion-crash-${process.pid}`);
+beforeAll(() => {
+  mkdirSync(bundleDirectory, { recursive: true });
+  useBundledCli(bundleDirectory);
+});
+afterAll(() => rmSync(bundleDirectory, { recursive: true, force: true }));
+
+describe.each(dialects)('an app deletion whose process is SIGKILLed mid-way, on %s', (dialect) => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-delete-crash-'));
+  const schema = `deletion_crash_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const url = new URL(postgresUrl);
+  url.searchParams.set('schema', schema);
   let model: ScriptedModelServer;
   let tool: CountingToolServer;
   const processes: PlatformProcess[] = [];
   const environment = {
     AGENTLOOM_DATA_DIR: dataDirectory,
-    AGENTLOOM_DATABASE_URL: '',
-    AGENTLOOM_SECRET_KEY: '',
+    AGENTLOOM_DATABASE_URL: dialect === 'postgres' ? url.toString() : '',
+    AGENTLOOM_SECRET_KEY: dialect === 'postgres' ? 'deletion-crash-secret-key-that-is-long-enough-01' : '',
     AGENTLOOM_RUN_LEASE_MS: '1500',
     AGENTLOOM_SEED_DEMO: 'false',
     INIT_CWD: dataDirectory,
   };
+  /** The SDK store the platform processes share: the truth about the deleted run. */
+  const openStore = (): RunStore =>
+    dialect === 'postgres'
+      ? new PostgresRunStore({ connectionString: postgresUrl, schema: `${schema}_runs` })
+      : new SqliteRunStore({ path: path.join(dataDirectory, 'runs.sqlite') });
   beforeAll(async () => {
     model = await new ScriptedModelServer().start();
     tool = await new CountingToolServer().start();
@@ -34,14 +54,27 @@ describe('an app deletion whose process is SIGKILLed mid-way', () => {
     await model.close();
     await tool.close();
     rmSync(dataDirectory, { recursive: true, force: true });
+    if (dialect === 'postgres') {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.query(`drop schema if exists "${schema}_runs" cascade`);
+      await client.end();
+    }
   });
 
   it('is finished by another process; the run ends stopped without redoing anything and, once deleted, can never be taken over', {
     timeout: 120_000,
   }, async () => {
+    let admin = ['', 'ops@example.com', password];
+    if (dialect === 'postgres') {
+      const created = runCommand(['create-admin', '--email', 'ops@example.com', '--password', password], environment);
+      expect(created.status, created.output).toBe(0);
+    }
     const first = startProcess('serve', environment, ['--port', '0']);
     processes.push(first);
-    const admin = (await first.waitFor(/instance administrator (\S+) with password (\S+)/)) as RegExpExecArray;
+    if (dialect === 'sqlite')
+      admin = [...((await first.waitFor(/instance administrator (\S+) with password (\S+)/)) as RegExpExecArray)];
     const firstUrl = (await first.waitFor(/listening on (http:\/\/\S+) /))[1] as string;
     // A second server on the same data directory starts meanwhile (starting is the slow part);
     // whichever of the two executes the run also gets the deletion and is killed.
@@ -91,7 +124,7 @@ describe('an app deletion whose process is SIGKILLed mid-way', () => {
     expect((await again.request('GET', `/spaces/${spaceId}/model-connections/${connectionId}`)).status).toBe(200);
 
     await survivor.kill('SIGTERM');
-    const store = new SqliteRunStore({ path: path.join(dataDirectory, 'runs.sqlite') });
+    const store = openStore();
     try {
       expect((await store.getRun(runId))?.status).toBe('deleted');
       await expect(

@@ -56,6 +56,8 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/api-keys': 'admin',
   'POST /apps/{appId}/api-keys': 'admin',
   'DELETE /apps/{appId}/api-keys/{keyId}': 'admin',
+  'GET /apps/{appId}/webhook-secret': 'admin',
+  'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
 };
 
@@ -71,10 +73,12 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /sessions/{sessionId}/messages': 'viewer',
   'GET /runs/{runId}': 'viewer',
   'GET /runs/{runId}/view': 'viewer',
+  'GET /runs/{runId}/agent-view': 'viewer',
   'GET /runs/{runId}/events': 'viewer',
   'POST /runs/{runId}/stop': 'viewer',
   'POST /runs/{runId}/supplements': 'viewer',
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
+  'GET /runs/{runId}/webhook': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -129,6 +133,8 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   let own: SpaceFixture & { runId: string; sessionId: string };
   let foreign: SpaceFixture & { runId: string; sessionId: string };
   const clients = new Map<string, TestClient>();
+  /** The run and session each principal restricted to its own sessions started in `own`. */
+  const ownRuns = new Map<string, { runId: string; sessionId: string }>();
   const userIds = new Map<string, string>();
   let routes: string[];
 
@@ -158,6 +164,16 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     clients.set('space-key', TestClient.withApiKey(platform, own.spaceKeySecret));
     clients.set('app-key', TestClient.withApiKey(platform, own.appKeySecret));
     clients.set('anonymous', new TestClient(platform));
+    // Viewers and app keys see only the sessions they started (D-P6): each gets a run of its own.
+    for (const principal of ['viewer', 'app-key']) {
+      const started = await (clients.get(principal) as TestClient).request('POST', `/apps/${own.appId}/runs?wait=30`, {
+        input: `hello from ${principal}`,
+        mode: 'blocking',
+      });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const { run } = started.body as { run: { id: string; sessionId: string } };
+      ownRuns.set(principal, { runId: run.id, sessionId: run.sessionId });
+    }
     const document = (await owner.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     routes = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
@@ -219,7 +235,7 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
           failures.push(`${route} ${principal} on foreign → ${foreignResponse.status} ${text}`);
         if (text.includes('Space B') || text.includes(foreign.spaceId))
           failures.push(`${route} ${principal} leaked foreign data`);
-        const ownResponse = await call(principal, route, own, member);
+        const ownResponse = await call(principal, route, { ...own, ...ownRuns.get(principal) }, member);
         if (denied(ownResponse))
           failures.push(`${route} ${principal} on own → ${ownResponse.status} ${JSON.stringify(ownResponse.body)}`);
       }

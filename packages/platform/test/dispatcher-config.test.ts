@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationProblemError, dispatcherKind, loadConfig, pgBossSchemaOf } from '../src/config/index.js';
+import { type ConfigurationProblemError, dispatcherKind, loadConfig, pgBossSchemaOf } from '../src/config/index.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-dispatcher-config-'));
 const secret = 'a-secret-key-long-enough-for-the-platform-0123';

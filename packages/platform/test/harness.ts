@@ -64,6 +64,8 @@ export async function createTestPlatform(
     runLeaseMs: 3_000,
     workerConcurrency: 50,
     embeddedWorkers: 0,
+    webhookRetryMs: 5_000,
+    webhookAttempts: 10,
     ...overrides,
   };
   const logLines: string[] = [];

@@ -28,6 +28,8 @@ export async function exportOpenApiDocument(): Promise<Record<string, unknown>> 
       runLeaseMs: 30_000,
       workerConcurrency: 1,
       embeddedWorkers: 0,
+      webhookRetryMs: 5_000,
+      webhookAttempts: 10,
     },
   });
   try {

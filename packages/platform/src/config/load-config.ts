@@ -22,6 +22,10 @@ export interface PlatformConfig {
   runLeaseMs: number;
   /** Runs one worker executes at once (machine capacity, not a model quota: NOT-17). */
   workerConcurrency: number;
+  /** First wait before a failed completion webhook is tried again, in ms; it doubles each time. */
+  webhookRetryMs: number;
+  /** Attempts of a completion webhook before it is marked failed. */
+  webhookAttempts: number;
   /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
   embeddedWorkers: number;
   /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
@@ -150,6 +154,8 @@ export function loadConfig(
   if (pgBossSchema !== undefined && !/^[A-Za-z_]\w{0,49}$/.test(pgBossSchema)) {
     problems.push(`AGENTLOOM_PGBOSS_SCHEMA "${pgBossSchema}" must be letters, digits and underscores (at most 50).`);
   }
+  const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
+  const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -180,6 +186,8 @@ export function loadConfig(
     embeddedWorkers,
     ...(dispatcherText === 'pg-boss' || dispatcherText === 'lease-table' ? { dispatcher: dispatcherText } : {}),
     ...(pgBossSchema ? { pgBossSchema } : {}),
+    webhookRetryMs,
+    webhookAttempts,
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),

@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
 import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
 import * as runJobRequirements from './migrations/0004-run-job-requirements.js';
+import * as webhooks from './migrations/0008-webhooks.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0002-runs': runs,
   '0003-messages-and-deletions': messagesAndDeletions,
   '0004-run-job-requirements': runJobRequirements,
+  '0008-webhooks': webhooks,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -169,8 +169,8 @@ export interface AppResourceRefsTable {
   id: string;
   app_id: string;
   release_id: string | null;
-  /** A shared resource or a model connection: both are referenced, never copied (P-4.5). */
-  target_kind: 'resource' | 'model-connection';
+  /** A shared resource, a model connection, or (for workflows) an agent app with `resource_version` = its pinned release version. */
+  target_kind: 'resource' | 'model-connection' | 'agent-app';
   resource_id: string;
   resource_version: number | null;
 }
@@ -264,6 +264,34 @@ export interface AppDeletionsTable {
   finished_at: string | null;
 }
 
+/** An app's webhook signing secret, sealed with the platform key (shown once when made). */
+export interface AppWebhookSecretsTable {
+  app_id: string;
+  secret_sealed: string;
+  created_by: string;
+  created_at: string;
+}
+
+/**
+ * The completion webhook a run owes (one per run that asked for one): `waiting` until the run
+ * ends, then tried until a 2xx (`delivered`) or the attempts run out (`failed`). `attempt_log`
+ * is a JSON array of the attempts (time, HTTP status or error) shown by `GET /runs/:id/webhook`.
+ */
+export interface WebhookDeliveriesTable {
+  id: string;
+  run_id: string;
+  app_id: string;
+  url: string;
+  state: 'waiting' | 'delivered' | 'failed';
+  attempts: number;
+  attempt_log: string;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 /** Every table of the platform database. */
 export interface PlatformDatabase {
   users: UsersTable;
@@ -287,6 +315,8 @@ export interface PlatformDatabase {
   run_jobs: RunJobsTable;
   message_keys: MessageKeysTable;
   app_deletions: AppDeletionsTable;
+  app_webhook_secrets: AppWebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -300,3 +330,4 @@ export type RunRow = Selectable<RunsTable>;
 export type RunJobRow = Selectable<RunJobsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AppDeletionRow = Selectable<AppDeletionsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

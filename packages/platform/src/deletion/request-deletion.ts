@@ -1,15 +1,41 @@
 import { newId } from '../crypto/index.js';
 import type { AppDeletionRow, AppRow } from '../database/schema.js';
+import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
 
 /**
  * Starts deleting an app (P-13.1, NOT-21): in one transaction the app becomes `deleting` (from
  * then on new runs, chat messages and supplements are refused with 409 `app-deleting`, and
  * workers start no new work of it) and its durable deletion job is recorded at the first step.
- * Idempotent: asking again answers the job already under way (or done).
+ * Idempotent: asking again answers the job already under way (or done). An agent app that a
+ * published workflow release calls is refused with 409 `app-in-use` listing those workflows
+ * (D-P4): their releases pin it, and their runs would fail.
  */
 export async function requestAppDeletion(services: PlatformServices, app: AppRow, requestedBy: string): Promise<AppDeletionRow> {
   return services.database.transaction().execute(async (transaction) => {
+    if (app.kind === 'agent' && app.state === 'active') {
+      const users = await transaction
+        .selectFrom('app_resource_refs')
+        .innerJoin('apps', 'apps.id', 'app_resource_refs.app_id')
+        .innerJoin('app_releases', 'app_releases.id', 'app_resource_refs.release_id')
+        .select(['apps.id as appId', 'apps.name as name', 'app_releases.version as releaseVersion'])
+        .where('app_resource_refs.target_kind', '=', 'agent-app')
+        .where('app_resource_refs.resource_id', '=', app.id)
+        .orderBy('apps.name')
+        .orderBy('app_releases.version')
+        .execute();
+      if (users.length > 0) {
+        const workflows = new Map<string, { appId: string; name: string; releaseVersions: number[] }>();
+        for (const user of users) {
+          const entry = workflows.get(user.appId) ?? { appId: user.appId, name: user.name, releaseVersions: [] };
+          entry.releaseVersions.push(user.releaseVersion);
+          workflows.set(user.appId, entry);
+        }
+        throw new ApiError(409, 'app-in-use', 'Published workflow releases call this agent; delete those workflows first.', {
+          workflows: [...workflows.values()],
+        });
+      }
+    }
     const at = services.now().toISOString();
     await transaction
       .updateTable('apps')

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppRow, RunRow, SessionRow, SpaceRow } from '../database/index.js';
 import { ApiError, forbidden, notFound } from './api-error.js';
 import { requirePrincipal } from './authentication.js';
+import { actorOf } from './principal.js';
 import type { PlatformEnvironment } from './services.js';
 
 /** A member's role in a space (D-P6), from least to most powerful. */
@@ -99,31 +100,51 @@ export async function authorizeApp(
 /**
  * Authorises a "use" route of an app (PLATFORM.md §4.4, ⚑): members by their role, space keys as
  * editors, and app keys of this very app (never of another app). An app the caller cannot see is
- * a 404, like everywhere else.
+ * a 404, like everywhere else. `seesAllSessions` says whether the caller may see every session of
+ * the app (D-P6: editors and above, and space keys, which act as editors) or only the sessions it
+ * started itself (viewers; app keys, which stand for one integration).
  */
 export async function authorizeAppUse(
   c: Context<PlatformEnvironment>,
   appId: string,
   action: SpaceAction = 'runs.use',
-): Promise<{ app: AppRow }> {
+): Promise<{ app: AppRow; seesAllSessions: boolean }> {
   const principal = requirePrincipal(c);
   if (principal.kind === 'app-key') {
     const app = await c.get('services').database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
     if (!app || app.space_id !== principal.spaceId) throw notFound('The app');
     if (app.id !== principal.appId || action !== 'runs.use')
       throw new ApiError(403, 'forbidden', 'App API keys may only start and follow runs of their app.');
-    return { app };
+    return { app, seesAllSessions: false };
   }
-  return authorizeApp(c, appId, action);
+  const { app, role } = await authorizeApp(c, appId, action);
+  return { app, seesAllSessions: spaceRoles.indexOf(role) >= spaceRoles.indexOf('editor') };
 }
 
-/** Loads a run's index row and authorises a use route of its app; a run the caller cannot see is a 404. */
+/** Whether a caller restricted to its own sessions (D-P6) started this session. */
+function startedBy(c: Context<PlatformEnvironment>, createdBy: string): boolean {
+  return createdBy === actorOf(requirePrincipal(c));
+}
+
+/**
+ * Loads a run's index row and authorises a use route of its app; a run the caller cannot see is a
+ * 404 — also a run of another member's session for a caller who sees only its own (D-P6).
+ */
 export async function authorizeRun(c: Context<PlatformEnvironment>, runId: string): Promise<{ run: RunRow; app: AppRow }> {
   requirePrincipal(c);
-  const run = await c.get('services').database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  const { database } = c.get('services');
+  const run = await database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
   if (!run) throw notFound('The run');
   try {
-    const { app } = await authorizeAppUse(c, run.app_id);
+    const { app, seesAllSessions } = await authorizeAppUse(c, run.app_id);
+    if (!seesAllSessions && !startedBy(c, run.requested_by)) {
+      const session = await database
+        .selectFrom('sessions')
+        .select('created_by')
+        .where('id', '=', run.session_id)
+        .executeTakeFirst();
+      if (!session || !startedBy(c, session.created_by)) throw notFound('The run');
+    }
     return { run, app };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw notFound('The run');
@@ -131,7 +152,10 @@ export async function authorizeRun(c: Context<PlatformEnvironment>, runId: strin
   }
 }
 
-/** Loads a session and authorises a use route of its app; a session the caller cannot see is a 404. */
+/**
+ * Loads a session and authorises a use route of its app; a session the caller cannot see is a
+ * 404 — also another member's session for a caller who sees only its own (D-P6).
+ */
 export async function authorizeSession(
   c: Context<PlatformEnvironment>,
   sessionId: string,
@@ -145,7 +169,8 @@ export async function authorizeSession(
     .executeTakeFirst();
   if (!session) throw notFound('The session');
   try {
-    const { app } = await authorizeAppUse(c, session.app_id);
+    const { app, seesAllSessions } = await authorizeAppUse(c, session.app_id);
+    if (!seesAllSessions && !startedBy(c, session.created_by)) throw notFound('The session');
     return { session, app };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw notFound('The session');

@@ -5,13 +5,19 @@ import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { ApiError } from '../http/api-error.js';
 import type { PlatformServices } from '../http/services.js';
 import { hashJson } from '../resources/resource-repository.js';
+import { recordWebhook } from '../webhooks/index.js';
 import { requirementsOfRelease } from './run-requirements.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
   sessionId?: string | undefined;
-  input: string;
+  /** Text for an agent; an object (an update of the workflow's state) for a workflow. */
+  input: string | Record<string, unknown>;
   variables?: Record<string, string> | undefined;
+  /** Where to POST the signed completion webhook when the run ends (the app needs a webhook secret). */
+  webhookUrl?: string | undefined;
+  /** A workflow run's release (D-P1); absent: the newest release when a worker starts it (D-P5). */
+  releaseVersion?: number | undefined;
 }
 
 /** The run a request resolved to: new, or the one an earlier request with the same key made. */
@@ -36,12 +42,16 @@ export async function startAppRun(
   actor: string,
   request: RunRequest,
   idempotencyKey: string | undefined,
+  visibility: { seesAllSessions: boolean } = { seesAllSessions: true },
 ): Promise<StartedRun> {
   assertAppRunnable(app);
+  assertInputFits(app, request);
   const requestHash = hashJson({
     sessionId: request.sessionId ?? null,
     input: request.input,
     variables: request.variables ?? {},
+    ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
+    ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
   });
   return services.database.transaction().execute(async (transaction) => {
     const runId = `run_${randomUUID()}`;
@@ -78,19 +88,64 @@ export async function startAppRun(
     }
     await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
-      await lockSession(transaction, services.dialect, app, request.sessionId);
+      await lockSession(transaction, services.dialect, app, request.sessionId, visibility.seesAllSessions ? undefined : actor);
       const active = await activeRunOf(transaction, services, request.sessionId);
       if (active)
         throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
     }
+    if (request.webhookUrl !== undefined) {
+      const secret = await transaction
+        .selectFrom('app_webhook_secrets')
+        .select('app_id')
+        .where('app_id', '=', app.id)
+        .executeTakeFirst();
+      if (!secret)
+        throw new ApiError(422, 'webhook-secret-missing', "Create the app's webhook secret before asking for a webhook.");
+    }
     await insertRun(transaction, services, app, actor, { ...request, sessionId }, runId, request.sessionId === undefined);
+    if (request.webhookUrl !== undefined)
+      await recordWebhook(transaction, services, { runId, appId: app.id, url: request.webhookUrl });
     return { runId, sessionId, created: true };
   });
 }
 
-/** Refuses a run of an app that cannot run: a workflow (not yet), an app being deleted (NOT-21), an unpublished app. */
+/**
+ * Refuses a request that does not fit the app's kind with 422 `invalid-input`: an agent takes
+ * text, a workflow an object (an update of its state). Only a workflow run may pin a release
+ * (D-P1: an agent run always uses the newest release), else 422 `release-pin-not-allowed`.
+ */
+function assertInputFits(app: AppRow, request: RunRequest): void {
+  if (app.kind === 'agent') {
+    if (typeof request.input !== 'string')
+      throw new ApiError(422, 'invalid-input', 'An agent run takes text input.', { path: 'input' });
+    if (request.releaseVersion !== undefined)
+      throw new ApiError(422, 'release-pin-not-allowed', 'Agent runs always use the newest release; only workflow runs pin one.');
+  } else if (typeof request.input !== 'object' || request.input === null || Array.isArray(request.input))
+    throw new ApiError(422, 'invalid-input', 'A workflow run takes an object: the values of its state fields.', {
+      path: 'input',
+    });
+}
+
+/** The release a workflow run pins (`releaseVersion`), or null: 422 `release-not-found` when the app has no such release. */
+async function pinnedReleaseOf(
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+  releaseVersion: number | undefined,
+): Promise<string | null> {
+  if (releaseVersion === undefined) return null;
+  const release = await transaction
+    .selectFrom('app_releases')
+    .select('id')
+    .where('app_id', '=', app.id)
+    .where('kind', '=', 'release')
+    .where('version', '=', releaseVersion)
+    .executeTakeFirst();
+  if (!release) throw new ApiError(422, 'release-not-found', `The app has no release ${releaseVersion}.`, { releaseVersion });
+  return release.id;
+}
+
+/** Refuses a run of an app that cannot run: an app being deleted (NOT-21), an unpublished app. */
 export function assertAppRunnable(app: AppRow): void {
-  if (app.kind !== 'agent') throw new ApiError(422, 'not-yet-supported', 'Workflow apps run once the workflow editor lands.');
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
   if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
 }
@@ -166,7 +221,9 @@ export async function insertRun(
       space_id: app.space_id,
       app_id: app.id,
       session_id: sessionId,
-      release_id: null,
+      // A pinned workflow release is the run's from the start; otherwise it is resolved when a
+      // worker first starts the run (D-P5) and kept for every later dispatch (P-6.5).
+      release_id: await pinnedReleaseOf(transaction, app, request.releaseVersion),
       stop_cause: null,
       requested_by: actor,
       created_at: at,
@@ -179,7 +236,7 @@ export async function insertRun(
     await services.runClient.createRun({
       runId,
       sessionId,
-      kind: 'agent',
+      kind: app.kind,
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),
@@ -191,15 +248,21 @@ export async function insertRun(
   }
 }
 
-/** Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time; SQLite transactions already do. */
+/**
+ * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time;
+ * SQLite transactions already do. With `startedBy`, only a session that actor started is found.
+ */
 export async function lockSession(
   transaction: Transaction<PlatformDatabase>,
   dialect: PlatformServices['dialect'],
   app: AppRow,
   sessionId: string,
+  startedBy?: string,
 ): Promise<void> {
-  let query = transaction.selectFrom('sessions').select(['id', 'app_id']).where('id', '=', sessionId);
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'created_by']).where('id', '=', sessionId);
   if (dialect === 'postgres') query = query.forUpdate();
   const session = await query.executeTakeFirst();
-  if (!session || session.app_id !== app.id) throw new ApiError(404, 'not-found', 'The session was not found.');
+  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
+  if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
+    throw new ApiError(404, 'not-found', 'The session was not found.');
 }

@@ -25,7 +25,10 @@ export async function requirementsOfRelease(
     .where('id', '=', releaseId)
     .executeTakeFirst();
   if (!release) return { isolation: false };
-  return { isolation: releaseNeedsIsolation(JSON.parse(release.config_snapshot) as AgentReleaseSnapshot) };
+  const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot | { kind: 'workflow' };
+  // Not yet for workflows: the agent releases a workflow pins are not inspected here.
+  if (snapshot.kind !== 'agent') return { isolation: false };
+  return { isolation: releaseNeedsIsolation(snapshot) };
 }
 
 /** Whether a worker with `capabilities` may execute a run that needs `requirements`. */

@@ -1,6 +1,7 @@
 import { RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
 import type { AppReleaseRow, AppRow } from '../database/schema.js';
 import type { PlatformServices } from '../http/services.js';
+import { nudgeWebhook } from '../webhooks/index.js';
 
 /**
  * Asks a run to stop through the SDK (a durable journal entry any owner honours, D-P10) and
@@ -22,6 +23,8 @@ export async function stopRun(
     .execute();
   try {
     await services.runClient.requestStop(runId, { reason: cause, requestedBy });
+    // A queued run ends at once: its completion webhook is due now.
+    await nudgeWebhook(services, runId);
     return true;
   } catch (error) {
     if (error instanceof RunNotActiveError || error instanceof RunNotFoundError) return false;

@@ -1,10 +1,12 @@
 import { resumeAppDeletions } from '../deletion/index.js';
 import type { PlatformServices } from '../http/services.js';
+import { sweepRunDirectories } from './sweep-run-directories.js';
 
 /**
  * The sweeper (PLATFORM.md §4.6): puts jobs whose worker stopped renewing back in the queue, so a
  * dead worker's runs are visibly re-queued even before a worker's claim would pick them up, and
- * logs each one; and continues app deletions nobody holds (P-13: a deletion whose process died
+ * logs each one; removes the temporary work directories of runs that settled while their worker
+ * died (P-12.8); and continues app deletions nobody holds (P-13: a deletion whose process died
  * is finished by another one, at start and then every round). Runs every lease period; answers
  * a function that stops it.
  */
@@ -16,6 +18,12 @@ export function startSweeper(services: PlatformServices, intervalMs = services.c
   void resume();
   const timer = setInterval(() => {
     void resume();
+    sweepRunDirectories(services).then(
+      (runIds) => {
+        for (const runId of runIds) services.logger.info({ runId }, 'settled run directory removed');
+      },
+      (error: unknown) => services.logger.warn({ err: { message: (error as Error).message } }, 'run directory sweep failed'),
+    );
     services.dispatcher.sweep().then(
       (runIds) => {
         for (const runId of runIds) services.logger.info({ runId }, 'lease expired; run re-queued');

@@ -38,9 +38,15 @@ export function appDeletionRoutes() {
       method: 'delete',
       path: '/apps/{appId}',
       summary:
-        'Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`.',
+        'Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`. An agent app that published workflow releases call is refused with 409 `app-in-use` and the list of those workflows (D-P4).',
       request: { params: appParameters },
-      responses: { 202: jsonResponse('The deletion job.', z.object({ deletion: deletionSchema })) },
+      responses: {
+        202: jsonResponse('The deletion job.', z.object({ deletion: deletionSchema })),
+        409: jsonResponse(
+          'Refused with `app-in-use`: `error.details.workflows` lists `{appId, name, releaseVersions}` of the workflows whose releases call this agent.',
+          z.object({ error: z.unknown() }),
+        ),
+      },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.delete');

@@ -16,6 +16,7 @@ import { sessionRoutes } from './session-routes.js';
 import { spaceKeyRoutes } from './space-key-routes.js';
 import { spaceRoutes } from './space-routes.js';
 import { userRoutes } from './user-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 
 /** One sub-app per resource, mounted under `/api/v1`. */
 export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
@@ -36,5 +37,6 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     runRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),
+    webhookRoutes(),
   ];
 }

@@ -5,6 +5,7 @@ import { startAppRun } from '../../runs/create-run.js';
 import { apiStatusOf, runView } from '../../runs/run-status.js';
 import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
 import { stopRun } from '../../runs/stop-runs.js';
+import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeAppUse, authorizeRun } from '../authorization.js';
@@ -34,7 +35,10 @@ const runSchema = z
     status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
     reason: z.string().nullable(),
     stopCause: z.string().nullable(),
-    output: z.string().nullable(),
+    output: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .nullable()
+      .openapi({ description: "An agent's answer (text); a workflow's output fields (an object)." }),
     owner: z.object({ ownerId: z.string(), epoch: z.number(), leaseExpiresAt: z.number(), live: z.boolean() }).nullable(),
     usage: z.record(z.string(), z.unknown()),
     loops: z.number(),
@@ -53,9 +57,25 @@ const acceptedSchema = z
 const startBody = z
   .strictObject({
     sessionId: z.string().min(1).max(100).optional(),
-    input: z.string().min(1).max(100_000),
+    input: z.union([z.string().min(1).max(100_000), z.record(z.string().max(200), z.unknown())]).openapi({
+      description:
+        'Text for an agent app; for a workflow app an object: the values of its state fields (e.g. `{"question": "…"}`).',
+    }),
     variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
+    webhook: z
+      .strictObject({
+        url: z.url({ protocol: /^https?$/, error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
+      })
+      .optional()
+      .openapi({
+        description:
+          'POSTs `{ type: "run.finished", run }` to `url` when the run ends, signed with the app\'s webhook secret (`AgentLoom-Signature`), retried with back-off; see `GET /runs/{runId}/webhook`.',
+      }),
+    releaseVersion: z.number().int().positive().optional().openapi({
+      description:
+        'Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`).',
+    }),
   })
   .openapi('StartRun');
 
@@ -78,8 +98,17 @@ function sdkError(error: unknown): never {
   throw error;
 }
 
+/**
+ * What the SDK store says of a run now. A workflow keeps its output fields in its journal's end
+ * record, not in the run's result: a succeeded workflow run's output is read from there.
+ */
 async function describe(services: PlatformServices, runId: string) {
-  return services.runClient.describeRun(runId).catch(sdkError);
+  const description = await services.runClient.describeRun(runId).catch(sdkError);
+  if (description.kind !== 'workflow' || description.status !== 'succeeded' || !description.result) return description;
+  const events = await services.runClient.readEvents(runId, { afterSequence: description.lastSequence - 1 }).catch(sdkError);
+  const finish = events.find((event) => event.type === 'workflow-finish');
+  if (finish?.type !== 'workflow-finish' || finish.result.output === undefined) return description;
+  return { ...description, result: { ...description.result, output: finish.result.output as unknown as string } };
 }
 
 /** Waits up to `seconds` for the run to end, by following its journal; answers whether it ended. */
@@ -131,10 +160,17 @@ export function runRoutes() {
       },
     }),
     async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
+      const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
       const body = c.req.valid('json');
       const services = c.get('services');
-      const started = await startAppRun(services, row, currentActor(c), body, c.req.valid('header')['idempotency-key']);
+      const started = await startAppRun(
+        services,
+        row,
+        currentActor(c),
+        { ...body, webhookUrl: body.webhook?.url },
+        c.req.valid('header')['idempotency-key'],
+        { seesAllSessions },
+      );
       if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
       if (body.mode === 'blocking' && (await waitForEnd(services, started.runId, c.req.valid('query').wait ?? 30))) {
         const runRow = await services.database
@@ -222,13 +258,42 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/view',
-      summary: 'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`.',
+      summary:
+        'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      return c.json({ view: (await describe(c.get('services'), run.id)) as unknown as Record<string, unknown> }, 200);
+      const services = c.get('services');
+      const description = await describe(services, run.id);
+      if (description.kind !== 'workflow') return c.json({ view: description as unknown as Record<string, unknown> }, 200);
+      const tasks = await describeWorkflowTasks(services.runClient, run.id).catch(sdkError);
+      return c.json({ view: { ...description, workflow: { tasks } } as unknown as Record<string, unknown> }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/runs/{runId}/agent-view',
+      summary:
+        'Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task.',
+      request: {
+        params: runParameters,
+        // Checked after authorisation, so that a caller without access learns nothing from a 400.
+        query: z.object({ taskId: z.string().max(300).optional().openapi({ description: 'Required: the task id.' }) }),
+      },
+      responses: { 200: jsonResponse('The inner run view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
+    }),
+    async (c) => {
+      const { run } = await authorizeRun(c, c.req.valid('param').runId);
+      const services = c.get('services');
+      const { taskId } = c.req.valid('query');
+      if (!taskId) throw new ApiError(400, 'task-id-required', 'Name the agent task: ?taskId=<step>/<node>.');
+      const agentRunId = await agentRunOfTask(services.runClient, run.id, taskId).catch(sdkError);
+      if (!agentRunId) throw new ApiError(404, 'task-not-found', 'The run has no agent task with this id.');
+      return c.json({ view: (await describe(services, agentRunId)) as unknown as Record<string, unknown> }, 200);
     },
   );
 

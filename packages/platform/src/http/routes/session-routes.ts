@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { apiStatusOf } from '../../runs/run-status.js';
+import { currentActor } from '../authentication.js';
 import { authorizeAppUse, authorizeSession } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
 
@@ -23,15 +24,11 @@ export function sessionRoutes() {
       responses: { 200: jsonResponse('Sessions.', z.object({ sessions: z.array(sessionSchema) })) },
     }),
     async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId);
-      const rows = await c
-        .get('services')
-        .database.selectFrom('sessions')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        .orderBy('last_run_at', 'desc')
-        .limit(c.req.valid('query').limit)
-        .execute();
+      const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
+      let query = c.get('services').database.selectFrom('sessions').selectAll().where('app_id', '=', row.id);
+      // Viewers and app keys list the sessions they started (D-P6).
+      if (!seesAllSessions) query = query.where('created_by', '=', currentActor(c));
+      const rows = await query.orderBy('last_run_at', 'desc').limit(c.req.valid('query').limit).execute();
       return c.json(
         {
           sessions: rows.map((session) => ({

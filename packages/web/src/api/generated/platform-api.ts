@@ -4346,7 +4346,7 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`. */
+        /** Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`. An agent app that published workflow releases call is refused with 409 `app-in-use` and the list of those workflows (D-P4). */
         delete: {
             parameters: {
                 query?: never;
@@ -4405,13 +4405,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The object is in a state that refuses the change. */
+                /** @description Refused with `app-in-use`: `error.details.workflows` lists `{appId, name, releaseVersions}` of the workflows whose releases call this agent. */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            error?: unknown;
+                        };
                     };
                 };
                 /** @description The body is larger than the configured limit (`body-too-large`). */
@@ -4860,7 +4862,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every problem that would stop a publish, without publishing. */
+        /** Every problem that would stop a publish, without publishing. For a workflow: the SDK format and graph issues (paths under `definition.`), unbound names, and bindings that name no published agent app or usable tool of this space. */
         post: {
             parameters: {
                 query?: never;
@@ -5051,7 +5053,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Publish: validate the draft, build it into an SDK agent as a dry run, save an immutable release. */
+        /** Publish: validate the draft, build it into an SDK agent or workflow as a dry run, save an immutable release. A workflow release pins the agent releases it calls; a workflow publish stops no run (D-P2). 422 `draft-invalid` lists every issue (e.g. an unpublished agent app). */
         post: {
             parameters: {
                 query?: never;
@@ -5067,7 +5069,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3). */
+                /** @description Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3; always empty for a workflow). */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -5875,7 +5877,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. */
+        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`). */
         get: {
             parameters: {
                 query?: never;
@@ -5888,6 +5890,114 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description The view. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            view: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/agent-view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Required: the task id. */
+                    taskId?: string;
+                };
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The inner run view. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6820,6 +6930,297 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{appId}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the app has a webhook signing secret (never the secret). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The state. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Make or replace the app's webhook signing secret; it is in this response only. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    appId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Made. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSecret"];
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The run's completion webhook delivery and its tries; 404 `no-webhook` when the run asked for none. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    runId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            delivery: components["schemas"]["WebhookDelivery"];
+                        };
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6906,6 +7307,73 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+        };
+        WorkflowDraft: {
+            /**
+             * @description The SDK workflow definition (format version 1, `@agentloom/sdk/schemas/workflow-definition.schema.json`) without inline `agents`: an agent node names a key of `bindings.agents`, a capability node names a key of `bindings.tools` (or, with `server`, of `bindings.mcpServers`).
+             * @default {
+             *       "formatVersion": 1,
+             *       "kind": "workflow",
+             *       "name": "workflow",
+             *       "state": {},
+             *       "nodes": [],
+             *       "edges": []
+             *     }
+             */
+            definition: {
+                [key: string]: unknown;
+            };
+            /**
+             * @default {
+             *       "agents": {},
+             *       "tools": {},
+             *       "mcpServers": {}
+             *     }
+             */
+            bindings: {
+                /**
+                 * @description Agent names → a published agent app of this space (P-7.1: complete agents only).
+                 * @default {}
+                 */
+                agents: {
+                    [key: string]: {
+                        appId: string;
+                    };
+                };
+                /**
+                 * @description Tool names → a custom HTTP tool resource of this space.
+                 * @default {}
+                 */
+                tools: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+                /**
+                 * @description MCP server names → an MCP server resource of this space.
+                 * @default {}
+                 */
+                mcpServers: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+            };
+            /**
+             * @description Canvas positions by node name (and START / END); ignored when running.
+             * @default {
+             *       "nodes": {}
+             *     }
+             */
+            layout: {
+                /** @default {} */
+                nodes: {
+                    [key: string]: {
+                        x: number;
+                        y: number;
+                    };
+                };
+            };
         };
         LoginResult: {
             user: components["schemas"]["User"];
@@ -7213,7 +7681,7 @@ export interface components {
             updatedAt: string;
         };
         SaveDraft: {
-            /** @description An AgentDraft (see the AgentDraft schema) for agent apps. */
+            /** @description An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps. A workflow draft may be half-built: `validate` lists its issues. */
             config: {
                 [key: string]: unknown;
             };
@@ -7254,7 +7722,10 @@ export interface components {
             status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
             reason: string | null;
             stopCause: string | null;
-            output: string | null;
+            /** @description An agent's answer (text); a workflow's output fields (an object). */
+            output: string | {
+                [key: string]: unknown;
+            } | null;
             owner: {
                 ownerId: string;
                 epoch: number;
@@ -7280,7 +7751,10 @@ export interface components {
         };
         StartRun: {
             sessionId?: string;
-            input: string;
+            /** @description Text for an agent app; for a workflow app an object: the values of its state fields (e.g. `{"question": "…"}`). */
+            input: string | {
+                [key: string]: unknown;
+            };
             variables?: {
                 [key: string]: string;
             };
@@ -7289,6 +7763,13 @@ export interface components {
              * @enum {string}
              */
             mode: "async" | "stream" | "blocking";
+            /** @description POSTs `{ type: "run.finished", run }` to `url` when the run ends, signed with the app's webhook secret (`AgentLoom-Signature`), retried with back-off; see `GET /runs/{runId}/webhook`. */
+            webhook?: {
+                /** Format: uri */
+                url: string;
+            };
+            /** @description Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`). */
+            releaseVersion?: number;
         };
         Supplement: {
             text: string;
@@ -7359,6 +7840,23 @@ export interface components {
             messages: {
                 [key: string]: unknown;
             }[];
+        };
+        WebhookSecret: {
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: string;
+            url: string;
+            /** @enum {string} */
+            state: "waiting" | "delivered" | "failed";
+            attempts: {
+                at: string;
+                status?: number;
+                error?: string;
+            }[];
+            nextAttemptAt: string | null;
+            createdAt: string;
+            finishedAt: string | null;
         };
     };
     responses: never;

@@ -1,0 +1,176 @@
+import { RunNotFoundError } from '@agentloom/sdk';
+import { sql } from 'kysely';
+import type { WebhookDeliveryRow } from '../database/schema.js';
+import type { PlatformServices } from '../http/services.js';
+import { runView } from '../runs/run-status.js';
+import { type WebhookAttempt, webhookRecheckMs } from './webhook-deliveries.js';
+import { readWebhookSecret } from './webhook-secrets.js';
+import { signWebhook, webhookSignatureHeader } from './webhook-signature.js';
+
+/** How long a claimed delivery is this process's; longer than one send may take. */
+const claimMs = 60_000;
+/** How long the receiver has to answer one try. */
+const sendTimeoutMs = 10_000;
+/** Longest wait between two tries. */
+const maxBackoffMs = 3_600_000;
+/** Deliveries one round claims. */
+const batchSize = 20;
+
+/**
+ * Sends the completion webhooks runs owe (issue 14): every round it claims due deliveries (on
+ * PostgreSQL with `FOR UPDATE SKIP LOCKED`, so deliverers on many machines never send one twice at
+ * once), and for each whose run has ended in the SDK store POSTs `{ type: 'run.finished', run }`,
+ * signed with the app's secret (`AgentLoom-Signature`). A 2xx ends it `delivered`; anything else
+ * is tried again after a doubling wait until the attempts run out (`failed`). Every try is logged
+ * on the delivery. A receiver may see a delivery twice (a process that died after sending and
+ * before recording); `AgentLoom-Delivery` carries the id to deduplicate on. Answers a function
+ * that stops it.
+ */
+export function startWebhookDeliverer(services: PlatformServices, owner: string, intervalMs = 250): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const round = async () => {
+    try {
+      for (const delivery of await claimDue(services, owner)) await deliver(services, owner, delivery);
+    } catch (error) {
+      services.logger.warn({ err: { message: (error as Error).message } }, 'webhook round failed');
+    }
+    if (!stopped) timer = setTimeout(() => void round(), intervalMs);
+  };
+  timer = setTimeout(() => void round(), 0);
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+async function claimDue(services: PlatformServices, owner: string): Promise<WebhookDeliveryRow[]> {
+  const now = services.now();
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + claimMs).toISOString();
+  if (services.dialect === 'postgres') {
+    const { rows } = await sql<WebhookDeliveryRow>`
+      update webhook_deliveries set locked_by = ${owner}, locked_until = ${until}
+      where id in (
+        select id from webhook_deliveries
+        where state = 'waiting' and next_attempt_at <= ${at} and (locked_until is null or locked_until < ${at})
+        order by next_attempt_at
+        limit ${batchSize}
+        for update skip locked)
+      returning *`.execute(services.database);
+    return rows;
+  }
+  return services.database.transaction().execute(async (transaction) => {
+    const due = await transaction
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('state', '=', 'waiting')
+      .where('next_attempt_at', '<=', at)
+      .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', at)]))
+      .orderBy('next_attempt_at')
+      .limit(batchSize)
+      .execute();
+    for (const row of due)
+      await transaction
+        .updateTable('webhook_deliveries')
+        .set({ locked_by: owner, locked_until: until })
+        .where('id', '=', row.id)
+        .execute();
+    return due;
+  });
+}
+
+async function deliver(services: PlatformServices, owner: string, delivery: WebhookDeliveryRow): Promise<void> {
+  const { database, runClient, config, now } = services;
+  const run = await database.selectFrom('runs').selectAll().where('id', '=', delivery.run_id).executeTakeFirst();
+  let description: Awaited<ReturnType<typeof runClient.describeRun>> | undefined;
+  try {
+    description = run ? await runClient.describeRun(delivery.run_id) : undefined;
+  } catch (error) {
+    if (!(error instanceof RunNotFoundError)) throw error;
+  }
+  if (!run || !description) {
+    await finish(services, owner, delivery, 'failed', [{ at: now().toISOString(), error: 'the run was deleted' }]);
+    return;
+  }
+  if (description.status === 'pending' || description.status === 'running') {
+    await database
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: new Date(now().getTime() + webhookRecheckMs).toISOString(), locked_by: null, locked_until: null })
+      .where('id', '=', delivery.id)
+      .where('locked_by', '=', owner)
+      .execute();
+    return;
+  }
+  const secret = await readWebhookSecret(services, delivery.app_id);
+  const attempt: WebhookAttempt = { at: now().toISOString() };
+  if (!secret) {
+    attempt.error = 'the app has no webhook secret';
+  } else {
+    const body = JSON.stringify({ type: 'run.finished', deliveryId: delivery.id, run: runView(run, description) });
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'AgentLoom-Webhook/1',
+          'agentloom-delivery': delivery.id,
+          'agentloom-event': 'run.finished',
+          [webhookSignatureHeader]: signWebhook(secret, body, Math.floor(now().getTime() / 1000)),
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+      attempt.status = response.status;
+      await response.body?.cancel().catch(() => {});
+    } catch (error) {
+      attempt.error = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : String((error as Error).message);
+    }
+  }
+  const log = [...(JSON.parse(delivery.attempt_log) as WebhookAttempt[]), attempt];
+  if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) {
+    await finish(services, owner, delivery, 'delivered', log);
+    return;
+  }
+  if (log.length >= config.webhookAttempts) {
+    await finish(services, owner, delivery, 'failed', log);
+    services.logger.warn({ runId: delivery.run_id, deliveryId: delivery.id }, 'webhook delivery failed for good');
+    return;
+  }
+  const backoff = Math.min(maxBackoffMs, config.webhookRetryMs * 2 ** (log.length - 1));
+  await database
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: log.length,
+      attempt_log: JSON.stringify(log),
+      next_attempt_at: new Date(now().getTime() + backoff).toISOString(),
+      locked_by: null,
+      locked_until: null,
+    })
+    .where('id', '=', delivery.id)
+    .where('locked_by', '=', owner)
+    .execute();
+}
+
+async function finish(
+  services: PlatformServices,
+  owner: string,
+  delivery: WebhookDeliveryRow,
+  state: 'delivered' | 'failed',
+  log: WebhookAttempt[],
+): Promise<void> {
+  await services.database
+    .updateTable('webhook_deliveries')
+    .set({
+      state,
+      attempts: log.length,
+      attempt_log: JSON.stringify(log),
+      finished_at: services.now().toISOString(),
+      locked_by: null,
+      locked_until: null,
+    })
+    .where('id', '=', delivery.id)
+    .where('locked_by', '=', owner)
+    .execute();
+}
