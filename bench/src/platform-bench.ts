@@ -1,189 +1,92 @@
 /**
- * `npm run bench:platform`: runs through the platform's HTTP API against the SDK alone, measured
- * in the same run (figures, not a test).
+ * `npm run bench:platform` (issue 14): the platform's figures against baselines measured in the
+ * same run (figures, not a test).
  * - (a) the embedded default: SQLite, one `serve`-like process with 2 in-process workers;
- * - (b) PostgreSQL (when it answers): the same, on one shared database;
- * - the baseline: the SDK alone running a 1-loop agent on the same kind of store, concurrently.
+ * - (b) PostgreSQL (when it answers): the API in this process and 2 `agentloom worker`
+ *   processes, dispatching through pg-boss (the PostgreSQL default);
+ * - baselines: the SDK alone running the same 1-loop agent on the same kind of store, and raw
+ *   pg-boss send → work on the same database;
+ * - 1,000 idle SSE followers (memory per follower) and the time from a worker's SIGKILL to the
+ *   run's next journal event, written by another worker.
  * Each run is a 1-loop agent on the offline demo model (no network). Latency is from the
  * `POST /apps/:appId/runs` to the end of the run's SSE stream (its terminal event).
- * Target: platform throughput ≥ 1/3 of the SDK-alone figure on the same store.
+ * Targets: platform throughput ≥ 1/3 of the SDK alone and ≥ 1/3 of raw pg-boss; takeover ≤
+ * lease + 2 s; ≤ 100 KiB per idle SSE follower. The last line says whether every target was met.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
-import { Agent, type RunStore } from '@agentloom/sdk';
 import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
-import { ScriptedModel } from '@agentloom/sdk/testing';
-import { serve } from '@hono/node-server';
 import pg from 'pg';
+import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
+import { measureIdleFollowers, measureTakeovers } from './platform-failures.js';
+import { bundleCli, platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
-const RUNS = Number(process.env.BENCH_PLATFORM_RUNS ?? 200);
-const CONCURRENCY = 50;
+/** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
+const LEASE_MS = 3_000;
+const FOLLOWERS = Number(process.env.BENCH_PLATFORM_FOLLOWERS ?? 1_000);
 
-interface Figures {
-  runsPerSecond: number;
-  p50: number;
-  p99: number;
+/** A few runs before measuring, so that the first builds of the agent are not measured. */
+async function warmUp(oneRun: (index: number) => Promise<void>): Promise<void> {
+  for (let round = 0; round < 3; round += 1) await Promise.all([0, 1, 2, 3].map((index) => oneRun(-1 - index)));
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
-}
-
-/** Runs `count` jobs with at most `limit` in flight; answers each job's latency and the wall time. */
-async function measure(count: number, limit: number, job: (index: number) => Promise<void>): Promise<Figures> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) {
-        const index = next;
-        next += 1;
-        const begin = performance.now();
-        await job(index);
-        latencies.push(performance.now() - begin);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { runsPerSecond: count / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
-}
-
-/** The platform on `database`, listening on a free port, with an app published and a space key; 2 workers. */
-async function platformTarget(database: PlatformConfig['database'], dataDirectory: string) {
-  const config: PlatformConfig = {
-    dataDirectory,
-    database,
-    secretKey: 'bench-secret-key-that-is-long-enough-0123456789',
-    secretKeySource: 'environment',
-    port: 0,
-    host: '127.0.0.1',
-    logLevel: 'warn',
-    bodyLimitBytes: 10 * 1024 * 1024,
-    seedDemo: false,
-    runLeaseMs: 30_000,
-    workerConcurrency: 50,
-    embeddedWorkers: 2,
-    webhookRetryMs: 5_000,
-    webhookAttempts: 10,
-  };
-  const platform = await createPlatform({ config });
-  platform.startWorker();
-  platform.startWorker();
-  const server = serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  await createUser(platform.services.database, {
-    email: 'bench@example.com',
-    displayName: 'bench',
-    password: 'correct horse battery staple',
-    isInstanceAdmin: true,
-    now: new Date(),
-  });
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'correct horse battery staple' }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const { csrfToken } = (await login.json()) as { csrfToken: string };
-  const call = async <Answer>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json', ...headers },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (response.status >= 400) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
-    return json as Answer;
-  };
-  const { space } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Bench' });
-  const { connection } = await call<{ connection: { id: string } }>('POST', `/spaces/${space.id}/model-connections`, {
-    name: 'Demo',
-    provider: 'offline-demo',
-    settings: { demoReplies: [], demoFallback: 'Done.' },
-    models: [{ modelId: 'demo-1' }],
-  });
-  const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${space.id}/apps`, {
-    kind: 'agent',
-    mode: 'react',
-    name: 'Bench agent',
-  });
-  const { draft } = await call<{ draft: { revision: number } }>('GET', `/apps/${app.id}/draft`);
-  await call(
-    'PUT',
-    `/apps/${app.id}/draft`,
-    { config: { model: { connectionId: connection.id, modelId: 'demo-1' }, prompt: { text: 'Answer briefly.' } } },
-    { 'if-match': `"${draft.revision}"` },
-  );
-  await call('POST', `/apps/${app.id}/releases`, { notes: 'bench' });
-  const key = await call<{ secret: string }>('POST', `/spaces/${space.id}/api-keys`, { name: 'bench' });
-  const authorization = `Bearer ${key.secret}`;
-  /** One run through the API: submit, then read its SSE stream to the end (the terminal event). */
-  const oneRun = async (index: number) => {
-    const response = await fetch(`${base}/apps/${app.id}/runs`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ input: `question ${index}` }),
-    });
-    const { runId } = (await response.json()) as { runId: string };
-    const events = await fetch(`${base}/runs/${runId}/events`, { headers: { authorization } });
-    const text = await events.text();
-    if (!text.includes('event: run-finish')) throw new Error(`run ${runId} ended without run-finish`);
-  };
-  return {
-    oneRun,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await platform.close();
-    },
-  };
-}
-
-/** The SDK alone: the same 1-loop agent on `store`, `RUNS` runs with the same concurrency. */
-async function sdkAlone(store: RunStore): Promise<Figures> {
-  const agent = new Agent({
-    name: 'bench',
-    mode: 'react',
-    model: new ScriptedModel({ respond: () => ({ text: 'Done.' }) }),
-    prompt: 'Answer briefly.',
-    store,
-  });
-  return measure(RUNS, CONCURRENCY, async (index) => {
-    const result = await agent.run({ sessionId: `s${index}`, input: `question ${index}` }).result();
-    if (result.status !== 'succeeded') throw new Error(`SDK run ${index}: ${result.status}`);
-  });
-}
-
-const rows: { name: string; platform: Figures; sdk: Figures }[] = [];
+const rows: { name: string; platform: Figures; sdk: Figures; pgBoss?: Figures }[] = [];
+let takeovers: number[] = [];
+let followerKiB: number | undefined;
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-platform-'));
 try {
-  const sqlite = await platformTarget({ dialect: 'sqlite', file: join(directory, 'platform.sqlite') }, directory);
+  const sqlite = await platformTarget({ dialect: 'sqlite', file: join(directory, 'platform.sqlite') }, directory, {
+    inProcessWorkers: 2,
+    leaseMs: 30_000,
+  });
+  await warmUp(sqlite.oneRun);
   const platformSqlite = await measure(RUNS, CONCURRENCY, sqlite.oneRun);
   await sqlite.close();
   const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
-  rows.push({ name: 'SQLite (embedded)', platform: platformSqlite, sdk: await sdkAlone(sdkStore) });
+  rows.push({ name: 'SQLite (embedded, 2 in-process workers)', platform: platformSqlite, sdk: await sdkAlone(sdkStore) });
   await sdkStore.close();
 
   if (await postgresAvailable()) {
     const schema = `bench_platform_${process.pid}`;
-    const postgres = await platformTarget({ dialect: 'postgres', url: postgresUrl, schema }, directory);
-    const platformPostgres = await measure(RUNS, CONCURRENCY, postgres.oneRun);
-    await postgres.close();
-    const store = await PostgresRunStore.fromConnectionString(postgresUrl, { schema: `${schema}_alone` });
-    rows.push({ name: 'PostgreSQL', platform: platformPostgres, sdk: await sdkAlone(store) });
-    await store.close();
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    for (const name of [schema, `${schema}_runs`, `${schema}_alone`])
-      await client.query(`drop schema if exists "${name}" cascade`);
-    await client.end();
+    const url = new URL(postgresUrl);
+    url.searchParams.set('schema', schema);
+    const postgres = await platformTarget({ dialect: 'postgres', url: postgresUrl, schema }, directory, {
+      inProcessWorkers: 0,
+      leaseMs: LEASE_MS,
+    });
+    const workers: WorkerProcess[] = [];
+    const removeBundle = bundleCli();
+    try {
+      for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
+      await warmUp(postgres.oneRun);
+      const platformPostgres = await measure(RUNS, CONCURRENCY, postgres.oneRun);
+      takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
+      // No worker from here on: the followers' run stays queued and their streams idle.
+      for (const worker of workers.splice(0)) {
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+      }
+      followerKiB = await measureIdleFollowers(postgres, postgres.demoApp, FOLLOWERS);
+      const store = await PostgresRunStore.fromConnectionString(postgresUrl, { schema: `${schema}_alone` });
+      const sdk = await sdkAlone(store);
+      await store.close();
+      const pgBoss = await rawPgBoss(postgresUrl, `${schema}_rawboss`);
+      const dispatcher = process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? 'lease table' : 'pg-boss';
+      rows.push({ name: `PostgreSQL (${dispatcher}, 2 worker processes)`, platform: platformPostgres, sdk, pgBoss });
+    } finally {
+      for (const worker of workers) worker.child.kill('SIGTERM');
+      await Promise.all(workers.map((worker) => worker.exited));
+      removeBundle();
+      await postgres.close();
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      for (const name of [schema, `${schema}_runs`, `${schema}_alone`, `${schema}_pgboss`, `${schema}_rawboss`])
+        await client.query(`drop schema if exists "${name}" cascade`);
+      await client.end();
+    }
   }
 } finally {
   rmSync(directory, { recursive: true, force: true });
@@ -191,16 +94,41 @@ try {
 
 const format = (value: number) => value.toFixed(1);
 console.log(`bench:platform — ${RUNS} runs of a 1-loop agent, ${CONCURRENCY} in flight; platform = HTTP API + 2 workers`);
-console.log('| store | platform runs/s | p50 ms | p99 ms | SDK alone runs/s | SDK p50 ms | ratio | target ≥ 0.33 | met |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('');
+console.log(
+  '| store | platform runs/s | p50 ms | p99 ms | SDK alone runs/s | SDK p50 ms | raw pg-boss jobs/s | pg-boss p50 ms |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
+for (const row of rows)
+  console.log(
+    `| ${row.name} | ${format(row.platform.runsPerSecond)} | ${format(row.platform.p50)} | ${format(row.platform.p99)} | ${format(row.sdk.runsPerSecond)} | ${format(row.sdk.p50)} | ${row.pgBoss ? format(row.pgBoss.runsPerSecond) : '—'} | ${row.pgBoss ? format(row.pgBoss.p50) : '—'} |`,
+  );
+console.log('');
+console.log('| target | measured | goal | met |');
+console.log('|---|---|---|---|');
 const missed: string[] = [];
+const target = (name: string, measured: string, goal: string, met: boolean) => {
+  if (!met) missed.push(`${name} (${measured}, goal ${goal})`);
+  console.log(`| ${name} | ${measured} | ${goal} | ${met ? 'yes' : 'no'} |`);
+};
 for (const row of rows) {
   const ratio = row.platform.runsPerSecond / row.sdk.runsPerSecond;
-  const met = ratio >= 1 / 3;
-  if (!met) missed.push(`${row.name} throughput ratio ${ratio.toFixed(2)}`);
-  console.log(
-    `| ${row.name} | ${format(row.platform.runsPerSecond)} | ${format(row.platform.p50)} | ${format(row.platform.p99)} | ${format(row.sdk.runsPerSecond)} | ${format(row.sdk.p50)} | ${ratio.toFixed(2)} | ≥ 0.33 | ${met ? 'yes' : 'no'} |`,
-  );
+  target(`${row.name}: platform / SDK alone`, ratio.toFixed(2), '≥ 0.33', ratio >= 1 / 3);
+  if (row.pgBoss) {
+    const versusQueue = row.platform.runsPerSecond / row.pgBoss.runsPerSecond;
+    target(`${row.name}: platform / raw pg-boss`, versusQueue.toFixed(2), '≥ 0.33', versusQueue >= 1 / 3);
+  }
 }
+if (takeovers.length > 0) {
+  const worst = Math.max(...takeovers);
+  target(
+    `SIGKILL → next event on another worker (worst of ${takeovers.length}; lease ${LEASE_MS} ms)`,
+    `${takeovers.map((value) => value.toFixed(0)).join(', ')} ms`,
+    `≤ ${LEASE_MS + 2_000} ms`,
+    worst <= LEASE_MS + 2_000,
+  );
+} else if (rows.length > 1) missed.push('takeover not measured');
+if (followerKiB !== undefined)
+  target(`memory per idle SSE follower (${FOLLOWERS})`, `${followerKiB.toFixed(1)} KiB`, '≤ 100 KiB', followerKiB <= 100);
 console.log(missed.length === 0 ? 'every target met' : `missed: ${missed.join('; ')}`);
 process.exit(0);

@@ -1,7 +1,7 @@
 import { RunClient } from '@agentloom/sdk';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import type { PlatformConfig } from './config/index.js';
+import { dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
 import { SecretBox } from './crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './database/index.js';
 import { stopDeletionJobs } from './deletion/index.js';
@@ -9,7 +9,15 @@ import { createPlatformApp } from './http/create-app.js';
 import { LoginRateLimiter } from './http/login-rate-limiter.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
-import { LeaseTableDispatcher, openRunStore, RunWorker, type RunWorkerOptions, startSweeper } from './runs/index.js';
+import type { Dispatcher } from './runs/index.js';
+import {
+  LeaseTableDispatcher,
+  openRunStore,
+  PgBossDispatcher,
+  RunWorker,
+  type RunWorkerOptions,
+  startSweeper,
+} from './runs/index.js';
 import { startWebhookDeliverer } from './webhooks/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
@@ -84,17 +92,26 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     throw error;
   }
   const now = options.now ?? (() => new Date());
+  const logger = createLogger(config.logLevel, options.logDestination);
+  let dispatcher: Dispatcher;
+  try {
+    dispatcher = await openDispatcher(config, handle, logger, now);
+  } catch (error) {
+    await runStore.close();
+    await handle.close();
+    throw error;
+  }
   const services: PlatformServices = {
     database: handle.database,
     dialect: handle.dialect,
     config,
     secretBox: new SecretBox(config.secretKey),
-    logger: createLogger(config.logLevel, options.logDestination),
+    logger,
     metrics: createPlatformMetrics(),
     loginLimiter: new LoginRateLimiter(),
     runStore,
     runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
-    dispatcher: new LeaseTableDispatcher(handle.database, handle.dialect, now),
+    dispatcher,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     now,
   };
@@ -117,8 +134,38 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       stopDeliverer?.();
       await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
+      await dispatcher.close();
       await runStore.close();
       await handle.close();
     },
   };
+}
+
+/**
+ * The configured dispatcher, started (D-P13): pg-boss in its own schema on PostgreSQL by default,
+ * the `run_jobs` lease table on SQLite or with `AGENTLOOM_DISPATCHER=lease-table`.
+ */
+async function openDispatcher(
+  config: PlatformConfig,
+  handle: ReturnType<typeof openPlatformDatabase>,
+  logger: Logger,
+  now: () => Date,
+): Promise<Dispatcher> {
+  if (dispatcherKind(config) === 'lease-table' || config.database.dialect !== 'postgres') {
+    return new LeaseTableDispatcher(handle.database, handle.dialect, now);
+  }
+  const dispatcher = new PgBossDispatcher({
+    database: handle.database,
+    connectionString: config.database.url,
+    schema: pgBossSchemaOf(config),
+    leaseMs: config.runLeaseMs,
+    onError: (error) => logger.warn({ err: { message: error.message } }, 'pg-boss error'),
+  });
+  try {
+    await dispatcher.start();
+  } catch (error) {
+    await dispatcher.close().catch(() => {});
+    throw error;
+  }
+  return dispatcher;
 }

@@ -86,6 +86,7 @@ export async function createTestPlatform(
         const client = new pg.Client({ connectionString: postgresUrl });
         await client.connect();
         await client.query(`drop schema if exists "${schema}" cascade`);
+        await client.query(`drop schema if exists "${schema}_pgboss" cascade`);
         await client.end();
       }
       rmSync(dataDirectory, { recursive: true, force: true });

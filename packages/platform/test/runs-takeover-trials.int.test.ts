@@ -104,6 +104,7 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
     await client.connect();
     await client.query(`drop schema if exists "${schema}" cascade`);
     await client.query(`drop schema if exists "${schema}_runs" cascade`);
+    await client.query(`drop schema if exists "${schema}_pgboss" cascade`);
     await client.end();
   });
 

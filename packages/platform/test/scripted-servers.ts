@@ -181,13 +181,14 @@ export async function buildScriptedApp(
   return { spaceId: space.id, appId: app.id, connectionId: connection.connection.id, toolId: tool.resource.id };
 }
 
-/** Saves the scripted agent's draft with `prompt` and publishes it; answers the publish body. */
+/** Saves the scripted agent's draft with `prompt` (and `builtIn` capabilities) and publishes it; answers the publish body. */
 export async function saveDraftAndPublish(
   owner: TestClient,
   appId: string,
   connectionId: string,
   toolId: string,
   prompt: string,
+  builtIn: readonly ('workspace-files' | 'run_command')[] = [],
 ): Promise<{ release: { id: string; version: number }; stoppedRuns: string[] }> {
   const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${appId}/draft`), 200);
   await ok(
@@ -198,7 +199,7 @@ export async function saveDraftAndPublish(
         config: {
           model: { connectionId, modelId: 'scripted' },
           prompt: { text: prompt },
-          capabilities: { builtIn: [], tools: [toolId], skills: [] },
+          capabilities: { builtIn, tools: [toolId], skills: [] },
         },
       },
       { 'if-match': `"${draft.revision}"` },

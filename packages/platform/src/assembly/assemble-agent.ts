@@ -15,6 +15,7 @@ import {
 } from '@agentloom/sdk';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { buildLanguageModel } from '../models/index.js';
+import { releaseNeedsIsolation } from '../runs/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 
@@ -80,7 +81,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
 
   const roles = [snapshot.entry, ...snapshot.executors];
   const wantsFiles = roles.some((role) => role.builtIn.length > 0 || role.skills.length > 0);
-  const wantsCommands = roles.some((role) => role.builtIn.includes('run_command'));
+  const wantsCommands = releaseNeedsIsolation(snapshot);
   const workspace = wantsFiles
     ? createWorkspace({
         root: ports.fileRoot,

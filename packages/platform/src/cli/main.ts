@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import { ConfigurationProblemError, loadConfig } from '../config/index.js';
+import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
 import { migrateToLatest, openPlatformDatabase } from '../database/index.js';
 import { apiPrefix } from '../http/create-app.js';
 import { createUser, EmailTakenError } from '../identity/index.js';
@@ -140,7 +140,9 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
     onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId} worker ${worker.id}`),
     onDraining: (runIds) => console.log(`worker ${worker.id} draining: handing over ${runIds.length} runs ${runIds.join(' ')}`),
   });
-  console.log(`AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once)`);
+  console.log(
+    `AgentLoom worker ${worker.id} ready (pid ${process.pid}, ${config.workerConcurrency} runs at once, dispatcher ${dispatcherKind(config)}, isolation ${worker.capabilities.isolation ? 'bubblewrap' : 'none: runs that run commands are left to other workers'})`,
+  );
   // SIGTERM (a deploy) drains like `POST /admin/workers/:id/drain`: every run goes to another
   // worker at once instead of after its lease. A drain asked over HTTP ends the process too.
   await Promise.race([untilSignal(), worker.drained]);

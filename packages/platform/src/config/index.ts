@@ -1,7 +1,10 @@
 export {
   type ConfigFlags,
   ConfigurationProblemError,
+  type DispatcherKind,
   defaultBodyLimitBytes,
+  dispatcherKind,
   loadConfig,
   type PlatformConfig,
+  pgBossSchemaOf,
 } from './load-config.js';

@@ -30,6 +30,27 @@ export interface PlatformConfig {
   embeddedWorkers: number;
   /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
   consoleDirectory?: string;
+  /**
+   * How runs reach workers (D-P13): `pg-boss` (PostgreSQL only; its default) or `lease-table`
+   * (the `run_jobs` table; the SQLite default). Unset: the engine's default (`dispatcherKind`).
+   */
+  dispatcher?: DispatcherKind;
+  /** pg-boss's schema (default `pgboss`, or `<platform schema>_pgboss` when the URL names a schema). */
+  pgBossSchema?: string;
+}
+
+/** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
+export type DispatcherKind = 'pg-boss' | 'lease-table';
+
+/** The dispatcher a configuration uses: the one it names, else pg-boss on PostgreSQL and the lease table on SQLite. */
+export function dispatcherKind(config: Pick<PlatformConfig, 'database' | 'dispatcher'>): DispatcherKind {
+  return config.dispatcher ?? (config.database.dialect === 'postgres' ? 'pg-boss' : 'lease-table');
+}
+
+/** pg-boss's schema for a configuration (see `PlatformConfig.pgBossSchema`). */
+export function pgBossSchemaOf(config: Pick<PlatformConfig, 'database' | 'pgBossSchema'>): string {
+  if (config.pgBossSchema) return config.pgBossSchema;
+  return config.database.dialect === 'postgres' && config.database.schema ? `${config.database.schema}_pgboss` : 'pgboss';
 }
 
 /** Command-line flags that override the environment. */
@@ -123,6 +144,16 @@ export function loadConfig(
   const runLeaseMs = integerSetting('AGENTLOOM_RUN_LEASE_MS', 30_000, 500);
   const workerConcurrency = integerSetting('AGENTLOOM_WORKER_CONCURRENCY', 50, 1);
   const embeddedWorkers = integerSetting('AGENTLOOM_EMBEDDED_WORKERS', 1, 0);
+  const dispatcherText = environment.AGENTLOOM_DISPATCHER;
+  if (dispatcherText !== undefined && dispatcherText !== 'pg-boss' && dispatcherText !== 'lease-table') {
+    problems.push(`AGENTLOOM_DISPATCHER "${dispatcherText}" must be pg-boss or lease-table.`);
+  } else if (dispatcherText === 'pg-boss' && database.dialect !== 'postgres') {
+    problems.push('AGENTLOOM_DISPATCHER=pg-boss needs PostgreSQL (AGENTLOOM_DATABASE_URL=postgres://…).');
+  }
+  const pgBossSchema = environment.AGENTLOOM_PGBOSS_SCHEMA;
+  if (pgBossSchema !== undefined && !/^[A-Za-z_]\w{0,49}$/.test(pgBossSchema)) {
+    problems.push(`AGENTLOOM_PGBOSS_SCHEMA "${pgBossSchema}" must be letters, digits and underscores (at most 50).`);
+  }
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
@@ -153,6 +184,8 @@ export function loadConfig(
     runLeaseMs,
     workerConcurrency,
     embeddedWorkers,
+    ...(dispatcherText === 'pg-boss' || dispatcherText === 'lease-table' ? { dispatcher: dispatcherText } : {}),
+    ...(pgBossSchema ? { pgBossSchema } : {}),
     webhookRetryMs,
     webhookAttempts,
     ...(environment.AGENTLOOM_CONSOLE_DIR

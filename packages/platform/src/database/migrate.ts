@@ -4,6 +4,7 @@ import { quoteIdentifier } from './connect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as runs from './migrations/0002-runs.js';
 import * as messagesAndDeletions from './migrations/0003-messages-and-deletions.js';
+import * as runJobRequirements from './migrations/0004-run-job-requirements.js';
 import * as workers from './migrations/0005-workers.js';
 import * as debugSessions from './migrations/0007-debug-sessions.js';
 import * as webhooks from './migrations/0008-webhooks.js';
@@ -14,9 +15,10 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-runs': runs,
   '0003-messages-and-deletions': messagesAndDeletions,
+  '0004-run-job-requirements': runJobRequirements,
   '0005-workers': workers,
-  '0008-webhooks': webhooks,
   '0007-debug-sessions': debugSessions,
+  '0008-webhooks': webhooks,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

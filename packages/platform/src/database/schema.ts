@@ -225,6 +225,8 @@ export interface RunJobsTable {
   lease_until: string | null;
   not_before: string;
   created_at: string;
+  /** 1 when the run needs a worker that can isolate commands (bubblewrap, NOT-18), else 0. */
+  needs_isolation: number;
 }
 
 /** A worker process (§4.3 `workers`): what it can do and whether it is alive, draining or gone. */

@@ -7,6 +7,7 @@ import type { PlatformServices } from '../http/services.js';
 import { createDebugRelease } from '../releases/publish-release.js';
 import { hashJson } from '../resources/resource-repository.js';
 import { recordWebhook } from '../webhooks/index.js';
+import { requirementsOfRelease } from './run-requirements.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
@@ -265,7 +266,9 @@ export async function insertRun(
       created_at: at,
     })
     .execute();
-  await services.dispatcher.enqueue(transaction, runId);
+  // A queued run starts on the app's newest release (D-P5), so that release says what it needs;
+  // the worker checks again at start, as a newer release may need more.
+  await services.dispatcher.enqueue(transaction, runId, await requirementsOfRelease(transaction, app.latest_release_id));
   try {
     await services.runClient.createRun({
       runId,

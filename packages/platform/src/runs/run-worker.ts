@@ -16,7 +16,8 @@ import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
 import { databaseWorkflowPorts } from '../releases/workflow-lookups.js';
 import { nudgeWebhook } from '../webhooks/index.js';
-import type { ClaimedJob } from './dispatcher.js';
+import type { ClaimedJob, RunRequirements } from './dispatcher.js';
+import { capabilitiesMeet, releaseNeedsIsolation } from './run-requirements.js';
 import { detectWorkerCapabilities, type WorkerCapabilities } from './worker-capabilities.js';
 import { WorkerRegistry } from './worker-registry.js';
 
@@ -36,12 +37,26 @@ class WorkerDrainingError extends Error {
   }
 }
 
+/**
+ * The run's release needs what this worker lacks (a release published after the run was
+ * enqueued added `run_command`): the job goes back with the new requirements for a worker that
+ * has them (NOT-18).
+ */
+class MissingCapabilityError extends Error {
+  constructor(readonly requirements: RunRequirements) {
+    super('The run needs a worker that can isolate commands (bubblewrap).');
+    this.name = 'MissingCapabilityError';
+  }
+}
+
 /** Options of a `RunWorker`. */
 export interface RunWorkerOptions {
   /** Runs executed at once; defaults to the configured `workerConcurrency`. */
   concurrency?: number;
   /** Wait between claims when no job was ready, in ms. Default 100. */
   idlePollMs?: number;
+  /** What this worker can execute; default: probed (`detectWorkerCapabilities`). */
+  capabilities?: WorkerCapabilities;
   /** Called once the SDK owns a run here, with the SDK's owner id (process logs, crash tests). */
   onRunStarted?: (runId: string, sdkOwnerId: string) => void;
   /** How often the worker marks itself alive in `workers` and looks for a drain request, in ms. Default 5,000. */
@@ -50,8 +65,6 @@ export interface RunWorkerOptions {
   handOverSettleMs?: number;
   /** Called when the worker starts draining, with the runs it hands over (process logs, tests). */
   onDraining?: (runIds: string[]) => void;
-  /** What this machine can do; detected (bubblewrap) when omitted. */
-  capabilities?: WorkerCapabilities;
 }
 
 /**
@@ -73,6 +86,8 @@ export class RunWorker {
   readonly id = `worker_${hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
   private readonly concurrency: number;
   private readonly idlePollMs: number;
+  /** What this worker can execute; it claims only runs these meet (NOT-18). */
+  readonly capabilities: WorkerCapabilities;
   private readonly executing = new Map<string, Promise<void>>();
   /** The SDK handles of the runs executing here, for a hand-over. */
   private readonly handles = new Map<string, AgentRun>();
@@ -102,6 +117,7 @@ export class RunWorker {
     this.concurrency = options.concurrency ?? services.config.workerConcurrency;
     this.idlePollMs = options.idlePollMs ?? 100;
     this.registry = new WorkerRegistry(services.database, services.now);
+    this.capabilities = options.capabilities ?? detectWorkerCapabilities();
   }
 
   /** Registers the worker in `workers`, then claims jobs and heartbeats until stopped or drained. */
@@ -111,7 +127,7 @@ export class RunWorker {
     this.registered = this.registry
       .register({
         id: this.id,
-        capabilities: this.options.capabilities ?? detectWorkerCapabilities(),
+        capabilities: this.capabilities,
         maxConcurrentRuns: this.concurrency,
       })
       .catch((error: unknown) => {
@@ -202,14 +218,15 @@ export class RunWorker {
         this.id,
         this.concurrency - this.executing.size,
         this.services.config.runLeaseMs,
+        this.capabilities,
       );
     } catch (error) {
       this.services.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
     }
     for (const job of claimed) {
       if (this.stopped) {
-        // Claimed while the worker stopped or began draining: claimable again at once.
-        await this.services.dispatcher.release(job.runId, this.id, this.services.now()).catch(() => {});
+        // Claimed while the worker stopped or began draining: hand the job straight back rather than leave it to its lease.
+        await this.services.dispatcher.release(job, new Date()).catch(() => {});
         continue;
       }
       const execution = this.execute(job).finally(() => this.executing.delete(job.runId));
@@ -222,39 +239,44 @@ export class RunWorker {
     const { dispatcher, logger, config } = this.services;
     const renewal = setInterval(
       () => {
-        dispatcher.renew(job.runId, this.id, config.runLeaseMs).catch(() => {});
+        dispatcher.renew(job, config.runLeaseMs).catch(() => {});
       },
       Math.max(100, Math.floor(config.runLeaseMs / 3)),
     );
     try {
       const started = await this.startRun(job);
       if (!started) {
-        await dispatcher.complete(job.runId, this.id);
+        await dispatcher.complete(job);
         return;
       }
       const result = await started;
       logger.info({ workerId: this.id, runId: job.runId, status: result.status, attempt: job.attempt }, 'run ended');
-      await dispatcher.complete(job.runId, this.id);
+      await dispatcher.complete(job);
       await nudgeWebhook(this.services, job.runId).catch(() => {});
     } catch (error) {
       if (RunDetachedError.isInstance(error) || error instanceof WorkerDrainingError) {
         // Handed over (a drain): the job is claimable again now, by a worker that is not draining.
         logger.info({ workerId: this.id, runId: job.runId }, 'run handed over');
-        await dispatcher.release(job.runId, this.id, this.services.now()).catch(() => {});
+        await dispatcher.release(job, this.services.now()).catch(() => {});
         return;
       }
       if (error instanceof RunOwnedElsewhereError) {
-        await dispatcher.release(job.runId, this.id, new Date(error.leaseExpiresAt + 50)).catch(() => {});
+        await dispatcher.release(job, new Date(error.leaseExpiresAt + 50)).catch(() => {});
         return;
       }
       if (error instanceof RunNotFoundError) {
         // Deleted (a tombstone, P-13.2): never taken over, never retried.
         logger.info({ workerId: this.id, runId: job.runId }, 'run deleted; job dropped');
-        await dispatcher.complete(job.runId, this.id).catch(() => {});
+        await dispatcher.complete(job).catch(() => {});
         return;
       }
       if (error instanceof AppDeletingError) {
-        await dispatcher.release(job.runId, this.id, new Date(Date.now() + config.runLeaseMs)).catch(() => {});
+        await dispatcher.release(job, new Date(Date.now() + config.runLeaseMs)).catch(() => {});
+        return;
+      }
+      if (error instanceof MissingCapabilityError) {
+        logger.info({ workerId: this.id, runId: job.runId }, 'run needs isolation this worker lacks; handed back');
+        await dispatcher.release(job, new Date(), error.requirements).catch(() => {});
         return;
       }
       logger.warn(
@@ -262,7 +284,7 @@ export class RunWorker {
         'run failed to execute',
       );
       const backoff = Math.min(30_000, 500 * 2 ** Math.min(job.attempt, 6));
-      await dispatcher.release(job.runId, this.id, new Date(Date.now() + backoff)).catch(() => {});
+      await dispatcher.release(job, new Date(Date.now() + backoff)).catch(() => {});
     } finally {
       clearInterval(renewal);
     }
@@ -287,6 +309,9 @@ export class RunWorker {
           databaseWorkflowPorts(this.services, app, { store: runStore, leaseMs: this.services.config.runLeaseMs }),
         );
       const snapshot = parsed;
+      // Checked before anything is built or run: this worker never executes what it cannot isolate.
+      const requirements = { isolation: releaseNeedsIsolation(snapshot) };
+      if (!capabilitiesMeet(this.capabilities, requirements)) throw new MissingCapabilityError(requirements);
       return assembleAgent(
         snapshot,
         databaseAssemblyPorts(this.services, app, {

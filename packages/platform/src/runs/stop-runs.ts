@@ -44,16 +44,30 @@ export async function stopRunsOfOlderReleases(
   release: AppReleaseRow,
   requestedBy: string,
 ): Promise<string[]> {
+  // Only a session's newest run can be unfinished (one active run per session, S-2); the SDK
+  // store says whether it is (P-11.9), whichever dispatcher carried it.
   const candidates = await services.database
     .selectFrom('runs')
-    .innerJoin('run_jobs', 'run_jobs.run_id', 'runs.id')
     .select('runs.id')
     .where('runs.app_id', '=', app.id)
-    .where('run_jobs.state', '!=', 'done')
     .where('runs.release_id', 'is not', null)
     .where('runs.release_id', '!=', release.id)
+    .where((where) =>
+      where(
+        'runs.created_at',
+        '=',
+        where
+          .selectFrom('runs as newest')
+          .select((select) => select.fn.max('newest.created_at').as('created_at'))
+          .whereRef('newest.session_id', '=', 'runs.session_id'),
+      ),
+    )
     .execute();
   const stopped: string[] = [];
-  for (const { id } of candidates) if (await stopRun(services, id, 'release-published', requestedBy)) stopped.push(id);
+  for (const { id } of candidates) {
+    const stored = await services.runStore.getRun(id);
+    if (stored?.status !== 'pending' && stored?.status !== 'running') continue;
+    if (await stopRun(services, id, 'release-published', requestedBy)) stopped.push(id);
+  }
   return stopped;
 }

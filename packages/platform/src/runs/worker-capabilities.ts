@@ -1,13 +1,12 @@
 import { checkBubblewrap } from '@agentloom/sdk';
 
 /**
- * What a worker can do, reported in the `workers` table (PLATFORM.md §4.6 "Capabilities"):
- * `isolation` is whether this machine can run scripts in the SDK's bubblewrap sandbox. A worker
- * without it must never claim a run that needs isolation (NOT-18).
+ * What a worker can execute. `isolation`: bubblewrap runs here, so the worker can take runs
+ * whose agent runs commands (NOT-18: never on the host, never on path checks alone).
  */
 export type WorkerCapabilities = { isolation: boolean };
 
-/** Detects this machine's capabilities once, through the SDK's public sandbox check. */
+/** Probes this machine: isolation when the SDK's bubblewrap check finds a working `bwrap`. */
 export function detectWorkerCapabilities(): WorkerCapabilities {
   return { isolation: checkBubblewrap().available };
 }

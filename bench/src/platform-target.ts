@@ -1,0 +1,242 @@
+/**
+ * What `bench:platform` measures against: a platform listening on a free port with a published
+ * 1-loop agent and a space key, `agentloom worker` processes started from the CLI source, and a
+ * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
+import { serve } from '@hono/node-server';
+
+const secretKey = 'bench-secret-key-that-is-long-enough-0123456789';
+const cli = fileURLToPath(new URL('../../packages/platform/src/cli/main.ts', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const platformPackage = fileURLToPath(new URL('../../packages/platform/', import.meta.url));
+let workerArguments = ['--conditions=@agentloom/source', '--import', 'tsx', cli];
+
+/**
+ * Compiles the CLI once into one ES module under the platform package's `.tmp/` (git-ignored;
+ * inside the package so that its npm dependencies resolve), as a deployment would run it: worker
+ * processes then load every module at start instead of compiling sources with tsx on first use,
+ * which would otherwise land inside the first runs and the first takeover each process makes.
+ * Answers a function that removes it.
+ */
+export function bundleCli(): () => void {
+  const require = createRequire(import.meta.url);
+  const external = new Set<string>();
+  for (const manifest of ['package.json', '../sdk/package.json']) {
+    const { dependencies = {} } = JSON.parse(readFileSync(path.join(platformPackage, manifest), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
+  }
+  const directory = path.join(platformPackage, '.tmp', `bench-cli-${process.pid}`);
+  mkdirSync(directory, { recursive: true });
+  const outfile = path.join(directory, 'agentloom.mjs');
+  const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
+  const result = spawnSync(
+    esbuild,
+    [
+      cli,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--conditions=@agentloom/source',
+      `--outfile=${outfile}`,
+      '--log-level=error',
+      ...[...external].flatMap((name) => [`--external:${name}`, `--external:${name}/*`]),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  workerArguments = [outfile];
+  return () => rmSync(directory, { recursive: true, force: true });
+}
+
+/** A platform under measurement. */
+export type PlatformTarget = Awaited<ReturnType<typeof platformTarget>>;
+
+/** The platform on `database`, with `inProcessWorkers` workers of its own and an admin session over HTTP. */
+export async function platformTarget(
+  database: PlatformConfig['database'],
+  dataDirectory: string,
+  options: { inProcessWorkers: number; leaseMs: number },
+) {
+  const config: PlatformConfig = {
+    dataDirectory,
+    database,
+    secretKey,
+    secretKeySource: 'environment',
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'warn',
+    bodyLimitBytes: 10 * 1024 * 1024,
+    seedDemo: false,
+    runLeaseMs: options.leaseMs,
+    workerConcurrency: 50,
+    embeddedWorkers: options.inProcessWorkers,
+    webhookRetryMs: 5_000,
+    webhookAttempts: 10,
+    // The same choice as the worker processes, which read it from the environment they inherit.
+    ...(process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? { dispatcher: 'lease-table' as const } : {}),
+  };
+  const platform = await createPlatform({ config });
+  for (let index = 0; index < options.inProcessWorkers; index += 1) platform.startWorker();
+  const server = serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  await createUser(platform.services.database, {
+    email: 'bench@example.com',
+    displayName: 'bench',
+    password: 'correct horse battery staple',
+    isInstanceAdmin: true,
+    now: new Date(),
+  });
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'correct horse battery staple' }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { csrfToken } = (await login.json()) as { csrfToken: string };
+  const call = async <Answer>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json', ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (response.status >= 400) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
+    return json as Answer;
+  };
+  const { space } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Bench' });
+  const key = await call<{ secret: string }>('POST', `/spaces/${space.id}/api-keys`, { name: 'bench' });
+  const authorization = `Bearer ${key.secret}`;
+
+  /** Publishes a ReAct agent on a model connection (`connection` is the POST body of the connection). */
+  const publishApp = async (name: string, connection: Record<string, unknown>, modelId: string) => {
+    const created = await call<{ connection: { id: string } }>('POST', `/spaces/${space.id}/model-connections`, connection);
+    const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${space.id}/apps`, {
+      kind: 'agent',
+      mode: 'react',
+      name,
+    });
+    const { draft } = await call<{ draft: { revision: number } }>('GET', `/apps/${app.id}/draft`);
+    await call(
+      'PUT',
+      `/apps/${app.id}/draft`,
+      { config: { model: { connectionId: created.connection.id, modelId }, prompt: { text: 'Answer briefly.' } } },
+      { 'if-match': `"${draft.revision}"` },
+    );
+    await call('POST', `/apps/${app.id}/releases`, { notes: 'bench' });
+    return app.id;
+  };
+  const demoApp = await publishApp(
+    'Bench agent',
+    {
+      name: 'Demo',
+      provider: 'offline-demo',
+      settings: { demoReplies: [], demoFallback: 'Done.' },
+      models: [{ modelId: 'demo-1' }],
+    },
+    'demo-1',
+  );
+
+  /** Starts a run of `appId`; answers its id. */
+  const submit = async (appId: string, input: string) => {
+    const response = await fetch(`${base}/apps/${appId}/runs`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ input }),
+    });
+    return ((await response.json()) as { runId: string }).runId;
+  };
+  /** One run through the API: submit, then read its SSE stream to the end (the terminal event). */
+  const oneRun = async (index: number) => {
+    const runId = await submit(demoApp, `question ${index}`);
+    const events = await fetch(`${base}/runs/${runId}/events`, { headers: { authorization } });
+    const text = await events.text();
+    if (!text.includes('event: run-finish')) throw new Error(`run ${runId} ended without run-finish`);
+  };
+  return {
+    platform,
+    base,
+    authorization,
+    demoApp,
+    publishApp,
+    submit,
+    oneRun,
+    async close() {
+      (server as import('node:http').Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await platform.close();
+    },
+  };
+}
+
+/** An `agentloom worker` process; `owned` fills with the run ids it reports starting. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  owned: Set<string>;
+  exited: Promise<void>;
+}
+
+/** Starts `agentloom worker` from the CLI source on the PostgreSQL URL (schema in its `schema` parameter). */
+export async function startWorkerProcess(databaseUrl: string, leaseMs: number): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...workerArguments, 'worker'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      AGENTLOOM_DATABASE_URL: databaseUrl,
+      AGENTLOOM_SECRET_KEY: secretKey,
+      AGENTLOOM_RUN_LEASE_MS: String(leaseMs),
+      AGENTLOOM_WORKER_CONCURRENCY: '50',
+      AGENTLOOM_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const owned = new Set<string>();
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+      for (const match of output.matchAll(/^run (\S+) owner /gm)) owned.add(match[1] as string);
+      if (output.includes(' ready (pid')) resolve();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    void exited.then(() => reject(new Error(`agentloom worker exited: ${output}`)));
+  });
+  return { child, owned, exited };
+}
+
+/** An OpenAI-compatible model that answers "Done." after `delayMs` (a run that lasts that long). */
+export async function slowModelServer(delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      setTimeout(() => {
+        if (response.destroyed) return;
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+          `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'slow', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        response.end(`${chunk({ role: 'assistant', content: 'Done.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
