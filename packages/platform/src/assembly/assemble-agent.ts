@@ -6,7 +6,6 @@ import {
   createAgent,
   createWorkspace,
   DEFINITION_FORMAT_VERSION,
-  InvalidConfigurationError,
   InvalidDefinitionError,
   InvalidSkillError,
   loadSkills,
@@ -16,7 +15,7 @@ import {
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { buildLanguageModel } from '../models/index.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
-import { buildHttpTool, type HttpToolContent } from './http-tool.js';
+import { buildPinnedHttpTool } from './http-tool.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -54,26 +53,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     }
     for (const [index, pinned] of role.tools.entries()) {
       if (tools.has(pinned.name)) continue;
-      const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(content.request.headers ?? {})) {
-        if (typeof value === 'string') headers[name] = value;
-        else {
-          const secret = await ports.readSecret(value.secret);
-          if (secret === undefined)
-            issues.push({ path: `${rolePath}.tools.${index}`, message: `the secret "${value.secret}" does not exist` });
-          else headers[name] = secret;
-        }
-      }
-      try {
-        tools.set(pinned.name, buildHttpTool(pinned.name, content, headers, ports.fetch));
-      } catch (error) {
-        const detail =
-          error instanceof InvalidConfigurationError
-            ? error.issues.map((issue) => issue.message).join('; ')
-            : (error as Error).message;
-        issues.push({ path: `${rolePath}.tools.${index}`, message: `cannot build the tool: ${detail}` });
-      }
+      const built = await buildPinnedHttpTool(pinned, ports, `${rolePath}.tools.${index}`, issues);
+      if (built) tools.set(pinned.name, built);
     }
     for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
     return { prompt, tools: role.tools.map((pinned) => pinned.name), skills: role.skills.map((skill) => skill.name) };

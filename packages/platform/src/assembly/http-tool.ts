@@ -1,4 +1,5 @@
-import { jsonSchemaTool, type Tool } from '@agentloom/sdk';
+import { InvalidConfigurationError, jsonSchemaTool, type Tool } from '@agentloom/sdk';
+import type { AssemblyPorts } from './assembly-ports.js';
 
 /** A custom HTTP tool's stored content (see `toolContentSchema`). */
 export interface HttpToolContent {
@@ -16,6 +17,8 @@ const maximumResponseCharacters = 20_000;
  * Turns a custom HTTP tool into an SDK tool with `jsonSchemaTool` (the model sees the stored
  * JSON Schema unchanged; arguments are validated against it before any call), the arguments are sent as the JSON body (query for
  * GET), and secrets in headers are resolved here, at construction, never stored in the snapshot.
+ * Each call carries its identity: `Idempotency-Key: <runId>:<operationId>`, and the two parts as
+ * `X-AgentLoom-Run-Id` and `X-AgentLoom-Operation-Id`.
  */
 export function buildHttpTool(
   name: string,
@@ -27,7 +30,7 @@ export function buildHttpTool(
     name,
     description: content.description,
     parameters: content.parameters as Parameters<typeof jsonSchemaTool>[0]['parameters'],
-    execute: async (args) => {
+    execute: async (args, context) => {
       const url = new URL(content.request.url);
       const isGet = content.request.method === 'GET';
       if (isGet && args && typeof args === 'object') {
@@ -36,7 +39,15 @@ export function buildHttpTool(
       }
       const response = await fetchImplementation(url, {
         method: content.request.method,
-        headers: { ...(isGet ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          ...(isGet ? {} : { 'content-type': 'application/json' }),
+          // The call's identity, stable across retries and recovery: the endpoint can make a
+          // repeated call (an `unknown` outcome retried, X-7) do nothing twice.
+          'idempotency-key': `${context.runId}:${context.operationId}`,
+          'x-agentloom-run-id': context.runId,
+          'x-agentloom-operation-id': context.operationId,
+          ...headers,
+        },
         ...(isGet ? {} : { body: JSON.stringify(args) }),
         signal: AbortSignal.timeout(content.timeoutMs),
       });
@@ -45,4 +56,41 @@ export function buildHttpTool(
       return text;
     },
   });
+}
+
+/**
+ * Builds the custom HTTP tool of a pinned resource version: reads the version, resolves the
+ * secrets its headers name (now, never stored) and builds the SDK tool. A problem is pushed onto
+ * `issues` at `path` and answers undefined, so that assembly reports every problem together.
+ */
+export async function buildPinnedHttpTool(
+  pinned: { resourceId: string; version: number; name: string },
+  ports: Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch'>,
+  path: string,
+  issues: { path: string; message: string }[],
+): Promise<Tool | undefined> {
+  const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
+  const headers: Record<string, string> = {};
+  let missing = false;
+  for (const [name, value] of Object.entries(content.request.headers ?? {})) {
+    if (typeof value === 'string') headers[name] = value;
+    else {
+      const secret = await ports.readSecret(value.secret);
+      if (secret === undefined) {
+        issues.push({ path, message: `the secret "${value.secret}" does not exist` });
+        missing = true;
+      } else headers[name] = secret;
+    }
+  }
+  if (missing) return undefined;
+  try {
+    return buildHttpTool(pinned.name, content, headers, ports.fetch);
+  } catch (error) {
+    const detail =
+      error instanceof InvalidConfigurationError
+        ? error.issues.map((issue) => issue.message).join('; ')
+        : (error as Error).message;
+    issues.push({ path, message: `cannot build the tool: ${detail}` });
+    return undefined;
+  }
 }

@@ -169,8 +169,8 @@ export interface AppResourceRefsTable {
   id: string;
   app_id: string;
   release_id: string | null;
-  /** A shared resource or a model connection: both are referenced, never copied (P-4.5). */
-  target_kind: 'resource' | 'model-connection';
+  /** A shared resource, a model connection, or (for workflows) an agent app with `resource_version` = its pinned release version. */
+  target_kind: 'resource' | 'model-connection' | 'agent-app';
   resource_id: string;
   resource_version: number | null;
 }

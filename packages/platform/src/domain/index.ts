@@ -9,3 +9,12 @@ export {
   referencedResources,
 } from './agent-draft.js';
 export { type DraftIssue, type DraftLookups, validateAgentDraft } from './validate-agent-draft.js';
+export {
+  emptyWorkflowDraft,
+  validateWorkflowDraft,
+  type WorkflowDraft,
+  type WorkflowDraftLookups,
+  workflowDraftSchema,
+  workflowDraftSchemaVersion,
+  workflowReferences,
+} from './workflow-draft.js';

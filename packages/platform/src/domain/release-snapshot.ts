@@ -46,3 +46,28 @@ export interface AgentReleaseSnapshot {
   /** Publishing this release interrupts the agent's session runs in progress (P-6.3). */
   interruptsRunsInProgress: true;
 }
+
+/** An agent app a workflow release calls, pinned to one of its releases (P-6.9). */
+export interface PinnedAgentRelease {
+  appId: string;
+  releaseId: string;
+  version: number;
+}
+
+/**
+ * The immutable configuration of a workflow release (P-6.7, P-6.9, ADR 0013): the SDK workflow
+ * definition as published (no inline agents, no canvas layout), every agent name pinned to one
+ * release of a published agent app, every tool to a resource version. Runs build the workflow
+ * from this alone, so a later draft edit or agent publish changes nothing in them (NOT-8, D-P2).
+ */
+export interface WorkflowReleaseSnapshot {
+  schemaVersion: 1;
+  kind: 'workflow';
+  name: string;
+  description: string;
+  definition: Record<string, unknown>;
+  agents: Readonly<Record<string, PinnedAgentRelease>>;
+  tools: Readonly<Record<string, PinnedResource>>;
+  /** Publishing a workflow never interrupts its runs in progress: they finish on their release (D-P2). */
+  interruptsRunsInProgress: false;
+}

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PlatformDatabase } from '../database/schema.js';
-import { type AgentDraft, type DraftLookups, referencedResources } from '../domain/index.js';
+import { type AgentDraft, type DraftLookups, referencedResources, type WorkflowDraft } from '../domain/index.js';
+import { readWorkflowLookups } from './workflow-lookups.js';
 
 type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
 
@@ -86,4 +87,28 @@ export async function replaceDraftReferences(
       })
       .execute();
   }
+}
+
+/**
+ * Replaces the "who uses this" rows of a workflow draft (`release_id` null) with the tools, MCP
+ * servers and agent apps its bindings name now; only ids that exist in the app's space count.
+ */
+export async function replaceWorkflowDraftReferences(
+  transaction: Transaction<PlatformDatabase>,
+  appId: string,
+  spaceId: string,
+  draft: WorkflowDraft,
+  newId: () => string,
+): Promise<void> {
+  await transaction.deleteFrom('app_resource_refs').where('app_id', '=', appId).where('release_id', 'is', null).execute();
+  const lookups = await readWorkflowLookups(transaction, spaceId, draft);
+  const rows = [
+    ...[...lookups.resources.keys()].map((id) => ({ target_kind: 'resource' as const, resource_id: id })),
+    ...[...lookups.apps.keys()].map((id) => ({ target_kind: 'agent-app' as const, resource_id: id })),
+  ];
+  for (const row of rows)
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({ id: newId(), app_id: appId, release_id: null, resource_version: null, ...row })
+      .execute();
 }

@@ -10,10 +10,13 @@ import { recordWebhook } from '../webhooks/index.js';
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
   sessionId?: string | undefined;
-  input: string;
+  /** Text for an agent; an object (an update of the workflow's state) for a workflow. */
+  input: string | Record<string, unknown>;
   variables?: Record<string, string> | undefined;
   /** Where to POST the signed completion webhook when the run ends (the app needs a webhook secret). */
   webhookUrl?: string | undefined;
+  /** A workflow run's release (D-P1); absent: the newest release when a worker starts it (D-P5). */
+  releaseVersion?: number | undefined;
 }
 
 /** The run a request resolved to: new, or the one an earlier request with the same key made. */
@@ -41,11 +44,13 @@ export async function startAppRun(
   visibility: { seesAllSessions: boolean } = { seesAllSessions: true },
 ): Promise<StartedRun> {
   assertAppRunnable(app);
+  assertInputFits(app, request);
   const requestHash = hashJson({
     sessionId: request.sessionId ?? null,
     input: request.input,
     variables: request.variables ?? {},
     ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
+    ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
   });
   return services.database.transaction().execute(async (transaction) => {
     const runId = `run_${randomUUID()}`;
@@ -103,9 +108,43 @@ export async function startAppRun(
   });
 }
 
-/** Refuses a run of an app that cannot run: a workflow (not yet), an app being deleted (NOT-21), an unpublished app. */
+/**
+ * Refuses a request that does not fit the app's kind with 422 `invalid-input`: an agent takes
+ * text, a workflow an object (an update of its state). Only a workflow run may pin a release
+ * (D-P1: an agent run always uses the newest release), else 422 `release-pin-not-allowed`.
+ */
+function assertInputFits(app: AppRow, request: RunRequest): void {
+  if (app.kind === 'agent') {
+    if (typeof request.input !== 'string')
+      throw new ApiError(422, 'invalid-input', 'An agent run takes text input.', { path: 'input' });
+    if (request.releaseVersion !== undefined)
+      throw new ApiError(422, 'release-pin-not-allowed', 'Agent runs always use the newest release; only workflow runs pin one.');
+  } else if (typeof request.input !== 'object' || request.input === null || Array.isArray(request.input))
+    throw new ApiError(422, 'invalid-input', 'A workflow run takes an object: the values of its state fields.', {
+      path: 'input',
+    });
+}
+
+/** The release a workflow run pins (`releaseVersion`), or null: 422 `release-not-found` when the app has no such release. */
+async function pinnedReleaseOf(
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+  releaseVersion: number | undefined,
+): Promise<string | null> {
+  if (releaseVersion === undefined) return null;
+  const release = await transaction
+    .selectFrom('app_releases')
+    .select('id')
+    .where('app_id', '=', app.id)
+    .where('kind', '=', 'release')
+    .where('version', '=', releaseVersion)
+    .executeTakeFirst();
+  if (!release) throw new ApiError(422, 'release-not-found', `The app has no release ${releaseVersion}.`, { releaseVersion });
+  return release.id;
+}
+
+/** Refuses a run of an app that cannot run: an app being deleted (NOT-21), an unpublished app. */
 export function assertAppRunnable(app: AppRow): void {
-  if (app.kind !== 'agent') throw new ApiError(422, 'not-yet-supported', 'Workflow apps run once the workflow editor lands.');
   if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
   if (!app.latest_release_id) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
 }
@@ -181,7 +220,9 @@ export async function insertRun(
       space_id: app.space_id,
       app_id: app.id,
       session_id: sessionId,
-      release_id: null,
+      // A pinned workflow release is the run's from the start; otherwise it is resolved when a
+      // worker first starts the run (D-P5) and kept for every later dispatch (P-6.5).
+      release_id: await pinnedReleaseOf(transaction, app, request.releaseVersion),
       stop_cause: null,
       requested_by: actor,
       created_at: at,
@@ -192,7 +233,7 @@ export async function insertRun(
     await services.runClient.createRun({
       runId,
       sessionId,
-      kind: 'agent',
+      kind: app.kind,
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),

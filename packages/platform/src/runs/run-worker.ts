@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Agent, RunNotFoundError, RunOwnedElsewhereError } from '@agentloom/sdk';
-import { assembleAgent } from '../assembly/index.js';
+import { type Agent, RunNotFoundError, RunOwnedElsewhereError, type StateDefinition, type Workflow } from '@agentloom/sdk';
+import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
 import type { AppRow } from '../database/schema.js';
-import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
+import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
+import { databaseWorkflowPorts } from '../releases/workflow-lookups.js';
 import { nudgeWebhook } from '../webhooks/index.js';
 import type { ClaimedJob } from './dispatcher.js';
 
@@ -48,7 +49,7 @@ export class RunWorker {
    * its release; it is rebuilt after `agentCacheMs` so a rotated connection key (resolved at
    * construction, D-P3) reaches new runs within that time.
    */
-  private readonly agents = new Map<string, { agent: Promise<Agent>; builtAt: number }>();
+  private readonly agents = new Map<string, { agent: Promise<Agent | Workflow<StateDefinition>>; builtAt: number }>();
   private readonly agentCacheMs = 10_000;
 
   constructor(
@@ -151,15 +152,25 @@ export class RunWorker {
     }
   }
 
-  /** The agent of a release, built once and reused for `agentCacheMs`; a failed build is not kept. */
-  private agentOf(releaseId: string, app: AppRow): Promise<Agent> {
+  /**
+   * The agent or workflow of a release, built once and reused for `agentCacheMs`; a failed build
+   * is not kept. A workflow is built from its release alone, each agent node from the agent
+   * release it pins (P-6.9), all on the worker's run store (R-6).
+   */
+  private agentOf(releaseId: string, app: AppRow): Promise<Agent | Workflow<StateDefinition>> {
     const now = Date.now();
     const cached = this.agents.get(releaseId);
     if (cached && now - cached.builtAt < this.agentCacheMs) return cached.agent;
     const { database, runStore } = this.services;
     const agent = (async () => {
       const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
-      const snapshot = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot;
+      const parsed = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot | WorkflowReleaseSnapshot;
+      if (parsed.kind === 'workflow')
+        return assembleWorkflow(
+          parsed,
+          databaseWorkflowPorts(this.services, app, { store: runStore, leaseMs: this.services.config.runLeaseMs }),
+        );
+      const snapshot = parsed;
       return assembleAgent(
         snapshot,
         databaseAssemblyPorts(this.services, app, {
@@ -213,8 +224,9 @@ export class RunWorker {
       // loaded machine that read can come after a renewal was late, and the owner went unreported.
       void (async () => {
         try {
-          for await (const event of handle.events()) {
-            if (event.type !== 'run-start') return;
+          const events = handle.events() as AsyncIterable<{ type: string; epoch?: number }>;
+          for await (const event of events) {
+            if (event.type !== 'run-start' && event.type !== 'workflow-start') return;
             const description = await runClient.describeRun(run.id);
             if (description.owner && description.owner.epoch === event.epoch) report(run.id, description.owner.ownerId);
             return;
@@ -224,6 +236,6 @@ export class RunWorker {
         }
       })();
     }
-    return handle.result();
+    return handle.result() as Promise<{ status: string }>;
   }
 }

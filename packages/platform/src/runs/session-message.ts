@@ -31,6 +31,8 @@ export async function postSessionMessage(
   idempotencyKey: string | undefined,
 ): Promise<SessionMessageOutcome> {
   assertAppRunnable(app);
+  if (app.kind !== 'agent')
+    throw new ApiError(422, 'not-a-chat-app', 'A workflow takes no chat messages; start a run with POST /apps/:appId/runs.');
   const requestHash = hashJson({ text });
   const sessionId = session.id;
   return services.database.transaction().execute(async (transaction) => {

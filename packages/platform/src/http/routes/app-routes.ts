@@ -3,7 +3,8 @@ import path from 'node:path';
 import { z } from '@hono/zod-openapi';
 import { newId } from '../../crypto/index.js';
 import type { AppRow } from '../../database/index.js';
-import { agentDraftSchemaVersion, emptyAgentDraft } from '../../domain/index.js';
+import { agentDraftSchemaVersion, emptyAgentDraft, emptyWorkflowDraft } from '../../domain/index.js';
+import { agentNameOf } from '../../releases/resolve-snapshot.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';
@@ -124,7 +125,9 @@ export function appRoutes() {
           .insertInto('app_drafts')
           .values({
             app_id: id,
-            config: JSON.stringify(body.kind === 'agent' ? emptyAgentDraft() : {}),
+            config: JSON.stringify(
+              body.kind === 'agent' ? emptyAgentDraft() : emptyWorkflowDraft(agentNameOf({ id, name: body.name })),
+            ),
             schema_version: agentDraftSchemaVersion,
             revision: 1,
             updated_by: row.created_by,

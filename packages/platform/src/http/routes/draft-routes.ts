@@ -1,7 +1,14 @@
 import { z } from '@hono/zod-openapi';
 import { newId } from '../../crypto/index.js';
-import { agentDraftSchema, validateAgentDraft } from '../../domain/index.js';
-import { readDraftLookups, replaceDraftReferences } from '../../releases/draft-lookups.js';
+import {
+  type AgentDraft,
+  agentDraftSchema,
+  validateAgentDraft,
+  type WorkflowDraft,
+  workflowDraftSchema,
+} from '../../domain/index.js';
+import { readDraftLookups, replaceDraftReferences, replaceWorkflowDraftReferences } from '../../releases/draft-lookups.js';
+import { checkWorkflowDraft } from '../../releases/publish-workflow-release.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
@@ -19,18 +26,20 @@ const draftSchema = z
 const issueSchema = z.object({ path: z.string(), code: z.string(), message: z.string() }).openapi('DraftIssue');
 const appParameters = z.object({ appId: idParameter('appId') });
 
-/** Parses a draft config for its app kind; agent drafts follow `AgentDraft` strictly (unknown fields refused). */
-function parseDraft(kind: 'agent' | 'workflow', config: unknown) {
-  if (kind === 'workflow')
-    throw new ApiError(422, 'not-yet-supported', 'Workflow drafts are edited once the workflow editor lands (a later issue).');
-  const result = agentDraftSchema.safeParse(config);
+/** Parses a draft config for its app kind, strictly (unknown fields refused): `AgentDraft` or `WorkflowDraft`. */
+function parseDraft(kind: 'agent', config: unknown): AgentDraft;
+function parseDraft(kind: 'workflow', config: unknown): WorkflowDraft;
+function parseDraft(kind: 'agent' | 'workflow', config: unknown): AgentDraft | WorkflowDraft;
+function parseDraft(kind: 'agent' | 'workflow', config: unknown): AgentDraft | WorkflowDraft {
+  const result = kind === 'agent' ? agentDraftSchema.safeParse(config) : workflowDraftSchema.safeParse(config);
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({
       path: ['config', ...issue.path.map(String)].join('.'),
       code: issue.code,
       message: issue.message,
     }));
-    throw new ApiError(400, 'invalid-request', 'The draft does not match the AgentDraft schema.', { issues });
+    const schema = kind === 'agent' ? 'AgentDraft' : 'WorkflowDraft';
+    throw new ApiError(400, 'invalid-request', `The draft does not match the ${schema} schema.`, { issues });
   }
   return result.data;
 }
@@ -39,6 +48,7 @@ function parseDraft(kind: 'agent' | 'workflow', config: unknown) {
 export function draftRoutes() {
   const app = createSubApp();
   app.openAPIRegistry.register('AgentDraft', agentDraftSchema);
+  app.openAPIRegistry.register('WorkflowDraft', workflowDraftSchema);
 
   app.openapi(
     apiRoute({
@@ -84,9 +94,10 @@ export function draftRoutes() {
         body: jsonBody(
           z
             .strictObject({
-              config: z
-                .record(z.string(), z.unknown())
-                .openapi({ description: 'An AgentDraft (see the AgentDraft schema) for agent apps.' }),
+              config: z.record(z.string(), z.unknown()).openapi({
+                description:
+                  'An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps. A workflow draft may be half-built: `validate` lists its issues.',
+              }),
             })
             .openapi('SaveDraft'),
         ),
@@ -99,7 +110,6 @@ export function draftRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
-      if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const ifMatch = c.req.valid('header')['if-match'];
       if (ifMatch === undefined) throw new ApiError(428, 'if-match-required', 'Send If-Match with the draft revision you read.');
@@ -127,7 +137,9 @@ export function draftRoutes() {
             currentRevision: current.revision,
           });
         }
-        await replaceDraftReferences(transaction, row.id, row.space_id, config, () => newId('ref'));
+        if (row.kind === 'agent')
+          await replaceDraftReferences(transaction, row.id, row.space_id, config as AgentDraft, () => newId('ref'));
+        else await replaceWorkflowDraftReferences(transaction, row.id, row.space_id, config as WorkflowDraft, () => newId('ref'));
         return transaction.selectFrom('app_drafts').selectAll().where('app_id', '=', row.id).executeTakeFirstOrThrow();
       });
       c.header('ETag', `"${saved.revision}"`);
@@ -150,7 +162,8 @@ export function draftRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/draft/validate',
-      summary: 'Every problem that would stop a publish, without publishing.',
+      summary:
+        'Every problem that would stop a publish, without publishing. For a workflow: the SDK format and graph issues (paths under `definition.`), unbound names, and bindings that name no published agent app or usable tool of this space.',
       request: { params: appParameters },
       responses: {
         200: jsonResponse('The issues (empty when publishable).', z.object({ valid: z.boolean(), issues: z.array(issueSchema) })),
@@ -160,7 +173,12 @@ export function draftRoutes() {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
       const { database } = c.get('services');
       const draftRow = await database.selectFrom('app_drafts').selectAll().where('app_id', '=', row.id).executeTakeFirstOrThrow();
-      const draft = parseDraft(row.kind, JSON.parse(draftRow.config));
+      if (row.kind === 'workflow') {
+        const draft = parseDraft('workflow', JSON.parse(draftRow.config));
+        const { issues } = await checkWorkflowDraft(c.get('services'), database, row, draft);
+        return c.json({ valid: issues.length === 0, issues }, 200);
+      }
+      const draft = parseDraft('agent', JSON.parse(draftRow.config));
       const issues = validateAgentDraft(draft, row.mode ?? 'react', await readDraftLookups(database, row.space_id, draft));
       return c.json({ valid: issues.length === 0, issues }, 200);
     },

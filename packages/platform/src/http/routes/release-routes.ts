@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { AppReleaseRow } from '../../database/index.js';
 import { publishAgentRelease } from '../../releases/publish-release.js';
+import { publishWorkflowRelease } from '../../releases/publish-workflow-release.js';
 import { stopRunsOfOlderReleases } from '../../runs/stop-runs.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
@@ -43,14 +44,15 @@ export function releaseRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/releases',
-      summary: 'Publish: validate the draft, build it into an SDK agent as a dry run, save an immutable release.',
+      summary:
+        'Publish: validate the draft, build it into an SDK agent or workflow as a dry run, save an immutable release. A workflow release pins the agent releases it calls; a workflow publish stops no run (D-P2). 422 `draft-invalid` lists every issue (e.g. an unpublished agent app).',
       request: {
         params: appParameters,
         body: jsonBody(z.strictObject({ notes: z.string().max(5000).default('') }).openapi('Publish')),
       },
       responses: {
         201: jsonResponse(
-          'Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3).',
+          'Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3; always empty for a workflow).',
           z.object({ release: releaseSchema, stoppedRuns: z.array(z.string()) }),
         ),
       },
@@ -59,6 +61,11 @@ export function releaseRoutes() {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.publish');
       if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const services = c.get('services');
+      if (row.kind === 'workflow') {
+        // D-P2: a workflow publish interrupts nothing; its runs finish on the release they started on.
+        const release = await publishWorkflowRelease(services, row, currentActor(c), c.req.valid('json').notes);
+        return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) }, stoppedRuns: [] }, 201);
+      }
       const release = await publishAgentRelease(services, row, currentActor(c), c.req.valid('json').notes);
       const stoppedRuns = await stopRunsOfOlderReleases(services, row, release, currentActor(c));
       return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) }, stoppedRuns }, 201);

@@ -34,7 +34,10 @@ const runSchema = z
     status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
     reason: z.string().nullable(),
     stopCause: z.string().nullable(),
-    output: z.string().nullable(),
+    output: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .nullable()
+      .openapi({ description: "An agent's answer (text); a workflow's output fields (an object)." }),
     owner: z.object({ ownerId: z.string(), epoch: z.number(), leaseExpiresAt: z.number(), live: z.boolean() }).nullable(),
     usage: z.record(z.string(), z.unknown()),
     loops: z.number(),
@@ -53,7 +56,10 @@ const acceptedSchema = z
 const startBody = z
   .strictObject({
     sessionId: z.string().min(1).max(100).optional(),
-    input: z.string().min(1).max(100_000),
+    input: z.union([z.string().min(1).max(100_000), z.record(z.string().max(200), z.unknown())]).openapi({
+      description:
+        'Text for an agent app; for a workflow app an object: the values of its state fields (e.g. `{"question": "…"}`).',
+    }),
     variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
     webhook: z
@@ -65,6 +71,10 @@ const startBody = z
         description:
           'POSTs `{ type: "run.finished", run }` to `url` when the run ends, signed with the app\'s webhook secret (`AgentLoom-Signature`), retried with back-off; see `GET /runs/{runId}/webhook`.',
       }),
+    releaseVersion: z.number().int().positive().optional().openapi({
+      description:
+        'Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`).',
+    }),
   })
   .openapi('StartRun');
 
@@ -87,8 +97,17 @@ function sdkError(error: unknown): never {
   throw error;
 }
 
+/**
+ * What the SDK store says of a run now. A workflow keeps its output fields in its journal's end
+ * record, not in the run's result: a succeeded workflow run's output is read from there.
+ */
 async function describe(services: PlatformServices, runId: string) {
-  return services.runClient.describeRun(runId).catch(sdkError);
+  const description = await services.runClient.describeRun(runId).catch(sdkError);
+  if (description.kind !== 'workflow' || description.status !== 'succeeded' || !description.result) return description;
+  const events = await services.runClient.readEvents(runId, { afterSequence: description.lastSequence - 1 }).catch(sdkError);
+  const finish = events.find((event) => event.type === 'workflow-finish');
+  if (finish?.type !== 'workflow-finish' || finish.result.output === undefined) return description;
+  return { ...description, result: { ...description.result, output: finish.result.output as unknown as string } };
 }
 
 /** Waits up to `seconds` for the run to end, by following its journal; answers whether it ended. */
