@@ -4860,7 +4860,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Every problem that would stop a publish, without publishing. */
+        /** Every problem that would stop a publish, without publishing. For a workflow: the SDK format and graph issues (paths under `definition.`), unbound names, and bindings that name no published agent app or usable tool of this space. */
         post: {
             parameters: {
                 query?: never;
@@ -5051,7 +5051,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Publish: validate the draft, build it into an SDK agent as a dry run, save an immutable release. */
+        /** Publish: validate the draft, build it into an SDK agent or workflow as a dry run, save an immutable release. A workflow release pins the agent releases it calls; a workflow publish stops no run (D-P2). 422 `draft-invalid` lists every issue (e.g. an unpublished agent app). */
         post: {
             parameters: {
                 query?: never;
@@ -5067,7 +5067,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3). */
+                /** @description Published; `stoppedRuns` are the runs in progress it interrupted (cause `release-published`, P-6.3; always empty for a workflow). */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -7198,6 +7198,73 @@ export interface components {
             /** @default [] */
             mcpServers: string[];
         };
+        WorkflowDraft: {
+            /**
+             * @description The SDK workflow definition (format version 1, `@agentloom/sdk/schemas/workflow-definition.schema.json`) without inline `agents`: an agent node names a key of `bindings.agents`, a capability node names a key of `bindings.tools` (or, with `server`, of `bindings.mcpServers`).
+             * @default {
+             *       "formatVersion": 1,
+             *       "kind": "workflow",
+             *       "name": "workflow",
+             *       "state": {},
+             *       "nodes": [],
+             *       "edges": []
+             *     }
+             */
+            definition: {
+                [key: string]: unknown;
+            };
+            /**
+             * @default {
+             *       "agents": {},
+             *       "tools": {},
+             *       "mcpServers": {}
+             *     }
+             */
+            bindings: {
+                /**
+                 * @description Agent names → a published agent app of this space (P-7.1: complete agents only).
+                 * @default {}
+                 */
+                agents: {
+                    [key: string]: {
+                        appId: string;
+                    };
+                };
+                /**
+                 * @description Tool names → a custom HTTP tool resource of this space.
+                 * @default {}
+                 */
+                tools: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+                /**
+                 * @description MCP server names → an MCP server resource of this space.
+                 * @default {}
+                 */
+                mcpServers: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+            };
+            /**
+             * @description Canvas positions by node name (and START / END); ignored when running.
+             * @default {
+             *       "nodes": {}
+             *     }
+             */
+            layout: {
+                /** @default {} */
+                nodes: {
+                    [key: string]: {
+                        x: number;
+                        y: number;
+                    };
+                };
+            };
+        };
         LoginResult: {
             user: components["schemas"]["User"];
             csrfToken: string;
@@ -7504,7 +7571,7 @@ export interface components {
             updatedAt: string;
         };
         SaveDraft: {
-            /** @description An AgentDraft (see the AgentDraft schema) for agent apps. */
+            /** @description An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps. A workflow draft may be half-built: `validate` lists its issues. */
             config: {
                 [key: string]: unknown;
             };
@@ -7545,7 +7612,10 @@ export interface components {
             status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
             reason: string | null;
             stopCause: string | null;
-            output: string | null;
+            /** @description An agent's answer (text); a workflow's output fields (an object). */
+            output: string | {
+                [key: string]: unknown;
+            } | null;
             owner: {
                 ownerId: string;
                 epoch: number;
@@ -7571,7 +7641,10 @@ export interface components {
         };
         StartRun: {
             sessionId?: string;
-            input: string;
+            /** @description Text for an agent app; for a workflow app an object: the values of its state fields (e.g. `{"question": "…"}`). */
+            input: string | {
+                [key: string]: unknown;
+            };
             variables?: {
                 [key: string]: string;
             };
@@ -7585,6 +7658,8 @@ export interface components {
                 /** Format: uri */
                 url: string;
             };
+            /** @description Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`). */
+            releaseVersion?: number;
         };
         Supplement: {
             text: string;
