@@ -253,6 +253,8 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     await page.getByRole('button', { name: 'Check for problems' }).click();
     await node('save').locator('.flow-node-issue', { hasText: 'cannot be reached from START' }).waitFor();
     await checkPage('04-unreachable-node');
+    // The visible part only, for the README.
+    await page.screenshot({ path: `${screenshotDirectory}04-unreachable-node-viewport.png` });
 
     await node('write-report').click();
     await panel().getByLabel('Connect write-report to').selectOption('save');

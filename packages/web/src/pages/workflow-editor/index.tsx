@@ -57,6 +57,8 @@ export function WorkflowEditorPage() {
   const [issues, setIssues] = useState<DraftIssue[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
   const [importNote, setImportNote] = useState<{ ok: boolean; text: string } | undefined>();
+  // Bumped when the whole draft is replaced (an import, their version loaded): forms holding typed text start over.
+  const [generation, setGeneration] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
   const current: Edit | undefined =
     edit ??
@@ -111,10 +113,16 @@ export function WorkflowEditorPage() {
   const bindingLabel = (node: DefinitionNode) => {
     if (node.kind === 'agent') {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
-      return apps.find((candidate) => candidate.id === appId)?.name ?? (appId ? 'unknown app' : 'unbound');
+      return (
+        apps.find((candidate) => candidate.id === appId)?.name ??
+        (appId ? `${node.agent}: unknown app` : `${node.agent ?? ''} (unbound)`)
+      );
     }
     const resourceId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
-    return toolList.find((candidate) => candidate.id === resourceId)?.name ?? (resourceId ? 'unknown tool' : 'unbound');
+    return (
+      toolList.find((candidate) => candidate.id === resourceId)?.name ??
+      (resourceId ? `${node.tool}: unknown tool` : `${node.tool ?? ''} (unbound)`)
+    );
   };
   const panelContext: PanelContext = {
     spaceId,
@@ -132,6 +140,7 @@ export function WorkflowEditorPage() {
       const { draft: imported, unbound } = importDefinition(JSON.parse(await file.text()), apps, toolList);
       update(() => imported);
       setSelected(undefined);
+      setGeneration((value) => value + 1);
       setImportNote({
         ok: unbound.length === 0,
         text:
@@ -164,6 +173,7 @@ export function WorkflowEditorPage() {
               onClick={async () => {
                 setEdit(undefined);
                 setConflict(undefined);
+                setGeneration((value) => value + 1);
                 save.reset();
                 await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
               }}
@@ -275,7 +285,7 @@ export function WorkflowEditorPage() {
               {readOnly ? null : (
                 <AddNodeForm draft={draft} agentApps={apps} tools={toolList} onChange={update} onAdded={setSelected} />
               )}
-              <StateFieldsForm draft={draft} readOnly={readOnly} onChange={update} />
+              <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
             </div>
           </div>
         </Tabs.Content>

@@ -30,8 +30,8 @@ import {
   withEdges,
 } from './draft-model.js';
 
-/** What a node box shows: its definition node (absent for START / END), its issues, its run status. */
-type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string; status?: string };
+/** What a node box shows: its definition node (absent for START / END), what it is bound to, its issues. */
+type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string };
 type BoxNode = Node<BoxData, 'box'>;
 
 /** A node of the canvas: its name and kind, what it is bound to, and its issues written on it. */
@@ -42,17 +42,14 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
     <div
       className={`flow-node${virtual ? ' flow-node-virtual' : ''}${issues.length > 0 ? ' flow-node-invalid' : ''}${selected ? ' flow-node-selected' : ''}`}
       data-node={data.label}
-      data-status={data.status}
     >
       {data.label !== 'START' ? <Handle type="target" position={Position.Left} /> : null}
       <strong>{data.label}</strong>
       {node ? (
         <span className="flow-node-kind">
-          {node.kind === 'agent' ? `agent ${node.agent ?? ''}` : `tool ${node.tool ?? ''}`}
-          {data.binding ? ` → ${data.binding}` : ''}
+          {node.kind === 'agent' ? 'agent' : 'tool'} {data.binding ?? ''}
         </span>
       ) : null}
-      {data.status ? <span className="flow-node-status">{data.status}</span> : null}
       {issues.map((message) => (
         <span key={message} className="flow-node-issue">
           ⚠ {message}
@@ -70,7 +67,7 @@ const fitViewOptions = { maxZoom: 1, padding: 0.15 };
 function FitWhenNodesChange({ count }: { count: number }) {
   const { fitView } = useReactFlow();
   useEffect(() => {
-    void fitView(fitViewOptions);
+    if (count > 0) void fitView(fitViewOptions);
   }, [count, fitView]);
   return null;
 }
@@ -87,7 +84,6 @@ export function WorkflowCanvas({
   selected,
   readOnly,
   bindingLabel,
-  status,
   onChange,
   onSelect,
 }: {
@@ -96,7 +92,6 @@ export function WorkflowCanvas({
   selected: string | undefined;
   readOnly: boolean;
   bindingLabel: (node: DefinitionNode) => string | undefined;
-  status?: ReadonlyMap<string, string>;
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onSelect: (id: string | undefined) => void;
 }) {
@@ -108,7 +103,6 @@ export function WorkflowCanvas({
     { name: 'END' as const, node: undefined },
   ].map(({ name, node }) => {
     const binding = node ? bindingLabel(node) : undefined;
-    const nodeStatus = status?.get(name);
     return {
       id: name,
       type: 'box',
@@ -121,7 +115,6 @@ export function WorkflowCanvas({
         issues: placed.byNode.get(name) ?? [],
         ...(node ? { node } : {}),
         ...(binding ? { binding } : {}),
-        ...(nodeStatus ? { status: nodeStatus } : {}),
       },
     };
   });
