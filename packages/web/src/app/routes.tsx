@@ -11,7 +11,8 @@ function LoadingPage() {
 /**
  * Every page of the console. Pages load lazily, one chunk each, so a page ships only its own
  * code (see `scripts/report-bundle-size.ts`). An agent's run pages (chat, run log, run view,
- * sessions, a session) live under `spaces/:spaceId/agents/:appId/…`.
+ * sessions, a session) live under `spaces/:spaceId/agents/:appId/…`; a workflow's editor and
+ * releases under `spaces/:spaceId/workflows/:appId/…`.
  */
 export const consoleRoutes: RouteObject[] = [
   {
@@ -59,6 +60,19 @@ export const consoleRoutes: RouteObject[] = [
           {
             path: 'agents/:appId/sessions/:sessionId',
             lazy: () => import('../pages/session/index.js').then((page) => ({ Component: page.SessionPage })),
+          },
+          {
+            path: 'workflows',
+            lazy: () => import('../pages/workflows/index.js').then((page) => ({ Component: page.WorkflowsPage })),
+          },
+          {
+            // The canvas (and @xyflow/react) load only here, never with the chat page.
+            path: 'workflows/:appId',
+            lazy: () => import('../pages/workflow-editor/index.js').then((page) => ({ Component: page.WorkflowEditorPage })),
+          },
+          {
+            path: 'workflows/:appId/releases',
+            lazy: () => import('../pages/releases/index.js').then((page) => ({ Component: page.ReleasesPage })),
           },
           {
             path: 'connections',

@@ -3,6 +3,7 @@ import { useSpaceAccess } from '../session/index.js';
 
 const sections = [
   { to: 'agents', label: 'Agents' },
+  { to: 'workflows', label: 'Workflows' },
   { to: 'connections', label: 'Model connections' },
   { to: 'prompts', label: 'Prompts' },
   { to: 'skills', label: 'Skills' },

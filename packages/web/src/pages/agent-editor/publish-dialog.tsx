@@ -14,11 +14,17 @@ export function PublishDialog({
   spaceId,
   disabled,
   onRefused,
+  releasesPath = `/spaces/${spaceId}/agents/${appId}/releases`,
+  description = 'The saved draft becomes a new immutable release; new runs use it, runs in progress are interrupted.',
 }: {
   appId: string;
   spaceId: string;
   disabled: boolean;
   onRefused: (error: unknown) => void;
+  /** Where "See the releases" leads (an agent's or a workflow's releases page). */
+  releasesPath?: string;
+  /** What publishing does to runs (agents interrupt them, workflows do not). */
+  description?: string;
 }) {
   const [open, setOpen] = useState(false);
   const [notes, setNotes] = useState('');
@@ -51,13 +57,10 @@ export function PublishDialog({
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title>Publish a release</Dialog.Title>
-          <Dialog.Description>
-            The saved draft becomes a new immutable release; new runs use it, runs in progress are interrupted.
-          </Dialog.Description>
+          <Dialog.Description>{description}</Dialog.Description>
           {publish.isSuccess ? (
             <output className="alert alert-success">
-              Published release v{publish.data.release.version}.{' '}
-              <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>See the releases</Link>
+              Published release v{publish.data.release.version}. <Link to={releasesPath}>See the releases</Link>
             </output>
           ) : (
             <form

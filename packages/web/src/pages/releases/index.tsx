@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 
-/** The immutable releases of an agent, newest first (P-6). */
+/** The immutable releases of an agent or a workflow, newest first (P-6). */
 export function ReleasesPage() {
-  const { spaceId = '', appId = '' } = useParams();
+  const { appId = '' } = useParams();
+  // The editor this page belongs to: the agent or workflow editor at the path without `/releases`.
+  const editorPath = useLocation().pathname.replace(/\/releases\/?$/, '');
   const app = useQuery({
     queryKey: ['app', appId],
     queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
@@ -17,7 +19,7 @@ export function ReleasesPage() {
   return (
     <>
       <PageHeader title={`Releases${app.data ? ` of ${app.data.app.name}` : ''}`}>
-        <Link to={`/spaces/${spaceId}/agents/${appId}`}>Back to the editor</Link>
+        <Link to={editorPath}>Back to the editor</Link>
       </PageHeader>
       <ProblemAlert problem={app.error ?? releases.error} />
       <table className="table">

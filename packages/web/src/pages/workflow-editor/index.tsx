@@ -1,0 +1,302 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
+import { useResources } from '../../resources/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+import { PublishDialog } from '../agent-editor/publish-dialog.js';
+import {
+  type DefinitionNode,
+  type DraftIssue,
+  importDefinition,
+  normaliseWorkflowDraft,
+  placeIssues,
+  type WorkflowDraft,
+} from './draft-model.js';
+import { downloadJson, JsonView } from './json-view.js';
+import { type PanelContext, SelectionPanel } from './node-panel.js';
+import { WorkflowCanvas } from './workflow-canvas.js';
+import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
+
+/** What the editor holds: the draft, the revision it was read at (sent as If-Match), whether it changed. */
+interface Edit {
+  draft: WorkflowDraft;
+  revision: number;
+  dirty: boolean;
+}
+
+/**
+ * The workflow editor (P-7): the draft on a canvas — add, connect, configure and delete nodes,
+ * positions kept in the draft's layout — and as JSON, both views editing the same draft; import
+ * and export of the definition format; a save that detects conflicting edits (`If-Match` → 412
+ * `stale-revision`); problems from a save, a check or a refused publish written on the nodes and
+ * edges they concern and listed above the canvas; publishing with release notes.
+ */
+export function WorkflowEditorPage() {
+  const { spaceId = '', appId = '' } = useParams();
+  const access = useSpaceAccess(spaceId);
+  const queryClient = useQueryClient();
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
+  const stored = useQuery({
+    queryKey: ['draft', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
+    refetchOnWindowFocus: false,
+  });
+  const agentApps = useQuery({
+    queryKey: ['apps', spaceId],
+    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
+  });
+  const tools = useResources(spaceId, 'tool');
+  const [edit, setEdit] = useState<Edit | undefined>();
+  const [conflict, setConflict] = useState<number | undefined>();
+  const [issues, setIssues] = useState<DraftIssue[]>([]);
+  const [selected, setSelected] = useState<string | undefined>();
+  const [importNote, setImportNote] = useState<{ ok: boolean; text: string } | undefined>();
+  // Bumped when the whole draft is replaced (an import, their version loaded): forms holding typed text start over.
+  const [generation, setGeneration] = useState(0);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const current: Edit | undefined =
+    edit ??
+    (stored.data
+      ? { draft: normaliseWorkflowDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false }
+      : undefined);
+
+  const save = useMutation({
+    mutationFn: (input: Edit) =>
+      unwrap(
+        api.PUT('/apps/{appId}/draft', {
+          params: { path: { appId }, header: { 'if-match': `"${input.revision}"` } },
+          body: { config: input.draft as unknown as Record<string, unknown> },
+        }),
+      ),
+    onSuccess: (result) => {
+      setEdit({ draft: normaliseWorkflowDraft(result.draft.config), revision: result.draft.revision, dirty: false });
+      setConflict(undefined);
+      setIssues([]);
+      queryClient.setQueryData(['draft', appId], result);
+    },
+    onError: (error) => {
+      if (error instanceof ApiProblem && error.code === 'stale-revision') {
+        setConflict(Number(error.details.currentRevision));
+        return;
+      }
+      if (error instanceof ApiProblem) setIssues(error.issues);
+    },
+  });
+  const validate = useMutation({
+    mutationFn: () => unwrap(api.POST('/apps/{appId}/draft/validate', { params: { path: { appId } } })),
+    onSuccess: (result) => setIssues(result.issues),
+  });
+
+  const update = (change: (draft: WorkflowDraft) => WorkflowDraft) => {
+    setEdit((previous) => {
+      const base = previous ?? current;
+      return base ? { ...base, draft: change(base.draft), dirty: true } : previous;
+    });
+    validate.reset();
+    save.reset();
+  };
+  const placed = useMemo(() => (current ? placeIssues(current.draft, issues) : undefined), [current, issues]);
+
+  const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error;
+  if (loadError) return <ProblemAlert problem={loadError} title="The workflow could not be loaded." />;
+  if (!app.data || !current || !placed) return <p>Loading the workflow…</p>;
+  const readOnly = !access.canEdit;
+  const { draft } = current;
+  const apps = agentApps.data?.apps ?? [];
+  const toolList = tools.data?.resources ?? [];
+  const bindingLabel = (node: DefinitionNode) => {
+    if (node.kind === 'agent') {
+      const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
+      return (
+        apps.find((candidate) => candidate.id === appId)?.name ??
+        (appId ? `${node.agent}: unknown app` : `${node.agent ?? ''} (unbound)`)
+      );
+    }
+    const resourceId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
+    return (
+      toolList.find((candidate) => candidate.id === resourceId)?.name ??
+      (resourceId ? `${node.tool}: unknown tool` : `${node.tool ?? ''} (unbound)`)
+    );
+  };
+  const panelContext: PanelContext = {
+    spaceId,
+    draft,
+    readOnly,
+    agentApps: apps,
+    tools: toolList,
+    issuesOf: (name) => placed.byNode.get(name) ?? [],
+    onChange: update,
+    onSelect: setSelected,
+  };
+  const definitionName = typeof draft.definition.name === 'string' ? draft.definition.name : 'workflow';
+  const importFile = async (file: File) => {
+    try {
+      const { draft: imported, unbound } = importDefinition(JSON.parse(await file.text()), apps, toolList);
+      update(() => imported);
+      setSelected(undefined);
+      setGeneration((value) => value + 1);
+      setImportNote({
+        ok: unbound.length === 0,
+        text:
+          unbound.length === 0
+            ? `Imported ${file.name}; save the draft to keep it.`
+            : `Imported ${file.name}, but no agent app or tool of this space is named ${unbound.join(', ')}: bind those nodes on the canvas, then save.`,
+      });
+    } catch (error) {
+      setImportNote({ ok: false, text: `${file.name} was not imported: ${(error as Error).message}` });
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={`Workflow: ${app.data.app.name}`}>
+        <span className="badge badge-muted">draft revision {current.revision}</span>
+        <Link to={`/spaces/${spaceId}/workflows/${appId}/releases`}>Releases</Link>
+      </PageHeader>
+      {readOnly ? <p className="alert alert-info">You are a viewer in this space: the workflow is read-only for you.</p> : null}
+      {conflict !== undefined ? (
+        <div className="alert alert-error" role="alert">
+          <h2>Someone else saved this draft</h2>
+          <p>
+            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load
+            their version (your changes are dropped) or save yours over theirs.
+          </p>
+          <div className="button-row">
+            <button
+              type="button"
+              onClick={async () => {
+                setEdit(undefined);
+                setConflict(undefined);
+                setGeneration((value) => value + 1);
+                save.reset();
+                await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
+              }}
+            >
+              Load their version
+            </button>
+            <button type="button" className="button-danger" onClick={() => save.mutate({ ...current, revision: conflict })}>
+              Overwrite with my changes
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {save.error && !(save.error instanceof ApiProblem && save.error.code === 'stale-revision') ? (
+        <ProblemAlert problem={save.error} title="Not saved." />
+      ) : null}
+      <ProblemAlert problem={validate.error} />
+      {save.isSuccess && !current.dirty ? <Notice>Saved (revision {current.revision}).</Notice> : null}
+      {validate.isSuccess && issues.length === 0 ? <Notice>The workflow is ready to publish.</Notice> : null}
+      {importNote ? (
+        <p className={`alert ${importNote.ok ? 'alert-info' : 'alert-warning'}`} role="status">
+          {importNote.text}
+        </p>
+      ) : null}
+      {issues.length > 0 ? (
+        <div className="alert alert-warning" role="alert">
+          {issues.length} problem{issues.length === 1 ? '' : 's'} to fix; each is also shown on the node or edge it concerns:
+          <ul>
+            {issues.map((issue) => (
+              <li key={`${issue.path}:${issue.message}`}>
+                <code>{issue.path.replace(/^config\./, '') || 'definition'}</code>: {issue.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="toolbar">
+        {readOnly ? null : (
+          <button
+            type="button"
+            className="button-primary"
+            onClick={() => save.mutate(current)}
+            disabled={save.isPending || !current.dirty}
+          >
+            {save.isPending ? 'Saving…' : current.dirty ? 'Save draft' : 'Saved'}
+          </button>
+        )}
+        <button type="button" onClick={() => validate.mutate()} disabled={validate.isPending || current.dirty}>
+          Check for problems
+        </button>
+        {readOnly ? null : (
+          <PublishDialog
+            appId={appId}
+            spaceId={spaceId}
+            disabled={current.dirty}
+            releasesPath={`/spaces/${spaceId}/workflows/${appId}/releases`}
+            description="The saved draft becomes a new immutable release that pins the agent releases it calls; new runs use it, runs in progress finish on their release."
+            onRefused={(error) => {
+              if (error instanceof ApiProblem) setIssues(error.issues);
+            }}
+          />
+        )}
+        <button type="button" onClick={() => downloadJson(`${definitionName}.workflow.json`, draft.definition)}>
+          Export definition
+        </button>
+        {readOnly ? null : (
+          <>
+            <button type="button" onClick={() => fileInput.current?.click()}>
+              Import definition…
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="application/json,.json"
+              className="visually-hidden"
+              aria-label="Definition file to import"
+              tabIndex={-1}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                event.target.value = '';
+                if (file) void importFile(file);
+              }}
+            />
+          </>
+        )}
+        {current.dirty ? <span className="field-hint">Save the draft before checking or publishing.</span> : null}
+      </div>
+      <Tabs.Root defaultValue="canvas" className="tabs">
+        <Tabs.List aria-label="Views" className="tab-list">
+          <Tabs.Trigger value="canvas" className="tab">
+            Canvas
+          </Tabs.Trigger>
+          <Tabs.Trigger value="json" className="tab">
+            JSON
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="canvas" className="tab-panel">
+          <div className="flow-layout">
+            <WorkflowCanvas
+              draft={draft}
+              placed={placed}
+              selected={selected}
+              readOnly={readOnly}
+              bindingLabel={bindingLabel}
+              onChange={update}
+              onSelect={setSelected}
+            />
+            <div className="flow-side">
+              {selected ? <SelectionPanel selected={selected} context={panelContext} /> : null}
+              {readOnly ? null : (
+                <AddNodeForm draft={draft} agentApps={apps} tools={toolList} onChange={update} onAdded={setSelected} />
+              )}
+              <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
+            </div>
+          </div>
+        </Tabs.Content>
+        <Tabs.Content value="json" className="tab-panel">
+          <JsonView
+            definition={draft.definition}
+            readOnly={readOnly}
+            onChange={(definition) => update((previous) => ({ ...previous, definition }))}
+          />
+        </Tabs.Content>
+      </Tabs.Root>
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { TextAreaField } from '../../components/index.js';
+
+/**
+ * The definition as JSON, editable: each edit that parses to an object replaces the definition
+ * (and so the canvas); text that does not parse stays in the box with its error at the field and
+ * changes nothing. A canvas edit rewrites the text.
+ */
+export function JsonView({
+  definition,
+  readOnly,
+  onChange,
+}: {
+  definition: Record<string, unknown>;
+  readOnly: boolean;
+  onChange: (definition: Record<string, unknown>) => void;
+}) {
+  const pretty = JSON.stringify(definition, null, 2);
+  const [text, setText] = useState(pretty);
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    // The definition changed elsewhere (the canvas, an import): show it, unless the text already says the same.
+    setText((current) => {
+      try {
+        return JSON.stringify(JSON.parse(current)) === JSON.stringify(definition) ? current : pretty;
+      } catch {
+        return current;
+      }
+    });
+  }, [definition, pretty]);
+  return (
+    <TextAreaField
+      label="Workflow definition (JSON)"
+      className="flow-json"
+      rows={28}
+      spellCheck={false}
+      readOnly={readOnly}
+      value={text}
+      error={error}
+      hint="The SDK workflow definition format; agent and tool names are bound on the canvas."
+      onChange={(event) => {
+        setText(event.target.value);
+        try {
+          const parsed: unknown = JSON.parse(event.target.value);
+          if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+            setError('The definition must be a JSON object.');
+            return;
+          }
+          setError(undefined);
+          onChange(parsed as Record<string, unknown>);
+        } catch (problem) {
+          setError(`Not valid JSON: ${(problem as Error).message}`);
+        }
+      }}
+    />
+  );
+}
+
+/** Offers `content` as a file download named `fileName`. */
+export function downloadJson(fileName: string, content: unknown): void {
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(content, null, 2)}\n`], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}

@@ -1,0 +1,424 @@
+import { useState } from 'react';
+import type { Schema } from '../../api/index.js';
+import { SelectField, TextAreaField, TextField } from '../../components/index.js';
+import { useLatestVersion } from '../../resources/index.js';
+import {
+  type DefinitionNode,
+  deleteNode,
+  edgeIndexOf,
+  edgesOf,
+  nodesOf,
+  pruneBindings,
+  stateFieldsOf,
+  type WorkflowDraft,
+  withEdges,
+  withNodes,
+} from './draft-model.js';
+import { addEdge, removeArrows } from './workflow-canvas.js';
+
+type App = Schema<'App'>;
+type Resource = Schema<'Resource'>;
+
+/** What the side panel needs besides the selection. */
+export interface PanelContext {
+  spaceId: string;
+  draft: WorkflowDraft;
+  readOnly: boolean;
+  agentApps: readonly App[];
+  tools: readonly Resource[];
+  issuesOf: (name: string) => string[];
+  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
+  onSelect: (id: string | undefined) => void;
+}
+
+/** A binding name from an app or resource name (letters, digits, `_`, `-` and `.`). */
+export function bindingNameOf(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 128) || 'unnamed';
+}
+
+/** Replaces one node of the definition (by name) with `change(node)`. */
+function updateNode(draft: WorkflowDraft, name: string, change: (node: DefinitionNode) => DefinitionNode): WorkflowDraft {
+  const rawNodes = Array.isArray(draft.definition.nodes) ? draft.definition.nodes : [];
+  return withNodes(
+    draft,
+    rawNodes.map((node) =>
+      node && typeof node === 'object' && (node as DefinitionNode).name === name ? change(node as DefinitionNode) : node,
+    ),
+  );
+}
+
+/** Sets or removes one optional field of a node. */
+function setField(node: DefinitionNode, field: string, value: unknown): DefinitionNode {
+  const { [field]: _old, ...rest } = node;
+  return (value === undefined ? rest : { ...rest, [field]: value }) as DefinitionNode;
+}
+
+/** The state field options of a select, "(none)" first. */
+function StateOptions({ draft }: { draft: WorkflowDraft }) {
+  return (
+    <>
+      <option value="">(none)</option>
+      {Object.keys(stateFieldsOf(draft.definition)).map((field) => (
+        <option key={field} value={field}>
+          {field}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The side panel: the selected node's binding, input and output mapping, its edges; or the selected edge. */
+export function SelectionPanel({ selected, context }: { selected: string; context: PanelContext }) {
+  const { draft } = context;
+  const arrowIndex = edgeIndexOf(selected);
+  if (arrowIndex !== undefined) {
+    const edge = edgesOf(draft.definition)[arrowIndex];
+    if (!edge) return null;
+    const from = typeof edge.from === 'string' ? edge.from : edge.from.join(' + ');
+    return (
+      <section className="card flow-panel" aria-labelledby="selection-heading">
+        <h2 id="selection-heading">
+          Edge {from} → {edge.to}
+        </h2>
+        {typeof edge.from === 'string' ? null : <p>A join: {edge.to} runs once every source has finished.</p>}
+        {context.readOnly ? null : (
+          <button
+            type="button"
+            className="button-danger"
+            onClick={() => {
+              context.onChange((current) => removeArrows(current, [selected]));
+              context.onSelect(undefined);
+            }}
+          >
+            Delete edge
+          </button>
+        )}
+      </section>
+    );
+  }
+  if (selected.startsWith('route-') || selected.startsWith('loop-'))
+    return (
+      <section className="card flow-panel" aria-labelledby="selection-heading">
+        <h2 id="selection-heading">Conditional edge</h2>
+        <p>Routes and loops are edited in the JSON view.</p>
+      </section>
+    );
+  const node = nodesOf(draft.definition).find((candidate) => candidate.name === selected);
+  return (
+    <section className="card flow-panel" aria-labelledby="selection-heading">
+      <h2 id="selection-heading">{node ? `Node ${selected}` : selected}</h2>
+      {context.issuesOf(selected).length > 0 ? (
+        <ul className="field-error">
+          {context.issuesOf(selected).map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+      {node?.kind === 'agent' ? <AgentNodeFields node={node} context={context} /> : null}
+      {node?.kind === 'capability' ? <ToolNodeFields key={node.name} node={node} context={context} /> : null}
+      {context.readOnly || selected === 'END' ? null : (
+        <ConnectFields key={`connect-${selected}`} from={selected} context={context} />
+      )}
+      {context.readOnly || !node ? null : <JoinFields key={`join-${selected}`} to={selected} context={context} />}
+      {context.readOnly || !node ? null : (
+        <button
+          type="button"
+          className="button-danger"
+          onClick={() => {
+            context.onChange((current) => deleteNode(current, selected));
+            context.onSelect(undefined);
+          }}
+        >
+          Delete node {selected}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** An agent node: the published agent app it calls, its question (a field or a template) and where the answer goes. */
+function AgentNodeFields({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  const { draft, readOnly } = context;
+  const boundAppId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
+  const input = node.input;
+  const inputMode = typeof input === 'object' && input !== null && 'template' in input ? 'template' : 'field';
+  const change = (update: (node: DefinitionNode) => DefinitionNode) =>
+    context.onChange((current) => pruneBindings(updateNode(current, node.name, update)));
+  return (
+    <>
+      <SelectField
+        label="Agent app"
+        value={boundAppId ?? ''}
+        disabled={readOnly}
+        hint="A complete agent app of this space; the workflow pins its latest release when published."
+        onChange={(event) => {
+          const app = context.agentApps.find((candidate) => candidate.id === event.target.value);
+          if (!app) return;
+          const name = bindingNameOf(app.name);
+          context.onChange((current) =>
+            pruneBindings({
+              ...updateNode(current, node.name, (old) => ({ ...old, agent: name })),
+              bindings: { ...current.bindings, agents: { ...current.bindings.agents, [name]: { appId: app.id } } },
+            }),
+          );
+        }}
+      >
+        <option value="">(choose an agent app)</option>
+        {context.agentApps.map((app) => (
+          <option key={app.id} value={app.id}>
+            {app.name}
+            {app.latestReleaseId ? '' : ' (not published)'}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Input from"
+        value={inputMode === 'template' ? '(template)' : typeof input === 'string' ? input : ''}
+        disabled={readOnly}
+        onChange={(event) =>
+          change((old) =>
+            setField(
+              old,
+              'input',
+              event.target.value === '(template)' ? { template: '' } : event.target.value === '' ? undefined : event.target.value,
+            ),
+          )
+        }
+      >
+        <StateOptions draft={draft} />
+        <option value="(template)">a template over the state</option>
+      </SelectField>
+      {inputMode === 'template' ? (
+        <TextAreaField
+          label="Input template"
+          rows={3}
+          hint="Text with {{field}} placeholders."
+          readOnly={readOnly}
+          value={String((input as { template?: unknown }).template ?? '')}
+          onChange={(event) => change((old) => setField(old, 'input', { template: event.target.value }))}
+        />
+      ) : null}
+      <OutputField node={node} context={context} />
+    </>
+  );
+}
+
+/** The state field a node's result goes to. */
+function OutputField({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  return (
+    <SelectField
+      label="Output to"
+      value={node.output ?? ''}
+      disabled={context.readOnly}
+      onChange={(event) =>
+        context.onChange((current) =>
+          updateNode(current, node.name, (old) => setField(old, 'output', event.target.value || undefined)),
+        )
+      }
+    >
+      <StateOptions draft={context.draft} />
+    </SelectField>
+  );
+}
+
+/** A tool node: the tool it calls, each argument from a state field or a constant, and where the result goes. */
+function ToolNodeFields({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  const { draft, readOnly } = context;
+  const boundId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
+  const resource = context.tools.find((tool) => tool.id === boundId);
+  const version = useLatestVersion(context.spaceId, resource);
+  const content = version.data?.version.content as { parameters?: { properties?: Record<string, unknown> } } | undefined;
+  const input = (typeof node.input === 'object' && node.input !== null ? node.input : {}) as Record<string, unknown>;
+  const argumentNames = [...new Set([...Object.keys(content?.parameters?.properties ?? {}), ...Object.keys(input)])];
+  const setArgument = (argument: string, value: unknown) =>
+    context.onChange((current) =>
+      updateNode(current, node.name, (old) => {
+        const { [argument]: _old, ...rest } = (typeof old.input === 'object' && old.input !== null ? old.input : {}) as Record<
+          string,
+          unknown
+        >;
+        const next = value === undefined ? rest : { ...rest, [argument]: value };
+        return setField(old, 'input', Object.keys(next).length > 0 ? next : undefined);
+      }),
+    );
+  return (
+    <>
+      <SelectField
+        label="Tool"
+        value={boundId ?? ''}
+        disabled={readOnly}
+        onChange={(event) => {
+          const tool = context.tools.find((candidate) => candidate.id === event.target.value);
+          if (!tool) return;
+          const name = bindingNameOf(tool.name);
+          context.onChange((current) =>
+            pruneBindings({
+              ...updateNode(current, node.name, (old) => ({ ...old, tool: name })),
+              bindings: { ...current.bindings, tools: { ...current.bindings.tools, [name]: { resourceId: tool.id } } },
+            }),
+          );
+        }}
+      >
+        <option value="">(choose a tool)</option>
+        {context.tools.map((tool) => (
+          <option key={tool.id} value={tool.id}>
+            {tool.name}
+          </option>
+        ))}
+      </SelectField>
+      {argumentNames.length > 0 ? (
+        <fieldset className="fieldset">
+          <legend>Arguments</legend>
+          {argumentNames.map((argument) => (
+            <ArgumentField
+              key={argument}
+              argument={argument}
+              value={input[argument]}
+              draft={draft}
+              readOnly={readOnly}
+              onChange={(value) => setArgument(argument, value)}
+            />
+          ))}
+        </fieldset>
+      ) : null}
+      <OutputField node={node} context={context} />
+    </>
+  );
+}
+
+/** One tool argument: a state field, or a constant typed as JSON (plain text is taken as a string). */
+function ArgumentField({
+  argument,
+  value,
+  draft,
+  readOnly,
+  onChange,
+}: {
+  argument: string;
+  value: unknown;
+  draft: WorkflowDraft;
+  readOnly: boolean;
+  onChange: (value: unknown) => void;
+}) {
+  const constant = typeof value === 'object' && value !== null && 'value' in value;
+  const [text, setText] = useState(constant ? JSON.stringify((value as { value: unknown }).value) : '');
+  const parse = (raw: string): unknown => {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  };
+  return (
+    <div className="flow-argument">
+      <SelectField
+        label={`${argument} from`}
+        value={constant ? '(constant)' : typeof value === 'string' ? value : ''}
+        disabled={readOnly}
+        onChange={(event) =>
+          onChange(
+            event.target.value === '(constant)'
+              ? { value: parse(text) }
+              : event.target.value === ''
+                ? undefined
+                : event.target.value,
+          )
+        }
+      >
+        <StateOptions draft={draft} />
+        <option value="(constant)">a constant</option>
+      </SelectField>
+      {constant ? (
+        <TextField
+          label={`${argument} constant`}
+          hint="JSON, or plain text for a string."
+          value={text}
+          readOnly={readOnly}
+          onChange={(event) => {
+            setText(event.target.value);
+            onChange({ value: parse(event.target.value) });
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** Adds a plain edge from the selected node (or START) to another node (or END). */
+function ConnectFields({ from, context }: { from: string; context: PanelContext }) {
+  const [to, setTo] = useState('');
+  const targets = [...nodesOf(context.draft.definition).map((node) => node.name), 'END'].filter((name) => name !== from);
+  return (
+    <form
+      className="flow-inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (to) context.onChange((current) => addEdge(current, from, to));
+        setTo('');
+      }}
+    >
+      <SelectField label={`Connect ${from} to`} value={to} onChange={(event) => setTo(event.target.value)}>
+        <option value="">(choose a node)</option>
+        {targets.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+      <button type="submit" disabled={!to}>
+        Add edge
+      </button>
+    </form>
+  );
+}
+
+/** Adds a join into the selected node: it runs once all of the chosen nodes have finished. */
+function JoinFields({ to, context }: { to: string; context: PanelContext }) {
+  const [sources, setSources] = useState<string[]>([]);
+  const candidates = nodesOf(context.draft.definition)
+    .map((node) => node.name)
+    .filter((name) => name !== to);
+  if (candidates.length < 2) return null;
+  return (
+    <form
+      className="flow-inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (sources.length < 2) return;
+        context.onChange((current) => {
+          const edges = Array.isArray(current.definition.edges) ? current.definition.edges : [];
+          return withEdges(current, [...edges, { from: sources, to }]);
+        });
+        setSources([]);
+      }}
+    >
+      <fieldset className="fieldset">
+        <legend>Join into {to}: wait for all of</legend>
+        {candidates.map((name) => (
+          <label key={name} className="check-row">
+            <input
+              type="checkbox"
+              checked={sources.includes(name)}
+              onChange={(event) =>
+                setSources((current) => (event.target.checked ? [...current, name] : current.filter((item) => item !== name)))
+              }
+            />{' '}
+            {name}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={sources.length < 2}>
+        Add join
+      </button>
+    </form>
+  );
+}
+
+/** Whether a node name is free and allowed (the SDK's node name rule). */
+export function nodeNameProblem(draft: WorkflowDraft, name: string): string | undefined {
+  if (!name.trim()) return 'Give the node a name.';
+  if (!/^(?!__)[^:/#+]{1,128}$/.test(name) || name === 'START' || name === 'END')
+    return 'At most 128 characters, not START or END, not starting with "__", without ":", "/", "#" or "+".';
+  if (nodesOf(draft.definition).some((node) => node.name === name)) return 'A node has this name already.';
+  return undefined;
+}
