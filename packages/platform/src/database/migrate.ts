@@ -59,8 +59,23 @@ export async function migrateToLatest(
     provider: new BundledMigrationProvider(),
     ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error) throw new MigrationFailedError(failed?.migrationName, error);
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (!error) return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    // Kysely's check for its own tables reads the catalogue of every schema of the database; a
+    // schema another tenant drops at that moment fails the read ("schema … does not exist",
+    // 3F000) although nothing is wrong with ours. Nothing was migrated then: try again.
+    if (attempt < 5 && failed === undefined && droppedElsewhere(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      continue;
+    }
+    throw new MigrationFailedError(failed?.migrationName, error);
+  }
+}
+
+/** Whether `error` says a schema other than ours vanished while the catalogue was read. */
+function droppedElsewhere(error: unknown, schema: string | undefined): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '3F000' && typeof message === 'string' && (schema === undefined || !message.includes(`"${schema}"`));
 }

@@ -7,10 +7,12 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { tool } from '../../src/capabilities/tools/tool.js';
-import { StoreFailureError } from '../../src/core/errors/index.js';
+import { OwnershipLostError, RunOwnedElsewhereError, StoreFailureError } from '../../src/core/errors/index.js';
 import { Agent } from '../../src/engine/agent/agent.js';
 import type { RunStore } from '../../src/store/run-store.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a fault run found. */
 export interface FaultRunReport {
@@ -89,14 +91,26 @@ export async function runCountedRuns(options: {
     while (next < options.runs) {
       next += 1;
       const runId = `${options.label}-${next}`;
-      try {
-        const result = await agent.run({ sessionId: `${options.label}-session-${next}`, runId, input: 'count' }).result();
-        if (result.status !== 'succeeded' || result.output !== `done: counted ${runId}`) {
-          lost.push({ runId, outcome: `${result.status} ${result.reason ?? ''} ${result.output ?? ''}` });
+      // A host gives a run whose owner stopped (its lease could not be renewed through the
+      // faults, or the store failed while it was taken) to `agent.run` again with the same id, as
+      // the platform's dispatcher does (P-11.4); only a run that still has no result then is lost.
+      const sessionId = `${options.label}-session-${next}`;
+      let outcome = 'not run';
+      for (let attempt = 1; attempt <= 6; attempt += 1) {
+        try {
+          const result = await agent.run({ sessionId, runId, input: 'count' }).result();
+          outcome =
+            result.status === 'succeeded' && result.output === `done: counted ${runId}`
+              ? 'ok'
+              : `${result.status} ${result.reason ?? ''} ${result.output ?? ''}`;
+          break;
+        } catch (error) {
+          outcome = `threw ${(error as Error).message}`;
+          if (RunOwnedElsewhereError.isInstance(error)) await sleep(Math.max(0, error.leaseExpiresAt - Date.now()) + 50);
+          else if (!OwnershipLostError.isInstance(error) && !StoreFailureError.isInstance(error)) break;
         }
-      } catch (error) {
-        lost.push({ runId, outcome: `threw ${(error as Error).message}` });
       }
+      if (outcome !== 'ok') lost.push({ runId, outcome });
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
