@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import type { Platform } from '../src/platform.js';
-import { TestClient } from './harness.js';
+import { postgresUrl, TestClient } from './harness.js';
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 let nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
@@ -162,4 +163,33 @@ export async function readEventIds(
     if (abort.signal.aborted) return { ids, types, ended: false };
     throw error;
   }
+}
+
+/**
+ * A fresh PostgreSQL schema for platform processes of one test file: the environment that points
+ * `agentloom serve`/`worker` at it (API only, no demo, a short lease), and `drop` for its schemas
+ * (the platform's, its SDK store's) afterwards.
+ */
+export function postgresProcessEnvironment(label: string, dataDirectory: string) {
+  const schema = `${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const url = new URL(postgresUrl);
+  url.searchParams.set('schema', schema);
+  const environment = {
+    AGENTLOOM_DATA_DIR: dataDirectory,
+    AGENTLOOM_DATABASE_URL: url.toString(),
+    AGENTLOOM_SECRET_KEY: `${label}-secret-key-that-is-long-enough-0123456789`,
+    AGENTLOOM_EMBEDDED_WORKERS: '0',
+    AGENTLOOM_RUN_LEASE_MS: '1500',
+    AGENTLOOM_SEED_DEMO: 'false',
+    AGENTLOOM_LOG_LEVEL: 'warn',
+    INIT_CWD: dataDirectory,
+  };
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.query(`drop schema if exists "${schema}_runs" cascade`);
+    await client.end();
+  };
+  return { environment, drop };
 }

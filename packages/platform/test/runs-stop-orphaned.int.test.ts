@@ -1,10 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, postgresUrl } from './harness.js';
-import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
+import { dialects } from './harness.js';
+import {
+  httpClient,
+  type PlatformProcess,
+  postgresProcessEnvironment,
+  runCommand,
+  startProcess,
+  useBundledCli,
+} from './process-harness.js';
 import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
@@ -20,19 +26,7 @@ const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `stop-orpha
  */
 describe.skipIf(!dialects.includes('postgres'))('stopping a run whose worker just died, on PostgreSQL', () => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-stop-orphaned-'));
-  const schema = `stop_orphaned_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const url = new URL(postgresUrl);
-  url.searchParams.set('schema', schema);
-  const environment = {
-    AGENTLOOM_DATA_DIR: dataDirectory,
-    AGENTLOOM_DATABASE_URL: url.toString(),
-    AGENTLOOM_SECRET_KEY: 'stop-orphaned-secret-key-that-is-long-enough-0001',
-    AGENTLOOM_EMBEDDED_WORKERS: '0',
-    AGENTLOOM_RUN_LEASE_MS: '1500',
-    AGENTLOOM_SEED_DEMO: 'false',
-    AGENTLOOM_LOG_LEVEL: 'warn',
-    INIT_CWD: dataDirectory,
-  };
+  const { environment, drop } = postgresProcessEnvironment('stop_orphaned', dataDirectory);
   let model: ScriptedModelServer;
   let tool: CountingToolServer;
   const processes: PlatformProcess[] = [];
@@ -49,11 +43,7 @@ describe.skipIf(!dialects.includes('postgres'))('stopping a run whose worker jus
     await tool.close();
     rmSync(dataDirectory, { recursive: true, force: true });
     rmSync(bundleDirectory, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.query(`drop schema if exists "${schema}_runs" cascade`);
-    await client.end();
+    await drop();
   });
 
   it('ends the run stopped on another worker, keeping the saved tool result, redoing nothing', { timeout: 120_000 }, async () => {

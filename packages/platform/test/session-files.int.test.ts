@@ -2,10 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, postgresUrl, type TestClient } from './harness.js';
-import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
+import { dialects, type TestClient } from './harness.js';
+import {
+  httpClient,
+  type PlatformProcess,
+  postgresProcessEnvironment,
+  runCommand,
+  startProcess,
+  useBundledCli,
+} from './process-harness.js';
 import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { listen, readJson } from './scripted-servers.js';
 
@@ -88,20 +94,7 @@ const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `session-fi
  */
 describe.skipIf(!dialects.includes('postgres'))('session work directories shared by worker processes on PostgreSQL', () => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-session-files-'));
-  const schema = `session_files_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const url = new URL(postgresUrl);
-  url.searchParams.set('schema', schema);
-  const environment = {
-    AGENTLOOM_DATA_DIR: dataDirectory,
-    AGENTLOOM_DATABASE_URL: url.toString(),
-    AGENTLOOM_SECRET_KEY: 'session-files-secret-key-that-is-long-enough-0001',
-    AGENTLOOM_EMBEDDED_WORKERS: '0',
-    // The sweeper runs every lease period; short, so a dead worker's leftovers go quickly.
-    AGENTLOOM_RUN_LEASE_MS: '1500',
-    AGENTLOOM_SEED_DEMO: 'false',
-    AGENTLOOM_LOG_LEVEL: 'warn',
-    INIT_CWD: dataDirectory,
-  };
+  const { environment, drop } = postgresProcessEnvironment('session_files', dataDirectory);
   let model: FileModelServer;
   const processes: PlatformProcess[] = [];
 
@@ -115,11 +108,7 @@ describe.skipIf(!dialects.includes('postgres'))('session work directories shared
     await model.close();
     rmSync(dataDirectory, { recursive: true, force: true });
     rmSync(bundleDirectory, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query(`drop schema if exists "${schema}" cascade`);
-    await client.query(`drop schema if exists "${schema}_runs" cascade`);
-    await client.end();
+    await drop();
   });
 
   /** Creates a published file-using agent; answers its id. */
