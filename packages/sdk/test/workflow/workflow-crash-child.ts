@@ -28,6 +28,11 @@ import { waitOutOwner } from '../helpers/child-process.js';
 const environment = process.env;
 const runId = environment.WF_RUN_ID as string;
 const freezeAt = environment.WF_FREEZE ?? '';
+/**
+ * Long enough that a loaded CI machine (two suites at once) never lets a live child's lease lapse,
+ * short enough that the resuming child waits out a killed owner quickly.
+ */
+const leaseMs = 1_000;
 const effect = (line: string) => appendFileSync(environment.WF_EFFECTS as string, `${line}\n`);
 
 function freeze(point: string): void {
@@ -80,7 +85,7 @@ function branchesWorkflow(store: RunStore) {
     .addCapabilityNode('gather', branch, { input: { name: { value: 'gather' } }, output: 'results' })
     .addEdge(['a', 'b', 'c', 'd'], 'gather')
     .addEdge('gather', END)
-    .compile({ store, leaseMs: 300 });
+    .compile({ store, leaseMs });
 }
 
 function agentsWorkflow(store: RunStore) {
@@ -114,7 +119,7 @@ function agentsWorkflow(store: RunStore) {
       prompt: `You are the ${name} agent.`,
       tools: [work],
       store,
-      leaseMs: 300,
+      leaseMs,
     });
   const lookup = tool({
     name: 'lookup',
@@ -152,7 +157,7 @@ function agentsWorkflow(store: RunStore) {
     .addEdge('lookup', 'slow')
     .addEdge(['fast', 'slow'], 'save')
     .addEdge('save', END)
-    .compile({ store, leaseMs: 300 });
+    .compile({ store, leaseMs });
 }
 
 /** Freezes right before the workflow saves the fast agent node's result (R-6: finished, not consumed). */
@@ -181,7 +186,7 @@ function retryWorkflow(store: RunStore) {
     )
     .addEdge(START, 'flaky')
     .addEdge('flaky', END)
-    .compile({ store, leaseMs: 300 });
+    .compile({ store, leaseMs });
 }
 
 /** first → second → third → fourth, each appending its name; `second` fails while WF_FAIL_SECOND is set. */
@@ -200,7 +205,7 @@ function continueWorkflow(store: RunStore) {
   names.forEach((name, index) => {
     builder.addNode(name, step(name)).addEdge(index === 0 ? START : (names[index - 1] as string), name);
   });
-  return builder.addEdge('fourth', END).compile({ store, leaseMs: 300 });
+  return builder.addEdge('fourth', END).compile({ store, leaseMs });
 }
 
 const store = await openStore(environment.WF_STORE as string);

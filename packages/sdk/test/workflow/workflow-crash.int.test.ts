@@ -75,7 +75,7 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
   it('killed mid-superstep with some parallel branches saved: only the unfinished branches run again', async () => {
     const crash = files('branches');
     const first = await runChild({ ...crash, scenario: 'branches', freeze: 'branches-mid-step' });
-    expect(first.frozenAt).toBe('c and d running, a and b saved');
+    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('c and d running, a and b saved');
     const before = lines(crash.effects);
     expect(before.sort()).toEqual(['tool a 1/a', 'tool b 1/b', 'tool c 1/c', 'tool d 1/d', 'tool split 0/split']);
     const saved = await target.read(crash.store, async (store) =>
@@ -100,7 +100,7 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
   it('killed while an agent node is mid-loop: the same inner run continues, the finished agent node never runs again', async () => {
     const crash = files('agents');
     const first = await runChild({ ...crash, scenario: 'agents', freeze: 'agent-mid-loop' });
-    expect(first.frozenAt).toBe('slow agent asks for loop 2, fast agent saved');
+    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('slow agent asks for loop 2, fast agent saved');
     const before = lines(crash.effects);
     expect(before.filter((line) => line.startsWith('model'))).toEqual(
       expect.arrayContaining(['model fast loop-1', 'model fast loop-2', 'model slow loop-1', 'model slow loop-2']),
@@ -139,7 +139,7 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
   it('killed after an agent finished but before its node was saved: the result is read back, not recomputed', async () => {
     const crash = files('agents-unsaved');
     const first = await runChild({ ...crash, scenario: 'agents', freeze: 'agent-finished-unsaved' });
-    expect(first.frozenAt).toBe('fast agent finished, its node not saved');
+    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('fast agent finished, its node not saved');
     const before = lines(crash.effects);
     expect(countOf(before, 'model fast ')).toBe(2);
 
@@ -159,7 +159,7 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
   it('killed while a retried node waits between attempts: the attempts go on where they were, never reset', async () => {
     const crash = files('retry');
     const first = await runChild({ ...crash, scenario: 'retry', freeze: 'retry-waiting' });
-    expect(first.frozenAt).toBe('second failed attempt saved, waiting to retry');
+    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('second failed attempt saved, waiting to retry');
     expect(lines(crash.effects)).toEqual(['attempt 1 0/flaky', 'attempt 2 0/flaky']);
 
     const second = await runChild({ ...crash, scenario: 'retry' });
@@ -185,7 +185,7 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
     const failedRecord = await target.read(crash.store, (store) => store.getRun(failedRunId));
 
     const killed = await runChild({ ...crash, scenario: 'continue', continueFrom: failedRunId, freeze: 'continue-third' });
-    expect(killed.frozenAt).toBe('third running in the continued run');
+    expect(killed.frozenAt, `child did not freeze: ${JSON.stringify(killed)}`).toBe('third running in the continued run');
     const resumed = await runChild({ ...crash, scenario: 'continue', continueFrom: failedRunId });
     expect(resumed.stderr).toBe('');
     expect(resumed.result).toMatchObject({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ExecutionLog, textTool } from '../../../test/workflow/workflow-fixtures.js';
+import { tool } from '../../capabilities/tools/tool.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import { END, START } from './channels/channel-names.js';
 import { appendList, lastValue, mergeWith } from './channels/state-fields.js';
@@ -20,9 +21,27 @@ describe('reducers under parallel writes', () => {
   it('apply parallel writes in planned order, whatever order the tasks finish in', async () => {
     const outputs: unknown[] = [];
     for (const slowFirst of [true, false, true]) {
-      const log = new ExecutionLog();
-      // Five parallel branches; which one finishes first changes from run to run.
-      const work = textTool('work', log, { delayMs: (text) => (slowFirst ? 25 - Number(text) * 5 : Number(text) * 5) });
+      const store = new MemoryRunStore();
+      // Five parallel branches; the test makes them finish in reverse planned order, then in planned
+      // order: a branch returns only once the branch before it in that order is saved in the journal.
+      let runId = '';
+      const savedBranches = async () =>
+        runId === ''
+          ? []
+          : (await store.readJournal(runId)).filter((entry) => entry.type === 'task-finished').map((entry) => entry.taskId);
+      const work = tool({
+        name: 'work',
+        description: 'Finishes after the branch before it (in the chosen order) is saved.',
+        parameters: z.object({ text: z.string() }),
+        execute: async ({ text }) => {
+          const index = Number(text);
+          const before = slowFirst ? index + 1 : index - 1;
+          while (before >= 0 && before <= 4 && !(await savedBranches()).includes(`0/branch${before}`)) {
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+          return text;
+        },
+      });
       const builder = new WorkflowBuilder({
         name: 'parallel-writes',
         // Parallel writers of one single-value field must say which write wins (issue 17).
@@ -39,9 +58,9 @@ describe('reducers under parallel writes', () => {
         });
         builder.addEdge(START, `branch${index}`);
       }
-      const store = new MemoryRunStore();
       const workflow = builder.compile({ store });
       const run = workflow.run({ sessionId: 's', input: {} });
+      runId = run.runId;
       const result = await run.result();
       expect(result.status).toBe('succeeded');
       expect(result.output?.items).toEqual(['item-0', 'item-1', 'item-2', 'item-3', 'item-4']);
@@ -52,7 +71,9 @@ describe('reducers under parallel writes', () => {
       const journal = await store.readJournal(run.runId);
       const finishOrder = journal.filter((entry) => entry.type === 'task-finished').map((entry) => entry.taskId);
       expect(finishOrder).toEqual(
-        slowFirst ? ['0/branch4', '0/branch3', '0/branch2', '0/branch1', '0/branch0'] : expect.any(Array),
+        slowFirst
+          ? ['0/branch4', '0/branch3', '0/branch2', '0/branch1', '0/branch0']
+          : ['0/branch0', '0/branch1', '0/branch2', '0/branch3', '0/branch4'],
       );
       // Asking for the ended run again folds its journal: the same state comes back.
       const folded = await workflow.run({ sessionId: 's', runId: run.runId }).result();
