@@ -159,7 +159,9 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
   it('killed while a retried node waits between attempts: the attempts go on where they were, never reset', async () => {
     const crash = files('retry');
     const first = await runChild({ ...crash, scenario: 'retry', freeze: 'retry-waiting' });
-    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('second failed attempt saved, waiting to retry');
+    expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe(
+      'second failed attempt saved, waiting to retry',
+    );
     expect(lines(crash.effects)).toEqual(['attempt 1 0/flaky', 'attempt 2 0/flaky']);
 
     const second = await runChild({ ...crash, scenario: 'retry' });
