@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { bundleScript } from '../../../test/support/bundle-script.js';
 import type { Platform } from '../src/platform.js';
 import { postgresUrl, TestClient } from './harness.js';
 
@@ -19,31 +18,8 @@ let nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
  * worker after every kill. Answers the bundle's path.
  */
 export function useBundledCli(directory: string): string {
-  const require = createRequire(import.meta.url);
-  const external = new Set<string>();
-  for (const manifest of ['../package.json', '../../sdk/package.json']) {
-    const { dependencies = {} } = JSON.parse(readFileSync(new URL(manifest, import.meta.url), 'utf8')) as {
-      dependencies?: Record<string, string>;
-    };
-    for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
-  }
   const outfile = path.join(directory, 'agentloom.mjs');
-  const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
-  const result = spawnSync(
-    esbuild,
-    [
-      main,
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--conditions=@agentloom/source',
-      `--outfile=${outfile}`,
-      '--log-level=error',
-      ...[...external].flatMap((name) => [`--external:${name}`, `--external:${name}/*`]),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  bundleScript(main, outfile);
   nodeArguments = [outfile];
   return outfile;
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bundledScript } from '../../test/helpers/child-process.js';
 import { RunOwnedElsewhereError } from '../core/errors/index.js';
 import type { RunResult } from '../core/run-result.js';
 import type { Agent } from '../engine/agent/agent.js';
@@ -38,7 +39,7 @@ interface ChildReport {
 /** Runs the child; `kill` receives a function that SIGKILLs it. */
 function runChild(environment: Record<string, string>, kill?: (killChild: () => void) => void): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
+    const child = spawn(process.execPath, [bundledScript(childScript)], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

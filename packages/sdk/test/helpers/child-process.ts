@@ -4,7 +4,45 @@
  * report and the kill. Lines `<KEY> <json>` on stdout are collected for the test.
  */
 import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleScript } from '../../../../test/support/bundle-script.js';
 import { RunOwnedElsewhereError } from '../../src/core/errors/index.js';
+
+/** This test process's bundles, one per child script, removed when the process exits. */
+const bundles = new Map<string, string>();
+let bundleDirectory: string | undefined;
+
+/**
+ * The child script compiled once into one module (`test/support/bundle-script.ts`): a bundled
+ * child starts in about a second, one run through tsx in two to three. The directory is inside
+ * the package (npm dependencies resolve from node_modules) and readable by the sandbox user the
+ * non-root tests switch to.
+ */
+export function bundledScript(script: string): string {
+  let bundle = bundles.get(script);
+  if (bundle) return bundle;
+  if (!bundleDirectory) {
+    const parent = fileURLToPath(new URL('../../.tmp/', import.meta.url));
+    mkdirSync(parent, { recursive: true });
+    // A test process that was killed left its bundles behind: drop those older than an hour.
+    for (const name of readdirSync(parent)) {
+      const old = join(parent, name);
+      if (name.startsWith('children-') && Date.now() - statSync(old).mtimeMs > 3_600_000)
+        rmSync(old, { recursive: true, force: true });
+    }
+    bundleDirectory = mkdtempSync(join(parent, 'children-'));
+    chmodSync(parent, 0o755);
+    chmodSync(bundleDirectory, 0o755);
+    const directory = bundleDirectory;
+    process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+  }
+  bundle = join(bundleDirectory, `${basename(script, '.ts')}-${bundles.size}.mjs`);
+  bundleScript(script, bundle);
+  bundles.set(script, bundle);
+  return bundle;
+}
 
 /** What the child printed and how it ended. */
 export interface ChildRun {
@@ -23,7 +61,7 @@ export interface ScriptExit {
 }
 
 /**
- * Spawns a TypeScript script of the repository with `environment` added to this process's, and
+ * Spawns a TypeScript script of the repository (bundled, see `bundledScript`) with `environment` added to this process's, and
  * hands each line it prints to `onLine` together with a function that SIGKILLs it there (as `user`,
  * when given and this process may switch to it). The one
  * place that knows how test children are started; the harnesses decide what lines mean.
@@ -35,7 +73,7 @@ export function spawnTestScript(
   user?: { uid: number; gid: number },
 ): Promise<ScriptExit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', script], {
+    const child = spawn(process.execPath, [bundledScript(script)], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(user ? { uid: user.uid, gid: user.gid } : {}),

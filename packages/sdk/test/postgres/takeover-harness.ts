@@ -1,5 +1,5 @@
 /**
- * Starts `takeover-child.ts` in real processes (`node --conditions=@agentloom/source --import tsx`), collects
+ * Starts `takeover-child.ts` (bundled) in real processes, collects
  * the JSON lines they report, and lets a test wait for them, signal them and read the run back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresRunStore } from '../../src/store/postgres/index.js';
+import { bundledScript } from '../helpers/child-process.js';
 import { dropSchema, postgresUrl, postgresUrlWithSchema, uniqueSchemaName } from './postgres-availability.js';
 
 const childScript = join(dirname(fileURLToPath(import.meta.url)), 'takeover-child.ts');
@@ -137,7 +138,7 @@ export class TakeoverWorld {
 
   /** Starts one child process. */
   start(options: TakeoverChildOptions): TakeoverChild {
-    const child = spawn(process.execPath, ['--conditions=@agentloom/source', '--import', 'tsx', childScript], {
+    const child = spawn(process.execPath, [bundledScript(childScript)], {
       env: {
         ...process.env,
         TAKEOVER_STORE: postgresUrlWithSchema(this.schema),
