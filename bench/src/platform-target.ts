@@ -3,15 +3,15 @@
  * 1-loop agent and a space key, `agentloom worker` processes started from the CLI source, and a
  * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
 import { serve } from '@hono/node-server';
+import { bundleScript } from '../../test/support/bundle-script.js';
 
 const secretKey = 'bench-secret-key-that-is-long-enough-0123456789';
 const cli = fileURLToPath(new URL('../../packages/platform/src/cli/main.ts', import.meta.url));
@@ -27,33 +27,10 @@ let workerArguments = ['--conditions=@agentloom/source', '--import', 'tsx', cli]
  * Answers a function that removes it.
  */
 export function bundleCli(): () => void {
-  const require = createRequire(import.meta.url);
-  const external = new Set<string>();
-  for (const manifest of ['package.json', '../sdk/package.json']) {
-    const { dependencies = {} } = JSON.parse(readFileSync(path.join(platformPackage, manifest), 'utf8')) as {
-      dependencies?: Record<string, string>;
-    };
-    for (const name of Object.keys(dependencies)) if (!name.startsWith('@agentloom/')) external.add(name);
-  }
   const directory = path.join(platformPackage, '.tmp', `bench-cli-${process.pid}`);
   mkdirSync(directory, { recursive: true });
   const outfile = path.join(directory, 'agentloom.mjs');
-  const esbuild = path.join(path.dirname(require.resolve('esbuild/package.json')), 'bin', 'esbuild');
-  const result = spawnSync(
-    esbuild,
-    [
-      cli,
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--conditions=@agentloom/source',
-      `--outfile=${outfile}`,
-      '--log-level=error',
-      ...[...external].flatMap((name) => [`--external:${name}`, `--external:${name}/*`]),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`esbuild failed: ${result.stderr}`);
+  bundleScript(cli, outfile);
   workerArguments = [outfile];
   return () => rmSync(directory, { recursive: true, force: true });
 }
