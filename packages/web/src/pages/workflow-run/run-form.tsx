@@ -82,7 +82,7 @@ export function RunForm({
       <TextAreaField
         label="Input (JSON object of state fields)"
         className="flow-json"
-        rows={5}
+        rows={3}
         spellCheck={false}
         value={text}
         error={inputError}

@@ -61,48 +61,46 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
         {stream.reattachments > 0 ? ` (re-attached ${stream.reattachments}×, after event ${stream.resumedAfter})` : ''}
       </p>
       <ProblemAlert problem={run.error} title="The run could not be read." />
-      <div className="flow-layout">
-        <WorkflowCanvas
-          draft={draft}
-          placed={placed}
-          selected={selected}
-          readOnly
-          label={`Run ${runId} on the canvas`}
-          bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server))}
-          onChange={() => {}}
-          onSelect={setSelected}
-          runStates={progress.nodes}
-        />
-        <div className="flow-side">
-          <section className="card" aria-labelledby="run-nodes">
-            <h3 id="run-nodes">Nodes</h3>
-            <ul className="flow-state-list">
-              {[...progress.nodes].map(([name, state]) => (
-                <li key={name}>
-                  <strong>{name}</strong>: <span data-node-status={name}>{state.status}</span>
-                  {state.failure ? ` — ${state.failure}` : ''}
-                </li>
-              ))}
-            </ul>
-            <p className="field-hint">Select an agent node on the canvas to see its own run.</p>
-          </section>
-        </div>
+      <WorkflowCanvas
+        draft={draft}
+        placed={placed}
+        selected={selected}
+        readOnly
+        label={`Run ${runId} on the canvas`}
+        bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server))}
+        onChange={() => {}}
+        onSelect={setSelected}
+        runStates={progress.nodes}
+      />
+      <div className="flow-run-details">
+        <section className="card" aria-labelledby="run-nodes">
+          <h3 id="run-nodes">Nodes</h3>
+          <ul className="flow-state-list">
+            {[...progress.nodes].map(([name, state]) => (
+              <li key={name}>
+                <strong>{name}</strong>: <span data-node-status={name}>{state.status}</span>
+                {state.failure ? ` — ${state.failure}` : ''}
+              </li>
+            ))}
+          </ul>
+          <p className="field-hint">Select an agent node on the canvas to see its own run.</p>
+        </section>
+        <section className="card" aria-labelledby="run-output">
+          <h3 id="run-output">Output</h3>
+          {output !== undefined ? (
+            <pre className="flow-run-output" data-testid="run-output">
+              {JSON.stringify(output, null, 2)}
+            </pre>
+          ) : finished ? (
+            <p>
+              No output: the run ended {finished.status}
+              {finished.reason ? ` (${finished.reason})` : ''}.
+            </p>
+          ) : (
+            <p>Not finished yet.</p>
+          )}
+        </section>
       </div>
-      <section className="card" aria-labelledby="run-output">
-        <h3 id="run-output">Output</h3>
-        {output !== undefined ? (
-          <pre className="flow-run-output" data-testid="run-output">
-            {JSON.stringify(output, null, 2)}
-          </pre>
-        ) : finished ? (
-          <p>
-            No output: the run ended {finished.status}
-            {finished.reason ? ` (${finished.reason})` : ''}.
-          </p>
-        ) : (
-          <p>Not finished yet.</p>
-        )}
-      </section>
       {selectedNode?.kind === 'agent' && selectedState?.taskId && selectedState.agentRunId ? (
         <AgentDrillIn key={selectedState.taskId} runId={runId} taskId={selectedState.taskId} node={selectedNode.name} />
       ) : selectedNode?.kind === 'agent' ? (
