@@ -7,23 +7,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { MemoryRunStore, type WorkflowEvent } from '@agentloom/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offlineModel } from '../../../examples/workflow/src/offline-model.js';
-import { createReportTools, createReportWorkflow } from '../../../examples/workflow/src/report-workflow.js';
+import { createReportTools } from '../../../examples/workflow/src/report-workflow.js';
 import type { RunWorker } from '../src/runs/index.js';
+import { type ExampleOutcome, runExampleInProcess, stepsOf } from './example-outcome.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse, waitForTerminal } from './run-helpers.js';
 import { createExampleSpace, exampleDocumentsDirectory, expectStatus, importExampleWorkflow } from './workflow-fixture.js';
-
-interface ExampleOutcome {
-  status: string;
-  report: string;
-  savedAs: string;
-  saved: string;
-  steps: string;
-}
 
 const directories: string[] = [];
 afterAll(() => {
@@ -35,41 +27,6 @@ const temporaryDirectory = () => {
   return directory;
 };
 
-/** Runs `examples/workflow` in process, as its own code builds it: the value the platform must reproduce. */
-async function runExampleInProcess(): Promise<ExampleOutcome & { loops: number }> {
-  const outputDirectory = temporaryDirectory();
-  const workflow = createReportWorkflow({
-    store: new MemoryRunStore(),
-    model: offlineModel(),
-    documentsDirectory: exampleDocumentsDirectory,
-    outputDirectory,
-  });
-  const run = workflow.run({ sessionId: 'example', input: { question: 'heat pump' } });
-  const finished: { step: number; node: string }[] = [];
-  for await (const event of run.events() as AsyncIterable<WorkflowEvent>)
-    if (event.type === 'task-finish') finished.push({ step: event.step, node: event.node });
-  const result = await run.result();
-  const output = result.output as { report: string; savedTo: string };
-  return {
-    status: result.status,
-    report: output.report,
-    savedAs: basename(output.savedTo),
-    saved: readFileSync(output.savedTo, 'utf8'),
-    steps: stepsOf(finished),
-    loops: result.loops,
-  };
-}
-
-/** The supersteps as `node+node > node`, from finished tasks (parallel ones sorted by name). */
-function stepsOf(finished: readonly { step: number; node: string }[]): string {
-  const byStep = new Map<number, string[]>();
-  for (const task of finished) byStep.set(task.step, [...(byStep.get(task.step) ?? []), task.node]);
-  return [...byStep.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, nodes]) => nodes.sort().join('+'))
-    .join(' > ');
-}
-
 describe.each(dialects)('workflow apps on %s', (dialect) => {
   let platform: TestPlatform;
   let owner: TestClient;
@@ -77,13 +34,13 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
   let tools: ToolServer;
   let space: { spaceId: string; connectionId: string };
   let imported: Awaited<ReturnType<typeof importExampleWorkflow>>;
-  let expected: Awaited<ReturnType<typeof runExampleInProcess>>;
+  let expected: ExampleOutcome;
   let worker: RunWorker;
   const outputDirectory = temporaryDirectory();
   const reportTools = Object.values(createReportTools({ documentsDirectory: exampleDocumentsDirectory, outputDirectory }));
 
   beforeAll(async () => {
-    expected = await runExampleInProcess();
+    expected = await runExampleInProcess(temporaryDirectory());
     model = await new LanguageModelServer(offlineModel()).start();
     tools = await new ToolServer(reportTools).start();
     platform = await createTestPlatform(dialect);

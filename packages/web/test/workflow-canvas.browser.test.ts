@@ -1,7 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { offlineModel } from '../../../examples/workflow/src/offline-model.js';
+import { createReportTools } from '../../../examples/workflow/src/report-workflow.js';
+import { type ExampleOutcome, runExampleInProcess, stepsOf } from '../../platform/test/example-outcome.js';
+import { LanguageModelServer, ToolServer } from '../../platform/test/example-servers.js';
+import { exampleDocumentsDirectory } from '../../platform/test/workflow-fixture.js';
 import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
 import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
 
@@ -26,7 +34,11 @@ interface Node {
  * and HTTP tools, edges, a join, input and output mapping — saved; its problems (an unpublished
  * agent, an unreachable node) written on the nodes they concern, fixed, published; then the
  * example's JSON imported into a second workflow, shown on the canvas, edited through the JSON
- * view and exported back equal. Every step passes axe-core with no serious violation.
+ * view and exported back equal. The workflow built on the canvas is then run from its page with
+ * the example's own offline model (served as an OpenAI-compatible server) and tools (served as
+ * custom HTTP tools): each node's status shows on the canvas as the run goes, an agent node drills
+ * into its inner run, and the output the page shows equals what `examples/workflow` produces in
+ * process. Every step passes axe-core with no serious violation.
  */
 describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout: 180_000 }, () => {
   let platform: RunningPlatform;
@@ -36,9 +48,20 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
   let spaceId = '';
   const agentApps: Record<string, string> = {};
   const pageErrors: string[] = [];
+  // Where the platform's run saves its report (through the tool server) and where the example's own run does.
+  const outputDirectory = mkdtempSync(join(tmpdir(), 'agentloom-canvas-run-'));
+  const exampleOutputDirectory = mkdtempSync(join(tmpdir(), 'agentloom-canvas-example-'));
+  const reportTools = Object.values(createReportTools({ documentsDirectory: exampleDocumentsDirectory, outputDirectory }));
+  let model: LanguageModelServer;
+  let toolServer: ToolServer;
+  let expected: ExampleOutcome;
+  let workflowId = '';
 
   beforeAll(async () => {
     mkdirSync(screenshotDirectory, { recursive: true });
+    expected = await runExampleInProcess(exampleOutputDirectory);
+    model = await new LanguageModelServer(offlineModel()).start();
+    toolServer = await new ToolServer(reportTools).start();
     const built = await buildConsole();
     removeBuild = built.remove;
     platform = await startPlatform(built.directory);
@@ -52,7 +75,10 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
   afterAll(async () => {
     await browser?.close();
     await platform?.stop();
+    await model?.close();
+    await toolServer?.close();
     removeBuild();
+    for (const directory of [outputDirectory, exampleOutputDirectory]) rmSync(directory, { recursive: true, force: true });
   });
 
   async function checkPage(name: string): Promise<void> {
@@ -103,52 +129,55 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     ({
       space: { id: spaceId },
     } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Reports' }));
+    // The example's own offline model and tools, served over HTTP, so that a run reproduces the example's.
     const { connection } = await call<{ connection: { id: string } }>('POST', `/spaces/${spaceId}/model-connections`, {
-      name: 'Offline',
-      provider: 'offline-demo',
-      baseUrl: null,
-      settings: {},
-      models: [{ modelId: 'offline-demo-1', contextWindow: null, supportsThinking: false, enabled: true }],
+      name: 'Example model',
+      provider: 'openai-compatible',
+      baseUrl: `${model.url}/v1`,
+      key: { label: 'main', value: 'sk-example-key-0123456789' },
+      models: [{ modelId: 'example' }],
     });
     const tools: Record<string, string> = {};
-    const parameters = {
-      search_documents: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-      save_report: {
-        type: 'object',
-        properties: { title: { type: 'string' }, markdown: { type: 'string' } },
-        required: ['title', 'markdown'],
-      },
-    };
-    for (const [name, schema] of Object.entries(parameters)) {
+    for (const item of reportTools) {
       const { resource } = await call<{ resource: { id: string } }>('POST', `/spaces/${spaceId}/resources`, {
         type: 'tool',
-        name,
+        name: item.name,
         content: {
           kind: 'http',
-          description: `The example's ${name} tool.`,
-          parameters: schema,
-          request: { method: 'POST', url: `https://tools.example.com/${name}`, headers: {} },
+          description: item.description,
+          parameters: z.toJSONSchema(item.parameters as z.ZodType),
+          request: { method: 'POST', url: `${toolServer.url}/${item.name}`, headers: {} },
         },
       });
-      tools[name] = resource.id;
+      tools[item.name] = resource.id;
     }
-    const model = { connectionId: connection.id, modelId: 'offline-demo-1' };
-    const none = { builtIn: [], tools: [], skills: [] };
+    const modelChoice = { connectionId: connection.id, modelId: 'example' };
+    const capabilities = (names: unknown) => ({
+      builtIn: [],
+      tools: ((names as string[] | undefined) ?? []).map((toolName) => tools[toolName]),
+      skills: [],
+    });
     for (const [name, agent] of Object.entries(exampleAgents)) {
       const mode = agent.mode as 'react' | 'plan-executor';
       const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${spaceId}/apps`, { kind: 'agent', mode, name });
       const config =
         mode === 'react'
-          ? { model, prompt: { text: agent.prompt }, capabilities: none }
+          ? { model: modelChoice, prompt: { text: agent.prompt }, capabilities: capabilities(agent.tools) }
           : {
-              model,
-              planner: { prompt: { text: (agent.planner as { prompt: string }).prompt }, capabilities: none },
-              executors: (agent.executors as { name: string; description: string; prompt: string }[]).map((executor) => ({
-                name: executor.name,
-                description: executor.description,
-                prompt: { text: executor.prompt },
-                capabilities: none,
-              })),
+              model: modelChoice,
+              planner: {
+                prompt: { text: (agent.planner as { prompt: string }).prompt },
+                capabilities: capabilities((agent.planner as { tools?: string[] }).tools),
+              },
+              executors: (agent.executors as { name: string; description: string; prompt: string; tools?: string[] }[]).map(
+                (executor) => ({
+                  name: executor.name,
+                  description: executor.description,
+                  prompt: { text: executor.prompt },
+                  capabilities: capabilities(executor.tools),
+                }),
+              ),
+              ...(agent.execution ? { execution: agent.execution } : {}),
             };
       await call('PUT', `/apps/${app.id}/draft`, { config }, { 'if-match': '"1"' });
       // The report writer stays unpublished for now: the canvas must say so on its node.
@@ -266,7 +295,7 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     expect(await page.locator('.flow-node-issue').count()).toBe(0);
 
     // What the canvas built is the example's graph (its nodes, edges, state and output) with bindings.
-    const workflowId = page.url().split('/').at(-1) ?? '';
+    workflowId = page.url().split('/').at(-1) ?? '';
     const { draft } = await call<{
       draft: { config: { definition: Record<string, unknown>; bindings: Record<string, unknown>; layout: { nodes: object } } };
     }>('GET', `/apps/${workflowId}/draft`);
@@ -291,6 +320,84 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     await page.getByRole('link', { name: 'See the releases' }).click();
     await page.getByRole('cell', { name: 'Built on the canvas.' }).waitFor();
     await checkPage('06-releases');
+  });
+
+  it("runs the workflow built on the canvas from its page: node statuses live on the canvas, output equal to the example's", async () => {
+    await page.goto(`${platform.url}/spaces/${spaceId}/workflows/${workflowId}`);
+    await page.getByRole('link', { name: 'Run', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Run workflow: market-report' }).waitFor();
+    const input = page.getByLabel('Input (JSON object of state fields)');
+    const run = page.getByRole('button', { name: 'Run', exact: true });
+    // Refused at the field before anything is sent: not an object, then a field the workflow does not have.
+    await input.fill('["heat pump"]');
+    await run.click();
+    await page.getByText('The input must be a JSON object of state fields, not array.').waitFor();
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    await input.fill('{ "topic": "heat pump" }');
+    await run.click();
+    await page.getByText(/^"topic" is not a state field of this workflow/).waitFor();
+    await checkPage('09-run-input-refused');
+
+    // The model holds its answers: the run is caught with the query done and both agents running.
+    let releaseModel: () => void = () => {};
+    model.gate = new Promise<void>((resolve) => {
+      releaseModel = resolve;
+    });
+    await input.fill(JSON.stringify({ question: 'heat pump' }));
+    await run.click();
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    const runId = page.url().split('/').at(-1) ?? '';
+    const status = (name: string) => node(name).locator('.flow-node').getAttribute('data-status');
+    const showing = (name: string, value: string) => node(name).locator(`.flow-node[data-status="${value}"]`).waitFor();
+    await showing('query', 'succeeded');
+    await showing('summarize', 'running');
+    await showing('find-risks', 'running');
+    expect(await status('write-report')).toBe('pending');
+    expect(await status('save')).toBe('pending');
+    // A reload re-attaches to the run's events after the last one seen: the statuses are kept.
+    await page.reload();
+    await showing('summarize', 'running');
+    await page.getByText(/re-attached \d+×, after event \d+/).waitFor();
+    expect(await status('query')).toBe('succeeded');
+    await checkPage('10-run-in-progress');
+    await page.screenshot({ path: `${screenshotDirectory}10-run-in-progress-viewport.png` });
+    model.gate = undefined;
+    releaseModel();
+
+    const outputText = page.getByTestId('run-output');
+    await outputText.waitFor({ timeout: 90_000 });
+    for (const item of exampleDefinition.nodes as Node[]) expect(await status(item.name)).toBe('succeeded');
+    const output = JSON.parse((await outputText.textContent()) ?? '') as { report: string; savedTo: string };
+    const { run: finished } = await call<{ run: { status: string } }>('GET', `/runs/${runId}`);
+    const { view } = await call<{ view: { loops: number; workflow: { tasks: { step: number; node: string }[] } } }>(
+      'GET',
+      `/runs/${runId}/view`,
+    );
+    expect({
+      status: finished.status,
+      report: output.report,
+      savedAs: basename(output.savedTo),
+      saved: readFileSync(output.savedTo, 'utf8'),
+      steps: stepsOf(view.workflow.tasks),
+      loops: view.loops,
+    }).toEqual(expected);
+    await checkPage('11-run-succeeded');
+    await page.screenshot({ path: `${screenshotDirectory}11-run-succeeded-viewport.png` });
+
+    // An agent node drills into its own run: the Plan–Executor report writer's delegations, the risk analyst's tool call.
+    await node('write-report').click();
+    const drillIn = page.getByRole('region', { name: /^Agent node write-report: its run/ });
+    await drillIn.getByText('Plan–Executor', { exact: false }).waitFor();
+    await drillIn
+      .getByRole('cell', { name: /section_writer/ })
+      .first()
+      .waitFor();
+    await checkPage('12-agent-node-run');
+    await node('find-risks').click();
+    await page
+      .getByRole('region', { name: /^Agent node find-risks: its run/ })
+      .getByRole('cell', { name: 'find_dates' })
+      .waitFor();
   });
 
   it("imports the example's JSON into a second workflow, round-trips it through the JSON view and exports it equal", async () => {

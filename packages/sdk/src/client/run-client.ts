@@ -187,7 +187,7 @@ export class RunClient {
    * The run's saved events after `afterSequence` (default 0: all), each with its journal sequence,
    * for agent and workflow runs: for an agent run exactly what the owner's `run.events()` yielded
    * except the live-only `model-call-start` and resumed `run-start`; for a workflow run its
-   * `workflow-start`, `agent-invoke`, `task-finish`, `stop-request` and `workflow-finish`.
+   * `workflow-start`, `agent-invoke`, `task-retry`, `task-finish`, `stop-request` and `workflow-finish`.
    */
   async readEvents(runId: string, options: { afterSequence?: number } = {}): Promise<HostedRunEvent[]> {
     const run = await this.existingRun(runId);

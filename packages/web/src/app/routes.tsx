@@ -12,7 +12,7 @@ function LoadingPage() {
  * Every page of the console. Pages load lazily, one chunk each, so a page ships only its own
  * code (see `scripts/report-bundle-size.ts`). An agent's run pages (chat, run log, run view,
  * sessions, a session) live under `spaces/:spaceId/agents/:appId/…`; a workflow's editor and
- * releases under `spaces/:spaceId/workflows/:appId/…`.
+ * releases, run form and runs under `spaces/:spaceId/workflows/:appId/…`.
  */
 export const consoleRoutes: RouteObject[] = [
   {
@@ -69,6 +69,15 @@ export const consoleRoutes: RouteObject[] = [
             // The canvas (and @xyflow/react) load only here, never with the chat page.
             path: 'workflows/:appId',
             lazy: () => import('../pages/workflow-editor/index.js').then((page) => ({ Component: page.WorkflowEditorPage })),
+          },
+          {
+            // Running a published workflow; with a run id, its live canvas (a reload re-attaches to it).
+            path: 'workflows/:appId/run',
+            lazy: () => import('../pages/workflow-run/index.js').then((page) => ({ Component: page.WorkflowRunPage })),
+          },
+          {
+            path: 'workflows/:appId/runs/:runId',
+            lazy: () => import('../pages/workflow-run/index.js').then((page) => ({ Component: page.WorkflowRunPage })),
           },
           {
             path: 'workflows/:appId/releases',

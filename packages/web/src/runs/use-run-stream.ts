@@ -21,7 +21,15 @@ const eventTypes = [
   'answer-reject',
   'stop-request',
   'run-finish',
+  // A workflow run's saved facts (W-5): its start, agent nodes bound to inner runs, retries, its end.
+  'workflow-start',
+  'agent-invoke',
+  'task-retry',
+  'workflow-finish',
 ] as const;
+
+/** The events after which a run's stream has nothing more to say. */
+const isFinish = (event: RunStreamEvent) => event.type === 'run-finish' || event.type === 'workflow-finish';
 
 /** Where the events seen so far are kept, per tab, so that a reload re-attaches after the last one. */
 const storageKey = (runId: string) => `agentloom.run-events.${runId}`;
@@ -57,7 +65,7 @@ function lastSequenceOf(events: readonly RunStreamEvent[]): number {
  * `sessionStorage`, so a reload attaches with `?after=<last sequence seen>` and shows what it had;
  * a dropped connection is re-opened by the browser with `Last-Event-ID` (or by this hook with
  * `?after=` when the browser gave up). The journal is the stream's only source, so nothing is
- * missed or repeated; the stream closes after `run-finish` (P-8.10).
+ * missed or repeated; the stream closes after `run-finish` or a workflow's `workflow-finish` (P-8.10).
  */
 export function useRunStream(runId: string | undefined): RunStream {
   const [state, setState] = useState<RunStream>({ events: [], connection: 'connecting', resumedAfter: 0, reattachments: 0 });
@@ -70,7 +78,7 @@ export function useRunStream(runId: string | undefined): RunStream {
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     const restored = restore(runId);
     eventsRef.current = restored;
-    const finished = restored.some((event) => event.type === 'run-finish');
+    const finished = restored.some(isFinish);
     setState({
       events: restored,
       connection: finished ? 'ended' : 'connecting',
@@ -91,7 +99,7 @@ export function useRunStream(runId: string | undefined): RunStream {
         eventsRef.current = [...eventsRef.current, event];
         sessionStorage.setItem(storageKey(runId), JSON.stringify(eventsRef.current.slice(-keptEvents)));
       }
-      const ended = event.type === 'run-finish';
+      const ended = isFinish(event);
       if (ended) {
         closed = true;
         source?.close();

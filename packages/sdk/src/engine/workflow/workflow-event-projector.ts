@@ -60,6 +60,18 @@ export class WorkflowEventProjector {
           node: nodeOf(record.taskId),
           status: 'succeeded',
         };
+      case 'task-attempt-failed':
+        // Saved before the wait, so a follower sees a node retrying (W-5); the wait is what was left when it was saved.
+        return {
+          type: 'task-retry',
+          runId,
+          step: record.data.step,
+          taskId: record.taskId,
+          node: nodeOf(record.taskId),
+          attempt: record.data.attempt,
+          failure: record.data.failure,
+          waitMs: Math.max(0, record.data.retryAt - entry.at),
+        };
       case 'task-interrupted':
         return {
           type: 'task-finish',

@@ -89,6 +89,6 @@ export type WorkflowEvent =
 /**
  * A workflow event with the journal sequence of the entry it reports, as `RunClient.readEvents`
  * and `follow` give them. Only events that report a saved fact have one: `workflow-start`,
- * `agent-invoke`, `task-finish`, `stop-request`, `workflow-finish`.
+ * `agent-invoke`, `task-retry`, `task-finish`, `stop-request`, `workflow-finish`.
  */
 export type WorkflowRunEvent = WorkflowEvent & { sequence: number };

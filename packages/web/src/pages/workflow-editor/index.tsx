@@ -158,6 +158,7 @@ export function WorkflowEditorPage() {
       <PageHeader title={`Workflow: ${app.data.app.name}`}>
         <span className="badge badge-muted">draft revision {current.revision}</span>
         <Link to={`/spaces/${spaceId}/workflows/${appId}/releases`}>Releases</Link>
+        <Link to={`/spaces/${spaceId}/workflows/${appId}/run`}>Run</Link>
       </PageHeader>
       {readOnly ? <p className="alert alert-info">You are a viewer in this space: the workflow is read-only for you.</p> : null}
       {conflict !== undefined ? (

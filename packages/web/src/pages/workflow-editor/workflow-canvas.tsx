@@ -14,8 +14,10 @@ import {
   Position,
   ReactFlow,
   useReactFlow,
+  useStore,
 } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import type { NodeRunState } from '../../runs/workflow-progress.js';
 import {
   conditionalArrows,
   type DefinitionNode,
@@ -31,17 +33,30 @@ import {
 } from './draft-model.js';
 
 /** What a node box shows: its definition node (absent for START / END), what it is bound to, its issues. */
-type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string };
+type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string; run?: NodeRunState };
 type BoxNode = Node<BoxData, 'box'>;
 
-/** A node of the canvas: its name and kind, what it is bound to, and its issues written on it. */
+/** A node's run status in words (colour is never the only cue). */
+const runStatusWords: Record<NodeRunState['status'], string> = {
+  pending: 'pending',
+  running: 'running',
+  retrying: 'retrying',
+  succeeded: 'succeeded',
+  failed: 'failed',
+  interrupted: 'waiting for an answer',
+  stopped: 'stopped',
+  'not-run': 'not run',
+};
+
+/** A node of the canvas: its name and kind, what it is bound to, its issues and, on a run's canvas, its status. */
 function NodeBox({ data, selected }: NodeProps<BoxNode>) {
-  const { node, issues } = data;
+  const { node, issues, run } = data;
   const virtual = !node;
   return (
     <div
-      className={`flow-node${virtual ? ' flow-node-virtual' : ''}${issues.length > 0 ? ' flow-node-invalid' : ''}${selected ? ' flow-node-selected' : ''}`}
+      className={`flow-node${virtual ? ' flow-node-virtual' : ''}${issues.length > 0 ? ' flow-node-invalid' : ''}${selected ? ' flow-node-selected' : ''}${run ? ` flow-node-run flow-node-${run.status}` : ''}`}
       data-node={data.label}
+      data-status={run?.status}
     >
       {data.label !== 'START' ? <Handle type="target" position={Position.Left} /> : null}
       <strong>{data.label}</strong>
@@ -49,6 +64,16 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
         <span className="flow-node-kind">
           {node.kind === 'agent' ? 'agent' : 'tool'} {data.binding ?? ''}
         </span>
+      ) : null}
+      {run ? (
+        <span className="flow-node-status">
+          {runStatusWords[run.status]}
+          {run.status === 'retrying' && run.attempt ? ` (attempt ${run.attempt})` : ''}
+          {run.runs > 1 ? ` · ran ${run.runs}×` : ''}
+        </span>
+      ) : null}
+      {run?.failure && (run.status === 'failed' || run.status === 'retrying') ? (
+        <span className="flow-node-issue">{run.failure}</span>
       ) : null}
       {issues.map((message) => (
         <span key={message} className="flow-node-issue">
@@ -61,22 +86,71 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
 }
 
 const nodeTypes = { box: NodeBox };
-const fitViewOptions = { maxZoom: 1, padding: 0.15 };
+/**
+ * The whole graph in view, as large as fits: a little padding, never above 100 %, and never so
+ * small that the node names cannot be read (a wider graph is panned instead).
+ */
+const fitViewOptions = { maxZoom: 1, minZoom: 0.5, padding: 0.06 };
+/** The size of a node box on the canvas at 100 %, for the canvas height (boxes are 150–220 px wide). */
+const boxSize = { width: 200, height: 90 };
+/** The canvas is never shorter or taller than this (px). */
+const canvasHeights = { min: 260, max: 640 };
 
-/** Fits the whole graph into view whenever a node is added or removed, so a new node is never off-screen. */
+/**
+ * Fits the whole graph into view whenever a node is added or removed or the canvas is resized, so
+ * a new node is never off-screen. It runs again once the canvas has its new size, or the graph
+ * would stay centred in the size the canvas had before.
+ */
 function FitWhenNodesChange({ count }: { count: number }) {
   const { fitView } = useReactFlow();
+  // Empty until the canvas has a size; `fitView` itself waits for the nodes to be measured.
+  const size = useStore((store) => (store.width > 0 && store.height > 0 ? `${store.width}x${store.height}` : ''));
   useEffect(() => {
-    if (count > 0) void fitView(fitViewOptions);
-  }, [count, fitView]);
+    if (count > 0 && size) void fitView(fitViewOptions);
+  }, [count, size, fitView]);
   return null;
+}
+
+/** The width of an element, kept up to date as it is resized. */
+function useWidth(element: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const target = element.current;
+    if (!target) return;
+    setWidth(target.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(target.clientWidth));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return width;
+}
+
+/**
+ * The canvas height that fits the graph's shape: a wide, flat graph gets a low canvas instead of
+ * being drawn small in the middle of a tall one. Read from the positions when the node count or
+ * the width changes, not while a node is dragged.
+ */
+function canvasHeightFor(positions: Record<string, { x: number; y: number }>, width: number): number {
+  const points = Object.values(positions);
+  if (points.length === 0 || width === 0) return canvasHeights.max;
+  const xs = points.map((point) => point.x);
+  const ys = points.map((point) => point.y);
+  const graphWidth = Math.max(...xs) - Math.min(...xs) + boxSize.width;
+  const graphHeight = Math.max(...ys) - Math.min(...ys) + boxSize.height;
+  const zoom = Math.max(
+    fitViewOptions.minZoom,
+    Math.min(fitViewOptions.maxZoom, width / (graphWidth * (1 + 2 * fitViewOptions.padding))),
+  );
+  const wanted = Math.ceil(graphHeight * zoom * (1 + 2 * fitViewOptions.padding)) + 48;
+  return Math.min(canvasHeights.max, Math.max(canvasHeights.min, wanted));
 }
 
 /**
  * The canvas of a workflow draft (`@xyflow/react`): START, the nodes and END; plain edges and
  * joins (one arrow per source) that can be drawn and deleted; routes and loops drawn dashed with
  * their condition (edited in the JSON view). Moving a node writes its position into the draft's
- * layout. Issues are written on the node or arrow they concern.
+ * layout. Issues are written on the node or arrow they concern. Given `runStates` (a run's
+ * canvas, read-only), each node shows its status in that run.
  */
 export function WorkflowCanvas({
   draft,
@@ -86,6 +160,8 @@ export function WorkflowCanvas({
   bindingLabel,
   onChange,
   onSelect,
+  runStates,
+  label = 'Workflow canvas',
 }: {
   draft: WorkflowDraft;
   placed: PlacedIssues;
@@ -94,8 +170,12 @@ export function WorkflowCanvas({
   bindingLabel: (node: DefinitionNode) => string | undefined;
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onSelect: (id: string | undefined) => void;
+  runStates?: ReadonlyMap<string, NodeRunState> | undefined;
+  label?: string;
 }) {
   const positions = useMemo(() => positionsOf(draft), [draft]);
+  const frame = useRef<HTMLElement>(null);
+  const width = useWidth(frame);
   const definitionNodes = nodesOf(draft.definition);
   const nodes: BoxNode[] = [
     { name: 'START' as const, node: undefined },
@@ -103,16 +183,18 @@ export function WorkflowCanvas({
     { name: 'END' as const, node: undefined },
   ].map(({ name, node }) => {
     const binding = node ? bindingLabel(node) : undefined;
+    const run = runStates?.get(name);
     return {
       id: name,
       type: 'box',
       position: positions[name] ?? { x: 0, y: 0 },
       selected: selected === name,
       deletable: !readOnly && node !== undefined,
-      ariaLabel: `Node ${name}`,
+      ariaLabel: run ? `Node ${name}: ${runStatusWords[run.status]}` : `Node ${name}`,
       data: {
         label: name,
         issues: placed.byNode.get(name) ?? [],
+        ...(run ? { run } : {}),
         ...(node ? { node } : {}),
         ...(binding ? { binding } : {}),
       },
@@ -188,8 +270,14 @@ export function WorkflowCanvas({
     onChange((current) => addEdge(current, connection.source, connection.target));
   };
 
+  // Sized when the node count or the width changes (not on every drag), from the positions then.
+  const positionsRef = useRef(positions);
+  positionsRef.current = positions;
+  const count = nodes.length;
+  const height = useMemo(() => (count > 0 ? canvasHeightFor(positionsRef.current, width) : canvasHeights.max), [count, width]);
+
   return (
-    <div className="flow-canvas" data-testid="workflow-canvas">
+    <section ref={frame} className="flow-canvas" data-testid="workflow-canvas" style={{ height }} aria-label={label}>
       <ReactFlow<BoxNode, Edge>
         nodes={nodes}
         edges={edges}
@@ -207,9 +295,9 @@ export function WorkflowCanvas({
       >
         <Background />
         <Controls showInteractive={false} />
-        <FitWhenNodesChange count={nodes.length} />
+        <FitWhenNodesChange count={count} />
       </ReactFlow>
-    </div>
+    </section>
   );
 }
 

@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../../capabilities/tools/tool.js';
+import { RunClient } from '../../../client/run-client.js';
 import { MemoryRunStore } from '../../../store/memory/memory-run-store.js';
 import { ScriptedModel } from '../../../testing/scripted-model.js';
 import { Agent } from '../../agent/agent.js';
@@ -75,6 +76,21 @@ describe('node retry policies', () => {
     expect(retries.map((event) => (event.type === 'task-retry' ? [event.attempt, event.waitMs] : []))).toEqual([
       [1, 5],
       [2, 5],
+    ]);
+    // A follower in another process sees the retries too: each failed attempt is a saved fact.
+    const read = await new RunClient({ store }).readEvents(run.runId);
+    const readRetries = read.flatMap((event) => (event.type === 'task-retry' ? [event] : []));
+    expect(readRetries.map((event) => [event.taskId, event.node, event.attempt])).toEqual([
+      ['0/call', 'call', 1],
+      ['0/call', 'call', 2],
+    ]);
+    for (const event of readRetries) expect(event.waitMs).toBeLessThanOrEqual(5);
+    expect(read.map((event) => event.type)).toEqual([
+      'workflow-start',
+      'task-retry',
+      'task-retry',
+      'task-finish',
+      'workflow-finish',
     ]);
   });
 

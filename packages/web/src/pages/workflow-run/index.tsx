@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, unwrap } from '../../api/index.js';
+import { PageHeader, ProblemAlert } from '../../components/index.js';
+import '../workflow-editor/workflow-editor.css';
+import { nodesOf, normaliseWorkflowDraft, type WorkflowDraft } from '../workflow-editor/draft-model.js';
+import { RunForm } from './run-form.js';
+import { RunPanel } from './run-panel.js';
+
+/**
+ * Running a published workflow from its page (P-8.12): the run form (release and JSON
+ * input), then — at `…/runs/:runId`, so a reload re-attaches to the same run — the release's
+ * graph on a canvas with each node's live status, the run's output, and the inner run of any
+ * agent node clicked.
+ */
+export function WorkflowRunPage() {
+  const { spaceId = '', appId = '', runId } = useParams();
+  const navigate = useNavigate();
+  const base = `/spaces/${spaceId}/workflows/${appId}`;
+  const app = useQuery({
+    queryKey: ['app', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+  });
+  const releases = useQuery({
+    queryKey: ['releases', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
+  });
+  // The canvas layout is the draft's (a release keeps no layout); nodes it does not know are placed by depth.
+  const stored = useQuery({
+    queryKey: ['draft', appId],
+    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
+  });
+  const run = useQuery({
+    queryKey: ['run', runId],
+    enabled: Boolean(runId),
+    queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
+  });
+  const [chosen, setChosen] = useState<number | undefined>();
+  const list = releases.data?.releases ?? [];
+  const ofRun = list.find((release) => release.id === run.data?.releaseId)?.version;
+  const version = chosen ?? ofRun ?? list[0]?.version;
+  const release = useReleaseDefinition(appId, version);
+  // The run's canvas draws the release the run runs, whatever the form has chosen since.
+  const runVersion = ofRun ?? list[0]?.version;
+  const runRelease = useReleaseDefinition(appId, runId ? runVersion : undefined);
+
+  const loadError = app.error ?? releases.error ?? stored.error ?? run.error ?? release.error ?? runRelease.error;
+  const layout = stored.data ? normaliseWorkflowDraft(stored.data.draft.config) : undefined;
+  const withDefinition = (definition: Record<string, unknown> | undefined): WorkflowDraft | undefined =>
+    layout && definition ? { ...layout, definition } : undefined;
+  const draft = withDefinition(release.data);
+  const runDraft = withDefinition(runRelease.data);
+  const state = (draft?.definition.state ?? {}) as Record<string, unknown>;
+
+  return (
+    <>
+      <PageHeader title={`Run workflow: ${app.data?.app.name ?? '…'}`}>
+        <Link to={base}>Back to the editor</Link>
+        <Link to={`${base}/releases`}>Releases</Link>
+      </PageHeader>
+      <ProblemAlert problem={loadError} title="The workflow could not be loaded." />
+      {releases.data && list.length === 0 ? (
+        <p className="alert alert-info">
+          Nothing published yet: <Link to={base}>publish the workflow</Link> to run it.
+        </p>
+      ) : null}
+      {draft && version !== undefined ? (
+        <>
+          <RunForm
+            key={version}
+            appId={appId}
+            versions={list.map((item) => item.version)}
+            version={version}
+            state={state}
+            written={nodesOf(draft.definition).flatMap((node) => (node.output ? [node.output] : []))}
+            onVersion={setChosen}
+            onStarted={(started) => {
+              setChosen(version);
+              navigate(`${base}/runs/${started}`);
+            }}
+          />
+          {runId && runDraft ? <RunPanel key={runId} runId={runId} draft={runDraft} version={runVersion} /> : null}
+        </>
+      ) : !loadError && list.length > 0 ? (
+        <p>Loading the workflow…</p>
+      ) : null}
+    </>
+  );
+}
+
+/** The workflow definition of one release (its snapshot), once `version` is known. */
+function useReleaseDefinition(appId: string, version: number | undefined) {
+  return useQuery({
+    queryKey: ['release', appId, version],
+    enabled: version !== undefined,
+    queryFn: async () => {
+      const { release } = await unwrap(
+        api.GET('/apps/{appId}/releases/{version}', { params: { path: { appId, version: version ?? 1 } } }),
+      );
+      return (release.snapshot as { definition?: Record<string, unknown> }).definition ?? {};
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { api, unwrap } from '../../api/index.js';
+import { ProblemAlert } from '../../components/index.js';
+import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
+import { type RunGraph, type WorkflowStreamEvent, workflowProgressOf } from '../../runs/workflow-progress.js';
+import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
+import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
+import { AgentDrillIn } from './agent-drill-in.js';
+
+const connectionWords = {
+  connecting: 'connecting to the run…',
+  live: 'live',
+  're-attaching': 're-attaching to the run…',
+  ended: 'the run has ended',
+} as const;
+
+/**
+ * One workflow run on the canvas (P-8.12): each node's status live from the run's event stream
+ * (re-attached after a dropped connection or a reload, with no event missed or repeated), the
+ * nodes' statuses also as a list, the run's status and, once it succeeded, its output; clicking
+ * an agent node drills into its inner run.
+ */
+export function RunPanel({ runId, draft, version }: { runId: string; draft: WorkflowDraft; version: number | undefined }) {
+  const stream = useRunStream(runId);
+  const [selected, setSelected] = useState<string | undefined>();
+  const graph: RunGraph = useMemo(
+    () => ({
+      nodes: nodesOf(draft.definition).map((node) => node.name),
+      edges: edgesOf(draft.definition).map((edge) => ({
+        from: typeof edge.from === 'string' ? [edge.from] : edge.from,
+        to: edge.to,
+      })),
+    }),
+    [draft],
+  );
+  const progress = useMemo(
+    () => workflowProgressOf(stream.events as unknown as WorkflowStreamEvent[], graph),
+    [stream.events, graph],
+  );
+  const finished = progress.finished;
+  // The run row: its status (queued before a worker takes it, `stopping`) and, at the end, its output.
+  const run = useQuery({
+    queryKey: ['run', runId, Boolean(finished)],
+    queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId } } }))).run,
+    refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 2000),
+  });
+  const placed = useMemo(() => placeIssues(draft, []), [draft]);
+  const status = finished?.status ?? run.data?.status ?? 'queued';
+  const selectedNode = nodesOf(draft.definition).find((node) => node.name === selected);
+  const selectedState = selected ? progress.nodes.get(selected) : undefined;
+  const output = finished?.status === 'succeeded' ? (finished.output ?? run.data?.output) : undefined;
+
+  return (
+    <section aria-labelledby="workflow-run-title">
+      <h2 id="workflow-run-title">
+        Run <code>{runId}</code> {version !== undefined ? `of release v${version}` : ''} <RunStatusBadge status={status} />
+      </h2>
+      <p className="field-hint" aria-live="polite">
+        Events: {connectionWords[stream.connection]}
+        {stream.reattachments > 0 ? ` (re-attached ${stream.reattachments}×, after event ${stream.resumedAfter})` : ''}
+      </p>
+      <ProblemAlert problem={run.error} title="The run could not be read." />
+      <WorkflowCanvas
+        draft={draft}
+        placed={placed}
+        selected={selected}
+        readOnly
+        label={`Run ${runId} on the canvas`}
+        bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server))}
+        onChange={() => {}}
+        onSelect={setSelected}
+        runStates={progress.nodes}
+      />
+      <div className="flow-run-details">
+        <section className="card" aria-labelledby="run-nodes">
+          <h3 id="run-nodes">Nodes</h3>
+          <ul className="flow-state-list">
+            {[...progress.nodes].map(([name, state]) => (
+              <li key={name}>
+                <strong>{name}</strong>: <span data-node-status={name}>{state.status}</span>
+                {state.failure ? ` — ${state.failure}` : ''}
+              </li>
+            ))}
+          </ul>
+          <p className="field-hint">Select an agent node on the canvas to see its own run.</p>
+        </section>
+        <section className="card" aria-labelledby="run-output">
+          <h3 id="run-output">Output</h3>
+          {output !== undefined ? (
+            <pre className="flow-run-output" data-testid="run-output">
+              {JSON.stringify(output, null, 2)}
+            </pre>
+          ) : finished ? (
+            <p>
+              No output: the run ended {finished.status}
+              {finished.reason ? ` (${finished.reason})` : ''}.
+            </p>
+          ) : (
+            <p>Not finished yet.</p>
+          )}
+        </section>
+      </div>
+      {selectedNode?.kind === 'agent' && selectedState?.taskId && selectedState.agentRunId ? (
+        <AgentDrillIn key={selectedState.taskId} runId={runId} taskId={selectedState.taskId} node={selectedNode.name} />
+      ) : selectedNode?.kind === 'agent' ? (
+        <p className="alert alert-info">The agent node {selectedNode.name} has not started its run yet.</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkRunInput, sampleInput } from '../src/pages/workflow-run/run-input.js';
+import { type RunGraph, type WorkflowStreamEvent, workflowProgressOf } from '../src/runs/workflow-progress.js';
+
+/** The seeds' example (P-7.5): its state fields and graph, as the run page reads them from a release. */
+const example = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../examples/workflow/definitions/market-report.json', import.meta.url)), 'utf8'),
+) as { state: Record<string, unknown>; nodes: { name: string }[]; edges: { from: string | string[]; to: string }[] };
+const graph: RunGraph = {
+  nodes: example.nodes.map((node) => node.name),
+  edges: example.edges.map((edge) => ({ from: typeof edge.from === 'string' ? [edge.from] : edge.from, to: edge.to })),
+};
+
+/** Builds a stream of events with dense sequences, as the platform's SSE sends them. */
+function stream(...events: Omit<WorkflowStreamEvent, 'sequence'>[]): WorkflowStreamEvent[] {
+  return events.map((event, index) => ({ ...event, sequence: index + 1 }));
+}
+const statuses = (events: WorkflowStreamEvent[]) =>
+  Object.fromEntries([...workflowProgressOf(events, graph).nodes].map(([name, state]) => [name, state.status]));
+
+describe("a workflow run's node statuses, folded from its events", () => {
+  it('are all pending before the run starts, and START fires its targets once it does', () => {
+    expect(statuses([])).toEqual({
+      query: 'pending',
+      summarize: 'pending',
+      'find-risks': 'pending',
+      'write-report': 'pending',
+      save: 'pending',
+    });
+    expect(statuses(stream({ type: 'workflow-start' }))).toMatchObject({ query: 'running', summarize: 'pending' });
+  });
+
+  it('show agent nodes bound to their inner runs as running, and a join waits for all of its sources', () => {
+    const events = stream(
+      { type: 'workflow-start' },
+      { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' },
+      { type: 'agent-invoke', taskId: '1/summarize', node: 'summarize', step: 1, agentRunId: 'inner-1' },
+      { type: 'agent-invoke', taskId: '1/find-risks', node: 'find-risks', step: 1, agentRunId: 'inner-2' },
+      { type: 'task-finish', taskId: '1/summarize', node: 'summarize', step: 1, status: 'succeeded' },
+    );
+    const progress = workflowProgressOf(events, graph);
+    expect(statuses(events)).toEqual({
+      query: 'succeeded',
+      summarize: 'succeeded',
+      'find-risks': 'running',
+      'write-report': 'pending',
+      save: 'pending',
+    });
+    expect(progress.nodes.get('find-risks')).toMatchObject({ taskId: '1/find-risks', agentRunId: 'inner-2' });
+    expect(progress.nodes.get('summarize')).toMatchObject({ taskId: '1/summarize', agentRunId: 'inner-1', runs: 1 });
+  });
+
+  it('show a retry with its next attempt and failure, then the failure that ended the run; unreached nodes did not run', () => {
+    const failure = { kind: 'tool', message: 'search_documents answered 503' };
+    const retrying = stream(
+      { type: 'workflow-start' },
+      { type: 'task-retry', taskId: '0/query', node: 'query', step: 0, attempt: 1, failure },
+    );
+    expect(workflowProgressOf(retrying, graph).nodes.get('query')).toMatchObject({
+      status: 'retrying',
+      attempt: 2,
+      failure: 'search_documents answered 503',
+    });
+    const failed = [
+      ...retrying,
+      ...stream(
+        { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'failed', failure },
+        { type: 'workflow-finish', result: { status: 'failed', reason: 'node-failed' } },
+      ).map((event) => ({ ...event, sequence: event.sequence + retrying.length })),
+    ];
+    const progress = workflowProgressOf(failed, graph);
+    expect(progress.finished).toEqual({ status: 'failed', reason: 'node-failed' });
+    expect(statuses(failed)).toEqual({
+      query: 'failed',
+      summarize: 'not-run',
+      'find-risks': 'not-run',
+      'write-report': 'not-run',
+      save: 'not-run',
+    });
+  });
+
+  it('do not depend on the order events arrive in: they are read in sequence order', () => {
+    const events = stream(
+      { type: 'workflow-start' },
+      { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' },
+    );
+    expect(statuses([...events].reverse())).toEqual(statuses(events));
+  });
+});
+
+describe("a workflow run's input, checked before it is sent", () => {
+  it('is a JSON object of declared state fields, each of its declared type', () => {
+    expect(checkRunInput('{"question": "heat pump"}', example.state)).toEqual({ ok: true, value: { question: 'heat pump' } });
+    expect(checkRunInput('   ', example.state)).toMatchObject({ ok: false, message: expect.stringMatching(/^Enter the input/) });
+    expect(checkRunInput('{"question": ', example.state)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Not valid JSON/),
+    });
+    expect(checkRunInput('"heat pump"', example.state)).toEqual({
+      ok: false,
+      message: 'The input must be a JSON object of state fields, not string.',
+    });
+    expect(checkRunInput('{"topic": "x"}', example.state)).toEqual({
+      ok: false,
+      message: '"topic" is not a state field of this workflow; its fields are question, documents, analyses, report, savedTo.',
+    });
+    expect(checkRunInput('{"question": 3}', example.state)).toEqual({
+      ok: false,
+      message: '"question" must be string, not integer.',
+    });
+  });
+
+  it('starts the form with the field no node writes (the input), not the first field', () => {
+    const written = example.nodes.flatMap((node) =>
+      (node as { output?: string }).output ? [String((node as { output?: string }).output)] : [],
+    );
+    expect(JSON.parse(sampleInput(example.state, written))).toEqual({ question: '' });
+    expect(JSON.parse(sampleInput({ count: { schema: { type: 'integer' } } }))).toEqual({ count: 0 });
+    expect(sampleInput({})).toBe('{}');
+  });
+});
