@@ -12,7 +12,7 @@ import { readActiveKey } from '../resources/connection-repository.js';
  */
 export function databaseAssemblyPorts(
   services: PlatformServices,
-  app: AppRow,
+  app: Pick<AppRow, 'space_id' | 'file_root'>,
   options: {
     store?: RunStore;
     fetch?: typeof globalThis.fetch;

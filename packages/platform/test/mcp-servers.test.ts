@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { McpTestServer, startSilentServer } from './mcp-test-server.js';
+import { listen } from './scripted-servers.js';
+
+async function ok<T>(response: Promise<{ status: number; body: unknown }>, status: number): Promise<T> {
+  const result = await response;
+  expect(result.status, JSON.stringify(result.body)).toBe(status);
+  return result.body as T;
+}
+
+/** A URL on which nothing listens: a port taken and released again. */
+async function closedUrl(): Promise<string> {
+  const { createServer } = await import('node:http');
+  const server = createServer();
+  const url = await listen(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `${url}/mcp`;
+}
+
+describe.each(dialects)('MCP server resources on %s: the list-tools test call', (dialect) => {
+  let platform: TestPlatform;
+  let owner: TestClient;
+  let mcp: McpTestServer;
+  let guarded: McpTestServer;
+  let base: string;
+  const createServerResource = async (name: string, content: unknown) =>
+    (
+      await ok<{ resource: { id: string } }>(
+        owner.request('POST', `${base}/resources`, { type: 'mcp-server', name, content }),
+        201,
+      )
+    ).resource.id;
+  const test = (resourceId: string, body?: unknown) => owner.request('POST', `${base}/resources/${resourceId}/test`, body);
+
+  beforeAll(async () => {
+    mcp = await new McpTestServer().start();
+    guarded = await new McpTestServer('mcp-token-7f3a9c').start();
+    platform = await createTestPlatform(dialect);
+    await seedUser(platform, 'owner@example.com');
+    owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
+    const { space } = await ok<{ space: { id: string } }>(owner.request('POST', '/spaces', { name: 'MCP' }), 201);
+    base = `/spaces/${space.id}`;
+  });
+  afterAll(async () => {
+    await platform.destroy();
+    await mcp.close();
+    await guarded.close();
+  });
+
+  it('connects to a real streamable-HTTP server, lists its tools and ends the session', async () => {
+    const id = await createServerResource('Team notes', { transport: 'streamable-http', url: mcp.url });
+    const opened = mcp.sessionsOpened;
+    const body = await ok<{
+      server: string;
+      instructions: string | null;
+      tools: { name: string; modelName: string; description: string }[];
+    }>(test(id), 200);
+    expect(body.server).toBe('Team-notes');
+    expect(body.instructions).toBe('Notes and sums for tests.');
+    expect(body.tools).toEqual([
+      { name: 'add', modelName: 'Team-notes__add', description: 'Adds two numbers.' },
+      { name: 'search_notes', modelName: 'Team-notes__search_notes', description: 'Finds the team notes about a topic.' },
+    ]);
+    expect(mcp.sessionsOpened).toBe(opened + 1);
+    expect(mcp.sessions.size).toBe(0);
+    expect(mcp.calls).toEqual([]);
+  });
+
+  it('sends header secrets resolved at the call; a missing secret is a 422, a refused request a 502 mcp-refused', async () => {
+    const id = await createServerResource('Guarded', {
+      transport: 'streamable-http',
+      url: guarded.url,
+      headers: { Authorization: { secret: 'MCP_BEARER' } },
+    });
+    const missing = await test(id);
+    expect(missing.status).toBe(422);
+    expect((missing.body as { error: { code: string } }).error.code).toBe('secret-missing');
+    await ok(owner.request('POST', `${base}/secrets`, { name: 'MCP_BEARER', value: 'Bearer wrong-token' }), 201);
+    const refused = await test(id);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(502);
+    expect((refused.body as { error: { code: string; details: unknown } }).error).toMatchObject({
+      code: 'mcp-refused',
+      details: { httpStatus: 401 },
+    });
+    const secrets = await ok<{ secrets: { id: string; name: string }[] }>(owner.request('GET', `${base}/secrets`), 200);
+    const secretId = secrets.secrets.find((secret) => secret.name === 'MCP_BEARER')?.id;
+    await ok(owner.request('DELETE', `${base}/secrets/${secretId}`), 200);
+    await ok(owner.request('POST', `${base}/secrets`, { name: 'MCP_BEARER', value: 'Bearer mcp-token-7f3a9c' }), 201);
+    const body = await ok<{ tools: { name: string }[] }>(test(id), 200);
+    expect(body.tools.map((tool) => tool.name)).toEqual(['add', 'search_notes']);
+    for (const text of owner.bodies) expect(text).not.toContain('mcp-token-7f3a9c');
+  });
+
+  it('answers 502 mcp-unreachable when nothing listens, and 504 mcp-timeout when the server never answers', async () => {
+    const unreachable = await createServerResource('Nowhere', { transport: 'streamable-http', url: await closedUrl() });
+    const refused = await test(unreachable);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(502);
+    expect((refused.body as { error: { code: string } }).error.code).toBe('mcp-unreachable');
+
+    const silent = await startSilentServer();
+    try {
+      const id = await createServerResource('Silent', { transport: 'streamable-http', url: silent.url });
+      const timedOut = await test(id, { timeoutMs: 300 });
+      expect(timedOut.status, JSON.stringify(timedOut.body)).toBe(504);
+      expect((timedOut.body as { error: { code: string } }).error.code).toBe('mcp-timeout');
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('refuses other resource types and bad bodies with typed 4xx', async () => {
+    const prompt = await ok<{ resource: { id: string } }>(
+      owner.request('POST', `${base}/resources`, { type: 'prompt', name: 'P', content: { text: 'x' } }),
+      201,
+    );
+    const refused = await test(prompt.resource.id);
+    expect(refused.status).toBe(422);
+    expect((refused.body as { error: { code: string } }).error.code).toBe('test-not-supported');
+    const id = await createServerResource('Bad body', { transport: 'streamable-http', url: mcp.url });
+    const bad = await test(id, { timeoutMs: 5 });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { error: { code: string } }).error.code).toBe('invalid-request');
+  });
+});
