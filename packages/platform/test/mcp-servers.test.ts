@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { McpTestServer, startSilentServer } from './mcp-test-server.js';
+import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { listen } from './scripted-servers.js';
+import { ToolCallingModelServer } from './tool-calling-model.js';
 
 async function ok<T>(response: Promise<{ status: number; body: unknown }>, status: number): Promise<T> {
   const result = await response;
@@ -121,5 +123,202 @@ describe.each(dialects)('MCP server resources on %s: the list-tools test call', 
     const bad = await test(id, { timeoutMs: 5 });
     expect(bad.status).toBe(400);
     expect((bad.body as { error: { code: string } }).error.code).toBe('invalid-request');
+  });
+});
+
+describe.each(dialects)('MCP servers in agent runs on %s', (dialect) => {
+  let platform: TestPlatform;
+  let owner: TestClient;
+  let mcp: McpTestServer;
+  let model: ToolCallingModelServer;
+  let base: string;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    mcp = await new McpTestServer().start();
+    model = await new ToolCallingModelServer().start();
+    platform = await createTestPlatform(dialect);
+    await seedUser(platform, 'owner@example.com');
+    owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
+    const { space } = await ok<{ space: { id: string } }>(owner.request('POST', '/spaces', { name: 'MCP runs' }), 201);
+    base = `/spaces/${space.id}`;
+    const created = await ok<{ connection: { id: string } }>(
+      owner.request('POST', `${base}/model-connections`, {
+        name: 'Scripted',
+        provider: 'openai-compatible',
+        baseUrl: `${model.url}/v1`,
+        key: { label: 'main', value: 'sk-scripted-key-0123456789' },
+        models: [{ modelId: 'scripted' }],
+      }),
+      201,
+    );
+    connectionId = created.connection.id;
+    platform.startWorker();
+  });
+  afterAll(async () => {
+    await platform.destroy();
+    await mcp.close();
+    await model.close();
+  });
+
+  it('publishes an agent using an MCP server resource; a run connects, calls the real tool and closes the session after', async () => {
+    const server = await ok<{ resource: { id: string } }>(
+      owner.request('POST', `${base}/resources`, {
+        type: 'mcp-server',
+        name: 'Team notes',
+        content: { transport: 'streamable-http', url: mcp.url },
+      }),
+      201,
+    );
+    const { app } = await ok<{ app: { id: string } }>(
+      owner.request('POST', `${base}/apps`, { kind: 'agent', mode: 'react', name: 'Notes agent' }),
+      201,
+    );
+    const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
+    await ok(
+      owner.request(
+        'PUT',
+        `/apps/${app.id}/draft`,
+        {
+          config: {
+            model: { connectionId, modelId: 'scripted' },
+            prompt: { text: 'You answer from the team notes.' },
+            capabilities: { mcpServers: [server.resource.id] },
+          },
+        },
+        { 'if-match': `"${draft.revision}"` },
+      ),
+      200,
+    );
+    const opened = mcp.sessionsOpened;
+    const published = await ok<{ release: { id: string } }>(
+      owner.request('POST', `/apps/${app.id}/releases`, { notes: 'MCP' }),
+      201,
+    );
+    // Publishing builds the agent as a dry run and connects nothing (P-1.8).
+    expect(mcp.sessionsOpened).toBe(opened);
+    const release = await platform.services.database
+      .selectFrom('app_releases')
+      .select('config_snapshot')
+      .where('id', '=', published.release.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(release.config_snapshot).entry.mcpServers).toEqual([
+      { resourceId: server.resource.id, version: 1, name: 'Team-notes' },
+    ]);
+
+    const input = `call Team-notes__search_notes {"query":"launch ${dialect}"}`;
+    const finished = await owner.request('POST', `/apps/${app.id}/runs?wait=60`, { input, mode: 'blocking' });
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    const run = (finished.body as { run: RunBody }).run;
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(run.output).toBe(`answer: notes about launch ${dialect}: ship on Friday`);
+    expect(mcp.calls).toContainEqual({ tool: 'search_notes', arguments: { query: `launch ${dialect}` } });
+    expect(model.offered.at(-1)).toEqual(expect.arrayContaining(['Team-notes__add', 'Team-notes__search_notes']));
+    // Connected at run start, closed after: the run's HTTP session ends with the run.
+    expect(mcp.sessionsOpened).toBe(opened + 1);
+    await waitUntil(() => mcp.sessions.size === 0);
+  });
+});
+
+describe.each(dialects)('MCP tool nodes in workflow runs on %s', (dialect) => {
+  let platform: TestPlatform;
+  let owner: TestClient;
+  let mcp: McpTestServer;
+  let base: string;
+
+  beforeAll(async () => {
+    mcp = await new McpTestServer().start();
+    platform = await createTestPlatform(dialect);
+    await seedUser(platform, 'owner@example.com');
+    owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
+    const { space } = await ok<{ space: { id: string } }>(owner.request('POST', '/spaces', { name: 'MCP workflows' }), 201);
+    base = `/spaces/${space.id}`;
+    platform.startWorker();
+  });
+  afterAll(async () => {
+    await platform.destroy();
+    await mcp.close();
+  });
+
+  it('publishes a workflow whose MCP tool node is bound through bindings.mcpServers and runs it over HTTP against the real server', async () => {
+    const server = await ok<{ resource: { id: string } }>(
+      owner.request('POST', `${base}/resources`, {
+        type: 'mcp-server',
+        name: 'Team notes',
+        content: { transport: 'streamable-http', url: mcp.url },
+      }),
+      201,
+    );
+    const { app } = await ok<{ app: { id: string } }>(
+      owner.request('POST', `${base}/apps`, { kind: 'workflow', name: 'Notes flow' }),
+      201,
+    );
+    const definition = {
+      formatVersion: 1,
+      kind: 'workflow',
+      name: 'notes-flow',
+      state: {
+        question: { reducer: 'last-value', schema: { type: 'string' } },
+        notes: { reducer: 'last-value', schema: { type: 'string' } },
+      },
+      nodes: [
+        {
+          name: 'query',
+          kind: 'capability',
+          server: 'notes',
+          tool: 'search_notes',
+          input: { query: 'question' },
+          output: 'notes',
+        },
+      ],
+      edges: [
+        { from: 'START', to: 'query' },
+        { from: 'query', to: 'END' },
+      ],
+      output: ['notes'],
+    };
+    const save = async (bindings: unknown) => {
+      const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
+      await ok(
+        owner.request(
+          'PUT',
+          `/apps/${app.id}/draft`,
+          { config: { definition, bindings } },
+          { 'if-match': `"${draft.revision}"` },
+        ),
+        200,
+      );
+    };
+    // A node whose server has no binding is refused at its path.
+    await save({ mcpServers: {} });
+    const unbound = await owner.request('POST', `/apps/${app.id}/releases`, { notes: 'unbound' });
+    expect(unbound.status).toBe(422);
+    expect((unbound.body as { error: { details: { issues: { path: string; code: string }[] } } }).error.details.issues).toEqual([
+      expect.objectContaining({ path: 'definition.nodes.0.server', code: 'unbound' }),
+    ]);
+
+    await save({ mcpServers: { notes: { resourceId: server.resource.id } } });
+    const opened = mcp.sessionsOpened;
+    const published = await ok<{ release: { id: string } }>(
+      owner.request('POST', `/apps/${app.id}/releases`, { notes: 'MCP node' }),
+      201,
+    );
+    expect(mcp.sessionsOpened).toBe(opened);
+    const references = await ok<{ references: { releaseId: string | null }[] }>(
+      owner.request('GET', `${base}/resources/${server.resource.id}/references`),
+      200,
+    );
+    expect(references.references.map((reference) => reference.releaseId)).toContain(published.release.id);
+
+    const accepted = await ok<{ runId: string }>(
+      owner.request('POST', `/apps/${app.id}/runs`, { input: { question: `launch ${dialect}` } }),
+      202,
+    );
+    const run = await waitForTerminal(owner, accepted.runId);
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    expect(run.output).toEqual({ notes: `notes about launch ${dialect}: ship on Friday` });
+    expect(mcp.calls).toContainEqual({ tool: 'search_notes', arguments: { query: `launch ${dialect}` } });
+    expect(mcp.sessionsOpened).toBe(opened + 1);
+    await waitUntil(() => mcp.sessions.size === 0);
   });
 });

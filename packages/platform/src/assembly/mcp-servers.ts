@@ -131,6 +131,11 @@ export class McpConnectionSet {
     return connection;
   }
 
+  /** How many connections are open. */
+  get size(): number {
+    return this.open.length;
+  }
+
   /** Closes every connection (ending HTTP sessions and stdio processes); never throws. */
   async closeAll(): Promise<void> {
     const closing = this.open.splice(0);
