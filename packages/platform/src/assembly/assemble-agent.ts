@@ -37,7 +37,10 @@ interface DefinitionRole {
  * and the resolved model, tools, skills and workspace a `DefinitionRegistry`; `createAgent`
  * builds the agent (NOT-2: no SDK internals). Every problem is reported together as an
  * `AssemblyError`. Constructing the agent starts nothing (P-1.8): publish runs this as its dry
- * run, and a worker runs it before `agent.run({ runId })` (issue 14).
+ * run, and a worker runs it before `agent.run({ runId })` (issue 14). MCP servers are the one
+ * exception, and only for a run: with `ports.mcpConnections` each server a role uses is connected
+ * here (its tools named `<server>__<tool>`) and the caller closes the set when the run ends;
+ * without it (publish) they are left out of the definition and nothing connects.
  */
 export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
   const issues: { path: string; message: string }[] = [];

@@ -1,10 +1,12 @@
 import { connectMcpServer, type McpServerConnection, type McpServerOptions } from '@agentloom/sdk/capabilities/mcp';
-import type { AssemblyPorts } from './assembly-ports.js';
 
 /** An MCP server resource's stored content (see `mcpServerContentSchema`). */
 export type McpServerContent =
   | { transport: 'streamable-http'; url: string; headers?: Record<string, string | { secret: string }> }
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string | { secret: string }> };
+
+/** Reads a space secret by name (see `AssemblyPorts.readSecret`). */
+type ReadSecret = (name: string) => Promise<string | undefined>;
 
 /** A space secret an MCP server's headers or environment name does not exist. */
 export class McpSecretMissingError extends Error {
@@ -30,7 +32,7 @@ export const mcpConnectTimeoutMs = 15_000;
 /** Resolves `{ secret }` values now (never stored in a snapshot); throws `McpSecretMissingError`. */
 async function resolveValues(
   values: Record<string, string | { secret: string }> | undefined,
-  readSecret: AssemblyPorts['readSecret'],
+  readSecret: ReadSecret,
 ): Promise<Record<string, string>> {
   const resolved: Record<string, string> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
@@ -52,7 +54,7 @@ async function resolveValues(
 export async function mcpServerOptions(
   name: string,
   content: McpServerContent,
-  readSecret: AssemblyPorts['readSecret'],
+  readSecret: ReadSecret,
   extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> = {},
 ): Promise<McpServerOptions> {
   if (content.transport === 'streamable-http')
