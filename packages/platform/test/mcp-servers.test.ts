@@ -218,6 +218,44 @@ describe.each(dialects)('MCP servers in agent runs on %s', (dialect) => {
     expect(mcp.sessionsOpened).toBe(opened + 1);
     await waitUntil(() => mcp.sessions.size === 0);
   });
+  it('refuses to publish an agent whose MCP server names a missing secret, listing it at the role', async () => {
+    const server = await ok<{ resource: { id: string } }>(
+      owner.request('POST', `${base}/resources`, {
+        type: 'mcp-server',
+        name: 'Secret notes',
+        content: { transport: 'streamable-http', url: mcp.url, headers: { Authorization: { secret: 'NO_SUCH_SECRET' } } },
+      }),
+      201,
+    );
+    const { app } = await ok<{ app: { id: string } }>(
+      owner.request('POST', `${base}/apps`, { kind: 'agent', mode: 'react', name: 'Secretive agent' }),
+      201,
+    );
+    const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
+    await ok(
+      owner.request(
+        'PUT',
+        `/apps/${app.id}/draft`,
+        {
+          config: {
+            model: { connectionId, modelId: 'scripted' },
+            prompt: { text: 'You answer from the notes.' },
+            capabilities: { mcpServers: [server.resource.id] },
+          },
+        },
+        { 'if-match': `"${draft.revision}"` },
+      ),
+      200,
+    );
+    const opened = mcp.sessionsOpened;
+    const refused = await owner.request('POST', `/apps/${app.id}/releases`, { notes: 'missing secret' });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect((refused.body as { error: { code: string; details: { issues: unknown[] } } }).error).toMatchObject({
+      code: 'release-build-failed',
+      details: { issues: [{ path: 'entry.mcpServers', message: 'The secret "NO_SUCH_SECRET" does not exist in this space.' }] },
+    });
+    expect(mcp.sessionsOpened).toBe(opened);
+  });
 });
 
 describe.each(dialects)('MCP tool nodes in workflow runs on %s', (dialect) => {

@@ -54,11 +54,12 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const mcpServers: Record<string, readonly Tool[]> = {};
   const connectMcp = async (rolePath: string, pinned: NonNullable<RoleSnapshot['mcpServers']>[number]) => {
     const connections = ports.mcpConnections;
-    if (!connections || Object.hasOwn(mcpServers, pinned.name)) return;
+    if (Object.hasOwn(mcpServers, pinned.name)) return;
     const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
     try {
-      const connection = await connections.connect(await mcpServerOptions(pinned.name, content, ports.readSecret));
-      mcpServers[pinned.name] = connection.tools;
+      // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
+      const options = await mcpServerOptions(pinned.name, content, ports.readSecret);
+      mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
     } catch (error) {
       // A missing secret is a configuration problem; an unreachable server is the run's to retry.
       if (!(error instanceof McpSecretMissingError)) throw error;
@@ -163,7 +164,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     return createAgent(definition, {
       models: { [modelName]: model },
       tools: [...tools.values()],
-      ...(Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
+      ...(ports.mcpConnections && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
       ...(skills ? { skills } : {}),
       ...(workspace ? { workspace } : {}),
       ...(ports.store ? { store: ports.store } : {}),

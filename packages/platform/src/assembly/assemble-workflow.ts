@@ -98,7 +98,16 @@ async function workflowMcpServers(
 ): Promise<Record<string, readonly Tool[]>> {
   const servers: Record<string, readonly Tool[]> = {};
   const bindings = snapshot.mcpServers ?? {};
-  if (!ports.mcpConnections) {
+  const connections = ports.mcpConnections;
+  if (!connections) {
+    // Nothing connects, but the secrets are resolved: a missing one refuses the publish.
+    for (const [name, pinned] of Object.entries(bindings)) {
+      const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
+      await mcpServerOptions(name, content, ports.readSecret).catch((error: unknown) => {
+        if (!(error instanceof McpSecretMissingError)) throw error;
+        issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
+      });
+    }
     const nodes = (snapshot.definition.nodes ?? []) as { server?: string; tool?: string }[];
     for (const name of Object.keys(bindings)) {
       const named = new Set(nodes.filter((node) => node.server === name && node.tool).map((node) => node.tool as string));
@@ -122,7 +131,7 @@ async function workflowMcpServers(
     taken.add(serverName);
     try {
       const options = await mcpServerOptions(serverName, content, ports.readSecret, { toolNamePrefix: '' });
-      servers[name] = (await ports.mcpConnections.connect(options)).tools;
+      servers[name] = (await connections.connect(options)).tools;
     } catch (error) {
       if (!(error instanceof McpSecretMissingError)) throw error;
       issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
