@@ -18,6 +18,7 @@ import { buildLanguageModel } from '../models/index.js';
 import { releaseNeedsIsolation } from '../runs/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
+import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -27,6 +28,7 @@ interface DefinitionRole {
   prompt: string;
   tools: string[];
   skills: string[];
+  mcp?: { server: string }[];
 }
 
 /**
@@ -35,7 +37,10 @@ interface DefinitionRole {
  * and the resolved model, tools, skills and workspace a `DefinitionRegistry`; `createAgent`
  * builds the agent (NOT-2: no SDK internals). Every problem is reported together as an
  * `AssemblyError`. Constructing the agent starts nothing (P-1.8): publish runs this as its dry
- * run, and a worker runs it before `agent.run({ runId })` (issue 14).
+ * run, and a worker runs it before `agent.run({ runId })` (issue 14). MCP servers are the one
+ * exception, and only for a run: with `ports.mcpConnections` each server a role uses is connected
+ * here (its tools named `<server>__<tool>`) and the caller closes the set when the run ends;
+ * without it (publish) they are left out of the definition and nothing connects.
  */
 export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
   const issues: { path: string; message: string }[] = [];
@@ -45,6 +50,22 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
 
   const tools = new Map<string, Tool>();
   const skillRoots = new Map<string, string>();
+  /** The tools of each MCP server the roles use, connected once per build (by server name). */
+  const mcpServers: Record<string, readonly Tool[]> = {};
+  const connectMcp = async (rolePath: string, pinned: NonNullable<RoleSnapshot['mcpServers']>[number]) => {
+    const connections = ports.mcpConnections;
+    if (Object.hasOwn(mcpServers, pinned.name)) return;
+    const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
+    try {
+      // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
+      const options = await mcpServerOptions(pinned.name, content, ports.readSecret);
+      mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
+    } catch (error) {
+      // A missing secret is a configuration problem; an unreachable server is the run's to retry.
+      if (!(error instanceof McpSecretMissingError)) throw error;
+      issues.push({ path: `${rolePath}.mcpServers`, message: error.message });
+    }
+  };
   const defineRole = async (rolePath: string, role: RoleSnapshot): Promise<DefinitionRole> => {
     let prompt = '';
     if ('text' in role.prompt) prompt = role.prompt.text;
@@ -59,7 +80,14 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       if (built) tools.set(pinned.name, built);
     }
     for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
-    return { prompt, tools: role.tools.map((pinned) => pinned.name), skills: role.skills.map((skill) => skill.name) };
+    for (const server of role.mcpServers ?? []) await connectMcp(rolePath, server);
+    const mcp = ports.mcpConnections ? (role.mcpServers ?? []).map((server) => ({ server: server.name })) : [];
+    return {
+      prompt,
+      tools: role.tools.map((pinned) => pinned.name),
+      skills: role.skills.map((skill) => skill.name),
+      ...(mcp.length > 0 ? { mcp } : {}),
+    };
   };
 
   const entry = await defineRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
@@ -136,6 +164,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     return createAgent(definition, {
       models: { [modelName]: model },
       tools: [...tools.values()],
+      ...(ports.mcpConnections && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
       ...(skills ? { skills } : {}),
       ...(workspace ? { workspace } : {}),
       ...(ports.store ? { store: ports.store } : {}),

@@ -2,6 +2,7 @@ import {
   type Agent,
   createWorkflow,
   InvalidDefinitionError,
+  jsonSchemaTool,
   type RunStore,
   type StateDefinition,
   type Tool,
@@ -11,9 +12,11 @@ import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/re
 import { assembleAgent } from './assemble-agent.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
+import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
-export interface WorkflowAssemblyPorts extends Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch'> {
+export interface WorkflowAssemblyPorts
+  extends Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch' | 'mcpConnections'> {
   /** A pinned agent release's snapshot and the assembly ports of its own app (file root, space). */
   readAgentRelease(releaseId: string): Promise<{ snapshot: AgentReleaseSnapshot; ports: AssemblyPorts }>;
   /** The one store of the workflow and every agent it calls (R-6). */
@@ -44,6 +47,7 @@ export async function assembleWorkflow(
         store: ports.store,
         ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}),
         ...(ports.fetch ? { fetch: ports.fetch } : {}),
+        ...(ports.mcpConnections ? { mcpConnections: ports.mcpConnections } : {}),
       });
     } catch (error) {
       if (!(error instanceof AssemblyError)) throw error;
@@ -59,6 +63,7 @@ export async function assembleWorkflow(
     const built = await buildPinnedHttpTool({ ...pinned, name }, ports, `bindings.tools.${name}`, issues);
     if (built) tools.push(built);
   }
+  const mcpServers = await workflowMcpServers(snapshot, ports, issues);
   if (issues.length > 0) throw new AssemblyError(issues);
   const policy = (snapshot.definition.policy ?? {}) as Record<string, unknown>;
   const definition = {
@@ -66,7 +71,7 @@ export async function assembleWorkflow(
     policy: { ...policy, ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}) },
   };
   try {
-    return createWorkflow(definition, { agents, tools, store: ports.store });
+    return createWorkflow(definition, { agents, tools, mcpServers, store: ports.store });
   } catch (error) {
     if (error instanceof InvalidDefinitionError)
       throw new AssemblyError(
@@ -77,4 +82,60 @@ export async function assembleWorkflow(
       );
     throw error;
   }
+}
+
+/**
+ * The tools of each MCP server binding, by binding name, as MCP tool nodes name them (`server` +
+ * `tool`, the tool's MCP name). With `mcpConnections` (a run) each server is connected now and
+ * closed by the caller when the run ends; without (a publish's dry run, which starts nothing,
+ * P-1.8) each node's tool stands in as a placeholder that refuses to run, so the graph is checked
+ * while the tool's existence is checked when a run connects (and by the resource's test call).
+ */
+async function workflowMcpServers(
+  snapshot: WorkflowReleaseSnapshot,
+  ports: WorkflowAssemblyPorts,
+  issues: { path: string; message: string }[],
+): Promise<Record<string, readonly Tool[]>> {
+  const servers: Record<string, readonly Tool[]> = {};
+  const bindings = snapshot.mcpServers ?? {};
+  const connections = ports.mcpConnections;
+  if (!connections) {
+    // Nothing connects, but the secrets are resolved: a missing one refuses the publish.
+    for (const [name, pinned] of Object.entries(bindings)) {
+      const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
+      await mcpServerOptions(name, content, ports.readSecret).catch((error: unknown) => {
+        if (!(error instanceof McpSecretMissingError)) throw error;
+        issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
+      });
+    }
+    const nodes = (snapshot.definition.nodes ?? []) as { server?: string; tool?: string }[];
+    for (const name of Object.keys(bindings)) {
+      const named = new Set(nodes.filter((node) => node.server === name && node.tool).map((node) => node.tool as string));
+      servers[name] = [...named].map((tool) =>
+        jsonSchemaTool({
+          name: tool,
+          description: `The MCP tool "${tool}" of "${name}" (connected when a run starts).`,
+          parameters: { type: 'object' },
+          execute: () => {
+            throw new Error('A publish dry run never calls MCP tools.');
+          },
+        }),
+      );
+    }
+    return servers;
+  }
+  const taken = new Set<string>();
+  for (const [name, pinned] of Object.entries(bindings)) {
+    const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
+    const serverName = mcpServerNameOf(name, taken);
+    taken.add(serverName);
+    try {
+      const options = await mcpServerOptions(serverName, content, ports.readSecret, { toolNamePrefix: '' });
+      servers[name] = (await connections.connect(options)).tools;
+    } catch (error) {
+      if (!(error instanceof McpSecretMissingError)) throw error;
+      issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
+    }
+  }
+  return servers;
 }

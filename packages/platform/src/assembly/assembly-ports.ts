@@ -1,4 +1,5 @@
 import type { RunStore } from '@agentloom/sdk';
+import type { McpConnectionSet } from './mcp-servers.js';
 
 /** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
 export interface AssemblyPorts {
@@ -16,6 +17,12 @@ export interface AssemblyPorts {
   store?: RunStore;
   /** A `fetch` for model and HTTP tool calls (tests point it at local servers). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Where a run's MCP connections are opened (connected while building, closed by the caller
+   * when the run ends). Absent, MCP servers are not connected and their tools left out: the
+   * publish dry run starts nothing (P-1.8).
+   */
+  mcpConnections?: McpConnectionSet;
   /** The SDK lease of the agent's runs (how long a dead worker's run waits before a takeover). */
   leaseMs?: number;
 }

@@ -13,6 +13,12 @@ export interface RoleSnapshot {
   builtIn: readonly ('workspace-files' | 'run_command')[];
   tools: readonly (PinnedResource & { name: string })[];
   skills: readonly (PinnedResource & { name: string; storageRef: string })[];
+  /**
+   * MCP server resources whose tools the role gets, each under the server name the agent knows
+   * it by (the model sees `<name>__<tool>`); connected at run start, closed after. Snapshots
+   * older than MCP support have none.
+   */
+  mcpServers?: readonly (PinnedResource & { name: string })[];
 }
 
 /**
@@ -70,6 +76,8 @@ export interface WorkflowReleaseSnapshot {
   definition: Record<string, unknown>;
   agents: Readonly<Record<string, PinnedAgentRelease>>;
   tools: Readonly<Record<string, PinnedResource>>;
+  /** MCP server binding names → their resource version; MCP tool nodes name them in `server` (absent in older snapshots). */
+  mcpServers?: Readonly<Record<string, PinnedResource>>;
   /** Publishing a workflow never interrupts its runs in progress: they finish on their release (D-P2). */
   interruptsRunsInProgress: false;
 }

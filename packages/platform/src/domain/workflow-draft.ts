@@ -129,8 +129,6 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
     else if (resource.type !== type) issue(path, 'wrong-type', `Expected a ${type}, found a ${resource.type}.`);
     else if (resource.state !== 'active') issue(path, 'archived', 'The resource is archived.');
     else if (resource.latestVersion < 1) issue(path, 'no-version', 'The resource has no version yet.');
-    else if (type === 'mcp-server')
-      issue(path, 'not-yet-supported', 'Workflows cannot call MCP servers from the platform yet; use a custom HTTP tool.');
   };
   for (const [name, binding] of Object.entries(draft.bindings.tools))
     checkResource(`bindings.tools.${name}.resourceId`, binding.resourceId, 'tool');

@@ -13,7 +13,11 @@ export const errorBodySchema = z
   })
   .openapi('Error');
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: errorBodySchema } } });
+/** An error response declaration (the `Error` body). */
+export const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorBodySchema } },
+});
 
 /** The error responses every authenticated route may give. */
 export const standardErrors = {

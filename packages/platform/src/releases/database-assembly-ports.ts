@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
 import type { AssemblyPorts } from '../assembly/index.js';
+import type { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import type { PlatformServices } from '../http/services.js';
 import { readActiveKey } from '../resources/connection-repository.js';
@@ -12,11 +13,12 @@ import { readActiveKey } from '../resources/connection-repository.js';
  */
 export function databaseAssemblyPorts(
   services: PlatformServices,
-  app: AppRow,
+  app: Pick<AppRow, 'space_id' | 'file_root'>,
   options: {
     store?: RunStore;
     fetch?: typeof globalThis.fetch;
     leaseMs?: number;
+    mcpConnections?: McpConnectionSet;
     queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
   } = {},
 ): AssemblyPorts {
@@ -49,5 +51,6 @@ export function databaseAssemblyPorts(
     ...(options.store ? { store: options.store } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
   };
 }

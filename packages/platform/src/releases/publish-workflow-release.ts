@@ -56,6 +56,16 @@ export async function checkWorkflowDraft(
       .executeTakeFirstOrThrow();
     tools[name] = { resourceId: row.id, version: row.latest_version };
   }
+  const mcpServers: Record<string, PinnedResource> = {};
+  for (const [name, binding] of Object.entries(draft.bindings.mcpServers)) {
+    const row = await database
+      .selectFrom('resources')
+      .select(['id', 'latest_version'])
+      .where('id', '=', binding.resourceId)
+      .where('space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+    mcpServers[name] = { resourceId: row.id, version: row.latest_version };
+  }
   const snapshot: WorkflowReleaseSnapshot = {
     schemaVersion: 1,
     kind: 'workflow',
@@ -64,6 +74,7 @@ export async function checkWorkflowDraft(
     definition: draft.definition,
     agents,
     tools,
+    ...(Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
     interruptsRunsInProgress: false,
   };
   try {
@@ -135,7 +146,7 @@ export async function publishWorkflowRelease(
       });
     }
     const references = [
-      ...Object.values(snapshot.tools).map((pin) => ({
+      ...[...Object.values(snapshot.tools), ...Object.values(snapshot.mcpServers ?? {})].map((pin) => ({
         target_kind: 'resource' as const,
         resource_id: pin.resourceId,
         resource_version: pin.version,

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { mcpServerNameOf } from '../assembly/mcp-servers.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import type { AgentDraft, CapabilitySelection, PromptSource } from '../domain/index.js';
 import type { AgentReleaseSnapshot, PinnedResource, RoleSnapshot } from '../domain/release-snapshot.js';
@@ -30,6 +31,8 @@ export async function resolveAgentSnapshot(
     pinned.push({ resourceId: row.id, version: row.latest_version });
     return row;
   };
+  /** One server name per MCP resource across the agent's roles, so every role calls its tools alike. */
+  const serverNames = new Map<string, string>();
   const prompt = async (source: PromptSource): Promise<RoleSnapshot['prompt']> => {
     if ('text' in source) return { text: source.text };
     const row = await latest(source.resourceId);
@@ -46,7 +49,23 @@ export async function resolveAgentSnapshot(
       const row = await latest(id);
       skills.push({ resourceId: row.id, version: row.latest_version, name: row.name, storageRef: row.storage_ref ?? '' });
     }
-    return { prompt: await prompt(source), builtIn: [...selection.builtIn], tools, skills };
+    const mcpServers = [];
+    for (const id of selection.mcpServers) {
+      const row = await latest(id);
+      let name = serverNames.get(row.id);
+      if (name === undefined) {
+        name = mcpServerNameOf(row.name, new Set(serverNames.values()));
+        serverNames.set(row.id, name);
+      }
+      mcpServers.push({ resourceId: row.id, version: row.latest_version, name });
+    }
+    return {
+      prompt: await prompt(source),
+      builtIn: [...selection.builtIn],
+      tools,
+      skills,
+      ...(mcpServers.length > 0 ? { mcpServers } : {}),
+    };
   };
   const model = draft.model;
   if (!model) throw new Error('resolveAgentSnapshot needs a validated draft (model missing)');

@@ -1,6 +1,7 @@
 import { MemoryRunStore, type RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
 import type { WorkflowAssemblyPorts } from '../assembly/index.js';
+import type { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { type WorkflowDraft, type WorkflowDraftLookups, workflowReferences } from '../domain/index.js';
 import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
@@ -49,7 +50,7 @@ export async function readWorkflowLookups(
 export function databaseWorkflowPorts(
   services: PlatformServices,
   app: AppRow,
-  options: { store?: RunStore; leaseMs?: number; queryable?: Queryable } = {},
+  options: { store?: RunStore; leaseMs?: number; queryable?: Queryable; mcpConnections?: McpConnectionSet } = {},
 ): WorkflowAssemblyPorts {
   const database = options.queryable ?? services.database;
   const own = databaseAssemblyPorts(services, app, {
@@ -61,6 +62,7 @@ export function databaseWorkflowPorts(
     readSecret: own.readSecret,
     ...(services.fetch ? { fetch: services.fetch } : {}),
     store: options.store ?? new MemoryRunStore(),
+    ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     async readAgentRelease(releaseId) {
       const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();

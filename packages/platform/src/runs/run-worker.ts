@@ -10,6 +10,7 @@ import {
   type Workflow,
 } from '@agentloom/sdk';
 import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
+import { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import type { PlatformServices } from '../http/services.js';
@@ -291,39 +292,55 @@ export class RunWorker {
   }
 
   /**
-   * The agent or workflow of a release, built once and reused for `agentCacheMs`; a failed build
-   * is not kept. A workflow is built from its release alone, each agent node from the agent
-   * release it pins (P-6.9), all on the worker's run store (R-6).
+   * The agent or workflow of a release and what to do when its run ends. A release without MCP
+   * servers is built once and reused for `agentCacheMs` (a failed build is not kept). A release
+   * whose agents or workflow use MCP servers is built for each run: its servers are connected at
+   * run start, and `release` closes them when the run ends (never shared between runs). A
+   * workflow is built from its release alone, each agent node from the agent release it pins
+   * (P-6.9), all on the worker's run store (R-6).
    */
-  private agentOf(releaseId: string, app: AppRow): Promise<Agent | Workflow<StateDefinition>> {
+  private async agentOf(
+    releaseId: string,
+    app: AppRow,
+  ): Promise<{ agent: Agent | Workflow<StateDefinition>; release: () => Promise<void> }> {
     const now = Date.now();
     const cached = this.agents.get(releaseId);
-    if (cached && now - cached.builtAt < this.agentCacheMs) return cached.agent;
+    if (cached && now - cached.builtAt < this.agentCacheMs) return { agent: await cached.agent, release: async () => {} };
     const { database, runStore } = this.services;
-    const agent = (async () => {
+    const connections = new McpConnectionSet();
+    try {
       const release = await database.selectFrom('app_releases').selectAll().where('id', '=', releaseId).executeTakeFirstOrThrow();
       const parsed = JSON.parse(release.config_snapshot) as AgentReleaseSnapshot | WorkflowReleaseSnapshot;
+      let agent: Agent | Workflow<StateDefinition>;
       if (parsed.kind === 'workflow')
-        return assembleWorkflow(
+        agent = await assembleWorkflow(
           parsed,
-          databaseWorkflowPorts(this.services, app, { store: runStore, leaseMs: this.services.config.runLeaseMs }),
+          databaseWorkflowPorts(this.services, app, {
+            store: runStore,
+            leaseMs: this.services.config.runLeaseMs,
+            mcpConnections: connections,
+          }),
         );
-      const snapshot = parsed;
-      // Checked before anything is built or run: this worker never executes what it cannot isolate.
-      const requirements = { isolation: releaseNeedsIsolation(snapshot) };
-      if (!capabilitiesMeet(this.capabilities, requirements)) throw new MissingCapabilityError(requirements);
-      return assembleAgent(
-        snapshot,
-        databaseAssemblyPorts(this.services, app, {
-          store: runStore,
-          leaseMs: this.services.config.runLeaseMs,
-          ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
-        }),
-      );
-    })();
-    this.agents.set(releaseId, { agent, builtAt: now });
-    agent.catch(() => this.agents.delete(releaseId));
-    return agent;
+      else {
+        // Checked before anything is built or run: this worker never executes what it cannot isolate.
+        const requirements = { isolation: releaseNeedsIsolation(parsed) };
+        if (!capabilitiesMeet(this.capabilities, requirements)) throw new MissingCapabilityError(requirements);
+        agent = await assembleAgent(
+          parsed,
+          databaseAssemblyPorts(this.services, app, {
+            store: runStore,
+            leaseMs: this.services.config.runLeaseMs,
+            mcpConnections: connections,
+            ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
+          }),
+        );
+      }
+      if (connections.size === 0) this.agents.set(releaseId, { agent: Promise.resolve(agent), builtAt: now });
+      return { agent, release: () => connections.closeAll() };
+    } catch (error) {
+      await connections.closeAll();
+      throw error;
+    }
   }
 
   /** Builds the run's agent and starts (or resumes) it; undefined when the run no longer exists. */
@@ -355,9 +372,17 @@ export class RunWorker {
       .where('id', '=', run.id)
       .executeTakeFirstOrThrow();
     if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
-    const agent = await this.agentOf(releaseId, app);
-    if (this.draining) throw new WorkerDrainingError(this.id);
-    const handle = agent.run({ sessionId: run.session_id, runId: run.id });
+    const { agent, release } = await this.agentOf(releaseId, app);
+    let handle: ReturnType<typeof agent.run>;
+    try {
+      if (this.draining) throw new WorkerDrainingError(this.id);
+      handle = agent.run({ sessionId: run.session_id, runId: run.id });
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    // The run's MCP connections end with the run, however it ends (finished, handed over, owned elsewhere).
+    void handle.result().then(release, release);
     // Agent runs can be handed over by a drain (`detach`); a workflow run cannot yet (its agent
     // nodes hold leases of their own), so a draining worker leaves it to be taken over after its
     // lease, as after a crash.

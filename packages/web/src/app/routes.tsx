@@ -93,6 +93,10 @@ export const consoleRoutes: RouteObject[] = [
             path: 'http-tools',
             lazy: () => import('../pages/http-tools/index.js').then((page) => ({ Component: page.HttpToolsPage })),
           },
+          {
+            path: 'mcp-servers',
+            lazy: () => import('../pages/mcp-servers/index.js').then((page) => ({ Component: page.McpServersPage })),
+          },
           { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
           {
             path: 'api-keys',

@@ -10,6 +10,7 @@ import { draftRoutes } from './draft-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
+import { resourceTestRoutes } from './resource-test-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
@@ -30,6 +31,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     connectionRoutes(),
     secretRoutes(),
     resourceRoutes(),
+    resourceTestRoutes(),
     appRoutes(),
     appDeletionRoutes(),
     draftRoutes(),

@@ -61,7 +61,8 @@ const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 const resourceParameters = z.object({ spaceId: idParameter('spaceId'), resourceId: idParameter('resourceId') });
 const resourceResult = z.object({ resource: resourceSchema });
 
-async function loadResource(
+/** A resource of the space, checked against `action`; 404 for ids of other spaces. */
+export async function loadResource(
   c: Context<PlatformEnvironment>,
   spaceId: string,
   resourceId: string,

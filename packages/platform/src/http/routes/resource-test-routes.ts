@@ -1,0 +1,120 @@
+import { McpConnectionError, McpRequestError, modelToolName } from '@agentloom/sdk/capabilities/mcp';
+import { z } from '@hono/zod-openapi';
+import {
+  connectWithin,
+  McpConnectTimeoutError,
+  McpSecretMissingError,
+  type McpServerContent,
+  mcpConnectTimeoutMs,
+  mcpServerNameOf,
+  mcpServerOptions,
+} from '../../assembly/mcp-servers.js';
+import { databaseAssemblyPorts } from '../../releases/database-assembly-ports.js';
+import { ApiError } from '../api-error.js';
+import { apiRoute, createSubApp, errorResponse, idParameter, jsonResponse } from '../openapi.js';
+import { loadResource } from './resource-routes.js';
+
+const resourceParameters = z.object({ spaceId: idParameter('spaceId'), resourceId: idParameter('resourceId') });
+const testBody = z
+  .strictObject({
+    timeoutMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(60_000)
+      .optional()
+      .openapi({ description: `How long connecting and listing tools may take; default ${mcpConnectTimeoutMs} ms.` }),
+  })
+  .openapi('TestResource');
+const testResult = z
+  .object({
+    tools: z.array(
+      z.object({
+        name: z.string().openapi({ description: 'The tool as a workflow MCP node names it (`tool`).' }),
+        modelName: z.string().openapi({ description: 'The tool as an agent’s model sees it: `<server>__<name>`.' }),
+        description: z.string(),
+      }),
+    ),
+    server: z.string().openapi({ description: 'The server name agents prefix its tools with.' }),
+    instructions: z.string().nullable(),
+  })
+  .openapi('ResourceTestResult');
+
+/** Turns what connecting threw into the route's typed error: never a 500 for a server's fault. */
+function testFailure(error: unknown): ApiError {
+  if (error instanceof McpSecretMissingError) return new ApiError(422, error.code, error.message, { secret: error.secret });
+  if (error instanceof McpConnectTimeoutError) return new ApiError(504, error.code, error.message);
+  if (McpConnectionError.isInstance(error)) {
+    // The MCP SDK's HTTP error carries the status: a refused credential is not an unreachable server.
+    const status = (error.cause as { code?: unknown } | undefined)?.code;
+    if (status === 401 || status === 403)
+      return new ApiError(502, 'mcp-refused', `${error.message} (HTTP ${status}: check the headers)`, { httpStatus: status });
+    return new ApiError(502, 'mcp-unreachable', error.message);
+  }
+  if (McpRequestError.isInstance(error)) return new ApiError(502, 'mcp-refused', error.message);
+  return new ApiError(502, 'mcp-failed', (error as Error).message);
+}
+
+/**
+ * `POST /spaces/:spaceId/resources/:resourceId/test`: checks a resource the way runs will use it
+ * (PLATFORM.md §4.4). For an MCP server: connect to its newest version with the SDK's MCP client
+ * (secrets resolved now), list its tools, close. The outcome is the tool list, or a typed error:
+ * 502 `mcp-unreachable` / `mcp-refused` / `mcp-failed`, 504 `mcp-timeout`, 422 `secret-missing`.
+ * Other resource types answer 422 `test-not-supported`.
+ */
+export function resourceTestRoutes() {
+  const app = createSubApp();
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/spaces/{spaceId}/resources/{resourceId}/test',
+      summary: 'Test a resource: for an MCP server, connect and list its tools (bounded by a timeout).',
+      request: {
+        params: resourceParameters,
+        body: { required: false, content: { 'application/json': { schema: testBody } } },
+      },
+      responses: {
+        200: jsonResponse('The MCP server answered; its tools.', testResult),
+        502: errorResponse('The server could not be reached or refused (`mcp-unreachable`, `mcp-refused`, `mcp-failed`).'),
+        504: errorResponse('The server did not answer in time (`mcp-timeout`).'),
+      },
+    }),
+    async (c) => {
+      const { spaceId, resourceId } = c.req.valid('param');
+      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      if (row.type !== 'mcp-server')
+        throw new ApiError(422, 'test-not-supported', 'Only MCP server resources have a test call (list tools).');
+      if (row.latest_version < 1) throw new ApiError(409, 'no-version', 'The resource has no version yet.');
+      const services = c.get('services');
+      // No app here: the ports only read this space's resource versions and secrets.
+      const ports = databaseAssemblyPorts(services, { space_id: row.space_id, file_root: '' });
+      const { content } = await ports.readResourceVersion(row.id, row.latest_version);
+      const server = mcpServerNameOf(row.name, new Set());
+      const timeoutMs = (c.req.valid('json') as z.infer<typeof testBody> | undefined)?.timeoutMs ?? mcpConnectTimeoutMs;
+      let connection: Awaited<ReturnType<typeof connectWithin>>;
+      try {
+        const options = await mcpServerOptions(server, content as McpServerContent, ports.readSecret, { toolNamePrefix: '' });
+        connection = await connectWithin(options, timeoutMs);
+      } catch (error) {
+        throw testFailure(error);
+      }
+      try {
+        return c.json(
+          {
+            server,
+            instructions: connection.instructions ?? null,
+            tools: connection.tools.map((tool) => ({
+              name: tool.name,
+              modelName: modelToolName(`${server}__`, tool.name),
+              description: tool.description,
+            })),
+          },
+          200,
+        );
+      } finally {
+        await connection.close();
+      }
+    },
+  );
+  return app;
+}

@@ -1,0 +1,306 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { api, type Schema, unwrap } from '../../api/index.js';
+import {
+  type FieldErrors,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  Notice,
+  PageHeader,
+  ProblemAlert,
+  TextAreaField,
+  TextField,
+} from '../../components/index.js';
+import { useLatestVersion, useResources } from '../../resources/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+
+/** A header value: text, or a space secret by name (resolved by the server when it connects). */
+type Headers = Record<string, string | { secret: string }>;
+/** An MCP server version's content (the platform's `mcpServerContentSchema`). */
+type McpContent =
+  | { transport: 'streamable-http'; url: string; headers?: Headers }
+  | { transport: 'stdio'; command: string; args?: string[] };
+
+const headersHint = 'JSON: a value, or { "secret": "NAME" } for a space secret, e.g. {"Authorization": {"secret": "MCP_TOKEN"}}.';
+
+/** The URL and headers of a streamable-HTTP server as the form edits them, and their checks. */
+interface ServerFields {
+  url: string;
+  headers: string;
+}
+
+/** Checks the fields; answers the content to send, or the problems by field path. */
+function contentOf(fields: ServerFields): { content?: McpContent; errors: FieldErrors } {
+  let headers: Headers | undefined;
+  let headersError: string | undefined;
+  try {
+    const value: unknown = JSON.parse(fields.headers.trim() || '{}');
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) headersError = 'Headers must be a JSON object.';
+    else headers = value as Headers;
+  } catch (error) {
+    headersError = `Not valid JSON: ${(error as Error).message}`;
+  }
+  const errors: FieldErrors = {
+    'content.url': /^https?:\/\/\S+$/.test(fields.url) ? undefined : 'Enter the server’s full http(s) URL, e.g. http://host/mcp.',
+    'content.headers': headersError,
+  };
+  if (hasErrors(errors) || !headers) return { errors };
+  return { errors, content: { transport: 'streamable-http', url: fields.url, headers } };
+}
+
+/** The URL and headers fields, shared by the new-server form and a server's version form. */
+function ServerFieldset({
+  fields,
+  onChange,
+  errors,
+  problem,
+  readOnly,
+}: {
+  fields: ServerFields;
+  onChange: (fields: ServerFields) => void;
+  errors: FieldErrors;
+  problem: unknown;
+  readOnly?: boolean;
+}) {
+  return (
+    <>
+      <TextField
+        label="Server URL (streamable HTTP)"
+        value={fields.url}
+        readOnly={readOnly}
+        onChange={(event) => onChange({ ...fields, url: event.target.value })}
+        error={fieldMessage(errors, problem, 'content.url')}
+      />
+      <TextAreaField
+        label="Headers"
+        rows={3}
+        className="code"
+        value={fields.headers}
+        readOnly={readOnly}
+        onChange={(event) => onChange({ ...fields, headers: event.target.value })}
+        error={fieldMessage(errors, problem, 'content.headers')}
+        hint={headersHint}
+      />
+    </>
+  );
+}
+
+/**
+ * MCP servers shared in the space (P-5.3): agents select them in their capabilities (the model
+ * sees `<server>__<tool>`), workflows bind them for MCP tool nodes. Streamable HTTP servers are
+ * added here; stdio servers run host processes and only instance administrators add them
+ * (through the API). "Test: list tools" connects to the newest version and lists its tools, or
+ * shows why it could not.
+ */
+export function McpServersPage() {
+  const spaceId = useParams().spaceId ?? '';
+  const access = useSpaceAccess(spaceId);
+  const servers = useResources(spaceId, 'mcp-server');
+  const [selectedId, setSelectedId] = useState<string | undefined>();
+  const selected = servers.data?.resources.find((resource) => resource.id === selectedId);
+  return (
+    <>
+      <PageHeader title="MCP servers" />
+      <ProblemAlert problem={servers.error} />
+      <ul className="item-list">
+        {servers.data?.resources.map((server) => (
+          <li key={server.id}>
+            <button
+              type="button"
+              className="link-button"
+              aria-pressed={server.id === selectedId}
+              onClick={() => setSelectedId(server.id)}
+            >
+              {server.name}
+            </button>{' '}
+            <span className="badge">v{server.latestVersion}</span> {server.description}
+          </li>
+        ))}
+        {servers.data?.resources.length === 0 ? <li>No MCP server yet.</li> : null}
+      </ul>
+      {selected ? (
+        <ServerPanel
+          key={`${selected.id}-${selected.latestVersion}`}
+          spaceId={spaceId}
+          server={selected}
+          canEdit={access.canEdit}
+          onSaved={servers.refresh}
+        />
+      ) : null}
+      {access.canEdit ? (
+        <NewServerForm spaceId={spaceId} onCreated={servers.refresh} />
+      ) : (
+        <p className="field-hint">Viewers cannot change MCP servers.</p>
+      )}
+    </>
+  );
+}
+
+/** One server: its newest version (edit saves a new one) and the list-tools test. */
+function ServerPanel({
+  spaceId,
+  server,
+  canEdit,
+  onSaved,
+}: {
+  spaceId: string;
+  server: Schema<'Resource'>;
+  canEdit: boolean;
+  onSaved: () => void;
+}) {
+  const latest = useLatestVersion(spaceId, server);
+  const content = latest.data?.version.content as McpContent | undefined;
+  const [edited, setEdited] = useState<ServerFields | undefined>();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const save = useMutation({
+    mutationFn: (next: McpContent) =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
+          params: { path: { spaceId, resourceId: server.id } },
+          body: { content: next },
+        }),
+      ),
+    onSuccess: onSaved,
+  });
+  const test = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources/{resourceId}/test', {
+          params: { path: { spaceId, resourceId: server.id } },
+          body: {},
+        }),
+      ),
+  });
+  if (latest.isPending && server.latestVersion > 0) return <p>Loading {server.name}…</p>;
+  const stored: ServerFields | undefined =
+    content?.transport === 'streamable-http' ? { url: content.url, headers: JSON.stringify(content.headers ?? {}) } : undefined;
+  const fields = edited ?? stored;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!fields) return;
+    const checked = contentOf(fields);
+    setErrors(checked.errors);
+    if (!checked.content) return focusFirstInvalid(form.current);
+    save.mutate(checked.content);
+  };
+  return (
+    <section className="card" aria-labelledby="mcp-server-version">
+      <h2 id="mcp-server-version">
+        {server.name} (version {server.latestVersion})
+      </h2>
+      <form ref={form} onSubmit={submit} noValidate>
+        {fields ? (
+          <ServerFieldset fields={fields} onChange={setEdited} errors={errors} problem={save.error} readOnly={!canEdit} />
+        ) : content?.transport === 'stdio' ? (
+          <p>
+            A stdio server: <code>{[content.command, ...(content.args ?? [])].join(' ')}</code> (instance administrators change it
+            through the API).
+          </p>
+        ) : null}
+        <ProblemAlert problem={latest.error ?? save.error} />
+        {save.isSuccess ? <Notice>Saved as version {save.data.version.version}.</Notice> : null}
+        <div className="button-row">
+          {canEdit && fields ? (
+            <button type="submit" className="button-primary" disabled={save.isPending || edited === undefined}>
+              Save as a new version
+            </button>
+          ) : null}
+          {canEdit ? (
+            <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+              {test.isPending ? 'Testing…' : 'Test: list tools'}
+            </button>
+          ) : null}
+        </div>
+      </form>
+      <ProblemAlert problem={test.error} title="The test call failed." />
+      {test.data ? <ToolList result={test.data} /> : null}
+    </section>
+  );
+}
+
+/** The tools a test call found: what workflows name (`tool`) and what an agent's model sees. */
+function ToolList({ result }: { result: Schema<'ResourceTestResult'> }) {
+  return (
+    <table className="table">
+      <caption>
+        {result.tools.length} tool{result.tools.length === 1 ? '' : 's'} of <code>{result.server}</code>
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Tool</th>
+          <th scope="col">Agents’ model sees</th>
+          <th scope="col">Description</th>
+        </tr>
+      </thead>
+      <tbody>
+        {result.tools.map((tool) => (
+          <tr key={tool.name}>
+            <td>
+              <code>{tool.name}</code>
+            </td>
+            <td>
+              <code>{tool.modelName}</code>
+            </td>
+            <td>{tool.description}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [fields, setFields] = useState<ServerFields>({ url: '', headers: '{}' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const create = useMutation({
+    mutationFn: (content: McpContent) =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources', {
+          params: { path: { spaceId } },
+          body: { type: 'mcp-server', name, description, content },
+        }),
+      ),
+    onSuccess: () => {
+      setName('');
+      setDescription('');
+      setFields({ url: '', headers: '{}' });
+      onCreated();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = contentOf(fields);
+    const found: FieldErrors = { ...checked.errors, name: name.trim() ? undefined : 'Give the server a name.' };
+    setErrors(found);
+    if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
+    create.mutate(checked.content);
+  };
+  return (
+    <section className="card" aria-labelledby="new-mcp-server">
+      <h2 id="new-mcp-server">New MCP server</h2>
+      <form ref={form} onSubmit={submit} noValidate>
+        <div className="form-grid">
+          <TextField
+            label="Name"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={fieldMessage(errors, create.error, 'name')}
+            hint="Agents’ models see its tools as <name>__<tool>."
+          />
+          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        </div>
+        <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
+        <ProblemAlert problem={create.error} />
+        <button type="submit" className="button-primary" disabled={create.isPending}>
+          Create MCP server
+        </button>
+      </form>
+    </section>
+  );
+}
