@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tool } from '@agentloom/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -34,7 +35,14 @@ export class McpTestServer {
   readonly sessions = new Map<string, StreamableHTTPServerTransport>();
   sessionsOpened = 0;
 
-  constructor(private readonly requiredToken?: string) {
+  /**
+   * `served`: SDK tools offered as MCP tools too (each under its own name, its parameters an
+   * object schema), so a test can move a tool of `examples/workflow` behind a real MCP server.
+   */
+  constructor(
+    private readonly requiredToken?: string,
+    private readonly served: readonly Tool[] = [],
+  ) {
     this.server = createServer((request, response) => {
       void this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) response.writeHead(500).end(String(error));
@@ -71,6 +79,25 @@ export class McpTestServer {
         return { content: [{ type: 'text' as const, text: `notes about ${args.query}: ship on Friday` }] };
       },
     );
+    for (const served of this.served) {
+      mcp.registerTool(
+        served.name,
+        { description: served.description, inputSchema: (served.parameters as z.ZodObject<z.ZodRawShape>).shape },
+        async (args: Record<string, unknown>, extra) => {
+          this.calls.push({ tool: served.name, arguments: args });
+          const operationId = `mcp-${String(extra.requestId)}`;
+          const result = await served.execute(served.parameters.parse(args), {
+            runId: '',
+            sessionId: '',
+            taskId: operationId,
+            operationId,
+            attempt: 1,
+            signal: extra.signal,
+          });
+          return { content: [{ type: 'text' as const, text: typeof result === 'string' ? result : JSON.stringify(result) }] };
+        },
+      );
+    }
     return mcp;
   }
 

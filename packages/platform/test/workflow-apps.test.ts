@@ -1,8 +1,9 @@
 /**
  * Workflow apps through the platform (AC-7): the seeds' example (P-7.5) imported as JSON over
  * HTTP, its agents published as agent apps, the workflow published and run over HTTP with the
- * example's own offline model (served as a real OpenAI-compatible server) and its own tools
- * (served as custom HTTP tools); its output equals what `examples/workflow` produces in process.
+ * example's own offline model (served as a real OpenAI-compatible server) and its own tools: the
+ * query behind a real MCP server (P-7.5 "MCP query"), the others as custom HTTP tools; its output
+ * equals what `examples/workflow` produces in process.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type { RunWorker } from '../src/runs/index.js';
 import { type ExampleOutcome, runExampleInProcess, stepsOf } from './example-outcome.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { McpTestServer } from './mcp-test-server.js';
 import { parseSse, waitForTerminal } from './run-helpers.js';
 import { createExampleSpace, exampleDocumentsDirectory, expectStatus, importExampleWorkflow } from './workflow-fixture.js';
 
@@ -32,6 +34,7 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
   let owner: TestClient;
   let model: LanguageModelServer;
   let tools: ToolServer;
+  let documents: McpTestServer;
   let space: { spaceId: string; connectionId: string };
   let imported: Awaited<ReturnType<typeof importExampleWorkflow>>;
   let expected: ExampleOutcome;
@@ -43,11 +46,17 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
     expected = await runExampleInProcess(temporaryDirectory());
     model = await new LanguageModelServer(offlineModel()).start();
     tools = await new ToolServer(reportTools).start();
+    documents = await new McpTestServer(
+      undefined,
+      reportTools.filter((item) => item.name === 'search_documents'),
+    ).start();
     platform = await createTestPlatform(dialect);
     await seedUser(platform, 'owner@example.com');
     owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
     space = await createExampleSpace(owner, model.url, 'Workflows');
-    imported = await importExampleWorkflow(owner, space.spaceId, space.connectionId, reportTools, tools.url);
+    imported = await importExampleWorkflow(owner, space.spaceId, space.connectionId, reportTools, tools.url, {
+      mcpQueryUrl: documents.url,
+    });
     worker = platform.startWorker();
   });
   afterAll(async () => {
@@ -55,6 +64,7 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
     await platform?.destroy();
     await model?.close();
     await tools?.close();
+    await documents?.close();
   });
 
   it('publishes the imported example: an immutable release that pins the agent releases it calls', async () => {
@@ -131,6 +141,9 @@ describe.each(dialects)('workflow apps on %s', (dialect) => {
       loops: view.loops,
     }).toEqual(expected);
     expect(expected.steps).toBe('query > find-risks+summarize > write-report > save');
+    // The query went to the MCP server, once, with the question; the HTTP copy of the tool was never called.
+    expect(documents.calls).toEqual([{ tool: 'search_documents', arguments: { query: 'heat pump' } }]);
+    expect([...tools.calls.keys()].filter((key) => key.startsWith('search_documents'))).toEqual([]);
 
     const rows = await platform.services.database
       .selectFrom('runs')

@@ -49,7 +49,7 @@ export interface ImportedExample {
  * becomes a custom HTTP tool resource served by `toolUrl/<name>` (its JSON Schema from the given
  * SDK tool), each inline agent a published agent app of the same mode, prompts and tools on the
  * space's model connection, and the definition — its inline agents replaced by bindings to those
- * apps — the draft of a new workflow app. Publishing the workflow is left to the caller.
+ * apps — the draft of a new workflow app. With `mcpQueryUrl` the query node calls the MCP server there. Publishing the workflow is left to the caller.
  */
 export async function importExampleWorkflow(
   owner: TestClient,
@@ -57,7 +57,14 @@ export async function importExampleWorkflow(
   connectionId: string,
   tools: readonly Tool[],
   toolUrl: string,
-  options: { publishAgents?: boolean } = {},
+  options: {
+    publishAgents?: boolean;
+    /**
+     * The MCP server (streamable HTTP) that serves the query tool: the query node then calls it
+     * as an MCP tool (P-7.5: "MCP query"), bound through `bindings.mcpServers.documents`.
+     */
+    mcpQueryUrl?: string;
+  } = {},
 ): Promise<ImportedExample> {
   const base = `/spaces/${spaceId}`;
   const definition = JSON.parse(readFileSync(exampleDefinitionPath, 'utf8')) as Record<string, unknown> & {
@@ -115,14 +122,30 @@ export async function importExampleWorkflow(
     201,
   );
   const { agents: _inline, ...rest } = definition;
-  const usedTools = (rest.nodes as { kind: string; tool?: string }[]).flatMap((node) =>
-    node.kind === 'capability' && node.tool ? [node.tool] : [],
+  const mcpServers: Record<string, { resourceId: string }> = {};
+  if (options.mcpQueryUrl) {
+    const { resource } = await expectStatus<{ resource: { id: string } }>(
+      owner.request('POST', `${base}/resources`, {
+        type: 'mcp-server',
+        name: 'Documents',
+        content: { transport: 'streamable-http', url: options.mcpQueryUrl, headers: {} },
+      }),
+      201,
+    );
+    mcpServers.documents = { resourceId: resource.id };
+    rest.nodes = (rest.nodes as { name: string }[]).map((node) =>
+      node.name === 'query' ? { ...node, server: 'documents' } : node,
+    );
+  }
+  const usedTools = (rest.nodes as { kind: string; tool?: string; server?: string }[]).flatMap((node) =>
+    node.kind === 'capability' && node.tool && !node.server ? [node.tool] : [],
   );
   const draft = {
     definition: rest,
     bindings: {
       agents: Object.fromEntries(Object.entries(agentApps).map(([name, appId]) => [name, { appId }])),
       tools: Object.fromEntries(usedTools.map((name) => [name, { resourceId: toolResources[name] }])),
+      ...(options.mcpQueryUrl ? { mcpServers } : {}),
     },
   };
   await expectStatus(saveDraft(owner, app.id, draft), 200);
