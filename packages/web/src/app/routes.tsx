@@ -84,6 +84,7 @@ export const consoleRoutes: RouteObject[] = [
             path: 'http-tools',
             lazy: () => import('../pages/http-tools/index.js').then((page) => ({ Component: page.HttpToolsPage })),
           },
+          { path: 'hooks', lazy: () => import('../pages/hooks/index.js').then((page) => ({ Component: page.HooksPage })) },
           { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
           {
             path: 'api-keys',

@@ -8,6 +8,7 @@ const sections = [
   { to: 'prompts', label: 'Prompts' },
   { to: 'skills', label: 'Skills' },
   { to: 'http-tools', label: 'HTTP tools' },
+  { to: 'hooks', label: 'Hooks' },
   { to: 'members', label: 'Members' },
   { to: 'api-keys', label: 'API keys' },
 ] as const;
