@@ -32,7 +32,7 @@ export function HooksPage() {
           </tr>
         </thead>
         <tbody>
-          {hookTriggers.flatMap(({ trigger }) =>
+          {hookTriggers.flatMap(({ trigger, toolCalls }) =>
             list
               .filter((hook) => contents.get(hook.id)?.trigger === trigger)
               .map((hook) => {
@@ -49,7 +49,13 @@ export function HooksPage() {
                     <td>
                       <code>{content?.url}</code>
                     </td>
-                    <td>{content?.matcher?.length ? content.matcher.join(', ') : 'every call'}</td>
+                    <td>
+                      {toolCalls
+                        ? content?.matcher?.length
+                          ? content.matcher.join(', ')
+                          : 'every tool call'
+                        : 'not a tool trigger point'}
+                    </td>
                     <td>{content?.failClosed ? 'deny (fail closed)' : 'skipped'}</td>
                     <td>v{hook.latestVersion}</td>
                   </tr>
