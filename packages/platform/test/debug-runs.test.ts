@@ -160,4 +160,51 @@ describe.each(dialects)('debug runs of the draft on %s', (dialect) => {
     expect(allowed.status).toBe(202);
     await waitForTerminal(viewer, (allowed.body as { runId: string }).runId);
   });
+
+  it('leaves debug runs out of the run log unless asked for, marked when listed, across pages', async () => {
+    type Log = { runs: { id: string; debug: boolean }[]; nextCursor?: string };
+    const log = async (query: string) => {
+      const answer = await owner.request('GET', `/apps/${appId}/runs${query}`);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body as Log;
+    };
+    const rows = await platform.services.database
+      .selectFrom('runs')
+      .innerJoin('sessions', 'sessions.id', 'runs.session_id')
+      .select(['runs.id as id', 'sessions.kind as kind'])
+      .where('runs.app_id', '=', appId)
+      .execute();
+    const debugIds = rows.filter((row) => row.kind === 'debug').map((row) => row.id);
+    const ordinaryIds = rows.filter((row) => row.kind !== 'debug').map((row) => row.id);
+    expect(debugIds.length).toBeGreaterThanOrEqual(3);
+    expect(ordinaryIds.length).toBeGreaterThanOrEqual(2);
+
+    const byDefault = await log('');
+    expect(byDefault.runs.map((run) => run.id).sort()).toEqual([...ordinaryIds].sort());
+    expect(byDefault.runs.every((run) => !run.debug)).toBe(true);
+    const included = await log('?debug=include');
+    expect(included.runs.map((run) => run.id).sort()).toEqual([...rows.map((row) => row.id)].sort());
+    expect(
+      included.runs
+        .filter((run) => run.debug)
+        .map((run) => run.id)
+        .sort(),
+    ).toEqual([...debugIds].sort());
+    const only = await log('?debug=only');
+    expect(only.runs.map((run) => run.id).sort()).toEqual([...debugIds].sort());
+
+    // One run a page: the pages skip debug runs between ordinary ones and join up without a gap.
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 20; pages += 1) {
+      const page = await log(`?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      paged.push(...page.runs.map((run) => run.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(paged).toEqual(byDefault.runs.map((run) => run.id));
+
+    const bad = await owner.request('GET', `/apps/${appId}/runs?debug=yes`);
+    expect([bad.status, (bad.body as { error: { code: string } }).error.code]).toEqual([400, 'invalid-request']);
+  });
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
+import { callFrom, signInThroughPage } from './browser/console-api.js';
 import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
 import { HeldToolServer, ScriptedModelServer } from './browser/scripted-endpoints.js';
 
@@ -10,24 +11,6 @@ import { HeldToolServer, ScriptedModelServer } from './browser/scripted-endpoint
 const screenshotDirectory = fileURLToPath(new URL('../test-results/governance/', import.meta.url));
 const viewer = { email: 'viewer@example.com', password: 'viewer-password-1234' };
 const editor = { email: 'editor@example.com', password: 'editor-password-1234' };
-
-/** Calls the API from inside a page with its console session (cookie + CSRF token). */
-function callFrom<Result>(target: Page, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  return target.evaluate(
-    async ({ method, path, body, headers }) => {
-      const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
-      const token = localStorage.getItem('agentloom.csrf-token');
-      if (token) all['x-csrf-token'] = token;
-      const response = await fetch(`/api/v1${path}`, {
-        method,
-        headers: all,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as Result };
-    },
-    { method, path, body, headers },
-  );
-}
 
 /**
  * Governance and teams in real Chromium against the real `agentloom serve` (fresh SQLite data
@@ -67,11 +50,7 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
   }
 
   async function signIn(target: Page, email: string, password: string): Promise<void> {
-    await target.goto(`${platform.url}/sign-in`);
-    await target.getByLabel('Email').fill(email);
-    await target.getByLabel('Password').fill(password);
-    await target.getByRole('button', { name: 'Sign in' }).click();
-    await target.getByRole('heading', { level: 1, name: 'Spaces' }).waitFor();
+    await signInThroughPage(target, platform.url, email, password);
   }
 
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import type { HookTrigger } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 
 /** The kinds of shared resources (P-5). */
@@ -37,21 +38,28 @@ export const mcpServerContentSchema = z
   ])
   .openapi('McpServerContent');
 
+/**
+ * The SDK trigger points (K-4) a hook resource may name. Checked against the SDK's `HookTrigger`,
+ * so a name the SDK does not know cannot be offered; the SDK's model-request/response, tool-batch
+ * and permission-request points are not offered to webhooks yet.
+ */
+export const hookResourceTriggers = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+] as const satisfies readonly HookTrigger[];
+
 /** A hook: a webhook called at a lifecycle trigger point (K-4), Claude Code style. */
 export const hookContentSchema = z
   .strictObject({
-    trigger: z.enum([
-      'PreToolUse',
-      'PostToolUse',
-      'PostToolUseFailure',
-      'UserPromptSubmit',
-      'Stop',
-      'SubagentStart',
-      'SubagentStop',
-      'PreCompact',
-      'SessionStart',
-      'SessionEnd',
-    ]),
+    trigger: z.enum(hookResourceTriggers),
     kind: z.literal('http'),
     url: z.url().max(2000),
     headers,
@@ -60,6 +68,14 @@ export const hookContentSchema = z
     failClosed: z.boolean().default(false),
   })
   .openapi('HookContent');
+
+/** The content schemas under their OpenAPI component names. */
+export const contentSchemaNames = {
+  PromptContent: promptContentSchema,
+  ToolContent: toolContentSchema,
+  McpServerContent: mcpServerContentSchema,
+  HookContent: hookContentSchema,
+} as const;
 
 /** The JSON content schema of each resource type (skills are uploaded as packages instead). */
 export const contentSchemaOf = {

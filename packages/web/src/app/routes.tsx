@@ -97,6 +97,7 @@ export const consoleRoutes: RouteObject[] = [
             path: 'mcp-servers',
             lazy: () => import('../pages/mcp-servers/index.js').then((page) => ({ Component: page.McpServersPage })),
           },
+          { path: 'hooks', lazy: () => import('../pages/hooks/index.js').then((page) => ({ Component: page.HooksPage })) },
           { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
           {
             path: 'api-keys',

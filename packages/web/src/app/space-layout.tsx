@@ -9,6 +9,7 @@ const sections = [
   { to: 'skills', label: 'Skills' },
   { to: 'http-tools', label: 'HTTP tools' },
   { to: 'mcp-servers', label: 'MCP servers' },
+  { to: 'hooks', label: 'Hooks' },
   { to: 'members', label: 'Members' },
   { to: 'api-keys', label: 'API keys' },
 ] as const;

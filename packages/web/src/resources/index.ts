@@ -28,3 +28,5 @@ export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> |
       ),
   });
 }
+
+export { type HookTrigger, hookTriggers, isHookTrigger, useHookContents } from './hook-triggers.js';

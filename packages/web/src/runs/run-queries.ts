@@ -37,11 +37,17 @@ export function useSession(sessionId: string | undefined) {
   });
 }
 
-/** The app's run log page by page (`GET /apps/:appId/runs`), optionally of one status. */
-export async function fetchRunLog(appId: string, status: string, cursor?: string) {
-  const query: { status?: 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped'; cursor?: string; limit: number } = {
-    limit: 50,
-  };
+/**
+ * The app's run log page by page (`GET /apps/:appId/runs`), optionally of one status. Debug runs
+ * of the draft are left out unless `withDebugRuns`: the log shows the app's real use.
+ */
+export async function fetchRunLog(appId: string, status: string, cursor?: string, withDebugRuns = false) {
+  const query: {
+    status?: 'pending' | 'running' | 'succeeded' | 'failed' | 'stopped';
+    cursor?: string;
+    limit: number;
+    debug: 'exclude' | 'include';
+  } = { limit: 50, debug: withDebugRuns ? 'include' : 'exclude' };
   if (status) query.status = status as NonNullable<typeof query.status>;
   if (cursor) query.cursor = cursor;
   const answer = await unwrap(api.GET('/apps/{appId}/runs', { params: { path: { appId }, query } }));

@@ -108,6 +108,8 @@ export interface RunLogEntry {
   status: RunStatus;
   reason: string | null;
   loops: number;
+  /** A debug run of the draft (listed only when asked for). */
+  debug: boolean;
   createdAt: string;
   updatedAt: string;
 }

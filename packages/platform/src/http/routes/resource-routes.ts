@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { newId } from '../../crypto/index.js';
 import type { ResourceRow } from '../../database/index.js';
-import { builtInTools, contentSchemaOf, resourceTypes } from '../../resources/resource-content.js';
+import { builtInTools, contentSchemaNames, contentSchemaOf, resourceTypes } from '../../resources/resource-content.js';
 import { appendResourceVersion, hashJson, readReferences, resourceView } from '../../resources/resource-repository.js';
 import { InvalidPackageError, type PackageFile, readZipPackage } from '../../skills/read-zip.js';
 import { storeSkillPackage } from '../../skills/store-skill-package.js';
@@ -127,6 +127,9 @@ async function readPackage(
 /** `/spaces/:spaceId/resources`: prompts, skills, tools, MCP servers and hooks, each with immutable versions (P-5). */
 export function resourceRoutes() {
   const app = createSubApp();
+  // A resource's `content` is typed per resource type; the document names each type's schema so
+  // that clients (the console's generated types) can build and read content without guessing.
+  for (const [name, schema] of Object.entries(contentSchemaNames)) app.openAPIRegistry.register(name, schema);
 
   app.openapi(
     apiRoute({

@@ -2,6 +2,7 @@ import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError } from '@age
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { startAppRun } from '../../runs/create-run.js';
+import { runLogPage } from '../../runs/run-log.js';
 import { apiStatusOf, runView } from '../../runs/run-status.js';
 import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
 import { stopRun } from '../../runs/stop-runs.js';
@@ -219,6 +220,10 @@ export function runRoutes() {
           sessionId: z.string().min(1).max(100).optional(),
           limit: z.coerce.number().int().min(1).max(200).optional(),
           cursor: z.string().max(500).optional(),
+          debug: z.enum(['exclude', 'include', 'only']).default('exclude').openapi({
+            description:
+              "Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else.",
+          }),
         }),
       },
       responses: {
@@ -231,18 +236,9 @@ export function runRoutes() {
     async (c) => {
       const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
       const query = c.req.valid('query');
-      const page = await c
-        .get('services')
-        .runClient.listRuns({
-          metadata: { appId: row.id },
-          ...(query.status ? { status: query.status } : {}),
-          ...(query.sessionId ? { sessionId: query.sessionId } : {}),
-          ...(query.limit ? { limit: query.limit } : {}),
-          ...(query.cursor ? { cursor: query.cursor } : {}),
-        })
-        .catch((error: unknown) => {
-          throw new ApiError(400, 'invalid-cursor', (error as Error).message);
-        });
+      const page = await runLogPage(c.get('services').runClient, row.id, query).catch((error: unknown) => {
+        throw new ApiError(400, 'invalid-cursor', (error as Error).message);
+      });
       return c.json(
         {
           runs: page.items.map((item) => ({
@@ -251,6 +247,7 @@ export function runRoutes() {
             status: apiStatusOf({ status: item.status }),
             reason: item.result?.reason ?? null,
             loops: item.loops,
+            debug: item.metadata.debug === 'true',
             createdAt: new Date(item.createdAt).toISOString(),
             updatedAt: new Date(item.updatedAt).toISOString(),
           })),

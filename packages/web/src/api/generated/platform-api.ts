@@ -5689,6 +5689,8 @@ export interface paths {
                     sessionId?: string;
                     limit?: number;
                     cursor?: string;
+                    /** @description Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else. */
+                    debug?: "exclude" | "include" | "only";
                 };
                 header?: never;
                 path: {
@@ -7553,6 +7555,74 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        PromptContent: {
+            text: string;
+        };
+        ToolContent: {
+            /** @enum {string} */
+            kind: "http";
+            description: string;
+            parameters: {
+                [key: string]: unknown;
+            };
+            request: {
+                /** @enum {string} */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** Format: uri */
+                url: string;
+                /** @default {} */
+                headers: {
+                    [key: string]: string | {
+                        secret: string;
+                    };
+                };
+            };
+            /** @default 30000 */
+            timeoutMs: number;
+        };
+        McpServerContent: {
+            /** @enum {string} */
+            transport: "streamable-http";
+            /** Format: uri */
+            url: string;
+            /** @default {} */
+            headers: {
+                [key: string]: string | {
+                    secret: string;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            transport: "stdio";
+            command: string;
+            /** @default [] */
+            args: string[];
+            /** @default {} */
+            env: {
+                [key: string]: string | {
+                    secret: string;
+                };
+            };
+        };
+        HookContent: {
+            /** @enum {string} */
+            trigger: "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop" | "SubagentStart" | "SubagentStop" | "PreCompact" | "SessionStart" | "SessionEnd";
+            /** @enum {string} */
+            kind: "http";
+            /** Format: uri */
+            url: string;
+            /** @default {} */
+            headers: {
+                [key: string]: string | {
+                    secret: string;
+                };
+            };
+            matcher?: string[];
+            /** @default 10000 */
+            timeoutMs: number;
+            /** @default false */
+            failClosed: boolean;
+        };
         AgentDraft: {
             model?: {
                 connectionId: string;

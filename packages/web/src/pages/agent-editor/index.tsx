@@ -3,7 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiProblem, api, unwrap } from '../../api/index.js';
-import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
+import { PageHeader, ProblemAlert } from '../../components/index.js';
+import {
+  DraftConflictAlert,
+  type DraftEdit,
+  DraftIssueList,
+  DraftSaveAndCheck,
+  DraftStatus,
+  useAppWithDraft,
+} from '../../drafts/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { ContextGroup } from './context-group.js';
 import { DebugPanel } from './debug-panel.js';
@@ -18,12 +26,7 @@ import { PermissionsGroup } from './permissions-group.js';
 import { PublishDialog } from './publish-dialog.js';
 import { WorkDefinitionGroup } from './work-definition-group.js';
 
-/** What the editor holds besides the draft: the revision it was read at (sent as If-Match). */
-interface Edit {
-  draft: AgentDraft;
-  revision: number;
-  dirty: boolean;
-}
+type Edit = DraftEdit<AgentDraft>;
 
 /**
  * The agent editor for both modes (P-3.6, P-4.2): every configuration group with the platform
@@ -34,15 +37,7 @@ export function AgentEditorPage() {
   const { spaceId = '', appId = '' } = useParams();
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
-  const app = useQuery({
-    queryKey: ['app', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
-  const stored = useQuery({
-    queryKey: ['draft', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
-    refetchOnWindowFocus: false,
-  });
+  const { app, stored } = useAppWithDraft(appId);
   const connections = useQuery({
     queryKey: ['connections', spaceId],
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
@@ -138,7 +133,6 @@ export function AgentEditorPage() {
     { id: 'hooks', label: 'Hooks', content: <HooksGroup spaceId={spaceId} /> },
     { id: 'permissions', label: 'Permissions', content: <PermissionsGroup /> },
   ];
-  const issueCount = issues.length;
 
   return (
     <EditorContext.Provider value={contextValue}>
@@ -152,54 +146,26 @@ export function AgentEditorPage() {
       </PageHeader>
       {readOnly ? <p className="alert alert-info">You are a viewer in this space: the agent is read-only for you.</p> : null}
       {conflict !== undefined ? (
-        <div className="alert alert-error" role="alert">
-          <h2>Someone else saved this draft</h2>
-          <p>
-            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load
-            their version (your changes are dropped) or save yours over theirs.
-          </p>
-          <div className="button-row">
-            <button type="button" onClick={loadTheirs}>
-              Load their version
-            </button>
-            <button type="button" className="button-danger" onClick={overwrite}>
-              Overwrite with my changes
-            </button>
-          </div>
-        </div>
+        <DraftConflictAlert revision={current.revision} conflict={conflict} onLoadTheirs={loadTheirs} onOverwrite={overwrite} />
       ) : null}
-      {save.error && !(save.error instanceof ApiProblem && save.error.code === 'stale-revision') ? (
-        <ProblemAlert problem={save.error} title="Not saved." />
-      ) : null}
-      <ProblemAlert problem={validate.error} />
-      {save.isSuccess && !current.dirty ? <Notice>Saved (revision {current.revision}).</Notice> : null}
-      {validate.isSuccess && issueCount === 0 ? <Notice>The draft is ready to publish.</Notice> : null}
-      {issueCount > 0 ? (
-        <div className="alert alert-warning" role="alert">
-          {issueCount} problem{issueCount === 1 ? '' : 's'} to fix; each is shown next to its field:
-          <ul>
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                <code>{issue.path.replace(/^config\./, '')}</code>: {issue.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <DraftStatus
+        save={save}
+        validate={validate}
+        dirty={current.dirty}
+        revision={current.revision}
+        issueCount={issues.length}
+        readyText="The draft is ready to publish."
+      />
+      <DraftIssueList issues={issues} whereShown="each is shown next to its field" />
       <div className="toolbar">
-        {readOnly ? null : (
-          <button
-            type="button"
-            className="button-primary"
-            onClick={() => save.mutate(current)}
-            disabled={save.isPending || !current.dirty}
-          >
-            {save.isPending ? 'Saving…' : current.dirty ? 'Save draft' : 'Saved'}
-          </button>
-        )}
-        <button type="button" onClick={() => validate.mutate()} disabled={validate.isPending || current.dirty}>
-          Check for problems
-        </button>
+        <DraftSaveAndCheck
+          save={save}
+          validate={validate}
+          dirty={current.dirty}
+          readOnly={readOnly}
+          onSave={() => save.mutate(current)}
+          onCheck={() => validate.mutate()}
+        />
         {readOnly ? null : (
           <PublishDialog
             appId={appId}

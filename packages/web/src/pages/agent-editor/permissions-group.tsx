@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { Schema } from '../../api/index.js';
 import { SelectField, TextField } from '../../components/index.js';
+import { ArgumentPatterns } from './argument-patterns.js';
 import { useEditor } from './editor-context.js';
 
 type Permissions = Schema<'Permissions'>;
@@ -16,7 +17,8 @@ const decisions: { value: Decision; label: string }[] = [
 /**
  * Permissions (P-4.2): deny / ask / allow rules for the agent's tool calls (executors are bound by
  * them too) and the decision when no rule matches. `ask` pauses the call until someone approves
- * or denies it on the chat page. Problems (a refused pattern, a repeated rule) stand at the rule.
+ * or denies it on the chat page. A rule may also match on argument patterns. Problems (a refused
+ * pattern, a repeated rule) stand at the rule.
  */
 export function PermissionsGroup() {
   const { draft, update, readOnly, issueAt, resources, builtInTools } = useEditor();
@@ -38,8 +40,9 @@ export function PermissionsGroup() {
   return (
     <>
       <p className="field-hint">
-        A rule matches calls of a tool by name (<code>*</code> and <code>?</code> are wildcards). When several rules match a call,
-        deny beats ask beats allow. <strong>Ask</strong> pauses the call until someone approves or denies it on the chat page.
+        A rule matches calls of a tool by name (<code>*</code> and <code>?</code> are wildcards), and by argument patterns if it
+        has any. When several rules match a call, deny beats ask beats allow. <strong>Ask</strong> pauses the call until someone
+        approves or denies it on the chat page.
       </p>
       <datalist id={listId}>
         {toolNames.map((name) => (
@@ -86,11 +89,21 @@ export function PermissionsGroup() {
                 onChange={(event) => setRule(index, { reason: event.target.value || undefined })}
               />
             </div>
-            {rule.arguments ? (
-              <p className="field-hint">
-                Argument patterns (set through the API): <code>{JSON.stringify(rule.arguments)}</code>
-              </p>
-            ) : null}
+            <ArgumentPatterns
+              ruleNumber={number}
+              issuePath={`permissions.rules.${index}.arguments`}
+              patterns={rule.arguments}
+              onChange={(patterns) =>
+                setPermissions((current) => ({
+                  ...current,
+                  rules: current.rules.map((other, at) => {
+                    if (at !== index) return other;
+                    const { arguments: _dropped, ...rest } = other;
+                    return patterns ? { ...rest, arguments: patterns } : rest;
+                  }),
+                }))
+              }
+            />
             {ruleProblem ? <p className="field-error">{ruleProblem}</p> : null}
             {readOnly ? null : (
               <button

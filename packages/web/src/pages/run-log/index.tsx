@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { PageHeader, ProblemAlert, SelectField } from '../../components/index.js';
+import { CheckboxField, PageHeader, ProblemAlert, SelectField } from '../../components/index.js';
 import { endingInWords, fetchRunLog, RunStatusBadge, useApp } from '../../runs/index.js';
 
 const statusFilters = [
@@ -12,16 +12,27 @@ const statusFilters = [
   { value: 'stopped', label: 'Stopped' },
 ];
 
-/** An app's run log, newest first, filtered by status (kept in the URL), each run linking to its view. */
+/**
+ * An app's run log, newest first, filtered by status (kept in the URL), each run linking to its
+ * view. Debug runs of the draft (the editor's debug mode) are hidden unless the box is ticked
+ * (`?debug=include`); when shown, each is marked.
+ */
 export function RunLogPage() {
   const { spaceId = '', appId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
   const status = search.get('status') ?? '';
+  const withDebugRuns = search.get('debug') === 'include';
+  const setFilter = (name: 'status' | 'debug', value: string) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setSearch(next, { replace: true });
+  };
   const app = useApp(appId);
   const log = useInfiniteQuery({
-    queryKey: ['run-log', appId, status],
+    queryKey: ['run-log', appId, status, withDebugRuns],
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => fetchRunLog(appId, status, pageParam),
+    queryFn: ({ pageParam }) => fetchRunLog(appId, status, pageParam, withDebugRuns),
     getNextPageParam: (page) => page.nextCursor,
     refetchInterval: 3000,
   });
@@ -35,17 +46,18 @@ export function RunLogPage() {
       </PageHeader>
       <ProblemAlert problem={app.error ?? log.error} title="The run log could not be read." />
       <div className="toolbar">
-        <SelectField
-          label="Status"
-          value={status}
-          onChange={(event) => setSearch(event.target.value ? { status: event.target.value } : {}, { replace: true })}
-        >
+        <SelectField label="Status" value={status} onChange={(event) => setFilter('status', event.target.value)}>
           {statusFilters.map((filter) => (
             <option key={filter.value} value={filter.value}>
               {filter.label}
             </option>
           ))}
         </SelectField>
+        <CheckboxField
+          label="Show debug runs of the draft"
+          checked={withDebugRuns}
+          onChange={(event) => setFilter('debug', event.target.checked ? 'include' : '')}
+        />
       </div>
       <table className="table">
         <caption className="visually-hidden">Runs, newest first</caption>
@@ -64,6 +76,12 @@ export function RunLogPage() {
             <tr key={run.id}>
               <td>
                 <Link to={`${base}/runs/${run.id}`}>{run.id}</Link>
+                {run.debug ? (
+                  <>
+                    {' '}
+                    <span className="badge badge-muted">debug run of the draft</span>
+                  </>
+                ) : null}
               </td>
               <td>
                 <RunStatusBadge status={run.status} />

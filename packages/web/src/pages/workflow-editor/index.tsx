@@ -3,7 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiProblem, api, unwrap } from '../../api/index.js';
-import { Notice, PageHeader, ProblemAlert } from '../../components/index.js';
+import { PageHeader, ProblemAlert } from '../../components/index.js';
+import {
+  DraftConflictAlert,
+  type DraftEdit,
+  DraftIssueList,
+  DraftSaveAndCheck,
+  DraftStatus,
+  useAppWithDraft,
+} from '../../drafts/index.js';
 import { useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { PublishDialog } from '../agent-editor/publish-dialog.js';
@@ -20,12 +28,7 @@ import { type PanelContext, SelectionPanel } from './node-panel.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
-/** What the editor holds: the draft, the revision it was read at (sent as If-Match), whether it changed. */
-interface Edit {
-  draft: WorkflowDraft;
-  revision: number;
-  dirty: boolean;
-}
+type Edit = DraftEdit<WorkflowDraft>;
 
 /**
  * The workflow editor (P-7): the draft on a canvas — add, connect, configure and delete nodes,
@@ -38,15 +41,7 @@ export function WorkflowEditorPage() {
   const { spaceId = '', appId = '' } = useParams();
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
-  const app = useQuery({
-    queryKey: ['app', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
-  const stored = useQuery({
-    queryKey: ['draft', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
-    refetchOnWindowFocus: false,
-  });
+  const { app, stored } = useAppWithDraft(appId);
   const agentApps = useQuery({
     queryKey: ['apps', spaceId],
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
@@ -162,68 +157,42 @@ export function WorkflowEditorPage() {
       </PageHeader>
       {readOnly ? <p className="alert alert-info">You are a viewer in this space: the workflow is read-only for you.</p> : null}
       {conflict !== undefined ? (
-        <div className="alert alert-error" role="alert">
-          <h2>Someone else saved this draft</h2>
-          <p>
-            You edited revision {current.revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load
-            their version (your changes are dropped) or save yours over theirs.
-          </p>
-          <div className="button-row">
-            <button
-              type="button"
-              onClick={async () => {
-                setEdit(undefined);
-                setConflict(undefined);
-                setGeneration((value) => value + 1);
-                save.reset();
-                await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
-              }}
-            >
-              Load their version
-            </button>
-            <button type="button" className="button-danger" onClick={() => save.mutate({ ...current, revision: conflict })}>
-              Overwrite with my changes
-            </button>
-          </div>
-        </div>
+        <DraftConflictAlert
+          revision={current.revision}
+          conflict={conflict}
+          onLoadTheirs={async () => {
+            setEdit(undefined);
+            setConflict(undefined);
+            setGeneration((value) => value + 1);
+            save.reset();
+            await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
+          }}
+          onOverwrite={() => save.mutate({ ...current, revision: conflict })}
+        />
       ) : null}
-      {save.error && !(save.error instanceof ApiProblem && save.error.code === 'stale-revision') ? (
-        <ProblemAlert problem={save.error} title="Not saved." />
-      ) : null}
-      <ProblemAlert problem={validate.error} />
-      {save.isSuccess && !current.dirty ? <Notice>Saved (revision {current.revision}).</Notice> : null}
-      {validate.isSuccess && issues.length === 0 ? <Notice>The workflow is ready to publish.</Notice> : null}
+      <DraftStatus
+        save={save}
+        validate={validate}
+        dirty={current.dirty}
+        revision={current.revision}
+        issueCount={issues.length}
+        readyText="The workflow is ready to publish."
+      />
       {importNote ? (
         <p className={`alert ${importNote.ok ? 'alert-info' : 'alert-warning'}`} role="status">
           {importNote.text}
         </p>
       ) : null}
-      {issues.length > 0 ? (
-        <div className="alert alert-warning" role="alert">
-          {issues.length} problem{issues.length === 1 ? '' : 's'} to fix; each is also shown on the node or edge it concerns:
-          <ul>
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                <code>{issue.path.replace(/^config\./, '') || 'definition'}</code>: {issue.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <DraftIssueList issues={issues} whereShown="each is also shown on the node or edge it concerns" emptyPath="definition" />
       <div className="toolbar">
-        {readOnly ? null : (
-          <button
-            type="button"
-            className="button-primary"
-            onClick={() => save.mutate(current)}
-            disabled={save.isPending || !current.dirty}
-          >
-            {save.isPending ? 'Saving…' : current.dirty ? 'Save draft' : 'Saved'}
-          </button>
-        )}
-        <button type="button" onClick={() => validate.mutate()} disabled={validate.isPending || current.dirty}>
-          Check for problems
-        </button>
+        <DraftSaveAndCheck
+          save={save}
+          validate={validate}
+          dirty={current.dirty}
+          readOnly={readOnly}
+          onSave={() => save.mutate(current)}
+          onCheck={() => validate.mutate()}
+        />
         {readOnly ? null : (
           <PublishDialog
             appId={appId}

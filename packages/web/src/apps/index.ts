@@ -1,0 +1,1 @@
+export { type AppColumn, AppListPage, type AppSummary } from './app-list.js';

@@ -1,0 +1,70 @@
+import { ApiProblem } from '../api/index.js';
+import { Notice, ProblemAlert } from '../components/index.js';
+
+/** The save and check mutations of an editor, as far as the shared pieces read them. */
+interface Mutation {
+  error: unknown;
+  isPending: boolean;
+  isSuccess: boolean;
+}
+
+/**
+ * How the last save and check went: a refused save (a conflict has its own alert) or check in
+ * words, "Saved" while nothing changed since, and "ready to publish" after a clean check.
+ */
+export function DraftStatus({
+  save,
+  validate,
+  dirty,
+  revision,
+  issueCount,
+  readyText,
+}: {
+  save: Mutation;
+  validate: Mutation;
+  dirty: boolean;
+  revision: number;
+  issueCount: number;
+  /** Said after a check that found nothing, e.g. "The draft is ready to publish." */
+  readyText: string;
+}) {
+  const conflict = save.error instanceof ApiProblem && save.error.code === 'stale-revision';
+  return (
+    <>
+      {save.error && !conflict ? <ProblemAlert problem={save.error} title="Not saved." /> : null}
+      <ProblemAlert problem={validate.error} />
+      {save.isSuccess && !dirty ? <Notice>Saved (revision {revision}).</Notice> : null}
+      {validate.isSuccess && issueCount === 0 ? <Notice>{readyText}</Notice> : null}
+    </>
+  );
+}
+
+/** The editor's Save (editors only) and "Check for problems" buttons; both wait for a saved draft as fits. */
+export function DraftSaveAndCheck({
+  save,
+  validate,
+  dirty,
+  readOnly,
+  onSave,
+  onCheck,
+}: {
+  save: Mutation;
+  validate: Mutation;
+  dirty: boolean;
+  readOnly: boolean;
+  onSave: () => void;
+  onCheck: () => void;
+}) {
+  return (
+    <>
+      {readOnly ? null : (
+        <button type="button" className="button-primary" onClick={onSave} disabled={save.isPending || !dirty}>
+          {save.isPending ? 'Saving…' : dirty ? 'Save draft' : 'Saved'}
+        </button>
+      )}
+      <button type="button" onClick={onCheck} disabled={validate.isPending || dirty}>
+        Check for problems
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { TextField } from '../../components/index.js';
+import { useEditor } from './editor-context.js';
+
+type Patterns = Record<string, string>;
+
+const argumentName = /^[A-Za-z0-9_]{1,64}$/;
+
+/**
+ * A permission rule's argument patterns (N-1): each named argument of a call, as text, must match
+ * its pattern (`*` and `?` wildcards) for the rule to match. Patterns are edited in place; a new
+ * one is added by name, which is checked here first (the draft keys patterns by argument name, so
+ * an empty or repeated name could not be held) — the server's own problems stand at each pattern.
+ */
+export function ArgumentPatterns({
+  ruleNumber,
+  issuePath,
+  patterns,
+  onChange,
+}: {
+  ruleNumber: number;
+  issuePath: string;
+  patterns: Patterns | undefined;
+  onChange: (patterns: Patterns | undefined) => void;
+}) {
+  const { readOnly, issueAt } = useEditor();
+  const [name, setName] = useState('');
+  const [pattern, setPattern] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; pattern?: string }>({});
+  const entries = Object.entries(patterns ?? {});
+  const set = (next: Patterns) => onChange(Object.keys(next).length > 0 ? next : undefined);
+  const add = () => {
+    const found = {
+      name: !argumentName.test(name)
+        ? 'An argument name: letters, digits and _ (at most 64).'
+        : name in (patterns ?? {})
+          ? `This rule already has a pattern for "${name}".`
+          : undefined,
+      pattern: pattern.length === 0 ? 'Enter a pattern, such as /tmp/* (use * to match anything).' : undefined,
+    };
+    setErrors(found);
+    if (found.name || found.pattern) return;
+    set({ ...(patterns ?? {}), [name]: pattern });
+    setName('');
+    setPattern('');
+  };
+  return (
+    <fieldset className="fieldset">
+      <legend>Rule {ruleNumber}: argument patterns</legend>
+      <p className="field-hint">
+        The rule matches a call only if each argument named here, as text, matches its pattern (<code>*</code> and <code>?</code>{' '}
+        are wildcards). None: any arguments.
+      </p>
+      {entries.map(([argument, value]) => (
+        <div className="form-grid" key={argument}>
+          <TextField
+            label={`Rule ${ruleNumber}: pattern for argument ${argument}`}
+            readOnly={readOnly}
+            value={value}
+            error={value.length === 0 ? 'Enter a pattern, or remove it.' : issueAt(`${issuePath}.${argument}`)}
+            onChange={(event) => set({ ...(patterns ?? {}), [argument]: event.target.value })}
+          />
+          {readOnly ? null : (
+            <div className="button-row">
+              <button
+                type="button"
+                className="button-danger"
+                onClick={() => set(Object.fromEntries(entries.filter(([other]) => other !== argument)))}
+              >
+                Remove pattern for {argument} from rule {ruleNumber}
+              </button>
+            </div>
+          )}
+        </div>
+      ))}
+      {issueAt(issuePath) ? <p className="field-error">{issueAt(issuePath)}</p> : null}
+      {readOnly ? null : (
+        <div className="form-grid">
+          <TextField
+            label={`Rule ${ruleNumber}: new argument name`}
+            value={name}
+            error={errors.name}
+            onChange={(event) => setName(event.target.value)}
+          />
+          <TextField
+            label={`Rule ${ruleNumber}: new argument pattern`}
+            value={pattern}
+            error={errors.pattern}
+            onChange={(event) => setPattern(event.target.value)}
+          />
+          <div className="button-row">
+            <button type="button" onClick={add}>
+              Add argument pattern to rule {ruleNumber}
+            </button>
+          </div>
+        </div>
+      )}
+    </fieldset>
+  );
+}
