@@ -8,6 +8,7 @@ import {
   RunOwnedElsewhereError,
   type StateDefinition,
   type Workflow,
+  type WorkflowRun,
 } from '@agentloom/sdk';
 import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
 import type { AppRow } from '../database/schema.js';
@@ -89,8 +90,8 @@ export class RunWorker {
   /** What this worker can execute; it claims only runs these meet (NOT-18). */
   readonly capabilities: WorkerCapabilities;
   private readonly executing = new Map<string, Promise<void>>();
-  /** The SDK handles of the runs executing here, for a hand-over. */
-  private readonly handles = new Map<string, AgentRun>();
+  /** The SDK handles of the runs executing here (agent and workflow runs alike), for a hand-over. */
+  private readonly handles = new Map<string, AgentRun | WorkflowRun>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly registry: WorkerRegistry;
@@ -357,17 +358,15 @@ export class RunWorker {
     if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
     const agent = await this.agentOf(releaseId, app);
     if (this.draining) throw new WorkerDrainingError(this.id);
-    const handle = agent.run({ sessionId: run.session_id, runId: run.id });
-    // Agent runs can be handed over by a drain (`detach`); a workflow run cannot yet (its agent
-    // nodes hold leases of their own), so a draining worker leaves it to be taken over after its
-    // lease, as after a crash.
-    if ('detach' in handle) {
-      this.handles.set(run.id, handle);
-      void handle.result().then(
-        () => this.handles.delete(run.id),
-        () => this.handles.delete(run.id),
-      );
-    }
+    const handle: AgentRun | WorkflowRun = agent.run({ sessionId: run.session_id, runId: run.id });
+    // A drain hands every run over with `detach`: an agent run, or a workflow run together with
+    // the inner runs of its agent nodes in flight (their leases are released with the workflow's,
+    // R-6), so another worker continues it at once rather than after the lease.
+    this.handles.set(run.id, handle);
+    void handle.result().then(
+      () => this.handles.delete(run.id),
+      () => this.handles.delete(run.id),
+    );
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;
       // Only the process that acquired the run sees its live events; the first is `run-start` with
