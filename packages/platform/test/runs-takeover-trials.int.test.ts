@@ -153,14 +153,17 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
       () => baseUrl,
     );
 
-    // Waves of 12 runs (4 of each kind); in each, the worker owning the most runs not yet hit is
-    // killed at a random moment, until every run of the wave was hit or ended; waves go on until
-    // 30 trials, 5 of them of workflow runs, one of those while one agent node had finished and
-    // the other ran. How many kills land inside a run depends on the machine's speed (3-6 per
-    // wave seen), so the bound on waves is only a guard against a run that never yields trials.
+    // Waves of 15 runs (5 of each kind: two waves are usually enough); in each, the worker owning
+    // the most runs not yet hit is killed at a random moment, until every run of the wave was hit
+    // or ended; waves go on until 30 trials, 5 of them of workflow runs, one of those while one
+    // agent node had finished and the other ran. How many kills land inside a run depends on the
+    // machine's speed (3-6 per wave seen), so the bound on waves is only a guard against a run
+    // that never yields trials.
     const enough = () => book.trials.length >= 30 && book.workflowTrials >= 5 && book.midParallelTrials >= 1;
+    let waves = 0;
     for (let wave = 1; !enough() && wave <= 60; wave += 1) {
-      const runs = await book.start(12, `pg${wave}`);
+      waves = wave;
+      const runs = await book.start(15, `pg${wave}`);
       for (;;) {
         const victim = await book.nextVictim(runs, () => live);
         if (!victim) break;
@@ -177,7 +180,7 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
     expect(book.midParallelTrials).toBeGreaterThanOrEqual(1);
     expect(findings.takeovers).toBeGreaterThanOrEqual(book.trials.length);
     console.log(
-      `AC-4 PostgreSQL: ${book.runs.length} runs, ${book.kills} worker SIGKILLs, ${book.trials.length} trials (run × kill), ` +
+      `AC-4 PostgreSQL: ${book.runs.length} runs in ${waves} waves, ${book.kills} worker SIGKILLs, ${book.trials.length} trials (run × kill), ` +
         `${findings.takeovers} takeovers, ${findings.unknownOutcomes} unknown outcomes, ${findings.toolExecutions} tool executions, ` +
         `${[...book.followers.values()].reduce((sum, item) => sum + item.connections, 0)} SSE connections; ` +
         `${workflowFigures(book, findings)}; ${Date.now() - began} ms`,
