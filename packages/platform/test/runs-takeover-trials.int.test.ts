@@ -155,11 +155,10 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
 
     // Waves of 15 runs (5 of each kind: two waves are usually enough); in each, the worker owning
     // the most runs not yet hit is killed at a random moment, until every run of the wave was hit
-    // or ended; waves go on until 30 trials, 5 of them of workflow runs, one of those while one
-    // agent node had finished and the other ran. How many kills land inside a run depends on the
-    // machine's speed (3-6 per wave seen), so the bound on waves is only a guard against a run
-    // that never yields trials.
-    const enough = () => book.trials.length >= 30 && book.workflowTrials >= 5 && book.midParallelTrials >= 1;
+    // or ended; waves go on until 30 trials, 5 of them of workflow runs. How many kills land inside
+    // a run depends on the machine's speed (3-6 per wave seen), so the bound on waves is only a
+    // guard against a run that never yields trials.
+    const enough = () => book.trials.length >= 30 && book.workflowTrials >= 5;
     let waves = 0;
     for (let wave = 1; !enough() && wave <= 60; wave += 1) {
       waves = wave;
@@ -171,6 +170,15 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
         await book.kill(victim);
         startWorker();
       }
+    }
+    // Issue 16: a worker SIGKILLed while the two agents run in parallel, one finished. Random kills
+    // land there only now and then, so unless one did, a workflow run is killed at that point.
+    for (let attempt = 1; book.midParallelTrials < 1 && attempt <= 5; attempt += 1) {
+      const victim = await book.midParallelVictim(`pgmid${attempt}`, () => live);
+      if (!victim) continue;
+      live.splice(live.indexOf(victim), 1);
+      await book.kill(victim);
+      startWorker();
     }
 
     const findings = await checkAll(book, baseUrl, runClient, store, client);
@@ -205,7 +213,8 @@ describe('AC-4 on the embedded default: `agentloom serve` (SQLite) SIGKILLed and
   });
 
   it('kills the server while ReAct, Plan–Executor and workflow runs are in flight until 3 of them (a workflow among them) were hit; the restarted server finishes them with the same ids, nothing redone, SSE resumes without gap or duplicate', {
-    timeout: 120_000,
+    // A guard, not a time assertion: each round restarts `serve`, which takes long on a loaded machine (79 s seen for one round).
+    timeout: 300_000,
   }, async () => {
     const began = Date.now();
     let server = startProcess('serve', environment, ['--port', '0']);

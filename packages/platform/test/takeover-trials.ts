@@ -29,11 +29,12 @@ export class TrialBook {
    * Starts `count` runs over HTTP (ReAct, Plan–Executor and workflow in turn), a random 0–150 ms apart so
    * they are at different points when a kill comes, each with an SSE follower from its first event.
    */
-  async start(count: number, prefix: string): Promise<TrialRun[]> {
+  async start(count: number, prefix: string, only?: TrialKind): Promise<TrialRun[]> {
     const started = await Promise.all(
       Array.from({ length: count }, async (_, index) => {
         await pause(index === 0 ? 0 : randomBetween(0, 150) * index);
-        return startTrialRun(this.client(), this.fixture, kinds[index % kinds.length] as TrialKind, `${prefix}-${index}`);
+        const kind = only ?? (kinds[index % kinds.length] as TrialKind);
+        return startTrialRun(this.client(), this.fixture, kind, `${prefix}-${index}`);
       }),
     );
     for (const run of started) {
@@ -123,6 +124,29 @@ export class TrialBook {
       count += 1;
     });
     return count;
+  }
+
+  /**
+   * Issue 16's case on purpose (random kills land in it only now and then): starts one workflow
+   * run and answers the process that owns it once its ReAct agent node has finished and its
+   * Plan–Executor node still runs; undefined if the run got past that point unseen.
+   */
+  async midParallelVictim(prefix: string, processes: () => readonly PlatformProcess[]): Promise<PlatformProcess | undefined> {
+    const [run] = await this.start(1, prefix, 'workflow');
+    const runId = (run as TrialRun).runId;
+    for (;;) {
+      const [workflow, research, plan] = await Promise.all([
+        this.runClient.describeRun(runId),
+        this.runClient.describeRun(innerRunIdOf(runId, trialWorkflowTasks.research)).catch(() => undefined),
+        this.runClient.describeRun(innerRunIdOf(runId, trialWorkflowTasks.plan)).catch(() => undefined),
+      ]);
+      if (workflow.status !== 'pending' && workflow.status !== 'running') return undefined;
+      if (plan && plan.status !== 'running') return undefined;
+      const owner = workflow.owner;
+      const process = owner ? processes().find((item) => item.output().includes(`owner ${owner.ownerId}`)) : undefined;
+      if (research?.status === 'succeeded' && plan && process) return process;
+      await pause(20);
+    }
   }
 
   /** Whether the run's follower has seen its terminal event. */
