@@ -12,10 +12,13 @@ import { checkRun, type RunFindings } from './takeover-checks.js';
 import { buildTrialApps } from './takeover-fixture.js';
 import { LedgerToolServer, TrialModelServer } from './takeover-servers.js';
 import { TrialBook } from './takeover-trials.js';
+import { checkWorkflowRun } from './takeover-workflow-checks.js';
 
 /**
- * AC-4 (PLATFORM.md): SIGKILL the process that owns a run at random points of ReAct and
- * Plan–Executor runs started over HTTP; every run finishes on another process with the same run
+ * AC-4 (PLATFORM.md): SIGKILL the process that owns a run at random points of ReAct,
+ * Plan–Executor and workflow runs started over HTTP (the workflow runs both agents in parallel,
+ * joins them and calls the ledger tool; issue 16's R-6 case: a finished agent node is not run
+ * again, an unfinished one continues its own inner run); every run finishes on another process with the same run
  * id, with 0 redone tool results (by a ledger outside the SDK store), its input once, never two
  * owners at once, budget and deadline unchanged, and an SSE client that reconnects with
  * `Last-Event-ID` after each kill sees no gap and no duplicate. Short leases, trials in parallel,
@@ -54,31 +57,43 @@ async function checkAll(
 ) {
   await Promise.all([...book.followers.values()].map((follower) => follower.finished()));
   const executions = tool.executions();
-  const total: RunFindings = { takeovers: 0, unknownOutcomes: 0, toolExecutions: 0 };
+  const total: RunFindings = { takeovers: 0, unknownOutcomes: 0, toolExecutions: 0, toolNodeReruns: 0 };
   const all = await Promise.all(
     book.runs.map(async (run) => {
       const follower = book.followers.get(run.runId);
       if (!follower) throw new Error(`no follower for ${run.runId}`);
       const full = await readEventIds(baseUrl, book.headers, run.runId, undefined);
-      return checkRun({
+      const options = {
         client,
         runClient,
         store,
         run,
         trials: book.trialsOf(run.runId),
         executions,
+        executionTimes: (query: string) => tool.executionTimes(query),
         follower,
         fullIds: full.ids,
         fullTypes: full.types,
-      });
+      };
+      return run.kind === 'workflow' ? checkWorkflowRun(options) : checkRun(options);
     }),
   );
   for (const findings of all) {
     total.takeovers += findings.takeovers;
     total.unknownOutcomes += findings.unknownOutcomes;
     total.toolExecutions += findings.toolExecutions;
+    total.toolNodeReruns += findings.toolNodeReruns;
   }
   return total;
+}
+
+/** The workflow part of the figures line: runs, trials, trials between the two agent nodes' ends, tool-node reruns. */
+function workflowFigures(book: TrialBook, findings: RunFindings): string {
+  const runs = book.runs.filter((run) => run.kind === 'workflow').length;
+  return (
+    `${runs} workflow runs with ${book.workflowTrials} trials (${book.midParallelTrials} while one agent node had finished and the other ran), ` +
+    `${findings.toolNodeReruns} tool-node calls cut by a kill and run again`
+  );
 }
 
 describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `agentloom worker` processes on PostgreSQL', () => {
@@ -108,7 +123,7 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
     await client.end();
   });
 
-  it('SIGKILLs the owner of ReAct and Plan–Executor runs at random points ≥ 30 times; each run finishes on another worker, nothing redone, SSE without gap or duplicate', {
+  it('SIGKILLs the owner of ReAct, Plan–Executor and workflow runs at random points ≥ 30 times; each run finishes on another worker, nothing redone, SSE without gap or duplicate', {
     timeout: 600_000,
   }, async () => {
     const began = Date.now();
@@ -138,12 +153,16 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
       () => baseUrl,
     );
 
-    // Waves of 12 runs; in each, the worker owning the most runs not yet hit is killed at a random
-    // moment, until every run of the wave was hit or ended; waves go on until 30 trials. How many
-    // kills land inside a run depends on the machine's speed (3-6 per wave seen), so the bound on
-    // waves is only a guard against a run that never yields trials.
-    for (let wave = 1; book.trials.length < 30 && wave <= 60; wave += 1) {
-      const runs = await book.start(12, `pg${wave}`);
+    // Waves of 15 runs (5 of each kind: two waves are usually enough); in each, the worker owning
+    // the most runs not yet hit is killed at a random moment, until every run of the wave was hit
+    // or ended; waves go on until 30 trials, 5 of them of workflow runs. How many kills land inside
+    // a run depends on the machine's speed (3-6 per wave seen), so the bound on waves is only a
+    // guard against a run that never yields trials.
+    const enough = () => book.trials.length >= 30 && book.workflowTrials >= 5;
+    let waves = 0;
+    for (let wave = 1; !enough() && wave <= 60; wave += 1) {
+      waves = wave;
+      const runs = await book.start(15, `pg${wave}`);
       for (;;) {
         const victim = await book.nextVictim(runs, () => live);
         if (!victim) break;
@@ -152,15 +171,27 @@ describe.skipIf(!dialects.includes('postgres'))('AC-4 across machines: three `ag
         startWorker();
       }
     }
+    // Issue 16: a worker SIGKILLed while the two agents run in parallel, one finished. Random kills
+    // land there only now and then, so unless one did, a workflow run is killed at that point.
+    for (let attempt = 1; book.midParallelTrials < 1 && attempt <= 5; attempt += 1) {
+      const victim = await book.midParallelVictim(`pgmid${attempt}`, () => live);
+      if (!victim) continue;
+      live.splice(live.indexOf(victim), 1);
+      await book.kill(victim);
+      startWorker();
+    }
 
     const findings = await checkAll(book, baseUrl, runClient, store, client);
     for (const follower of book.followers.values()) expect(follower.earlyCloses).toBe(0);
     expect(book.trials.length).toBeGreaterThanOrEqual(30);
+    expect(book.workflowTrials).toBeGreaterThanOrEqual(5);
+    expect(book.midParallelTrials).toBeGreaterThanOrEqual(1);
     expect(findings.takeovers).toBeGreaterThanOrEqual(book.trials.length);
     console.log(
-      `AC-4 PostgreSQL: ${book.runs.length} runs, ${book.kills} worker SIGKILLs, ${book.trials.length} trials (run × kill), ` +
+      `AC-4 PostgreSQL: ${book.runs.length} runs in ${waves} waves, ${book.kills} worker SIGKILLs, ${book.trials.length} trials (run × kill), ` +
         `${findings.takeovers} takeovers, ${findings.unknownOutcomes} unknown outcomes, ${findings.toolExecutions} tool executions, ` +
-        `${[...book.followers.values()].reduce((sum, item) => sum + item.connections, 0)} SSE connections, ${Date.now() - began} ms`,
+        `${[...book.followers.values()].reduce((sum, item) => sum + item.connections, 0)} SSE connections; ` +
+        `${workflowFigures(book, findings)}; ${Date.now() - began} ms`,
     );
   });
 });
@@ -181,8 +212,9 @@ describe('AC-4 on the embedded default: `agentloom serve` (SQLite) SIGKILLed and
     await store?.close();
   });
 
-  it('kills the server while ReAct and Plan–Executor runs are in flight until 3 of them were hit; the restarted server finishes them with the same ids, nothing redone, SSE resumes without gap or duplicate', {
-    timeout: 120_000,
+  it('kills the server while ReAct, Plan–Executor and workflow runs are in flight until 3 of them (a workflow among them) were hit; the restarted server finishes them with the same ids, nothing redone, SSE resumes without gap or duplicate', {
+    // A guard, not a time assertion: each round restarts `serve`, which takes long on a loaded machine (79 s seen for one round).
+    timeout: 300_000,
   }, async () => {
     const began = Date.now();
     let server = startProcess('serve', environment, ['--port', '0']);
@@ -201,9 +233,10 @@ describe('AC-4 on the embedded default: `agentloom serve` (SQLite) SIGKILLed and
       () => baseUrl,
     );
 
-    // Rounds of 3 runs, the server killed once per round, until 3 trials (a round whose runs all
-    // ended before the kill yields none; the bound only guards against a run that never does).
-    for (let round = 1; book.trials.length < 3 && round <= 8; round += 1) {
+    // Rounds of 3 runs (one of each kind), the server killed once per round, until 3 trials, one
+    // of a workflow run (a round whose runs all ended before the kill yields none; the bound only
+    // guards against a run that never does).
+    for (let round = 1; (book.trials.length < 3 || book.workflowTrials < 1) && round <= 8; round += 1) {
       const runs = await book.start(3, `sqlite${round}`);
       const victim = await book.nextVictim(runs, () => [server]);
       if (!victim) continue;
@@ -216,11 +249,13 @@ describe('AC-4 on the embedded default: `agentloom serve` (SQLite) SIGKILLed and
 
     const findings = await checkAll(book, baseUrl, runClient, store, client);
     expect(book.trials.length).toBeGreaterThanOrEqual(3);
+    expect(book.workflowTrials).toBeGreaterThanOrEqual(1);
     expect(findings.takeovers).toBeGreaterThanOrEqual(book.trials.length);
     console.log(
       `AC-4 SQLite: ${book.runs.length} runs, ${book.kills} server SIGKILLs + restarts, ${book.trials.length} trials, ` +
         `${findings.takeovers} takeovers, ${findings.unknownOutcomes} unknown outcomes, ${findings.toolExecutions} tool executions, ` +
-        `${[...book.followers.values()].reduce((sum, item) => sum + item.connections, 0)} SSE connections, ${Date.now() - began} ms`,
+        `${[...book.followers.values()].reduce((sum, item) => sum + item.connections, 0)} SSE connections; ` +
+        `${workflowFigures(book, findings)}; ${Date.now() - began} ms`,
     );
   });
 });

@@ -1,8 +1,11 @@
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether an SSE event type ends a run's stream: an agent run's `run-finish` or a workflow run's `workflow-finish`. */
+export const isTerminalEvent = (type: string | undefined) => type === 'run-finish' || type === 'workflow-finish';
+
 /**
  * An SSE client of one run that never gives up: it reads `GET /runs/:id/events`, and whenever its
- * connection ends without `run-finish` (the server was killed) or is dropped on purpose
+ * connection ends without its terminal event (`run-finish`, `workflow-finish`; the server was killed) or is dropped on purpose
  * (`reconnect()`, played after each worker kill), it connects again — to the server's current
  * address — with `Last-Event-ID` set to the last id it saw. It keeps every id and event type it
  * received across all connections, so a gap or a duplicate shows when they are compared with one
@@ -13,7 +16,7 @@ export class SseFollower {
   readonly types: string[] = [];
   /** Connections opened (the first included). */
   connections = 0;
-  /** Streams the server closed before `run-finish` (a contract breach while the server lives). */
+  /** Streams the server closed before the terminal event (a contract breach while the server lives). */
   earlyCloses = 0;
   private abort: AbortController | undefined;
   private readonly done: Promise<void>;
@@ -31,13 +34,13 @@ export class SseFollower {
     this.abort?.abort();
   }
 
-  /** Resolves once `run-finish` was received. */
+  /** Resolves once the terminal event was received. */
   finished(): Promise<void> {
     return this.done;
   }
 
   private async loop(): Promise<void> {
-    while (this.types.at(-1) !== 'run-finish') {
+    while (!isTerminalEvent(this.types.at(-1))) {
       const abort = new AbortController();
       this.abort = abort;
       const last = this.ids.at(-1);
@@ -49,7 +52,7 @@ export class SseFollower {
         if (response.status !== 200 || !response.body) throw new Error(`events: ${response.status}`);
         this.connections += 1;
         await this.read(response.body);
-        if (this.types.at(-1) !== 'run-finish') this.earlyCloses += 1;
+        if (!isTerminalEvent(this.types.at(-1))) this.earlyCloses += 1;
       } catch {
         // Dropped on purpose, or the server is down: connect again shortly.
         if (!abort.signal.aborted) await pause(50);

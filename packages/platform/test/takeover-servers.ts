@@ -164,6 +164,17 @@ export class LedgerToolServer {
     return counts;
   }
 
+  /** When each execution of `query` arrived (epoch ms, in order), read from the ledger file. */
+  executionTimes(query: string): number[] {
+    const times: number[] = [];
+    for (const line of readFileSync(this.ledgerFile, 'utf8').split('\n')) {
+      if (!line) continue;
+      const entry = JSON.parse(line) as { query: string; at: number };
+      if (entry.query === query) times.push(entry.at);
+    }
+    return times;
+  }
+
   close(): Promise<void> {
     return closeServer(this.server);
   }

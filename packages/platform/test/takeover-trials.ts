@@ -1,9 +1,12 @@
-import type { RunClient } from '@agentloom/sdk';
+import { innerRunIdOf, type RunClient } from '@agentloom/sdk';
 import type { TestClient } from './harness.js';
 import type { PlatformProcess } from './process-harness.js';
-import { SseFollower } from './sse-follower.js';
+import { isTerminalEvent, SseFollower } from './sse-follower.js';
 import type { Trial } from './takeover-checks.js';
-import { startTrialRun, type TrialFixture, type TrialRun } from './takeover-fixture.js';
+import { startTrialRun, type TrialFixture, type TrialKind, type TrialRun, trialWorkflowTasks } from './takeover-fixture.js';
+
+/** The kinds started in turn: every third run of a wave is a workflow run. */
+const kinds: readonly TrialKind[] = ['react', 'plan-executor', 'workflow'];
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
@@ -23,14 +26,15 @@ export class TrialBook {
   ) {}
 
   /**
-   * Starts `count` runs over HTTP (ReAct and Plan–Executor in turn), a random 0–150 ms apart so
+   * Starts `count` runs over HTTP (ReAct, Plan–Executor and workflow in turn), a random 0–150 ms apart so
    * they are at different points when a kill comes, each with an SSE follower from its first event.
    */
-  async start(count: number, prefix: string): Promise<TrialRun[]> {
+  async start(count: number, prefix: string, only?: TrialKind): Promise<TrialRun[]> {
     const started = await Promise.all(
       Array.from({ length: count }, async (_, index) => {
         await pause(index === 0 ? 0 : randomBetween(0, 150) * index);
-        return startTrialRun(this.client(), this.fixture, index % 2 === 0 ? 'react' : 'plan-executor', `${prefix}-${index}`);
+        const kind = only ?? (kinds[index % kinds.length] as TrialKind);
+        return startTrialRun(this.client(), this.fixture, kind, `${prefix}-${index}`);
       }),
     );
     for (const run of started) {
@@ -60,7 +64,7 @@ export class TrialBook {
   async nextVictim(wave: readonly TrialRun[], processes: () => readonly PlatformProcess[]): Promise<PlatformProcess | undefined> {
     let settled = false;
     for (;;) {
-      const candidates = this.unhit(wave).filter((run) => !this.followers.get(run.runId)?.types.includes('run-finish'));
+      const candidates = this.unhit(wave).filter((run) => !this.ended(run));
       const described = await Promise.all(candidates.map((run) => this.runClient.describeRun(run.runId)));
       const open = described.filter((description) => ['pending', 'running'].includes(description.status));
       if (open.length === 0) return undefined;
@@ -94,27 +98,87 @@ export class TrialBook {
   async kill(victim: PlatformProcess): Promise<number> {
     await pause(randomBetween(0, 60));
     const ownerIds = new Set([...victim.output().matchAll(/owner (\S+)/g)].map((match) => match[1] as string));
-    const open = this.runs.filter((run) => !this.followers.get(run.runId)?.types.includes('run-finish'));
+    const open = this.runs.filter((run) => !this.ended(run));
     const described = await Promise.all(open.map((run) => this.runClient.describeRun(run.runId)));
     const owned = described.filter(
       (description) => description.status === 'running' && description.owner && ownerIds.has(description.owner.ownerId),
     );
+    // A workflow's agent nodes as they were just before the kill (after their workflow's row was read).
+    const agentNodes = await Promise.all(owned.map((description) => this.agentNodesOf(description.runId)));
     await victim.kill('SIGKILL');
+    const killedAt = Date.now();
     this.kills += 1;
     // Dead now: a run still unfinished can only be finished by another process.
     const after = await Promise.all(owned.map((before) => this.runClient.describeRun(before.runId)));
     // A run still held under an epoch that an earlier kill already hit (its taker had not come yet,
     // and the restarted process announces the same owner id) is not a new trial: no new takeover.
-    const trials = owned.filter(
-      (before, index) =>
-        after[index]?.status === 'running' &&
-        !this.trials.some((trial) => trial.runId === before.runId && trial.before.owner?.epoch === before.owner?.epoch),
-    );
-    for (const before of trials) {
-      this.trials.push({ runId: before.runId, before, victim });
+    let count = 0;
+    owned.forEach((before, index) => {
+      const repeated = this.trials.some(
+        (trial) => trial.runId === before.runId && trial.before.owner?.epoch === before.owner?.epoch,
+      );
+      if (after[index]?.status !== 'running' || repeated) return;
+      const nodes = agentNodes[index];
+      this.trials.push({ runId: before.runId, before, victim, killedAt, ...(nodes ? { agentNodes: nodes } : {}) });
       this.followers.get(before.runId)?.reconnect();
+      count += 1;
+    });
+    return count;
+  }
+
+  /**
+   * Issue 16's case on purpose (random kills land in it only now and then): starts one workflow
+   * run and answers the process that owns it once its ReAct agent node has finished and its
+   * Plan–Executor node still runs; undefined if the run got past that point unseen.
+   */
+  async midParallelVictim(prefix: string, processes: () => readonly PlatformProcess[]): Promise<PlatformProcess | undefined> {
+    const [run] = await this.start(1, prefix, 'workflow');
+    const runId = (run as TrialRun).runId;
+    for (;;) {
+      const [workflow, research, plan] = await Promise.all([
+        this.runClient.describeRun(runId),
+        this.runClient.describeRun(innerRunIdOf(runId, trialWorkflowTasks.research)).catch(() => undefined),
+        this.runClient.describeRun(innerRunIdOf(runId, trialWorkflowTasks.plan)).catch(() => undefined),
+      ]);
+      if (workflow.status !== 'pending' && workflow.status !== 'running') return undefined;
+      if (plan && plan.status !== 'running') return undefined;
+      const owner = workflow.owner;
+      const process = owner ? processes().find((item) => item.output().includes(`owner ${owner.ownerId}`)) : undefined;
+      if (research?.status === 'succeeded' && plan && process) return process;
+      await pause(20);
     }
-    return trials.length;
+  }
+
+  /** Whether the run's follower has seen its terminal event. */
+  private ended(run: TrialRun): boolean {
+    return this.followers.get(run.runId)?.types.some(isTerminalEvent) ?? false;
+  }
+
+  /**
+   * For a workflow run of the book: its two agent nodes' inner runs (R-6) as the SDK store has
+   * them now — absent when not invoked yet; undefined for any other run.
+   */
+  private async agentNodesOf(runId: string): Promise<Trial['agentNodes']> {
+    if (this.runs.find((run) => run.runId === runId)?.kind !== 'workflow') return undefined;
+    const nodes: NonNullable<Trial['agentNodes']> = {};
+    for (const taskId of [trialWorkflowTasks.research, trialWorkflowTasks.plan]) {
+      const description = await this.runClient.describeRun(innerRunIdOf(runId, taskId)).catch(() => undefined);
+      if (description) nodes[taskId] = { status: description.status, lastSequence: description.lastSequence };
+    }
+    return nodes;
+  }
+
+  /** Trials of workflow runs that came while one agent node had finished and the other had not (issue 16, R-6). */
+  get midParallelTrials(): number {
+    return this.trials.filter((trial) => {
+      const nodes = Object.values(trial.agentNodes ?? {});
+      return nodes.length === 2 && nodes.filter((node) => node.status === 'succeeded').length === 1;
+    }).length;
+  }
+
+  /** Trials of workflow runs. */
+  get workflowTrials(): number {
+    return this.trials.filter((trial) => trial.agentNodes !== undefined).length;
   }
 
   /** The trials of one run. */

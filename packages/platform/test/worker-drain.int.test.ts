@@ -1,12 +1,20 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { innerRunIdOf } from '@agentloom/sdk';
 import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, postgresUrl, type TestClient } from './harness.js';
 import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
-import { buildTrialApps, startTrialRun, type TrialFixture, type TrialRun, trialExecution } from './takeover-fixture.js';
+import {
+  buildTrialApps,
+  startTrialRun,
+  type TrialFixture,
+  type TrialRun,
+  trialExecution,
+  trialWorkflowTasks,
+} from './takeover-fixture.js';
 import { LedgerToolServer, TrialModelServer } from './takeover-servers.js';
 
 /**
@@ -16,7 +24,9 @@ import { LedgerToolServer, TrialModelServer } from './takeover-servers.js';
  * and the run finishes on worker B with the same run id, every tool executed once (by a ledger
  * outside the SDK store), input once, budget and deadline of its first start. The SDK lease and
  * the job lease are 10 minutes, so the run could only move within the test's time if A really
- * handed it over.
+ * handed it over. A workflow run is handed over the same way on SIGTERM, with the inner run of its
+ * unfinished agent node in flight (its lease is 10 minutes too): B continues that inner run and
+ * never reruns the agent node that had finished (R-6).
  */
 const password = 'correct horse battery staple';
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentloom-drain-'));
@@ -208,6 +218,72 @@ describe.skipIf(!dialects.includes('postgres'))('draining an `agentloom worker` 
     const states = await workerStates();
     expect(states.get(a.id)).toBe('gone');
     if (spare) expect(states.get(spare.id)).toBe('gone');
+    await b.worker.kill('SIGTERM');
+  });
+
+  it('on SIGTERM during a workflow run, worker A hands over the workflow and its unfinished agent node; B continues both at once (R-6)', {
+    timeout: 120_000,
+  }, async () => {
+    const a = await startWorker();
+    const tag = 'drain-workflow';
+    // The Plan–Executor node's first researcher call is held on A while the ReAct node finishes.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    tool.hold = async (query) => {
+      if (query !== `[t:${tag}] alpha part 1`) return;
+      reached();
+      await held;
+    };
+    const run = await startTrialRun(client, fixture, 'workflow', tag);
+    await a.worker.waitFor(new RegExp(`run ${run.runId} owner `));
+    await inFlight;
+    const research = innerRunIdOf(run.runId, trialWorkflowTasks.research);
+    const plan = innerRunIdOf(run.runId, trialWorkflowTasks.plan);
+    for (;;) {
+      if ((await store.getRun(research))?.status === 'succeeded') break;
+      await pause(100);
+    }
+    const researchBefore = await store.readJournal(research);
+    const b = await startWorker();
+    const exited = exitOf(a.worker);
+    a.worker.child.kill('SIGTERM');
+    await a.worker.waitFor(/draining: handing over 1 runs/);
+    release();
+    expect(await exited).toBe(0);
+
+    const view = await ended(run.runId);
+    expect(view.status).toBe('succeeded');
+    expect(b.worker.output()).toMatch(new RegExp(`run ${run.runId} owner \\S+ worker ${b.id}`));
+    // Every tool call ran once: the agents' inner calls and the workflow's own tool node.
+    const executions = tool.executions();
+    const queries = [...executions.entries()].filter(([query]) => query.startsWith(`[t:${tag}] `));
+    expect(queries.map(([, count]) => count)).toEqual(Array.from({ length: 8 }, () => 1));
+    // The workflow went from A to B once, in order; its input and deadline recorded once.
+    const journal = await store.readJournal(run.runId);
+    expect(journal.filter((entry) => entry.type === 'workflow-started')).toHaveLength(1);
+    const epochs = journal.filter((entry) => entry.type !== 'run-requested').map((entry) => entry.epoch);
+    expect(new Set(epochs).size).toBe(2);
+    expect(epochs.every((epoch, index) => index === 0 || epoch >= (epochs[index - 1] as number))).toBe(true);
+    // The finished agent node was not run again; the unfinished one continued its own inner run,
+    // the held call's result saved by A before it let go, nothing unknown for B.
+    expect(await store.readJournal(research)).toEqual(researchBefore);
+    const planJournal = await store.readJournal(plan);
+    expect(planJournal.filter((entry) => entry.type === 'run-started')).toHaveLength(1);
+    const planEpochs = [...new Set(planJournal.map((entry) => entry.epoch))];
+    expect(planEpochs).toHaveLength(2);
+    const heldResult = planJournal.find(
+      (entry) => entry.type === 'operation-finished' && JSON.stringify(entry.data).includes(`found [t:${tag}] alpha part 1`),
+    );
+    expect(heldResult?.epoch).toBe(planEpochs[0]);
+    expect(planJournal.some((entry) => JSON.stringify(entry.data ?? null).includes('unknown-outcome'))).toBe(false);
+    expect(journal.filter((entry) => entry.type === 'agent-invoked')).toHaveLength(2);
+    expect((await workerStates()).get(a.id)).toBe('gone');
     await b.worker.kill('SIGTERM');
   });
 });

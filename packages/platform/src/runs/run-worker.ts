@@ -8,6 +8,7 @@ import {
   RunOwnedElsewhereError,
   type StateDefinition,
   type Workflow,
+  type WorkflowRun,
 } from '@agentloom/sdk';
 import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
 import { McpConnectionSet } from '../assembly/mcp-servers.js';
@@ -90,8 +91,8 @@ export class RunWorker {
   /** What this worker can execute; it claims only runs these meet (NOT-18). */
   readonly capabilities: WorkerCapabilities;
   private readonly executing = new Map<string, Promise<void>>();
-  /** The SDK handles of the runs executing here, for a hand-over. */
-  private readonly handles = new Map<string, AgentRun>();
+  /** The SDK handles of the runs executing here (agent and workflow runs alike), for a hand-over. */
+  private readonly handles = new Map<string, AgentRun | WorkflowRun>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly registry: WorkerRegistry;
@@ -373,7 +374,7 @@ export class RunWorker {
       .executeTakeFirstOrThrow();
     if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
     const { agent, release } = await this.agentOf(releaseId, app);
-    let handle: ReturnType<typeof agent.run>;
+    let handle: AgentRun | WorkflowRun;
     try {
       if (this.draining) throw new WorkerDrainingError(this.id);
       handle = agent.run({ sessionId: run.session_id, runId: run.id });
@@ -383,16 +384,14 @@ export class RunWorker {
     }
     // The run's MCP connections end with the run, however it ends (finished, handed over, owned elsewhere).
     void handle.result().then(release, release);
-    // Agent runs can be handed over by a drain (`detach`); a workflow run cannot yet (its agent
-    // nodes hold leases of their own), so a draining worker leaves it to be taken over after its
-    // lease, as after a crash.
-    if ('detach' in handle) {
-      this.handles.set(run.id, handle);
-      void handle.result().then(
-        () => this.handles.delete(run.id),
-        () => this.handles.delete(run.id),
-      );
-    }
+    // A drain hands every run over with `detach`: an agent run, or a workflow run together with
+    // the inner runs of its agent nodes in flight (their leases are released with the workflow's,
+    // R-6), so another worker continues it at once rather than after the lease.
+    this.handles.set(run.id, handle);
+    void handle.result().then(
+      () => this.handles.delete(run.id),
+      () => this.handles.delete(run.id),
+    );
     if (this.options.onRunStarted) {
       const report = this.options.onRunStarted;
       // Only the process that acquired the run sees its live events; the first is `run-start` with

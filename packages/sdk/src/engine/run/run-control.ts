@@ -10,10 +10,16 @@ export type InterruptReason = 'user-stop' | 'run-timeout' | 'ownership-lost' | '
 export class RunInterrupt {
   readonly reason: InterruptReason;
   readonly cause: unknown;
+  /**
+   * For a detach: when its bound ends (epoch ms). Work that hands over runs of its own (a workflow's
+   * inner agent runs) detaches them within what is left of it.
+   */
+  readonly settleUntil: number | undefined;
 
-  constructor(reason: InterruptReason, cause?: unknown) {
+  constructor(reason: InterruptReason, cause?: unknown, settleUntil?: number) {
     this.reason = reason;
     this.cause = cause;
+    this.settleUntil = settleUntil;
   }
 
   /** Whether `value` is a `RunInterrupt`. */
@@ -86,9 +92,10 @@ export class RunControl {
    */
   detach(settleMs: number): void {
     if (this.controller.signal.aborted) return;
-    const interrupt = new RunInterrupt('detached');
+    const bound = Math.max(0, settleMs);
+    const interrupt = new RunInterrupt('detached', undefined, Date.now() + bound);
     this.controller.abort(interrupt);
-    this.detachTimer = setTimeout(() => this.cut(interrupt), Math.max(0, settleMs));
+    this.detachTimer = setTimeout(() => this.cut(interrupt), bound);
     this.detachTimer.unref();
   }
 

@@ -69,8 +69,9 @@ describe('AgentNode', () => {
     const journal = await store.readJournal('wf-1');
     const invoked = journal.filter((entry) => entry.type === 'agent-invoked');
     expect(invoked.map((entry) => entry.data)).toEqual([
-      { step: 0, runId: innerRunIdOf('wf-1', '0/left'), sessionId: innerRunIdOf('wf-1', '0/left') },
-      { step: 0, runId: innerRunIdOf('wf-1', '0/right'), sessionId: innerRunIdOf('wf-1', '0/right') },
+      // Each with its share of the root's 10 loops, recorded so that a takeover never changes it.
+      { step: 0, runId: innerRunIdOf('wf-1', '0/left'), sessionId: innerRunIdOf('wf-1', '0/left'), loopBudget: 5 },
+      { step: 0, runId: innerRunIdOf('wf-1', '0/right'), sessionId: innerRunIdOf('wf-1', '0/right'), loopBudget: 5 },
     ]);
     const outer = await store.getRun('wf-1');
     for (const taskId of ['0/left', '0/right']) {

@@ -1,6 +1,6 @@
-import { raceAbort } from '../../../core/abort-subscription.js';
+import { raceAbort, subscribeToAbort } from '../../../core/abort-subscription.js';
 import { abortableSleep } from '../../../core/abortable-sleep.js';
-import { RunOwnedElsewhereError } from '../../../core/errors/index.js';
+import { RunDetachedError, RunOwnedElsewhereError } from '../../../core/errors/index.js';
 import type { RunResult } from '../../../core/run-result.js';
 import type { Agent } from '../../agent/agent.js';
 import type { RunLimits } from '../../agent/execute-run.js';
@@ -144,7 +144,10 @@ export class AgentNode implements WorkflowNode {
    * owner of this workflow, whose lease has not ended yet) it waits for that lease, never
    * starting a second executor (R-2). Only a user stop reaches the inner run (it then ends
    * `stopped`); on a lost ownership or the deadline the task lets go at once, and the inner run
-   * ends by its own deadline or is reattached by the workflow's next owner.
+   * ends by its own deadline or is reattached by the workflow's next owner. When the workflow is
+   * handed over (`detach`), the inner run is detached too, within what is left of the workflow's
+   * bound, and the task waits until it has let go: its lease is released with the workflow's, so
+   * the next owner reattaches to it at once (R-6) instead of waiting out its lease.
    */
   private async runInner(
     invocation: NodeInvocation,
@@ -161,11 +164,27 @@ export class AgentNode implements WorkflowNode {
         signal: invocation.stopSignal,
       });
       void forwardEvents(run.events(), invocation);
+      const handover: { interrupt?: RunInterrupt } = {};
+      const detaching = subscribeToAbort(invocation.signal, (reason) => {
+        if (!RunInterrupt.isInstance(reason) || reason.reason !== 'detached') return;
+        handover.interrupt = reason;
+        const settleMs = Math.max(0, (reason.settleUntil ?? invocation.now()) - invocation.now());
+        void run.detach({ settleMs });
+      });
       try {
-        return await raceAbort(run.result(), invocation.hardSignal);
+        // A detaching task waits for its inner run to let go (bounded by that run's own detach).
+        return await (handover.interrupt ? run.result() : raceAbort(run.result(), invocation.hardSignal));
       } catch (error) {
+        const detached = handover.interrupt;
+        if (detached) {
+          // The inner run let go (or was cut at the bound): the workflow hands over, this node did not fail.
+          await run.result().catch(() => {});
+          if (RunDetachedError.isInstance(error) || RunInterrupt.isInstance(error)) throw detached;
+        }
         if (!RunOwnedElsewhereError.isInstance(error)) throw error;
         await abortableSleep(Math.max(10, error.leaseExpiresAt - invocation.now() + 10), invocation.signal);
+      } finally {
+        detaching.unsubscribe();
       }
     }
   }

@@ -10,6 +10,11 @@ import type { Send } from '../graph/send.js';
 export interface AgentInvocationReference {
   runId: string;
   sessionId: string;
+  /**
+   * The share of the root run's loop budget given to the inner run when it was invoked (W-6):
+   * kept, so a next owner that reattaches before the inner run started gives it the same budget.
+   */
+  loopBudget?: number;
 }
 
 /** What a node's execution receives: its task's identity, the state, limits and signals. */

@@ -1,4 +1,4 @@
-import { OwnershipLostError } from '../../../core/errors/index.js';
+import { OwnershipLostError, RunDetachedError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
 import type { RunResult } from '../../../core/run-result.js';
 import type { NewJournalEntry } from '../../../store/run-store.js';
@@ -14,7 +14,8 @@ import type { WorkflowRunState } from './workflow-state.js';
  * tasks, let the recorder save each outcome, and go on with the superstep the reducer planned
  * when the last outcome was applied. Ends when nothing is planned (success), at the step limit,
  * on a task failure, a spent loop budget, a stop or the deadline; pauses when the only tasks
- * left wait for an answer to `interrupt()`. Lost ownership is rethrown: the new owner goes on.
+ * left wait for an answer to `interrupt()`. Lost ownership is rethrown: the new owner goes on; so
+ * is a detach (`RunDetachedError`), after which any process continues the run at once.
  */
 export async function driveWorkflow(context: EngineContext): Promise<WorkflowResult> {
   const { state, control, recorder } = context;
@@ -52,6 +53,11 @@ export async function driveWorkflow(context: EngineContext): Promise<WorkflowRes
     const interrupt = RunInterrupt.isInstance(error) ? error : control.interrupt;
     if (OwnershipLostError.isInstance(error) || interrupt?.reason === 'ownership-lost') {
       throw OwnershipLostError.isInstance(error) ? error : new OwnershipLostError(context.runId, { cause: interrupt?.cause });
+    }
+    if (interrupt?.reason === 'detached') {
+      // Handed over: what finished is saved (an `exit`-mode buffer too), then the lease is let go.
+      await context.recorder.flush().catch(() => {});
+      throw new RunDetachedError(context.runId, context.sessionId);
     }
     if (interrupt?.reason === 'user-stop') return await finish(context, { status: 'stopped', reason: 'user-stop' });
     if (interrupt?.reason === 'run-timeout') return await finish(context, { status: 'failed', reason: 'run-timeout' });

@@ -180,7 +180,16 @@ function invocationOf(
     recordAgentRun: (reference) =>
       recorder
         .record([
-          { type: 'agent-invoked', taskId: task.id, data: { step, runId: reference.runId, sessionId: reference.sessionId } },
+          {
+            type: 'agent-invoked',
+            taskId: task.id,
+            data: {
+              step,
+              runId: reference.runId,
+              sessionId: reference.sessionId,
+              ...(loopBudget !== undefined ? { loopBudget } : {}),
+            },
+          },
         ])
         .then(() =>
           emit({
@@ -228,15 +237,25 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
 /**
  * The loop budget of each agent task that starts a new inner run (W-6): the root run's remaining
  * loops, shared evenly by the superstep's new agent invocations, so that parallel agents together
- * never exceed it. An agent task reattaching to a recorded inner run keeps that run's own limit.
+ * never exceed it. The share is recorded with each invocation, and a takeover never changes it:
+ * an agent task reattaching to a recorded inner run gets its recorded share (an inner run that
+ * already started keeps its own limit anyway), and a task of the superstep not invoked yet gets
+ * the share its siblings were given, not a new one from what they have spent since.
  */
 function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): Map<string, number> | 'exhausted' {
   const budgets = new Map<string, number>();
   const { state, graph } = context;
   if (state.maxLoops === undefined) return budgets;
-  const fresh = tasks.filter((task) => graph.nodeByName.get(task.node)?.node.kind === 'agent' && !state.agentRuns.has(task.id));
+  const isAgent = (task: PlannedTask) => graph.nodeByName.get(task.node)?.node.kind === 'agent';
+  for (const task of tasks) {
+    const recorded = state.agentRuns.get(task.id)?.loopBudget;
+    if (isAgent(task) && recorded !== undefined) budgets.set(task.id, recorded);
+  }
+  const fresh = tasks.filter((task) => isAgent(task) && !state.agentRuns.has(task.id));
   if (fresh.length === 0) return budgets;
-  const share = Math.floor((state.maxLoops - state.loopsUsed) / fresh.length);
+  // Every planned task of this superstep, finished ones included: the share recorded by any of them.
+  const given = [...state.tasks.keys()].map((id) => state.agentRuns.get(id)?.loopBudget).find((budget) => budget !== undefined);
+  const share = given ?? Math.floor((state.maxLoops - state.loopsUsed) / fresh.length);
   if (share < 1) return 'exhausted';
   for (const task of fresh) budgets.set(task.id, share);
   return budgets;

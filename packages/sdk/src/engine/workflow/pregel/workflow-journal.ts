@@ -96,7 +96,11 @@ export type WorkflowJournalRecord =
   /** A task failed; written with the run's end. */
   | { type: 'task-failed'; taskId: string; data: { step: number; failure: WorkflowTaskFailure; loops?: number } }
   /** An agent node's task is about to run (or reattach to) this inner run: the stable reference. */
-  | { type: 'agent-invoked'; taskId: string; data: { step: number; runId: string; sessionId: string; reused?: true } }
+  | {
+      type: 'agent-invoked';
+      taskId: string;
+      data: { step: number; runId: string; sessionId: string; loopBudget?: number; reused?: true };
+    }
   /** Answers to pending interrupts, by interrupt id. */
   | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
   | { type: 'workflow-finished'; data: WorkflowEnding };

@@ -165,7 +165,12 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
       return;
     case 'agent-invoked':
       expectTask(state, record.taskId, record.data.step);
-      state.agentRuns.set(record.taskId, { runId: record.data.runId, sessionId: record.data.sessionId });
+      state.agentRuns.set(record.taskId, {
+        runId: record.data.runId,
+        sessionId: record.data.sessionId,
+        // A budget copied into a continuation (`reused`) was the earlier run's share, not this one's.
+        ...(record.data.loopBudget !== undefined && !record.data.reused ? { loopBudget: record.data.loopBudget } : {}),
+      });
       return;
     case 'resume-accepted':
       for (const [id, value] of Object.entries(record.data.values)) {
