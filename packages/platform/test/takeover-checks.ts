@@ -108,9 +108,15 @@ export function checkFollower(label: string, options: CheckOptions, terminal: st
   expect(options.follower.types, label).toEqual(options.fullTypes);
 }
 
-/** How many owners took the run over: the epochs of its journal past the first (the host's `run-requested` has none). */
-export function takeoversOf(journal: readonly JournalEntry[]): number {
-  return new Set(journal.filter((entry) => entry.type !== 'run-requested').map((entry) => entry.epoch)).size - 1;
+/**
+ * How many owners took the run over: the owners past the first, each known by its epoch — from
+ * the journal (the host's `run-requested` has none) and from the kills, since an owner killed
+ * before its first write leaves no entry.
+ */
+export function takeoversOf(journal: readonly JournalEntry[], killedEpochs: readonly number[] = []): number {
+  const epochs = new Set(journal.filter((entry) => entry.type !== 'run-requested').map((entry) => entry.epoch));
+  for (const epoch of killedEpochs) if (epoch > 0) epochs.add(epoch);
+  return epochs.size - 1;
 }
 
 /**
@@ -175,5 +181,13 @@ export async function checkRun(options: CheckOptions): Promise<RunFindings> {
 
   checkFollower(label, options, 'run-finish');
   const { unknownOutcomes, toolExecutions } = lookups;
-  return { takeovers: takeoversOf(journal), unknownOutcomes, toolExecutions, toolNodeReruns: 0 };
+  return {
+    takeovers: takeoversOf(
+      journal,
+      trials.map((trial) => trial.before.owner?.epoch ?? 0),
+    ),
+    unknownOutcomes,
+    toolExecutions,
+    toolNodeReruns: 0,
+  };
 }

@@ -136,5 +136,13 @@ export async function checkWorkflowRun(options: CheckOptions): Promise<RunFindin
   ).toEqual([]);
 
   checkFollower(label, options, 'workflow-finish');
-  return { takeovers: takeoversOf(journal), unknownOutcomes, toolExecutions, toolNodeReruns: times.length - 1 };
+  return {
+    takeovers: takeoversOf(
+      journal,
+      trials.map((trial) => trial.before.owner?.epoch ?? 0),
+    ),
+    unknownOutcomes,
+    toolExecutions,
+    toolNodeReruns: times.length - 1,
+  };
 }
