@@ -6,6 +6,8 @@ import {
   createAgent,
   createWorkspace,
   DEFINITION_FORMAT_VERSION,
+  type Hook,
+  type HookTrigger,
   InvalidDefinitionError,
   InvalidSkillError,
   loadSkills,
@@ -17,6 +19,7 @@ import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snaps
 import { buildLanguageModel } from '../models/index.js';
 import { releaseNeedsIsolation } from '../runs/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
+import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
 
@@ -40,7 +43,8 @@ interface DefinitionRole {
  * run, and a worker runs it before `agent.run({ runId })` (issue 14). MCP servers are the one
  * exception, and only for a run: with `ports.mcpConnections` each server a role uses is connected
  * here (its tools named `<server>__<tool>`) and the caller closes the set when the run ends;
- * without it (publish) they are left out of the definition and nothing connects.
+ * without it (publish) they are left out of the definition and nothing connects. The agent's hook
+ * resources become webhook `Hook`s in the registry, named by trigger point in the definition (K-4).
  */
 export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: AssemblyPorts): Promise<Agent> {
   const issues: { path: string; message: string }[] = [];
@@ -94,6 +98,16 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const executors = [];
   for (const [index, role] of snapshot.executors.entries()) {
     executors.push({ name: role.name, description: role.description, ...(await defineRole(`executors.${index}`, role)) });
+  }
+
+  // Hooks belong to the agent (P-4.11); their order in the snapshot is the chain order per trigger (K-8).
+  const hookRegistry: Record<string, Hook> = {};
+  const hookNames: Partial<Record<HookTrigger, string[]>> = {};
+  for (const [index, pinned] of (snapshot.hooks ?? []).entries()) {
+    const built = await buildPinnedHttpHook(pinned, ports, `hooks.${index}`, issues);
+    if (!built) continue;
+    hookRegistry[pinned.name] = built.hook;
+    hookNames[built.trigger] = [...(hookNames[built.trigger] ?? []), pinned.name];
   }
 
   let skills: SkillCatalog | undefined;
@@ -154,6 +168,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     context: snapshot.context,
     variables: { ...snapshot.variables },
     ...(permissions ? { permissions } : {}),
+    ...(Object.keys(hookNames).length > 0 ? { hooks: hookNames } : {}),
     ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}),
   };
   const definition: AgentDefinition =
@@ -164,6 +179,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     return createAgent(definition, {
       models: { [modelName]: model },
       tools: [...tools.values()],
+      ...(Object.keys(hookRegistry).length > 0 ? { hooks: hookRegistry } : {}),
       ...(ports.mcpConnections && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
       ...(skills ? { skills } : {}),
       ...(workspace ? { workspace } : {}),

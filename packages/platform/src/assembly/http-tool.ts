@@ -59,6 +59,32 @@ export function buildHttpTool(
 }
 
 /**
+ * Resolves stored headers (literal text, or `{ secret }` references) into the values sent, at
+ * construction, so no secret is ever stored in a snapshot. Each missing secret is pushed onto
+ * `issues` at `path`, and the answer is then undefined.
+ */
+export async function resolveHeaders(
+  stored: Record<string, string | { secret: string }>,
+  readSecret: AssemblyPorts['readSecret'],
+  path: string,
+  issues: { path: string; message: string }[],
+): Promise<Record<string, string> | undefined> {
+  const headers: Record<string, string> = {};
+  let missing = false;
+  for (const [name, value] of Object.entries(stored)) {
+    if (typeof value === 'string') headers[name] = value;
+    else {
+      const secret = await readSecret(value.secret);
+      if (secret === undefined) {
+        issues.push({ path, message: `the secret "${value.secret}" does not exist` });
+        missing = true;
+      } else headers[name] = secret;
+    }
+  }
+  return missing ? undefined : headers;
+}
+
+/**
  * Builds the custom HTTP tool of a pinned resource version: reads the version, resolves the
  * secrets its headers name (now, never stored) and builds the SDK tool. A problem is pushed onto
  * `issues` at `path` and answers undefined, so that assembly reports every problem together.
@@ -70,19 +96,8 @@ export async function buildPinnedHttpTool(
   issues: { path: string; message: string }[],
 ): Promise<Tool | undefined> {
   const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
-  const headers: Record<string, string> = {};
-  let missing = false;
-  for (const [name, value] of Object.entries(content.request.headers ?? {})) {
-    if (typeof value === 'string') headers[name] = value;
-    else {
-      const secret = await ports.readSecret(value.secret);
-      if (secret === undefined) {
-        issues.push({ path, message: `the secret "${value.secret}" does not exist` });
-        missing = true;
-      } else headers[name] = secret;
-    }
-  }
-  if (missing) return undefined;
+  const headers = await resolveHeaders(content.request.headers ?? {}, ports.readSecret, path, issues);
+  if (!headers) return undefined;
   try {
     return buildHttpTool(pinned.name, content, headers, ports.fetch);
   } catch (error) {

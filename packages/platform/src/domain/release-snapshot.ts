@@ -49,6 +49,12 @@ export interface AgentReleaseSnapshot {
   execution: AgentDraft['execution'];
   context: AgentDraft['context'];
   environment: AgentDraft['environment'];
+  /**
+   * The agent's hook resources (P-4.11: one hook config per agent, by trigger point), each pinned
+   * to a version and named uniquely for the journal; the trigger, URL and headers are read from
+   * the pinned version at construction. Absent when the agent has none (and in older snapshots).
+   */
+  hooks?: readonly (PinnedResource & { name: string })[];
   /** Deny / ask / allow rules for tool calls (absent: every call allowed); snapshots older than them have none. */
   permissions?: DraftPermissions;
   /** Publishing this release interrupts the agent's session runs in progress (P-6.3). */

@@ -64,8 +64,6 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
       issue(reference.path, 'wrong-type', `Expected a ${reference.type}, found a ${resource.type}.`);
     else if (resource.state !== 'active') issue(reference.path, 'archived', 'The resource is archived.');
     else if (resource.latestVersion < 1) issue(reference.path, 'no-version', 'The resource has no version yet.');
-    if (resource && resource.type === reference.type && reference.type === 'hook')
-      issue(reference.path, 'not-yet-supported', 'Agents cannot use hooks from the platform yet.');
   }
   draft.permissions?.rules.forEach((rule, index, rules) => {
     const same = rules.findIndex(

@@ -88,6 +88,16 @@ export async function resolveAgentSnapshot(
       description: executor.description,
     });
   }
+  // Hooks belong to the agent, not a role (P-4.11); each gets a unique journal name from its resource name.
+  const hooks: (PinnedResource & { name: string })[] = [];
+  for (const id of new Set(draft.hooks)) {
+    const row = await latest(id);
+    hooks.push({
+      resourceId: row.id,
+      version: row.latest_version,
+      name: hookNameOf(row.name, new Set(hooks.map((hook) => hook.name))),
+    });
+  }
   const snapshot: AgentReleaseSnapshot = {
     schemaVersion: 1,
     kind: 'agent',
@@ -110,6 +120,7 @@ export async function resolveAgentSnapshot(
     execution: draft.execution,
     context: draft.context,
     environment: draft.environment,
+    ...(hooks.length > 0 ? { hooks } : {}),
     ...(draft.permissions ? { permissions: draft.permissions } : {}),
     interruptsRunsInProgress: true,
   };
@@ -123,4 +134,11 @@ export function agentNameOf(app: Pick<AppRow, 'id' | 'name'>): string {
     .replaceAll(/^-+|-+$/g, '')
     .slice(0, 64);
   return slug || app.id;
+}
+
+/** A hook's journal name: its resource name, with `-2`, `-3` … added when another hook of the agent has it. */
+export function hookNameOf(resourceName: string, taken: ReadonlySet<string>): string {
+  let name = resourceName;
+  for (let suffix = 2; taken.has(name); suffix += 1) name = `${resourceName}-${suffix}`;
+  return name;
 }
