@@ -120,7 +120,8 @@ describe('a crash in the middle of a real model stream', () => {
           provider === 'anthropic'
             ? createAnthropic({ apiKey: 'test-key', baseURL: server.baseURL })('claude-sonnet-4-6')
             : createOpenAICompatible({ apiKey: 'test-key', baseURL: `${server.baseURL}/v1` })('gpt-5.4-mini');
-        const { agent, calls } = weatherAgent(model, { store, leaseMs: 300 });
+        // A lease the loaded test process can renew in time; the killed child's own lease is waited out in `resume`.
+        const { agent, calls } = weatherAgent(model, { store, leaseMs: 2_000 });
         const result = await resume(agent, `crash-${provider}`, `${environment.CRASH_RUN_PREFIX}-${provider}`);
         expect(result).toMatchObject({ status: 'succeeded', output: 'It is 18 °C in Paris and 22 °C in Tokyo.', loops: 2 });
         // The tools ran in the killed process; their saved results are reused, not redone.
