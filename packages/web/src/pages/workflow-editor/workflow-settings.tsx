@@ -86,7 +86,7 @@ export function AddNodeForm({
         }}
       >
         <option value="agent">Agent (a published agent app)</option>
-        <option value="capability">Tool (an HTTP tool or an MCP server's tool)</option>
+        <option value="capability">Tool (an HTTP or MCP tool)</option>
       </SelectField>
       <TextField label="Node name" value={name} onChange={(event) => setName(event.target.value)} error={error} />
       <SelectField
@@ -102,7 +102,7 @@ export function AddNodeForm({
           </option>
         ))}
         {kind === 'capability' && mcpServers.length > 0 ? (
-          <optgroup label="MCP servers (choose the tool on the node)">
+          <optgroup label="MCP servers">
             {mcpServers.map((server) => (
               <option key={server.id} value={`mcp:${server.id}`}>
                 {server.name} (MCP server)
