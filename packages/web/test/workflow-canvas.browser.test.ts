@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { offlineModel } from '../../../examples/workflow/src/offline-model.js';
 import { createReportTools } from '../../../examples/workflow/src/report-workflow.js';
 import { type ExampleOutcome, runExampleInProcess, stepsOf } from '../../platform/test/example-outcome.js';
 import { LanguageModelServer, ToolServer } from '../../platform/test/example-servers.js';
+import { McpTestServer } from '../../platform/test/mcp-test-server.js';
 import { exampleDocumentsDirectory } from '../../platform/test/workflow-fixture.js';
 import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
 import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
@@ -21,7 +22,14 @@ const example = JSON.parse(readFileSync(examplePath, 'utf8')) as Record<string, 
   agents: Record<string, Record<string, unknown>>;
 };
 /** The example as a platform workflow calls it: published agent apps stand for its inline agents. */
-const { agents: exampleAgents, ...exampleDefinition } = example;
+const { agents: exampleAgents, ...bareDefinition } = example;
+/** The example with its "MCP query" (P-7.5): the query node calls search_documents on the space's "Documents" MCP server. */
+const exampleDefinition: Record<string, unknown> = {
+  ...bareDefinition,
+  nodes: (bareDefinition.nodes as { name: string }[]).map((item) =>
+    item.name === 'query' ? { ...item, server: 'documents' } : item,
+  ),
+};
 
 interface Node {
   name: string;
@@ -30,13 +38,14 @@ interface Node {
 
 /**
  * The workflow editor in real Chromium against the real `agentloom serve` (fresh SQLite data
- * directory): the seeds' example (P-7.5) built on the canvas — state, nodes bound to agent apps
- * and HTTP tools, edges, a join, input and output mapping — saved; its problems (an unpublished
+ * directory): the seeds' example (P-7.5) built on the canvas — state, nodes bound to agent apps,
+ * HTTP tools and an MCP server's tool (its query, listed from a real MCP server; an unreachable
+ * server's error shown at the tool field), edges, a join, input and output mapping — saved; its problems (an unpublished
  * agent, an unreachable node) written on the nodes they concern, fixed, published; then the
  * example's JSON imported into a second workflow, shown on the canvas, edited through the JSON
  * view and exported back equal. The workflow built on the canvas is then run from its page with
  * the example's own offline model (served as an OpenAI-compatible server) and tools (served as
- * custom HTTP tools): each node's status shows on the canvas as the run goes, an agent node drills
+ * custom HTTP tools, the query's by the MCP server, which must receive the call): each node's status shows on the canvas as the run goes, an agent node drills
  * into its inner run, and the output the page shows equals what `examples/workflow` produces in
  * process. Every step passes axe-core with no serious violation.
  */
@@ -54,14 +63,21 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
   const reportTools = Object.values(createReportTools({ documentsDirectory: exampleDocumentsDirectory, outputDirectory }));
   let model: LanguageModelServer;
   let toolServer: ToolServer;
+  let mcpServer: McpTestServer;
+  const importDirectory = mkdtempSync(join(tmpdir(), 'agentloom-canvas-import-'));
   let expected: ExampleOutcome;
   let workflowId = '';
+  let documentsServerId = '';
 
   beforeAll(async () => {
     mkdirSync(screenshotDirectory, { recursive: true });
     expected = await runExampleInProcess(exampleOutputDirectory);
     model = await new LanguageModelServer(offlineModel()).start();
     toolServer = await new ToolServer(reportTools).start();
+    mcpServer = await new McpTestServer(
+      undefined,
+      reportTools.filter((item) => item.name === 'search_documents'),
+    ).start();
     const built = await buildConsole();
     removeBuild = built.remove;
     platform = await startPlatform(built.directory);
@@ -77,8 +93,10 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     await platform?.stop();
     await model?.close();
     await toolServer?.close();
+    await mcpServer?.close();
     removeBuild();
-    for (const directory of [outputDirectory, exampleOutputDirectory]) rmSync(directory, { recursive: true, force: true });
+    for (const directory of [outputDirectory, exampleOutputDirectory, importDirectory])
+      rmSync(directory, { recursive: true, force: true });
   });
 
   async function checkPage(name: string): Promise<void> {
@@ -151,6 +169,18 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
       });
       tools[item.name] = resource.id;
     }
+    // The MCP server the query node calls, and one that cannot be reached (nothing listens on the discard port).
+    const { resource: documents } = await call<{ resource: { id: string } }>('POST', `/spaces/${spaceId}/resources`, {
+      type: 'mcp-server',
+      name: 'Documents',
+      content: { transport: 'streamable-http', url: mcpServer.url, headers: {} },
+    });
+    documentsServerId = documents.id;
+    await call('POST', `/spaces/${spaceId}/resources`, {
+      type: 'mcp-server',
+      name: 'Offline archive',
+      content: { transport: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: {} },
+    });
     const modelChoice = { connectionId: connection.id, modelId: 'example' };
     const capabilities = (names: unknown) => ({
       builtIn: [],
@@ -220,7 +250,17 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
       await page.locator(`.react-flow__edge[data-id$="-${from}"]`).first().waitFor({ state: 'attached' });
     };
 
-    await addNode('query', 'capability', 'search_documents');
+    // The query calls an MCP server's tool: an unreachable server says so at the tool field, the real one lists its tools.
+    await addNode('query', 'capability', 'Offline archive (MCP server)');
+    await panel().getByText("The server's tools could not be listed:").waitFor();
+    expect(await panel().getByLabel('MCP tool').getAttribute('aria-invalid')).toBe('true');
+    await checkPage('02a-mcp-server-unreachable');
+    await panel().getByLabel('MCP server').selectOption({ label: 'Documents' });
+    await panel().getByRole('option', { name: 'search_documents' }).waitFor({ state: 'attached' });
+    await panel().getByLabel('MCP tool').selectOption('search_documents');
+    await node('query').getByText('Documents · search_documents').waitFor();
+    await panel().getByLabel('Argument name').fill('query');
+    await panel().getByRole('button', { name: 'Add argument' }).click();
     await panel().getByLabel('query from').selectOption('question');
     await panel().getByLabel('Output to').selectOption('documents');
     await connect('START', 'query');
@@ -306,6 +346,7 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     expect(draft.config.definition.state).toEqual(exampleDefinition.state);
     expect(draft.config.definition.output).toEqual(exampleDefinition.output);
     expect(Object.keys(draft.config.layout.nodes)).toContain('query');
+    expect(draft.config.bindings.mcpServers).toEqual({ documents: { resourceId: documentsServerId } });
     expect(draft.config.bindings.agents).toEqual({
       summarizer: { appId: agentApps.summarizer },
       'risk-analyst': { appId: agentApps['risk-analyst'] },
@@ -381,6 +422,8 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
       steps: stepsOf(view.workflow.tasks),
       loops: view.loops,
     }).toEqual(expected);
+    // The query went to the MCP server (once, with the run's question), not to the HTTP tool of the same name.
+    expect(mcpServer.calls).toEqual([{ tool: 'search_documents', arguments: { query: 'heat pump' } }]);
     await checkPage('11-run-succeeded');
     await page.screenshot({ path: `${screenshotDirectory}11-run-succeeded-viewport.png` });
 
@@ -405,7 +448,10 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     await page.getByLabel('Name', { exact: true }).fill('imported-report');
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.getByRole('heading', { level: 1, name: 'Workflow: imported-report' }).waitFor();
-    await page.getByLabel('Definition file to import').setInputFiles(examplePath);
+    // The example with its MCP query: the node's server name binds to the space's "Documents" MCP server.
+    const importPath = join(importDirectory, basename(examplePath));
+    writeFileSync(importPath, JSON.stringify(exampleDefinition, null, 2));
+    await page.getByLabel('Definition file to import').setInputFiles(importPath);
     await page.getByText('Imported market-report.json; save the draft to keep it.').waitFor();
     for (const item of exampleDefinition.nodes as Node[]) await node(item.name).waitFor();
     expect(await page.locator('.react-flow__edge').count()).toBe(7);
@@ -413,6 +459,7 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
     await page.getByText(/^Saved \(revision \d+\)\.$/).waitFor();
     await page.getByRole('button', { name: 'Check for problems' }).click();
     await page.getByText('The workflow is ready to publish.').waitFor();
+    await node('query').getByText('Documents · search_documents').waitFor();
     await checkPage('07-imported');
 
     await page.getByRole('tab', { name: 'JSON' }).click();

@@ -66,6 +66,15 @@ export function normaliseWorkflowDraft(config: Record<string, unknown>): Workflo
   };
 }
 
+/**
+ * The name a workflow binds an MCP server resource under (`bindings.mcpServers`, a node's
+ * `server`): the resource's name made a binding name, lower-cased — the same resource always
+ * gets the same name, so picking it on another node shares the binding.
+ */
+export function mcpBindingNameOf(resource: { name: string }): string {
+  return (resource.name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 128) || 'unnamed').toLowerCase();
+}
+
 /** The definition's nodes (those with a name and a kind). */
 export function nodesOf(definition: Record<string, unknown>): DefinitionNode[] {
   const nodes = Array.isArray(definition.nodes) ? definition.nodes : [];
@@ -275,13 +284,16 @@ export function stateFieldsOf(definition: Record<string, unknown>): Record<strin
 /**
  * A definition file read for import: a whole draft (`definition`, `bindings`, `layout`) is taken
  * as it is; a bare SDK definition has its inline `agents` replaced by bindings to the space's
- * published agent apps of the same names, and its tools bound to the space's tools of the same
- * names (a workflow calls published agents only). Answers the draft and what could not be bound.
+ * published agent apps of the same names, its tools bound to the space's tools of the same
+ * names (a workflow calls published agents only), and its MCP nodes' `server` names bound to the
+ * space's MCP server resources whose binding name (`mcpBindingNameOf`: the name, lower-cased)
+ * is that name. Answers the draft and what could not be bound.
  */
 export function importDefinition(
   parsed: unknown,
   agentApps: readonly { id: string; name: string }[],
   tools: readonly { id: string; name: string }[],
+  mcpServers: readonly { id: string; name: string }[] = [],
 ): { draft: WorkflowDraft; unbound: string[] } {
   if (!isRecord(parsed)) throw new Error('The file is not a JSON object.');
   if (isRecord(parsed.definition)) return { draft: normaliseWorkflowDraft(parsed), unbound: [] };
@@ -299,6 +311,11 @@ export function importDefinition(
       const tool = tools.find((candidate) => candidate.name === node.tool);
       if (tool) draft.bindings.tools[node.tool] = { resourceId: tool.id };
       else unbound.push(node.tool);
+    } else if (node.kind === 'capability' && typeof node.server === 'string') {
+      const name = node.server;
+      const server = mcpServers.find((candidate) => mcpBindingNameOf(candidate) === name);
+      if (server) draft.bindings.mcpServers[name] = { resourceId: server.id };
+      else unbound.push(name);
     }
   }
   return { draft, unbound: [...new Set(unbound)] };

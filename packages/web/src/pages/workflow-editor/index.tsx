@@ -47,6 +47,7 @@ export function WorkflowEditorPage() {
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
   });
   const tools = useResources(spaceId, 'tool');
+  const mcpServers = useResources(spaceId, 'mcp-server');
   const [edit, setEdit] = useState<Edit | undefined>();
   const [conflict, setConflict] = useState<number | undefined>();
   const [issues, setIssues] = useState<DraftIssue[]>([]);
@@ -98,13 +99,14 @@ export function WorkflowEditorPage() {
   };
   const placed = useMemo(() => (current ? placeIssues(current.draft, issues) : undefined), [current, issues]);
 
-  const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error;
+  const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error ?? mcpServers.error;
   if (loadError) return <ProblemAlert problem={loadError} title="The workflow could not be loaded." />;
   if (!app.data || !current || !placed) return <p>Loading the workflow…</p>;
   const readOnly = !access.canEdit;
   const { draft } = current;
   const apps = agentApps.data?.apps ?? [];
   const toolList = tools.data?.resources ?? [];
+  const serverList = mcpServers.data?.resources ?? [];
   const bindingLabel = (node: DefinitionNode) => {
     if (node.kind === 'agent') {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
@@ -112,6 +114,12 @@ export function WorkflowEditorPage() {
         apps.find((candidate) => candidate.id === appId)?.name ??
         (appId ? `${node.agent}: unknown app` : `${node.agent ?? ''} (unbound)`)
       );
+    }
+    if (node.server !== undefined) {
+      const serverId = draft.bindings.mcpServers[node.server]?.resourceId;
+      const server = serverList.find((candidate) => candidate.id === serverId)?.name;
+      const name = server ?? (serverId ? `${node.server}: unknown MCP server` : `${node.server} (unbound)`);
+      return `${name} · ${node.tool ?? '(choose a tool)'}`;
     }
     const resourceId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
     return (
@@ -125,6 +133,7 @@ export function WorkflowEditorPage() {
     readOnly,
     agentApps: apps,
     tools: toolList,
+    mcpServers: serverList,
     issuesOf: (name) => placed.byNode.get(name) ?? [],
     onChange: update,
     onSelect: setSelected,
@@ -132,7 +141,7 @@ export function WorkflowEditorPage() {
   const definitionName = typeof draft.definition.name === 'string' ? draft.definition.name : 'workflow';
   const importFile = async (file: File) => {
     try {
-      const { draft: imported, unbound } = importDefinition(JSON.parse(await file.text()), apps, toolList);
+      const { draft: imported, unbound } = importDefinition(JSON.parse(await file.text()), apps, toolList, serverList);
       update(() => imported);
       setSelected(undefined);
       setGeneration((value) => value + 1);
@@ -253,7 +262,14 @@ export function WorkflowEditorPage() {
             <div className="flow-side">
               {selected ? <SelectionPanel selected={selected} context={panelContext} /> : null}
               {readOnly ? null : (
-                <AddNodeForm draft={draft} agentApps={apps} tools={toolList} onChange={update} onAdded={setSelected} />
+                <AddNodeForm
+                  draft={draft}
+                  agentApps={apps}
+                  tools={toolList}
+                  mcpServers={serverList}
+                  onChange={update}
+                  onAdded={setSelected}
+                />
               )}
               <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
             </div>

@@ -14,6 +14,7 @@ import {
   withEdges,
   withNodes,
 } from './draft-model.js';
+import { McpToolFields, mcpBindingNameOf } from './mcp-tool-fields.js';
 import { addEdge, removeArrows } from './workflow-canvas.js';
 
 type App = Schema<'App'>;
@@ -26,6 +27,8 @@ export interface PanelContext {
   readOnly: boolean;
   agentApps: readonly App[];
   tools: readonly Resource[];
+  /** The space's MCP server resources (a tool node may call one of their tools). */
+  mcpServers: readonly Resource[];
   issuesOf: (name: string) => string[];
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onSelect: (id: string | undefined) => void;
@@ -221,15 +224,30 @@ function OutputField({ node, context }: { node: DefinitionNode; context: PanelCo
   );
 }
 
-/** A tool node: the tool it calls, each argument from a state field or a constant, and where the result goes. */
+/**
+ * A tool node: what it calls — a custom tool of the space, or a tool of one of the space's MCP
+ * servers (`server` + `tool`, bound through `bindings.mcpServers`) — each argument from a state
+ * field or a constant, and where the result goes. An MCP tool's arguments are named by hand (the
+ * server's listing gives no parameters here); a custom tool's come from its parameters.
+ */
 function ToolNodeFields({ node, context }: { node: DefinitionNode; context: PanelContext }) {
   const { draft, readOnly } = context;
-  const boundId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
+  const [calls, setCalls] = useState<'custom' | 'mcp'>(node.server !== undefined ? 'mcp' : 'custom');
+  const [argumentName, setArgumentName] = useState('');
+  const [added, setAdded] = useState<string[]>([]);
+  const boundId = node.tool && node.server === undefined ? draft.bindings.tools[node.tool]?.resourceId : undefined;
+  const serverId = node.server !== undefined ? draft.bindings.mcpServers[node.server]?.resourceId : undefined;
   const resource = context.tools.find((tool) => tool.id === boundId);
   const version = useLatestVersion(context.spaceId, resource);
   const content = version.data?.version.content as { parameters?: { properties?: Record<string, unknown> } } | undefined;
   const input = (typeof node.input === 'object' && node.input !== null ? node.input : {}) as Record<string, unknown>;
-  const argumentNames = [...new Set([...Object.keys(content?.parameters?.properties ?? {}), ...Object.keys(input)])];
+  const argumentNames = [
+    ...new Set([
+      ...(calls === 'custom' ? Object.keys(content?.parameters?.properties ?? {}) : []),
+      ...Object.keys(input),
+      ...added,
+    ]),
+  ];
   const setArgument = (argument: string, value: unknown) =>
     context.onChange((current) =>
       updateNode(current, node.name, (old) => {
@@ -241,31 +259,67 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
         return setField(old, 'input', Object.keys(next).length > 0 ? next : undefined);
       }),
     );
+  const withoutTarget = (old: DefinitionNode) => setField(setField(old, 'server', undefined), 'tool', undefined);
   return (
     <>
       <SelectField
-        label="Tool"
-        value={boundId ?? ''}
+        label="Calls"
+        value={calls}
         disabled={readOnly}
         onChange={(event) => {
-          const tool = context.tools.find((candidate) => candidate.id === event.target.value);
-          if (!tool) return;
-          const name = bindingNameOf(tool.name);
-          context.onChange((current) =>
-            pruneBindings({
-              ...updateNode(current, node.name, (old) => ({ ...old, tool: name })),
-              bindings: { ...current.bindings, tools: { ...current.bindings.tools, [name]: { resourceId: tool.id } } },
-            }),
-          );
+          setCalls(event.target.value as 'custom' | 'mcp');
+          context.onChange((current) => pruneBindings(updateNode(current, node.name, withoutTarget)));
         }}
       >
-        <option value="">(choose a tool)</option>
-        {context.tools.map((tool) => (
-          <option key={tool.id} value={tool.id}>
-            {tool.name}
-          </option>
-        ))}
+        <option value="custom">a custom tool</option>
+        <option value="mcp">an MCP server's tool</option>
       </SelectField>
+      {calls === 'mcp' ? (
+        <McpToolFields
+          spaceId={context.spaceId}
+          servers={context.mcpServers}
+          serverId={serverId}
+          tool={node.tool}
+          readOnly={readOnly}
+          onServer={(server) => {
+            const name = mcpBindingNameOf(server);
+            context.onChange((current) =>
+              pruneBindings({
+                ...updateNode(current, node.name, (old) => (old.server === name ? old : { ...withoutTarget(old), server: name })),
+                bindings: {
+                  ...current.bindings,
+                  mcpServers: { ...current.bindings.mcpServers, [name]: { resourceId: server.id } },
+                },
+              }),
+            );
+          }}
+          onTool={(tool) => context.onChange((current) => updateNode(current, node.name, (old) => ({ ...old, tool })))}
+        />
+      ) : (
+        <SelectField
+          label="Tool"
+          value={boundId ?? ''}
+          disabled={readOnly}
+          onChange={(event) => {
+            const tool = context.tools.find((candidate) => candidate.id === event.target.value);
+            if (!tool) return;
+            const name = bindingNameOf(tool.name);
+            context.onChange((current) =>
+              pruneBindings({
+                ...updateNode(current, node.name, (old) => ({ ...old, tool: name })),
+                bindings: { ...current.bindings, tools: { ...current.bindings.tools, [name]: { resourceId: tool.id } } },
+              }),
+            );
+          }}
+        >
+          <option value="">(choose a tool)</option>
+          {context.tools.map((tool) => (
+            <option key={tool.id} value={tool.id}>
+              {tool.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
       {argumentNames.length > 0 ? (
         <fieldset className="fieldset">
           <legend>Arguments</legend>
@@ -280,6 +334,26 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
             />
           ))}
         </fieldset>
+      ) : null}
+      {calls === 'mcp' && !readOnly ? (
+        <div className="flow-inline-form">
+          <TextField
+            label="Argument name"
+            hint="An argument of the MCP tool, then where its value comes from."
+            value={argumentName}
+            onChange={(event) => setArgumentName(event.target.value)}
+          />
+          <button
+            type="button"
+            disabled={!argumentName.trim() || argumentNames.includes(argumentName.trim())}
+            onClick={() => {
+              setAdded((current) => [...current, argumentName.trim()]);
+              setArgumentName('');
+            }}
+          >
+            Add argument
+          </button>
+        </div>
       ) : null}
       <OutputField node={node} context={context} />
     </>

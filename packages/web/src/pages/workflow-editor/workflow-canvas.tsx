@@ -62,7 +62,7 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
       <strong>{data.label}</strong>
       {node ? (
         <span className="flow-node-kind">
-          {node.kind === 'agent' ? 'agent' : 'tool'} {data.binding ?? ''}
+          {node.kind === 'agent' ? 'agent' : node.server !== undefined ? 'MCP tool' : 'tool'} {data.binding ?? ''}
         </span>
       ) : null}
       {run ? (
@@ -176,6 +176,9 @@ export function WorkflowCanvas({
   const positions = useMemo(() => positionsOf(draft), [draft]);
   const frame = useRef<HTMLElement>(null);
   const width = useWidth(frame);
+  // The sizes React Flow measured, handed back on every render: the nodes are rebuilt each render,
+  // and a node without `measured` is hidden until measured again (a run's page re-renders on every event).
+  const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   const definitionNodes = nodesOf(draft.definition);
   const nodes: BoxNode[] = [
     { name: 'START' as const, node: undefined },
@@ -188,6 +191,7 @@ export function WorkflowCanvas({
       id: name,
       type: 'box',
       position: positions[name] ?? { x: 0, y: 0 },
+      ...(measured[name] ? { measured: measured[name] } : {}),
       selected: selected === name,
       deletable: !readOnly && node !== undefined,
       ariaLabel: run ? `Node ${name}: ${runStatusWords[run.status]}` : `Node ${name}`,
@@ -234,6 +238,18 @@ export function WorkflowCanvas({
   ];
 
   const onNodesChange = (changes: NodeChange<BoxNode>[]) => {
+    const sized = changes.flatMap((change) =>
+      change.type === 'dimensions' && change.dimensions ? [{ id: change.id, dimensions: change.dimensions }] : [],
+    );
+    if (sized.length > 0)
+      setMeasured((current) => {
+        const changed = sized.filter(
+          ({ id, dimensions }) => current[id]?.width !== dimensions?.width || current[id]?.height !== dimensions?.height,
+        );
+        return changed.length === 0
+          ? current
+          : { ...current, ...Object.fromEntries(changed.map(({ id, dimensions }) => [id, dimensions])) };
+      });
     const moved = changes.flatMap((change) => (change.type === 'position' && change.position ? [change] : []));
     if (moved.length > 0 && !readOnly)
       onChange((current) => ({

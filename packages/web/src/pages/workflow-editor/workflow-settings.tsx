@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Schema } from '../../api/index.js';
 import { SelectField, TextField } from '../../components/index.js';
 import { stateFieldsOf, type WorkflowDraft, withNodes } from './draft-model.js';
+import { mcpBindingNameOf } from './mcp-tool-fields.js';
 import { bindingNameOf, nodeNameProblem } from './node-panel.js';
 
 type App = Schema<'App'>;
@@ -9,18 +10,21 @@ type Resource = Schema<'Resource'>;
 
 /**
  * Adds a node: an agent node calling a published agent app, or a tool node calling one of the
- * space's HTTP tools; the name it is bound under is the app's or tool's name.
+ * space's HTTP tools or MCP servers; the name it is bound under is the app's, tool's or server's
+ * name. An MCP server's node gets its tool chosen in the side panel (from the server's listing).
  */
 export function AddNodeForm({
   draft,
   agentApps,
   tools,
+  mcpServers,
   onChange,
   onAdded,
 }: {
   draft: WorkflowDraft;
   agentApps: readonly App[];
   tools: readonly Resource[];
+  mcpServers: readonly Resource[];
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onAdded: (name: string) => void;
 }) {
@@ -41,6 +45,20 @@ export function AddNodeForm({
         setError(problem);
         if (problem) return;
         const nodeName = name.trim();
+        const server = kind === 'capability' ? mcpServers.find((choice) => `mcp:${choice.id}` === target) : undefined;
+        if (server) {
+          const bound = mcpBindingNameOf(server);
+          onChange((current) => {
+            const nodes = Array.isArray(current.definition.nodes) ? current.definition.nodes : [];
+            const next = withNodes(current, [...nodes, { name: nodeName, kind, server: bound }]);
+            const mcp = { ...next.bindings.mcpServers, [bound]: { resourceId: server.id } };
+            return { ...next, bindings: { ...next.bindings, mcpServers: mcp } };
+          });
+          setName('');
+          setTarget('');
+          onAdded(nodeName);
+          return;
+        }
         const chosen = choices.find((choice) => choice.id === target);
         const bound = bindingNameOf(chosen?.name ?? target);
         onChange((current) => {
@@ -68,7 +86,7 @@ export function AddNodeForm({
         }}
       >
         <option value="agent">Agent (a published agent app)</option>
-        <option value="capability">Tool (an HTTP tool)</option>
+        <option value="capability">Tool (an HTTP or MCP tool)</option>
       </SelectField>
       <TextField label="Node name" value={name} onChange={(event) => setName(event.target.value)} error={error} />
       <SelectField
@@ -83,6 +101,15 @@ export function AddNodeForm({
             {'latestReleaseId' in choice && !choice.latestReleaseId ? ' (not published)' : ''}
           </option>
         ))}
+        {kind === 'capability' && mcpServers.length > 0 ? (
+          <optgroup label="MCP servers">
+            {mcpServers.map((server) => (
+              <option key={server.id} value={`mcp:${server.id}`}>
+                {server.name} (MCP server)
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
       </SelectField>
       <button type="submit">Add node</button>
     </form>

@@ -1,0 +1,88 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, type Schema, unwrap } from '../../api/index.js';
+import { SelectField } from '../../components/index.js';
+
+export { mcpBindingNameOf } from './draft-model.js';
+
+type Resource = Schema<'Resource'>;
+
+/**
+ * An MCP tool node's target: one of the space's MCP server resources, then one of its tools, as
+ * the server lists them right now (the resource's test route connects and lists them). When the
+ * server cannot be reached the route's problem is written at the tool field, and the tool the
+ * node already names stays chosen.
+ */
+export function McpToolFields({
+  spaceId,
+  servers,
+  serverId,
+  tool,
+  readOnly,
+  onServer,
+  onTool,
+}: {
+  spaceId: string;
+  servers: readonly Resource[];
+  serverId: string | undefined;
+  tool: string | undefined;
+  readOnly: boolean;
+  onServer: (server: Resource) => void;
+  onTool: (tool: string) => void;
+}) {
+  const listed = useQuery({
+    queryKey: ['mcp-tools', spaceId, serverId],
+    enabled: serverId !== undefined && !readOnly,
+    retry: false,
+    refetchOnWindowFocus: false,
+    queryFn: () =>
+      unwrap(
+        api.POST('/spaces/{spaceId}/resources/{resourceId}/test', {
+          params: { path: { spaceId, resourceId: serverId ?? '' } },
+          body: {},
+        }),
+      ),
+  });
+  const names = listed.data?.tools.map((item) => item.name) ?? [];
+  const options = tool && !names.includes(tool) ? [tool, ...names] : names;
+  const describe = (name: string) => listed.data?.tools.find((item) => item.name === name)?.description;
+  return (
+    <>
+      <SelectField
+        label="MCP server"
+        value={serverId ?? ''}
+        disabled={readOnly}
+        hint={servers.length === 0 ? 'This space has no MCP server yet: add one under MCP servers.' : undefined}
+        onChange={(event) => {
+          const server = servers.find((candidate) => candidate.id === event.target.value);
+          if (server) onServer(server);
+        }}
+      >
+        <option value="">(choose an MCP server)</option>
+        {servers.map((server) => (
+          <option key={server.id} value={server.id}>
+            {server.name}
+          </option>
+        ))}
+      </SelectField>
+      {serverId === undefined ? null : (
+        <SelectField
+          label="MCP tool"
+          value={tool ?? ''}
+          disabled={readOnly || listed.isFetching}
+          error={listed.error ? `The server's tools could not be listed: ${listed.error.message}` : undefined}
+          hint={listed.isFetching ? 'Listing the server’s tools…' : tool ? describe(tool) : undefined}
+          onChange={(event) => {
+            if (event.target.value) onTool(event.target.value);
+          }}
+        >
+          <option value="">(choose a tool)</option>
+          {options.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+      )}
+    </>
+  );
+}
