@@ -30,3 +30,4 @@ export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> |
 }
 
 export { type HookTrigger, hookTriggers, isHookTrigger, useHookContents } from './hook-triggers.js';
+export { ResourceList } from './resource-list.js';

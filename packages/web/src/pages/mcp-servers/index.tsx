@@ -13,7 +13,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../components/index.js';
-import { useLatestVersion, useResources } from '../../resources/index.js';
+import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /** A header value: text, or a space secret by name (resolved by the server when it connects). */
@@ -104,22 +104,12 @@ export function McpServersPage() {
     <>
       <PageHeader title="MCP servers" />
       <ProblemAlert problem={servers.error} />
-      <ul className="item-list">
-        {servers.data?.resources.map((server) => (
-          <li key={server.id}>
-            <button
-              type="button"
-              className="link-button"
-              aria-pressed={server.id === selectedId}
-              onClick={() => setSelectedId(server.id)}
-            >
-              {server.name}
-            </button>{' '}
-            <span className="badge">v{server.latestVersion}</span> {server.description}
-          </li>
-        ))}
-        {servers.data?.resources.length === 0 ? <li>No MCP server yet.</li> : null}
-      </ul>
+      <ResourceList
+        resources={servers.data?.resources}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        emptyText="No MCP server yet."
+      />
       {selected ? (
         <ServerPanel
           key={`${selected.id}-${selected.latestVersion}`}

@@ -13,7 +13,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../components/index.js';
-import { useLatestVersion, useResources } from '../../resources/index.js';
+import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /**
@@ -30,22 +30,12 @@ export function PromptsPage() {
     <>
       <PageHeader title="Prompts" />
       <ProblemAlert problem={prompts.error} />
-      <ul className="item-list">
-        {prompts.data?.resources.map((prompt) => (
-          <li key={prompt.id}>
-            <button
-              type="button"
-              className="link-button"
-              aria-pressed={prompt.id === selectedId}
-              onClick={() => setSelectedId(prompt.id)}
-            >
-              {prompt.name}
-            </button>{' '}
-            <span className="badge">v{prompt.latestVersion}</span> {prompt.description}
-          </li>
-        ))}
-        {prompts.data?.resources.length === 0 ? <li>No prompt yet.</li> : null}
-      </ul>
+      <ResourceList
+        resources={prompts.data?.resources}
+        selectedId={selectedId}
+        onSelect={setSelectedId}
+        emptyText="No prompt yet."
+      />
       {selected ? (
         <PromptVersionForm
           key={`${selected.id}-${selected.latestVersion}`}
