@@ -176,7 +176,7 @@ export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 // =============================================================================================
 
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.
-export { Run as AgentRun } from './engine/agent/run-handle.js';
+export { AgentRun } from './engine/agent/agent-run.js';
 export type { RunEvent as AgentRunEvent, RunEventData as AgentRunEventData } from './engine/agent/run-events.js';
 export type {
   RunResult as AgentRunResult,

@@ -8,6 +8,7 @@ import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { assertRunRequestShape } from '../run/run-request-validation.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
+import { AgentRun } from './agent-run.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
 import { recordApprovalDecision } from './governance/decide-approval.js';
@@ -19,7 +20,6 @@ import { ReactNode } from './nodes/react-node.js';
 import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
 import type { RunEvent } from './run-events.js';
-import { Run } from './run-handle.js';
 import { readSessionRecord, type SessionRun } from './session/index.js';
 import { type SupplementReceipt, submitSupplement } from './supplements.js';
 
@@ -88,7 +88,7 @@ export class Agent {
    * input twice, never resets the budget or deadline, and never starts a second executor while a
    * live owner holds the run (R-3).
    */
-  run(options: AgentRunOptions): Run {
+  run(options: AgentRunOptions): AgentRun {
     assertRunRequestShape(options);
     const input = this.checkInput(options);
     const variables = { ...this.config.variables, ...(options.variables ?? {}) };
@@ -130,16 +130,16 @@ export class Agent {
       const identity = { runId, sessionId: options.sessionId, agentName: this.name };
       observers.push((event) => bus.publish({ identity, event }));
     }
-    return new Run({
+    return new AgentRun({
       runId,
       sessionId: options.sessionId,
       control,
       store: this.store,
       observers,
-      execute: async (hooks) => {
+      execute: async (reporter) => {
         // Whatever way the execution ends (an early error included), the control lets go of the
         // caller's signal.
-        const result = await executeAgentRun(runnable, request, control, hooks).finally(() => control.dispose());
+        const result = await executeAgentRun(runnable, request, control, reporter).finally(() => control.dispose());
         // The whole run has settled here (calls in flight included): a temporary work directory
         // goes now, once (S-5, F-4). A crash or a disconnect never reaches this line (F-5).
         await this.config.workspace?.cleanupRun(runId, this.store).catch(() => {});
