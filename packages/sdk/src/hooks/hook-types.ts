@@ -1,22 +1,30 @@
 /**
- * Hooks by trigger point (K-4): the Claude Code hook events plus model request/response. A hook
- * that decides or modifies is awaited in a fixed order; an observer (`observe: true`) is not.
+ * The trigger points hooks attach to (K-4): the Claude Code hook events plus model request and
+ * response. The one list that `HookTrigger`, the agent configuration's hook map and the
+ * definition format's `hooks` are derived from.
  */
-export type HookTrigger =
-  | 'PreToolUse'
-  | 'PostToolUse'
-  | 'PostToolUseFailure'
-  | 'PostToolBatch'
-  | 'UserPromptSubmit'
-  | 'Stop'
-  | 'SubagentStart'
-  | 'SubagentStop'
-  | 'PreCompact'
-  | 'PermissionRequest'
-  | 'SessionStart'
-  | 'SessionEnd'
-  | 'ModelRequest'
-  | 'ModelResponse';
+export const hookTriggers = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PermissionRequest',
+  'SessionStart',
+  'SessionEnd',
+  'ModelRequest',
+  'ModelResponse',
+] as const;
+
+/**
+ * A hook trigger point (`hookTriggers`). A hook that decides or modifies is awaited in a fixed
+ * order; an observer (`observe: true`) is not.
+ */
+export type HookTrigger = (typeof hookTriggers)[number];
 
 /** The trusted identity of the step a hook sees; hooks can read it, never change it (K-8). */
 export interface HookIdentity {

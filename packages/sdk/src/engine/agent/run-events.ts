@@ -65,7 +65,7 @@ export type RunEventData =
       failure?: Failure;
     }
   | { type: 'batch-join'; runId: string; taskId: string; loop: number }
-  /** A call waits for approval (K-5): decide it with `agent.approve({ approvalId, … })`. */
+  /** A call waits for approval (K-5): decide it with `RunClient.decideApproval(runId, { approvalId, … })`. */
   | {
       type: 'approval-request';
       runId: string;
