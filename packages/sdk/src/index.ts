@@ -35,6 +35,7 @@ export type {
   PlannerConfig,
   ReactAgentConfig,
 } from './engine/agent/agent-config.js';
+export { agentConfigIssues } from './engine/agent/agent-config.js';
 export type { ExecutionOptions } from './engine/agent/execution-options.js';
 export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
 export { estimateTokens } from './engine/agent/compression/index.js';
