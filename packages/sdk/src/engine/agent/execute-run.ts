@@ -6,7 +6,7 @@ import { executeDurableRun, type OpenedRun } from '../run/execute-durable-run.js
 import type { RunControl } from '../run/run-control.js';
 import type { RunReporter } from '../run/run-handle.js';
 import { findRunRequest } from '../run/run-requests.js';
-import type { AgentJournalRecord, HistoryReference } from './agent-journal.js';
+import { type AgentJournalRecord, agentJournal } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import { driveToResult } from './drive-run.js';
 import { recordLostAttempts } from './operation-runner.js';
@@ -210,8 +210,7 @@ async function historyOf(
   run: RunRecord,
   journal: readonly JournalEntry[],
 ): Promise<SelectedHistory | undefined> {
-  const start = journal.find((entry) => entry.type === 'run-started');
-  const reference = (start?.data as { historyFrom?: HistoryReference } | undefined)?.historyFrom;
+  const reference = agentJournal.find(journal, 'run-started')?.data.historyFrom;
   return reference ? resolveHistory(store, run.sessionId, run.runId, reference) : undefined;
 }
 

@@ -3,7 +3,7 @@ import type { Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { FinishReason } from '../../model/language-model.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import type { AgentJournalRecord } from './agent-journal.js';
+import { agentJournal } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 
 /**
@@ -117,7 +117,7 @@ function eventDataOfEntry(
   state: AgentRunState | undefined,
   entry: JournalEntry,
 ): RunEventData | undefined {
-  const record = entry as unknown as AgentJournalRecord;
+  const record = agentJournal.recordOf(entry);
   switch (record.type) {
     case 'run-started':
       return {
