@@ -56,6 +56,9 @@ export interface HookSubjects {
   ModelResponse: { finishReason: string; toolCalls: number; outputTokens: number };
 }
 
+/** What a hook may decide: the one list `HookDecision` and the hook chain's answer check use. */
+export const hookDecisions = ['allow', 'deny', 'ask', 'block'] as const;
+
 /**
  * A hook's answer (K-5). `allow` lets the step go on (it never bypasses permission, argument,
  * budget, stop or deadline checks); `deny` refuses it and cannot be overturned later in the chain;
@@ -63,7 +66,7 @@ export interface HookSubjects {
  * Stop); `modify` replaces what the step works with. Returning nothing means no opinion.
  */
 export interface HookDecision {
-  decision?: 'allow' | 'deny' | 'ask' | 'block';
+  decision?: (typeof hookDecisions)[number];
   reason?: string;
   /** Replacements, per trigger: `arguments` (PreToolUse), `result` (PostToolUse), `text` (UserPromptSubmit), `task` (SubagentStart), `output` (SubagentStop). */
   modify?: Record<string, unknown>;
