@@ -199,6 +199,17 @@ describe('MCP authorization: refresh', () => {
     expect(answers.map(String)).toEqual([expect.stringContaining('mcp:tools'), expect.stringContaining('mcp:tools')]);
     expect(server.counts).toMatchObject({ authorizations: 1, refusedRefreshes: 1 });
   });
+
+  it('two calls of one connection refreshing at once: each keeps its own flow, and neither asks the person again', async () => {
+    const store = new MemoryMcpTokenStore();
+    await (await connectMcpServer(options(store, browse))).close();
+    const connection = await connect(options(store));
+    server.expireAccessTokens();
+    server.holdRefreshes(2);
+    const answers = await Promise.all([1, 2].map(() => callTool(connection.tools, 'protected__whoami', {})));
+    expect(answers.map(String)).toEqual([expect.stringContaining('mcp:tools'), expect.stringContaining('mcp:tools')]);
+    expect(server.counts).toMatchObject({ authorizations: 1, refusedRefreshes: 1 });
+  });
 });
 
 describe('MCP authorization: discovery failures', () => {

@@ -107,12 +107,17 @@ export class McpConnection {
    * `McpAuthorizationRequiredError`.
    */
   async request<T>(signal: AbortSignal | undefined, operation: (client: Client) => Promise<T>): Promise<T> {
+    const authorization = this.authorization;
+    const attempt = async (): Promise<T> => {
+      const client = await this.ready(signal);
+      return authorization ? authorization.run(() => operation(client)) : operation(client);
+    };
     try {
-      return await operation(await this.ready(signal));
+      return await attempt();
     } catch (error) {
-      if (!this.authorization || !(error instanceof UnauthorizedError)) throw error;
-      await this.authorization.signIn(signal);
-      return operation(await this.ready(signal));
+      if (!authorization || !(error instanceof UnauthorizedError)) throw error;
+      await authorization.signIn(error, signal);
+      return attempt();
     }
   }
 
@@ -164,12 +169,14 @@ export class McpConnection {
     client.onclose = () => {
       if (this.client === client) this.lost = true;
     };
+    const authorization = this.authorization;
     try {
-      await client.connect(transport, signal ? { signal } : {});
+      const connecting = () => client.connect(transport, signal ? { signal } : {});
+      await (authorization ? authorization.run(connecting) : connecting());
     } catch (error) {
       await client.close().catch(() => {});
-      if (this.authorization && error instanceof UnauthorizedError && !signedIn && !signal?.aborted) {
-        await this.authorization.signIn(signal);
+      if (authorization && error instanceof UnauthorizedError && !signedIn && !signal?.aborted) {
+        await authorization.signIn(error, signal);
         return this.connect(signal, true);
       }
       const mapped =

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import {
   type AddClientAuthentication,
@@ -34,7 +35,9 @@ import { isNetworkFailure } from './mcp-errors.js';
  * requests, refresh, step-up) is the MCP SDK's `auth()`; this class adds what the SDK leaves to
  * the application: durable state, completing a sign-in in another process, `offline_access` when
  * the authorization server offers it (so that workers can refresh without the person), refresh
- * races between processes, and typed errors.
+ * races between processes, and typed errors. The SDK calls the provider without saying for which
+ * request; each operation runs with its own state (`run`, an async context), so that concurrent
+ * requests of one connection never mix their flows.
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   readonly server: string;
@@ -42,18 +45,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private readonly serverUrl: URL;
   private readonly options: McpAuthorization;
   private readonly store: McpTokenStore;
-  /** Where the SDK's `auth()` is, when it is running: tells discovery failures apart from the rest. */
-  private phase: 'discovery' | 'authorization' | undefined;
-  /** Discovery of the current `auth()` run. */
-  private discovered: OAuthDiscoveryState | undefined;
-  private requestState: string | undefined;
-  private verifier: string | undefined;
-  /** The tokens this process last read: a refresh that failed with them deletes only them. */
-  private tokensRead: OAuthTokens | undefined;
-  /** Set while a code is exchanged: discovery and verifier then come from the flow under way. */
-  private exchanging = false;
-  /** The sign-in request of the last `auth()` run that needed the person. */
-  private redirected: { authorizationUrl: URL; state: string } | undefined;
+  /** The state of the operation (a connect, a request, a completion) the SDK's `auth()` runs for. */
+  private readonly operations = new AsyncLocalStorage<OperationState>();
+  /** The operation state a failed operation ended with, by its error: what `classify` and `signIn` read. */
+  private readonly failures = new WeakMap<object, OperationState>();
 
   constructor(server: string, serverUrl: string | URL, options: McpAuthorization) {
     this.server = server;
@@ -94,12 +89,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    this.requestState = randomBytes(24).toString('base64url');
-    return this.requestState;
+    this.operation.requestState = randomBytes(24).toString('base64url');
+    return this.operation.requestState;
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    this.phase = 'authorization';
+    this.operation.phase = 'authorization';
     const configured = this.configuredClient();
     if (configured) return configured;
     return (await this.store.load(this.server))?.client;
@@ -111,35 +106,36 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
-    this.tokensRead = (await this.store.load(this.server))?.tokens;
-    return this.tokensRead;
+    const tokens = (await this.store.load(this.server))?.tokens;
+    this.operation.tokensRead = tokens;
+    return tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    this.phase = undefined;
+    this.operation.phase = undefined;
     await this.store.update(this.server, ({ pending: _, ...current } = {}) => ({ ...current, tokens, obtainedAt: Date.now() }));
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    this.phase = undefined;
-    const state = this.requestState;
-    const codeVerifier = this.verifier;
+    const operation = this.operation;
+    operation.phase = undefined;
+    const { requestState: state, verifier: codeVerifier, discovered } = operation;
     if (state === undefined || codeVerifier === undefined)
       throw new Error('the MCP SDK asked for a redirect before state and verifier');
-    withOfflineAccess(authorizationUrl, this.discovered);
+    withOfflineAccess(authorizationUrl, discovered);
     const pending: NonNullable<McpAuthorizationRecord['pending']> = {
       state,
       codeVerifier,
       authorizationUrl: authorizationUrl.href,
-      ...(this.discovered ? { discovery: this.discovered } : {}),
+      ...(discovered ? { discovery: discovered } : {}),
       createdAt: Date.now(),
     };
     await this.store.update(this.server, (current) => ({ ...current, pending }));
-    this.redirected = { authorizationUrl, state };
+    operation.redirected = { authorizationUrl, state };
   }
 
   saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
+    this.operation.verifier = codeVerifier;
   }
 
   async codeVerifier(): Promise<string> {
@@ -149,18 +145,19 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    this.phase = 'discovery';
-    this.discovered = undefined;
+    const operation = this.operation;
+    operation.phase = 'discovery';
+    operation.discovered = undefined;
     // Outside a code exchange, discovery runs afresh: a moved authorization server is noticed.
-    return this.exchanging ? (await this.store.load(this.server))?.pending?.discovery : undefined;
+    return operation.exchanging ? (await this.store.load(this.server))?.pending?.discovery : undefined;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovered = state;
+    this.operation.discovered = state;
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    const read = this.tokensRead;
+    const read = this.operation.tokensRead;
     await this.store.update(this.server, (current) => {
       if (!current) return current;
       const next = { ...current };
@@ -181,14 +178,24 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
   }
 
+  /** Runs one operation with its own authorization state; its failure keeps that state for `classify` and `signIn`. */
+  async run<T>(operation: () => Promise<T>): Promise<T> {
+    const state: OperationState = {};
+    try {
+      return await this.operations.run(state, operation);
+    } catch (error) {
+      if (typeof error === 'object' && error !== null) this.failures.set(error, state);
+      throw error;
+    }
+  }
+
   /**
-   * After the MCP SDK reported that a person must sign in: asks the host's redirect handler, and
-   * completes the sign-in when it returns the callback; otherwise throws
-   * `McpAuthorizationRequiredError` with what the host needs to resume.
+   * After an operation failed because the MCP SDK started a sign-in (`UnauthorizedError`): asks
+   * the host's redirect handler, and completes the sign-in when it returns the callback;
+   * otherwise throws `McpAuthorizationRequiredError` with what the host needs to resume.
    */
-  async signIn(signal?: AbortSignal): Promise<void> {
-    const redirected = this.redirected;
-    this.redirected = undefined;
+  async signIn(failure: unknown, signal?: AbortSignal): Promise<void> {
+    const redirected = this.failures.get(failure as object)?.redirected;
     if (!redirected) {
       throw new McpAuthorizationRefusedError(this.server, 'token-rejected', 'the server refused the token it was given');
     }
@@ -227,15 +234,15 @@ export class McpOAuthProvider implements OAuthClientProvider {
         parameters.get('error_description') ?? (refused ? '' : 'the callback carries no code'),
       );
     }
-    this.exchanging = true;
     try {
-      const result = await auth(this, { serverUrl: this.serverUrl, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) });
+      const result = await this.run(() => {
+        this.operation.exchanging = true;
+        return auth(this, { serverUrl: this.serverUrl, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) });
+      });
       if (result !== 'AUTHORIZED')
         throw new McpAuthorizationRefusedError(this.server, 'failed', `the code exchange ended with ${result}`);
     } catch (error) {
       throw this.classify(error) ?? error;
-    } finally {
-      this.exchanging = false;
     }
   }
 
@@ -247,12 +254,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
    * refusal; an unreachable authorization server stays a connection failure (retryable).
    */
   classify(error: unknown): AgentLoomError | undefined {
-    const phase = this.phase;
-    this.phase = undefined;
+    const operation = typeof error === 'object' && error !== null ? this.failures.get(error) : undefined;
+    const phase = operation?.phase;
     if (AgentLoomError.isInstance(error)) return error;
     if (error instanceof UnauthorizedError) {
-      const redirected = this.redirected;
-      this.redirected = undefined;
+      const redirected = operation?.redirected;
       return redirected
         ? new McpAuthorizationRequiredError(this.server, redirected.authorizationUrl.href, redirected.state)
         : new McpAuthorizationRefusedError(this.server, 'token-rejected', 'the server refused the token it was given', {
@@ -271,6 +277,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return new McpAuthorizationRefusedError(this.server, 'failed', detail, { cause: error });
   }
 
+  /** The current operation's state (a throwaway one outside `run`). */
+  private get operation(): OperationState {
+    return this.operations.getStore() ?? {};
+  }
+
   private configuredClient(): OAuthClientInformationMixed | undefined {
     const options = this.options;
     if (options.grant === 'client-credentials') {
@@ -282,6 +293,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
       ...(options.client.clientSecret ? { client_secret: options.client.clientSecret } : {}),
     };
   }
+}
+
+/** What one operation's `auth()` runs have done so far. */
+interface OperationState {
+  /** Where `auth()` is: tells discovery failures apart from the rest. */
+  phase?: 'discovery' | 'authorization';
+  discovered?: OAuthDiscoveryState;
+  requestState?: string;
+  verifier?: string;
+  /** The tokens the operation read: a refresh that failed with them deletes only them. */
+  tokensRead?: OAuthTokens;
+  /** Set while a code is exchanged: discovery and verifier then come from the flow under way. */
+  exchanging?: boolean;
+  /** The sign-in request the operation started. */
+  redirected?: { authorizationUrl: URL; state: string };
 }
 
 function scopeOf(scope: string | undefined): { scope?: string } {
