@@ -74,11 +74,17 @@ interface Check {
   errorMessage?: string;
 }
 
+/** One scenario's checks, and what our client wrote to stderr there. */
+interface Outcome {
+  checks: Check[];
+  stderr: string;
+}
+
 const output = mkdtempSync(join(tmpdir(), 'agentloom-mcp-conformance-'));
 afterAll(() => rmSync(output, { recursive: true, force: true }));
 
 /** Runs the conformance runner's client mode and reads every scenario's `checks.json`. */
-async function runConformance(selection: string[], directory: string): Promise<Map<string, Check[]>> {
+async function runConformance(selection: string[], directory: string): Promise<Map<string, Outcome>> {
   const client = `${process.execPath} ${bundledScript(join(here, 'mcp-conformance-client.ts'))}`;
   await new Promise<void>((resolve) => {
     // The runner exits 1 when any check fails; the checks themselves are what this test judges.
@@ -89,7 +95,7 @@ async function runConformance(selection: string[], directory: string): Promise<M
       () => resolve(),
     );
   });
-  const results = new Map<string, Check[]>();
+  const results = new Map<string, Outcome>();
   const visit = (folder: string): void => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
@@ -97,7 +103,14 @@ async function runConformance(selection: string[], directory: string): Promise<M
       const checks = join(path, 'checks.json');
       try {
         const scenario = relative(directory, path).replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-        results.set(scenario, JSON.parse(readFileSync(checks, 'utf8')) as Check[]);
+        const checksOf = JSON.parse(readFileSync(checks, 'utf8')) as Check[];
+        let stderr = '';
+        try {
+          stderr = readFileSync(join(path, 'stderr.txt'), 'utf8');
+        } catch {
+          // The runner writes it only when the client wrote something.
+        }
+        results.set(scenario, { checks: checksOf, stderr });
       } catch {
         visit(path);
       }
@@ -120,23 +133,27 @@ describe.skipIf(nodeMajor < 22)(`MCP conformance ${runnerVersion}: client scenar
     const all = await runConformance(['--suite', 'all'], join(output, 'all'));
     const alone = await runConformance(['--scenario', judgedAlone], join(output, 'alone'));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    all.set(judgedAlone, alone.get(judgedAlone) ?? []);
+    all.set(judgedAlone, alone.get(judgedAlone) ?? { checks: [], stderr: 'not run' });
 
     expect([...all.keys()].sort()).toEqual(Object.keys(expected).sort());
-    const outcomes = Object.fromEntries([...all].map(([scenario, checks]) => [scenario, failing(checks)]));
+    const names = Object.keys(expected).sort();
+    const outcomes = Object.fromEntries(names.map((scenario) => [scenario, failing(all.get(scenario)?.checks ?? [])]));
     const wanted = Object.fromEntries(
-      Object.entries(expected).map(([scenario, outcome]) => [scenario, outcome === 'pass' ? [] : outcome.failing]),
+      names.map((scenario) => {
+        const outcome = expected[scenario];
+        return [scenario, outcome === 'pass' || outcome === undefined ? [] : outcome.failing];
+      }),
     );
     if (JSON.stringify(outcomes) !== JSON.stringify(wanted)) {
-      for (const [scenario, checks] of all) {
-        for (const check of checks.filter((item) => failing([item]).length > 0)) {
-          console.error(`${scenario} ${check.id}: ${check.status} ${check.errorMessage ?? ''}`);
-        }
+      for (const [scenario, { checks, stderr }] of all) {
+        const unexpected = checks.filter((item) => failing([item]).length > 0);
+        for (const check of unexpected) console.error(`${scenario} ${check.id}: ${check.status} ${check.errorMessage ?? ''}`);
+        if (unexpected.length > 0 && stderr !== '') console.error(`${scenario} client stderr:\n${stderr.slice(-2000)}`);
       }
     }
     expect(outcomes).toEqual(wanted);
 
-    const checks = [...all.values()].flat();
+    const checks = [...all.values()].flatMap((outcome) => outcome.checks);
     const passed = checks.filter((check) => check.status === 'SUCCESS').length;
     const scenarios = Object.values(outcomes).filter((ids) => ids.length === 0).length;
     console.log(
