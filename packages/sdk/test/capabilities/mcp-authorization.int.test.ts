@@ -160,6 +160,16 @@ describe('MCP authorization: refusals are typed and leave nothing half-done', ()
     expect(record?.pending).toBeUndefined();
   });
 
+  it('reports a server that rejects the tokens it was just given as token-rejected, after one refresh', async () => {
+    const store = new MemoryMcpTokenStore();
+    await (await connectMcpServer(options(store, browse))).close();
+    server.acceptTokens = false;
+    const failure = await connectMcpServer(options(store, browse)).catch((error: unknown) => error);
+    expect(McpAuthorizationRefusedError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ reason: 'token-rejected', retryable: false });
+    expect(server.counts).toMatchObject({ authorizations: 1, refreshes: 1 });
+  });
+
   it('refuses a callback with another state, keeps the flow for the genuine one, and refuses a callback with no flow', async () => {
     const store = new MemoryMcpTokenStore();
     const required = (await connectMcpServer(options(store)).catch((error: unknown) => error)) as McpAuthorizationRequiredError;

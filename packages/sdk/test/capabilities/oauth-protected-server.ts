@@ -35,6 +35,8 @@ export interface ProtectedMcpServer {
   };
   /** What the person answers on the consent page. */
   consent: 'approve' | 'deny';
+  /** Whether the MCP endpoint accepts the tokens it issued (false: it rejects them all, as after a revocation it ignores). */
+  acceptTokens: boolean;
   /** Makes every access token issued so far expired (refresh tokens stay valid). */
   expireAccessTokens(): void;
   /** Holds refresh requests until `count` of them have arrived, then answers them in arrival order. */
@@ -145,7 +147,7 @@ export async function startProtectedMcpServer(options: { scopes?: string[] } = {
     },
     async verifyAccessToken(token): Promise<AuthInfo> {
       const grant = accessTokens.get(token);
-      if (!grant) throw new InvalidTokenError('unknown token');
+      if (!grant || !server.acceptTokens) throw new InvalidTokenError('unknown token');
       return {
         token,
         clientId: grant.clientId,
@@ -186,6 +188,7 @@ export async function startProtectedMcpServer(options: { scopes?: string[] } = {
     url: mcpUrl.href,
     counts,
     consent: 'approve',
+    acceptTokens: true,
     expireAccessTokens: () => {
       for (const grant of accessTokens.values()) grant.expiresAt = 0;
     },

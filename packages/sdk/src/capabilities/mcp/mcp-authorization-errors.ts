@@ -40,8 +40,8 @@ export type McpAuthorizationRefusal =
   | 'no-authorization-under-way'
   /** The MCP server refused the token the authorization server had just issued. */
   | 'token-rejected'
-  /** The MCP server still asks for more scope after the client asked for it. */
-  | 'insufficient_scope'
+  /** The MCP server answered 403: the token still lacks a scope after asking for it, or may not be used there. */
+  | 'forbidden'
   /** The flow failed for another reason (see the message and `cause`). */
   | 'failed'
   /** An OAuth error code of the authorization server. */

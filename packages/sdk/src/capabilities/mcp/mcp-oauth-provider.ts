@@ -11,7 +11,6 @@ import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-e
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AgentLoomError } from '../../core/errors/agentloom-error.js';
 import {
   type McpAuthorization,
@@ -213,7 +212,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /** Completes a sign-in from the callback's parameters: checks `state`, exchanges the code, stores the tokens. */
-  async complete(callback: McpAuthorizationCallback, fetchFn?: FetchLike): Promise<void> {
+  async complete(callback: McpAuthorizationCallback): Promise<void> {
     const parameters = callback instanceof URLSearchParams ? callback : new URLSearchParams(definedOnly(callback));
     const pending = (await this.store.load(this.server))?.pending;
     if (!pending) throw new McpAuthorizationRefusedError(this.server, 'no-authorization-under-way', 'start a sign-in first');
@@ -237,7 +236,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     try {
       const result = await this.run(() => {
         this.operation.exchanging = true;
-        return auth(this, { serverUrl: this.serverUrl, authorizationCode: code, ...(fetchFn ? { fetchFn } : {}) });
+        return auth(this, { serverUrl: this.serverUrl, authorizationCode: code });
       });
       if (result !== 'AUTHORIZED')
         throw new McpAuthorizationRefusedError(this.server, 'failed', `the code exchange ended with ${result}`);
@@ -250,8 +249,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
    * The typed error for a failure of the authorization machinery, or `undefined` when `error` did
    * not come from it. By type and by where `auth()` was, never by message text (X-5): OAuth errors
    * of the authorization server are refusals; anything else thrown while discovery ran is a
-   * discovery failure; the MCP server rejecting fresh tokens (401, or 403 after a step-up) is a
-   * refusal; an unreachable authorization server stays a connection failure (retryable).
+   * discovery failure; the MCP server rejecting fresh tokens (401, or 403 also after a step-up)
+   * is a refusal; an unreachable authorization server stays a connection failure (retryable).
    */
   classify(error: unknown): AgentLoomError | undefined {
     const operation = typeof error === 'object' && error !== null ? this.failures.get(error) : undefined;
@@ -268,7 +267,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (error instanceof OAuthError)
       return new McpAuthorizationRefusedError(this.server, error.errorCode, error.message, { cause: error });
     if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403)) {
-      const reason = error.code === 401 ? 'token-rejected' : 'insufficient_scope';
+      const reason = error.code === 401 ? 'token-rejected' : 'forbidden';
       return new McpAuthorizationRefusedError(this.server, reason, error.message, { cause: error });
     }
     if (phase === undefined || isNetworkFailure(error)) return undefined;
