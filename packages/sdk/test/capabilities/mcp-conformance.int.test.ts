@@ -90,7 +90,7 @@ async function runConformance(selection: string[], directory: string): Promise<M
     // The runner exits 1 when any check fails; the checks themselves are what this test judges.
     execFile(
       process.execPath,
-      [runner, 'client', '--command', client, ...selection, '--timeout', '60000', '-o', directory],
+      [runner, 'client', '--command', client, ...selection, '--timeout', '90000', '-o', directory],
       { maxBuffer: 64 * 1024 * 1024 },
       () => resolve(),
     );
@@ -128,7 +128,7 @@ if (nodeMajor < 22) {
 }
 
 describe.skipIf(nodeMajor < 22)(`MCP conformance ${runnerVersion}: client scenarios`, () => {
-  it('every scenario ends exactly as recorded', { timeout: 240_000 }, async () => {
+  it('every scenario ends exactly as recorded', { timeout: 300_000 }, async () => {
     const started = performance.now();
     const all = await runConformance(['--suite', 'all'], join(output, 'all'));
     const alone = await runConformance(['--scenario', judgedAlone], join(output, 'alone'));
