@@ -180,7 +180,7 @@ export class McpConnection {
         return this.connect(signal, true);
       }
       const mapped =
-        this.authorization?.classify(error) ??
+        authorization?.classify(error) ??
         mapMcpError(this.server, error, { ...(signal ? { signal } : {}), connectionLost: true });
       if (McpConnectionError.isInstance(mapped) && this.stderrTail !== '') {
         throw new McpConnectionError(this.server, `${mapped.message}; server stderr: ${this.stderrTail.trim()}`, {
