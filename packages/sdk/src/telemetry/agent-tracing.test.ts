@@ -1,3 +1,4 @@
+import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -76,24 +77,45 @@ describe('OpenTelemetry GenAI spans (N-3)', () => {
       '  chat scripted-1',
     ]);
     const root = spans.find((span) => span.name === 'invoke_agent traced-team');
+    expect(root?.kind).toBe(SpanKind.INTERNAL);
     expect(root?.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'scripted-1',
       'gen_ai.agent.name': 'traced-team',
       'gen_ai.conversation.id': 'session-7',
+      'gen_ai.response.finish_reasons': ['stop'],
       'agentloom.run.status': 'succeeded',
     });
-    const chat = spans.find((span) => span.name === 'chat scripted-1');
-    expect(chat?.attributes).toMatchObject({
+    const worker = spans.find((span) => span.name === 'invoke_agent worker');
+    expect(worker?.attributes).toMatchObject({
+      'gen_ai.agent.description': 'Looks things up.',
+      'gen_ai.conversation.id': 'session-7',
+    });
+    const chats = spans.filter((span) => span.name === 'chat scripted-1');
+    expect(chats.map((span) => span.kind)).toEqual(chats.map(() => SpanKind.CLIENT));
+    expect(chats[0]?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'scripted-1',
+      'gen_ai.request.stream': true,
+      'gen_ai.response.model': 'scripted-1',
+      'gen_ai.response.id': 'scripted-1-response-1',
+      'gen_ai.response.finish_reasons': ['tool_call'],
     });
-    expect(typeof chat?.attributes['gen_ai.usage.input_tokens']).toBe('number');
+    // The tokens of the root invocation are those of every model call it made, executors' included.
+    const sum = (key: string) => chats.reduce((total, span) => total + Number(span.attributes[key]), 0);
+    expect(root?.attributes['gen_ai.usage.input_tokens']).toBe(sum('gen_ai.usage.input_tokens'));
+    expect(root?.attributes['gen_ai.usage.output_tokens']).toBe(sum('gen_ai.usage.output_tokens'));
     const toolSpan = spans.find((span) => span.name === 'execute_tool lookup');
     expect(toolSpan?.attributes).toMatchObject({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': 'lookup',
-      'gen_ai.tool.call.id': 'entry/1/0/1/0',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.description': 'Looks up.',
+      // The id the model gave the call; AgentLoom's own operation id beside it.
+      'gen_ai.tool.call.id': 'call_1_0',
+      'agentloom.operation.id': 'entry/1/0/1/0',
     });
     const everything = JSON.stringify(
       spans.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })),

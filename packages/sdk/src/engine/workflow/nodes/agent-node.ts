@@ -162,6 +162,8 @@ export class AgentNode implements WorkflowNode {
         input,
         limits,
         signal: invocation.stopSignal,
+        // The workflow traces the inner run in its own trace (N-3): the agent's own tracing would trace it twice.
+        telemetry: false,
       });
       void forwardEvents(run.events(), invocation);
       const handover: { interrupt?: RunInterrupt } = {};
