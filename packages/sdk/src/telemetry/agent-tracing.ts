@@ -133,7 +133,7 @@ export function createAgentTracing(options: TracingOptions, profile: AgentTeleme
     invocation.span.setAttributes({
       [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: invocation.inputTokens,
       [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: invocation.outputTokens,
-      ...(invocation.finishReason && !reason?.error ? { [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [invocation.finishReason] } : {}),
+      ...(invocation.finishReason && !reason ? { [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [invocation.finishReason] } : {}),
     });
     endSpan(invocation.span, reason);
   };
