@@ -138,7 +138,7 @@ export function createAgentTracing(options: TracingOptions, profile: AgentTeleme
     endSpan(invocation.span, reason);
   };
   /** Ends the spans still open, innermost first: calls, executor tasks, the run. */
-  const endAll = (calls: EndReason | undefined, runReason: EndReason | undefined, tasksReason = calls) => {
+  const endAll = (calls: EndReason | undefined, tasksReason: EndReason | undefined, runReason: EndReason | undefined) => {
     for (const span of [...tools.values(), ...chats.values()]) endSpan(span, calls);
     tools.clear();
     chats.clear();
@@ -277,7 +277,8 @@ export function createAgentTracing(options: TracingOptions, profile: AgentTeleme
             ? { error: result.reason ?? 'failed', message: `the run ended ${result.reason}` }
             : undefined;
         // Calls still open were cut by the end of the run (a deadline, a stop).
-        endAll({ error: result.reason ?? 'run-ended', message: 'cut by the end of the run' }, failed);
+        const cut = { error: result.reason ?? 'run-ended', message: 'cut by the end of the run' };
+        endAll(cut, cut, failed);
         return;
       }
       default:
