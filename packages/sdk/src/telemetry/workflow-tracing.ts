@@ -85,6 +85,8 @@ export function createWorkflowTracing(
         );
         return;
       case 'agent-event': {
+        // Nothing is traced outside the workflow's own span (an event that arrives after it ended).
+        if (!runSpan) return;
         let tracing = agentTracings.get(event.taskId);
         const profile = agents[event.node];
         if (!tracing && profile) {
