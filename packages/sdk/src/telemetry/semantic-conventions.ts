@@ -3,7 +3,7 @@ import type { FinishReason } from '../model/language-model.js';
 
 /**
  * The names of the OpenTelemetry GenAI semantic conventions the spans use, version
- * `GENAI_CONVENTIONS_VERSION` (docs/telemetry.md, ADR 0014). Each one is checked at compile time
+ * `GENAI_CONVENTIONS_VERSION` (docs/telemetry.md, ADR 0015). Each one is checked at compile time
  * against the constant `@opentelemetry/semantic-conventions` 1.45.0 exports from its incubating
  * entry (`satisfies typeof …`): a misspelt name, or one the package renames, fails the type
  * check. The values are copied rather than imported, as that package asks of instrumentation
