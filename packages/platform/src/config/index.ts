@@ -3,8 +3,10 @@ export {
   ConfigurationProblemError,
   type DispatcherKind,
   defaultBodyLimitBytes,
+  defaultSignInLimits,
   dispatcherKind,
   loadConfig,
   type PlatformConfig,
   pgBossSchemaOf,
+  type SignInLimits,
 } from './load-config.js';

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import proxyAddress from 'proxy-addr';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
 
@@ -37,7 +38,41 @@ export interface PlatformConfig {
   dispatcher?: DispatcherKind;
   /** pg-boss's schema (default `pgboss`, or `<platform schema>_pgboss` when the URL names a schema). */
   pgBossSchema?: string;
+  /**
+   * Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (P-15.3): addresses, CIDR
+   * ranges or `loopback` / `linklocal` / `uniquelocal`. Unset or empty: none.
+   */
+  trustedProxies?: readonly string[];
+  /** `Secure` on the session cookie: always, never, or (`auto`, the default) when the request is HTTPS. */
+  cookieSecure?: boolean | 'auto';
+  /** The bearer token `/metrics` asks for; unset: `/metrics` is off (404). */
+  metricsToken?: string;
+  /** Sign-in limits (P-15.3); unset: `defaultSignInLimits`. */
+  signInLimits?: SignInLimits;
 }
+
+/** How failed sign-ins slow down guessing without locking other users out (P-15.3). */
+export interface SignInLimits {
+  /** Failed sign-ins of one account before its back-off starts. */
+  accountFailures: number;
+  /** The first back-off of an account, in ms; it doubles with each further failure. */
+  backoffMs: number;
+  /** The longest back-off of an account, in ms. */
+  maximumBackoffMs: number;
+  /** Failed sign-ins from one client address within `addressWindowMs` before it is refused (much higher). */
+  addressFailures: number;
+  /** The window of the per-address count, in ms; successes never shorten it. */
+  addressWindowMs: number;
+}
+
+/** Defaults: 5 free failures per account, then 1 s doubling up to 15 min; 100 failures per address in 15 min. */
+export const defaultSignInLimits: SignInLimits = {
+  accountFailures: 5,
+  backoffMs: 1_000,
+  maximumBackoffMs: 15 * 60_000,
+  addressFailures: 100,
+  addressWindowMs: 15 * 60_000,
+};
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
 export type DispatcherKind = 'pg-boss' | 'lease-table';
@@ -156,6 +191,39 @@ export function loadConfig(
   }
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
+  const signInLimits: SignInLimits = {
+    accountFailures: integerSetting('AGENTLOOM_SIGNIN_ACCOUNT_FAILURES', defaultSignInLimits.accountFailures, 1),
+    backoffMs: integerSetting('AGENTLOOM_SIGNIN_BACKOFF_MS', defaultSignInLimits.backoffMs, 1),
+    maximumBackoffMs: integerSetting('AGENTLOOM_SIGNIN_MAX_BACKOFF_MS', defaultSignInLimits.maximumBackoffMs, 1),
+    addressFailures: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_FAILURES', defaultSignInLimits.addressFailures, 1),
+    addressWindowMs: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_WINDOW_MS', defaultSignInLimits.addressWindowMs, 1000),
+  };
+  if (signInLimits.addressFailures <= signInLimits.accountFailures) {
+    problems.push(
+      `AGENTLOOM_SIGNIN_ADDRESS_FAILURES (${signInLimits.addressFailures}) must be higher than AGENTLOOM_SIGNIN_ACCOUNT_FAILURES (${signInLimits.accountFailures}): one account's failures must never block its address.`,
+    );
+  }
+  const trustedProxies = (environment.AGENTLOOM_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustedProxies) {
+    try {
+      proxyAddress.compile(entry);
+    } catch (error) {
+      problems.push(
+        `AGENTLOOM_TRUSTED_PROXIES entry "${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal (${(error as Error).message}).`,
+      );
+    }
+  }
+  const cookieSecureText = environment.AGENTLOOM_COOKIE_SECURE ?? 'auto';
+  if (!['true', 'false', 'auto'].includes(cookieSecureText)) {
+    problems.push(`AGENTLOOM_COOKIE_SECURE "${cookieSecureText}" must be true, false or auto.`);
+  }
+  const metricsToken = environment.AGENTLOOM_METRICS_TOKEN;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    problems.push('AGENTLOOM_METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`).');
+  }
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -188,6 +256,10 @@ export function loadConfig(
     ...(pgBossSchema ? { pgBossSchema } : {}),
     webhookRetryMs,
     webhookAttempts,
+    trustedProxies,
+    cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',
+    ...(metricsToken ? { metricsToken } : {}),
+    signInLimits,
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),
