@@ -90,6 +90,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /users': 'instance-admin',
   'POST /users': 'instance-admin',
   'PATCH /users/{userId}': 'instance-admin',
+  'GET /users/{userId}/api-keys': 'instance-admin',
   'GET /admin/workers': 'instance-admin',
   'POST /admin/workers/{workerId}/drain': 'instance-admin',
   'GET /spaces': 'user',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import proxyAddress from 'proxy-addr';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
+import { mostAccountFailuresPerWindow } from '../identity/sign-in-limits.js';
 
 /** The platform's configuration after validation. */
 export interface PlatformConfig {
@@ -198,9 +199,10 @@ export function loadConfig(
     addressFailures: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_FAILURES', defaultSignInLimits.addressFailures, 1),
     addressWindowMs: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_WINDOW_MS', defaultSignInLimits.addressWindowMs, 1000),
   };
-  if (signInLimits.addressFailures <= signInLimits.accountFailures) {
+  const mostPerAccount = Object.values(signInLimits).every(Number.isFinite) ? mostAccountFailuresPerWindow(signInLimits) : 0;
+  if (signInLimits.addressFailures <= mostPerAccount) {
     problems.push(
-      `AGENTLOOM_SIGNIN_ADDRESS_FAILURES (${signInLimits.addressFailures}) must be higher than AGENTLOOM_SIGNIN_ACCOUNT_FAILURES (${signInLimits.accountFailures}): one account's failures must never block its address.`,
+      `AGENTLOOM_SIGNIN_ADDRESS_FAILURES (${signInLimits.addressFailures}) must be higher than ${mostPerAccount}: with these settings one account's back-off lets that many failures through in AGENTLOOM_SIGNIN_ADDRESS_WINDOW_MS, and guessing at one account must never block its address for everyone else.`,
     );
   }
   const trustedProxies = (environment.AGENTLOOM_TRUSTED_PROXIES ?? '')

@@ -1,3 +1,9 @@
 export { createApiKey, type KeyCreator, revokeKeysMadeBy, withCreators } from './api-keys.js';
-export { SignInLimiter, type SignInVerdict } from './sign-in-limits.js';
+export {
+  backoffAfter,
+  mostAccountFailuresPerWindow,
+  SignInLimiter,
+  SignInLimitsProblemError,
+  type SignInVerdict,
+} from './sign-in-limits.js';
 export { createUser, EmailTakenError } from './users.js';

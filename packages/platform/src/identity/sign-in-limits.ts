@@ -11,6 +11,42 @@ const knownForMs = 30 * 24 * 60 * 60_000;
 /** Whether a sign-in attempt may check its password now, and if not, which limit holds it and for how long. */
 export type SignInVerdict = { allowed: true } | { allowed: false; limit: 'account' | 'address'; retryAfterMs: number };
 
+/** The back-off after `failures` consecutive failures of one account, in ms (0 before `accountFailures`). */
+export function backoffAfter(limits: SignInLimits, failures: number): number {
+  if (failures < limits.accountFailures) return 0;
+  const doublings = Math.min(failures - limits.accountFailures, 40);
+  return Math.min(limits.maximumBackoffMs, limits.backoffMs * 2 ** doublings);
+}
+
+/**
+ * The most failures one account's back-off lets through within one address window: its free
+ * failures at once, then one each time a back-off ends. The per-address limit must stay above
+ * it, so that guessing at one account can never block the address for everyone else.
+ */
+export function mostAccountFailuresPerWindow(limits: SignInLimits): number {
+  let failures = limits.accountFailures;
+  let elapsed = 0;
+  for (;;) {
+    const wait = backoffAfter(limits, failures);
+    // Once the back-off is at its longest, the rest of the window holds a fixed number of them.
+    if (wait >= limits.maximumBackoffMs) return failures + Math.floor((limits.addressWindowMs - elapsed - 1) / wait);
+    elapsed += wait;
+    if (elapsed >= limits.addressWindowMs) return failures;
+    failures += 1;
+  }
+}
+
+/** Thrown for limits under which one account's failures could block its address. */
+export class SignInLimitsProblemError extends Error {
+  readonly code = 'invalid-configuration';
+  constructor(readonly mostPerAccount: number) {
+    super(
+      `The per-address sign-in limit must be higher than ${mostPerAccount}, the most failures one account's back-off lets through in the address window.`,
+    );
+    this.name = 'SignInLimitsProblemError';
+  }
+}
+
 interface LimitKeys {
   account: string;
   address?: string;
@@ -27,7 +63,8 @@ interface LimitKeys {
  *   owner too, but never longer than the last back-off: it is a delay, not a lock.
  * - Per client address: far more failures (`addressFailures` in `addressWindowMs`) against any
  *   accounts (password spraying). A success never clears it. Refused attempts are not counted,
- *   so one account's back-off bounds what guessing one account adds to its address. An address
+ *   so one account's back-off bounds what guessing one account adds to its address, and the
+ *   limit must be above that bound (`mostAccountFailuresPerWindow`, checked here). An address
  *   over its limit still lets through the accounts that signed in from it in the last 30 days:
  *   an attacker behind a shared address (a load balancer, an office) never locks those out.
  *
@@ -39,7 +76,10 @@ export class SignInLimiter {
     private readonly database: Kysely<PlatformDatabase>,
     private readonly limits: SignInLimits,
     private readonly secretKey: string,
-  ) {}
+  ) {
+    const mostPerAccount = mostAccountFailuresPerWindow(limits);
+    if (limits.addressFailures <= mostPerAccount) throw new SignInLimitsProblemError(mostPerAccount);
+  }
 
   /** Whether an attempt for `email` from `address` may check its password at `now`. */
   async check(email: string, address: string | undefined, now: Date): Promise<SignInVerdict> {
@@ -51,7 +91,7 @@ export class SignInLimiter {
     const account = byKey.get(keys.account);
     if (account?.last_failure_at) {
       const last = Date.parse(account.last_failure_at);
-      const until = last + this.backoffMs(account.failures);
+      const until = last + backoffAfter(this.limits, account.failures);
       if (time - last < accountMemoryMs && until > time) return { allowed: false, limit: 'account', retryAfterMs: until - time };
     }
     const addressRow = keys.address === undefined ? undefined : byKey.get(keys.address);
@@ -62,13 +102,6 @@ export class SignInLimiter {
       if (windowEnds > time && !isKnown) return { allowed: false, limit: 'address', retryAfterMs: windowEnds - time };
     }
     return { allowed: true };
-  }
-
-  /** The back-off after `failures` consecutive failures of one account, in ms. */
-  backoffMs(failures: number): number {
-    if (failures < this.limits.accountFailures) return 0;
-    const doublings = Math.min(failures - this.limits.accountFailures, 40);
-    return Math.min(this.limits.maximumBackoffMs, this.limits.backoffMs * 2 ** doublings);
   }
 
   /** Counts a wrong password (or an unknown or disabled account) against the account and the address. */
