@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignInLimits } from '../src/config/index.js';
 import { mostAccountFailuresPerWindow } from '../src/identity/index.js';
@@ -145,6 +147,45 @@ describe.each(dialects)('sign-in limits on %s (P-15.3)', (dialect) => {
     const blocked = await signIn('10.0.0.1', 'dave@example.com', password, { 'x-forwarded-for': '192.0.2.66' });
     expect(limitOf(blocked.body)).toBe('address');
     expect((await signIn('10.0.0.1', 'dave@example.com', password, { 'x-forwarded-for': '192.0.2.77' })).status).toBe(200);
+  });
+});
+
+describe('the client address over a real socket', () => {
+  it('reads the TCP peer as @hono/node-server passes it, and trusts X-Forwarded-Proto from a trusted loopback proxy only', async () => {
+    const trusting = await createTestPlatform('sqlite', { trustedProxies: ['loopback'] });
+    const untrusting = await createTestPlatform('sqlite', { trustedProxies: [] });
+    const servers = [trusting, untrusting].map((platform) =>
+      serve({ fetch: platform.app.fetch, port: 0, hostname: '127.0.0.1' }),
+    );
+    try {
+      await Promise.all(
+        servers.map((server) => new Promise((resolve) => (server.listening ? resolve(null) : server.once('listening', resolve)))),
+      );
+      const answers = [];
+      for (const [index, platform] of [trusting, untrusting].entries()) {
+        await seedUser(platform, 'ann@example.com');
+        const { port } = (servers[index] as (typeof servers)[number]).address() as AddressInfo;
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.99' },
+          body: JSON.stringify({ email: 'ann@example.com', password }),
+        });
+        const session = await platform.services.database.selectFrom('web_sessions').select('ip').executeTakeFirst();
+        answers.push({
+          status: response.status,
+          secure: /;\s*Secure/i.test(response.headers.get('set-cookie') ?? ''),
+          ip: session?.ip,
+        });
+      }
+      expect(answers).toEqual([
+        { status: 200, secure: true, ip: '192.0.2.99' },
+        { status: 200, secure: false, ip: '127.0.0.1' },
+      ]);
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      await trusting.destroy();
+      await untrusting.destroy();
+    }
   });
 });
 
