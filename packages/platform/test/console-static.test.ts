@@ -52,6 +52,14 @@ describe('the built web console served by the platform', () => {
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toContain("script-src 'self'");
     expect(policy).not.toContain('unsafe-inline');
+    // Inline <style> elements need this page's nonce, new on every page load.
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeDefined();
+    writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><html><head><title>console</title></head></html>');
+    const withHead = await platform.app.request('/');
+    const nextNonce = /'nonce-([^']+)'/.exec(withHead.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nextNonce).not.toBe(nonce);
+    expect(await withHead.text()).toContain(`<meta property="csp-nonce" nonce="${nextNonce}">`);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
