@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignInLimits } from '../src/config/index.js';
-import { mostAccountFailuresPerWindow } from '../src/identity/index.js';
+import { mostAccountFailuresPerWindow, type SignInLimits } from '../src/config/index.js';
 import { createPlatform } from '../src/platform.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 

@@ -8,7 +8,7 @@ export interface RawZipEntry {
   deflated: Uint8Array;
   /** The uncompressed size both headers declare (a lying zip declares less than the real size). */
   declaredSize: number;
-  /** The CRC-32 both headers declare. */
+  /** The CRC32 both headers declare. */
   crc: number;
 }
 

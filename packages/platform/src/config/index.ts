@@ -3,10 +3,9 @@ export {
   ConfigurationProblemError,
   type DispatcherKind,
   defaultBodyLimitBytes,
-  defaultSignInLimits,
   dispatcherKind,
   loadConfig,
   type PlatformConfig,
   pgBossSchemaOf,
-  type SignInLimits,
 } from './load-config.js';
+export { backoffAfter, defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import proxyAddress from 'proxy-addr';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
-import { mostAccountFailuresPerWindow } from '../identity/sign-in-limits.js';
+import { defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';
 
 /** The platform's configuration after validation. */
 export interface PlatformConfig {
@@ -51,29 +51,6 @@ export interface PlatformConfig {
   /** Sign-in limits (P-15.3); unset: `defaultSignInLimits`. */
   signInLimits?: SignInLimits;
 }
-
-/** How failed sign-ins slow down guessing without locking other users out (P-15.3). */
-export interface SignInLimits {
-  /** Failed sign-ins of one account before its back-off starts. */
-  accountFailures: number;
-  /** The first back-off of an account, in ms; it doubles with each further failure. */
-  backoffMs: number;
-  /** The longest back-off of an account, in ms. */
-  maximumBackoffMs: number;
-  /** Failed sign-ins from one client address within `addressWindowMs` before it is refused (much higher). */
-  addressFailures: number;
-  /** The window of the per-address count, in ms; successes never shorten it. */
-  addressWindowMs: number;
-}
-
-/** Defaults: 5 free failures per account, then 1 s doubling up to 15 min; 100 failures per address in 15 min. */
-export const defaultSignInLimits: SignInLimits = {
-  accountFailures: 5,
-  backoffMs: 1_000,
-  maximumBackoffMs: 15 * 60_000,
-  addressFailures: 100,
-  addressWindowMs: 15 * 60_000,
-};
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
 export type DispatcherKind = 'pg-boss' | 'lease-table';

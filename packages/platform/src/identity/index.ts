@@ -1,9 +1,3 @@
 export { createApiKey, type KeyCreator, revokeKeysMadeBy, withCreators } from './api-keys.js';
-export {
-  backoffAfter,
-  mostAccountFailuresPerWindow,
-  SignInLimiter,
-  SignInLimitsProblemError,
-  type SignInVerdict,
-} from './sign-in-limits.js';
+export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
 export { createUser, EmailTakenError } from './users.js';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { SignInLimits } from '../config/index.js';
+import { backoffAfter, mostAccountFailuresPerWindow, type SignInLimits } from '../config/index.js';
 import { keyedDigest } from '../crypto/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
 
@@ -10,31 +10,6 @@ const knownForMs = 30 * 24 * 60 * 60_000;
 
 /** Whether a sign-in attempt may check its password now, and if not, which limit holds it and for how long. */
 export type SignInVerdict = { allowed: true } | { allowed: false; limit: 'account' | 'address'; retryAfterMs: number };
-
-/** The back-off after `failures` consecutive failures of one account, in ms (0 before `accountFailures`). */
-export function backoffAfter(limits: SignInLimits, failures: number): number {
-  if (failures < limits.accountFailures) return 0;
-  const doublings = Math.min(failures - limits.accountFailures, 40);
-  return Math.min(limits.maximumBackoffMs, limits.backoffMs * 2 ** doublings);
-}
-
-/**
- * The most failures one account's back-off lets through within one address window: its free
- * failures at once, then one each time a back-off ends. The per-address limit must stay above
- * it, so that guessing at one account can never block the address for everyone else.
- */
-export function mostAccountFailuresPerWindow(limits: SignInLimits): number {
-  let failures = limits.accountFailures;
-  let elapsed = 0;
-  for (;;) {
-    const wait = backoffAfter(limits, failures);
-    // Once the back-off is at its longest, the rest of the window holds a fixed number of them.
-    if (wait >= limits.maximumBackoffMs) return failures + Math.floor((limits.addressWindowMs - elapsed - 1) / wait);
-    elapsed += wait;
-    if (elapsed >= limits.addressWindowMs) return failures;
-    failures += 1;
-  }
-}
 
 /** Thrown for limits under which one account's failures could block its address. */
 export class SignInLimitsProblemError extends Error {

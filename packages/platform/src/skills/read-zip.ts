@@ -71,7 +71,7 @@ function listEntries(zip: ZipFile): Promise<Entry[]> {
 /**
  * Inflates one entry as a stream: yauzl stops it as soon as it yields more bytes than the
  * central directory declares (so a lying header can never make it inflate a bomb), `budget`
- * caps the bytes it may add to the package, and the CRC-32 of what came out must match.
+ * caps the bytes it may add to the package, and the CRC32 of what came out must match.
  */
 function inflateEntry(zip: ZipFile, entry: Entry, path: string, budget: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -95,7 +95,7 @@ function inflateEntry(zip: ZipFile, entry: Entry, path: string, budget: number):
       });
       stream.on('error', (error: Error) => fail(`its real contents do not match its header (${error.message})`));
       stream.on('end', () => {
-        if (checksum >>> 0 !== entry.crc32) return fail('its CRC-32 does not match its contents (corrupt or altered)');
+        if (checksum >>> 0 !== entry.crc32) return fail('its CRC32 does not match its contents (corrupt or altered)');
         resolve(new Uint8Array(Buffer.concat(chunks, size)));
       });
     });
@@ -106,7 +106,7 @@ function inflateEntry(zip: ZipFile, entry: Entry, path: string, budget: number):
  * Unpacks a zip in memory after checking every entry: no symbolic links, no unsafe paths, no
  * encryption, at most `packageLimits` files and declared bytes (every such problem is reported
  * at once). Each file is then inflated as a stream and must match its declared size and its
- * CRC-32, with the running total capped, so a bomb is cut off after a few kilobytes. Nothing
+ * CRC32, with the running total capped, so a bomb is cut off after a few kilobytes. Nothing
  * is written. yauzl reads the archive (it trusts the central directory only and enforces the
  * declared sizes while inflating); this file adds the package rules and the checksum.
  */
