@@ -109,6 +109,25 @@ describe.each(dialects)('input limits on %s (P-15.4)', (dialect) => {
       expect(await versions()).toBe(before);
     });
 
+    it('refuses a stored entry whose headers declare 1,000 bytes of a longer file (it used to be accepted, truncated)', async () => {
+      const before = await versions();
+      const content = Buffer.alloc(1 << 20, 7);
+      const truncated = writeZip([
+        honestEntry('notes-helper/SKILL.md', skillText),
+        {
+          name: 'notes-helper/data.bin',
+          deflated: content,
+          stored: true,
+          declaredSize: 1000,
+          crc: honestEntry('x', content).crc,
+        },
+      ]);
+      const response = await upload(truncated);
+      expect([response.status, errorOf(response.body)?.code]).toEqual([422, 'invalid-skill-package']);
+      expect(JSON.stringify(response.body)).toContain('CRC32');
+      expect(await versions()).toBe(before);
+    });
+
     it('refuses an entry whose CRC32 does not match its contents', async () => {
       const before = await versions();
       const altered = honestEntry('notes-helper/data.txt', Buffer.from('the original text'));

@@ -4,8 +4,10 @@ import crc32 from 'crc-32';
 /** One entry of a hand-made zip: its deflated bytes and what the headers claim about them. */
 export interface RawZipEntry {
   name: string;
-  /** Raw deflate data (method 8). */
+  /** The entry's data: raw deflate (method 8), or the bytes themselves when `stored`. */
   deflated: Uint8Array;
+  /** Method 0 (stored): the headers' compressed size is then `declaredSize` too, as the format requires. */
+  stored?: boolean;
   /** The uncompressed size both headers declare (a lying zip declares less than the real size). */
   declaredSize: number;
   /** The CRC32 both headers declare. */
@@ -40,10 +42,12 @@ export function writeZip(entries: readonly RawZipEntry[]): Uint8Array {
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
     local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
+    const method = entry.stored ? 0 : 8;
+    const compressedSize = entry.stored ? entry.declaredSize : entry.deflated.length;
+    local.writeUInt16LE(method, 8);
     local.writeUInt16LE(0x21, 12); // 1980-01-01
     local.writeUInt32LE(entry.crc, 14);
-    local.writeUInt32LE(entry.deflated.length, 18);
+    local.writeUInt32LE(compressedSize, 18);
     local.writeUInt32LE(entry.declaredSize, 22);
     local.writeUInt16LE(name.length, 26);
     const header = Buffer.alloc(46);
@@ -51,10 +55,10 @@ export function writeZip(entries: readonly RawZipEntry[]): Uint8Array {
     header.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
     header.writeUInt16LE(20, 6);
     header.writeUInt16LE(0x0800, 8);
-    header.writeUInt16LE(8, 10);
+    header.writeUInt16LE(method, 10);
     header.writeUInt16LE(0x21, 14);
     header.writeUInt32LE(entry.crc, 16);
-    header.writeUInt32LE(entry.deflated.length, 20);
+    header.writeUInt32LE(compressedSize, 20);
     header.writeUInt32LE(entry.declaredSize, 24);
     header.writeUInt16LE(name.length, 28);
     header.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file
