@@ -119,6 +119,15 @@ describe.each(dialects)('sign-in limits on %s (P-15.3)', (dialect) => {
       .orderBy('web_sessions.created_at')
       .execute();
     expect(sessions.slice(-2).map((session) => session.ip)).toEqual(['203.0.113.50', '192.0.2.44']);
+    // An IPv4 peer seen by a dual-stack listener is the same client as its plain form.
+    clock += 1000;
+    expect((await signIn('::ffff:203.0.113.50', 'erin@example.com', password)).status).toBe(200);
+    const latest = await platform.services.database
+      .selectFrom('web_sessions')
+      .select('ip')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    expect(latest?.ip).toBe('203.0.113.50');
 
     // A sprayer that forges X-Forwarded-For through no trusted proxy is still counted by its own address.
     const forger = '203.0.113.66';

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isIPv4 } from 'node:net';
 import type { Context } from 'hono';
 import proxyAddress from 'proxy-addr';
 import type { PlatformConfig } from '../config/index.js';
@@ -43,7 +44,10 @@ export function clientAddressOf(c: Context<PlatformEnvironment>): string | undef
     socket: { remoteAddress: socketAddress },
     headers: { 'x-forwarded-for': c.req.header('x-forwarded-for') ?? '' },
   } as unknown as IncomingMessage;
-  return proxyAddress(request, trustOf(c.get('services').config));
+  const address = proxyAddress(request, trustOf(c.get('services').config));
+  // One client, one key: an IPv4 peer seen by a dual-stack listener (`::ffff:192.0.2.1`) is counted as itself.
+  const mapped = /^::ffff:(.+)$/i.exec(address)?.[1];
+  return mapped && isIPv4(mapped) ? mapped : address;
 }
 
 /**
