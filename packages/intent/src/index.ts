@@ -5,41 +5,6 @@
  * `@agentloom/sdk/intent` adapts an SDK `LanguageModel` to its `CommandGenerator` port.
  */
 
-// Understanding an utterance.
-export {
-  type DecidingLayer,
-  type FallbackTrace,
-  MAX_UTTERANCE_LENGTH,
-  type ModelTrace,
-  type RejectedCommand,
-  type RuleHit,
-  type RulesTrace,
-  type SimilarityScore,
-  type SimilarityTrace,
-  type SlotFinding,
-  type SlotsTrace,
-  type TraceEntry,
-  type UnderstandInput,
-  type UnderstandPorts,
-  type UnderstandResult,
-  understand,
-} from './understand/index.js';
-
-// Commands and the dialogue state the host holds.
-export {
-  applyCommands,
-  type Command,
-  type CommandType,
-  commandSchema,
-  commandTypes,
-  type DialogueState,
-  dialogueStateSchema,
-  refKey,
-  type SlotValue,
-  sameRef,
-  slotValueSchema,
-} from './commands/index.js';
-
 // The catalog.
 export {
   type Action,
@@ -61,8 +26,21 @@ export {
   slotTypes,
   type TriggerRules,
 } from './catalog/index.js';
-export { renderIntentSchemas } from './schemas/index.js';
-
+export { type CliIo, runCli } from './cli/index.js';
+// Commands and the dialogue state the host holds.
+export {
+  applyCommands,
+  type Command,
+  type CommandType,
+  commandSchema,
+  commandTypes,
+  type DialogueState,
+  dialogueStateSchema,
+  refKey,
+  type SlotValue,
+  sameRef,
+  slotValueSchema,
+} from './commands/index.js';
 // Ports and their adapters.
 export {
   cosine,
@@ -72,17 +50,17 @@ export {
   type HashingEmbedderOptions,
   type OpenAICompatibleEmbedderOptions,
 } from './embedders/index.js';
+// Errors.
 export {
-  buildGeneratorRequest,
-  type CommandGenerator,
-  type CommandGeneratorRequest,
-  type GeneratorAction,
-  validateGeneratorOutput,
-} from './layers/index.js';
-
-// Chinese-aware text handling (what the rules layer matches with).
-export { normalizeText, parseChineseNumeral } from './text/index.js';
-
+  CommandGeneratorError,
+  EmbedderError,
+  IntentError,
+  type IntentErrorCode,
+  type IntentProblem,
+  InvalidCatalogError,
+  InvalidCorpusError,
+  InvalidUnderstandInputError,
+} from './errors/index.js';
 // Evaluation.
 export {
   type Corpus,
@@ -100,16 +78,32 @@ export {
   type TurnOutcome,
   turnLabel,
 } from './evaluation/index.js';
-export { type CliIo, runCli } from './cli/index.js';
-
-// Errors.
 export {
-  CommandGeneratorError,
-  EmbedderError,
-  IntentError,
-  type IntentErrorCode,
-  type IntentProblem,
-  InvalidCatalogError,
-  InvalidCorpusError,
-  InvalidUnderstandInputError,
-} from './errors/index.js';
+  buildGeneratorRequest,
+  type CommandGenerator,
+  type CommandGeneratorRequest,
+  type GeneratorAction,
+  validateGeneratorOutput,
+} from './layers/index.js';
+export { renderIntentSchemas } from './schemas/index.js';
+// Chinese-aware text handling (what the rules layer matches with).
+export { normalizeText, parseChineseNumeral } from './text/index.js';
+// Understanding an utterance.
+export {
+  type DecidingLayer,
+  type FallbackTrace,
+  MAX_UTTERANCE_LENGTH,
+  type ModelTrace,
+  type RejectedCommand,
+  type RuleHit,
+  type RulesTrace,
+  type SimilarityScore,
+  type SimilarityTrace,
+  type SlotFinding,
+  type SlotsTrace,
+  type TraceEntry,
+  type UnderstandInput,
+  type UnderstandPorts,
+  type UnderstandResult,
+  understand,
+} from './understand/index.js';

@@ -48,7 +48,8 @@ class UsageError extends Error {}
 function fraction(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`${name} takes a number from 0 to 1, got "${text}"`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new UsageError(`${name} takes a number from 0 to 1, got "${text}"`);
   return value;
 }
 
@@ -116,7 +117,8 @@ function parse(argv: readonly string[]) {
   const typeF1: Partial<Record<CommandType, number>> = {};
   for (const entry of values['min-type-f1'] ?? []) {
     const [type, minimum] = entry.split('=');
-    if (!commandTypes.includes(type as CommandType)) throw new UsageError(`--min-type-f1: "${type}" is not a command type (${commandTypes.join(', ')})`);
+    if (!commandTypes.includes(type as CommandType))
+      throw new UsageError(`--min-type-f1: "${type}" is not a command type (${commandTypes.join(', ')})`);
     typeF1[type as CommandType] = fraction('--min-type-f1', minimum);
   }
   const thresholds: Thresholds = { typeF1 };
@@ -149,7 +151,10 @@ function parse(argv: readonly string[]) {
   };
 }
 
-function makeEmbedder(parsed: Exclude<ReturnType<typeof parse>, { help: true }>, env: Record<string, string | undefined>): Embedder | undefined {
+function makeEmbedder(
+  parsed: Exclude<ReturnType<typeof parse>, { help: true }>,
+  env: Record<string, string | undefined>,
+): Embedder | undefined {
   if (parsed.embedder === 'none') return undefined;
   if (parsed.embedder === 'hashing') return createHashingEmbedder();
   const apiKey = env.AGENTLOOM_INTENT_EMBEDDER_API_KEY;

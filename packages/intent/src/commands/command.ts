@@ -13,7 +13,9 @@ const slotName = z.string().min(1).max(64);
  * state and routes `start` by its action reference.
  */
 export const commandSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('start'), action: actionRefSchema }).describe('Start the action (the host routes by `action`).'),
+  z
+    .strictObject({ type: z.literal('start'), action: actionRefSchema })
+    .describe('Start the action (the host routes by `action`).'),
   z
     .strictObject({ type: z.literal('setSlot'), name: slotName, value: slotValueSchema })
     .describe('Fill a slot of the action started in the same turn, else of the active one.'),

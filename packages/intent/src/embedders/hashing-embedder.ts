@@ -10,7 +10,25 @@ export interface HashingEmbedderOptions {
 /** Han characters too common to say anything alone (they still count inside pairs). */
 const commonHan = new Set([...'的了吗呢吧啊呀我你他她它们是在有个这那么要想请帮给一下能可以就也都还和与把被让']);
 /** Chinese pairs that carry no topic. */
-const commonHanPairs = new Set(['我想', '帮我', '一下', '可以', '请问', '一个', '什么', '我要', '你们', '我们', '能不', '不能', '麻烦', '需要', '怎么', '一张', '帮忙']);
+const commonHanPairs = new Set([
+  '我想',
+  '帮我',
+  '一下',
+  '可以',
+  '请问',
+  '一个',
+  '什么',
+  '我要',
+  '你们',
+  '我们',
+  '能不',
+  '不能',
+  '麻烦',
+  '需要',
+  '怎么',
+  '一张',
+  '帮忙',
+]);
 /** English words that carry no topic. */
 const commonWords = new Set(
   'a an the to of for in on at by with from and or but is are was were be been am i me my you your we our us it its this that these those can could would will please do does did have has had want need like just some any so'.split(
@@ -70,7 +88,8 @@ function features(text: string, add: (feature: string, weight: number) => void):
  */
 export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Embedder {
   const dimensions = options.dimensions ?? 1024;
-  if (!Number.isInteger(dimensions) || dimensions < 16) throw new RangeError(`dimensions must be an integer of at least 16, got ${dimensions}`);
+  if (!Number.isInteger(dimensions) || dimensions < 16)
+    throw new RangeError(`dimensions must be an integer of at least 16, got ${dimensions}`);
   const embedOne = (text: string): number[] => {
     const vector = new Float64Array(dimensions);
     features(text, (feature, weight) => {

@@ -41,7 +41,12 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
   const embedBatch = async (texts: readonly string[], signal: AbortSignal | undefined): Promise<number[][]> => {
-    const body = { model: options.model, input: texts, encoding_format: 'float', ...(options.dimensions ? { dimensions: options.dimensions } : {}) };
+    const body = {
+      model: options.model,
+      input: texts,
+      encoding_format: 'float',
+      ...(options.dimensions ? { dimensions: options.dimensions } : {}),
+    };
     const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     try {
@@ -52,7 +57,9 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
     } catch (error) {
-      throw new EmbedderError(`embedding request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new EmbedderError(`embedding request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) throw new EmbedderError(`embedding request to ${url} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -67,7 +74,12 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
     data.forEach((item, position) => {
       const index = typeof item.index === 'number' ? item.index : position;
       const embedding = item.embedding;
-      if (Array.isArray(embedding) && embedding.every((value) => typeof value === 'number') && index >= 0 && index < texts.length) {
+      if (
+        Array.isArray(embedding) &&
+        embedding.every((value) => typeof value === 'number') &&
+        index >= 0 &&
+        index < texts.length
+      ) {
         vectors[index] = embedding as number[];
       }
     });

@@ -83,7 +83,8 @@ function expectationProblems(catalog: CompiledCatalog, state: DialogueState, exp
     (ref) => catalog.action(refKey(ref)) ?? [],
   );
   for (const command of expect) {
-    if (command.type === 'start' && !catalog.action(refKey(command.action))) problems.push(`${refKey(command.action)} is not an action of the catalog`);
+    if (command.type === 'start' && !catalog.action(refKey(command.action)))
+      problems.push(`${refKey(command.action)} is not an action of the catalog`);
     if (command.type === 'clarify') {
       for (const option of command.options) {
         if (!catalog.action(refKey(option))) problems.push(`clarify option ${refKey(option)} is not an action of the catalog`);

@@ -88,7 +88,8 @@ function score(truePositives: number, falsePositives: number, falseNegatives: nu
   if (truePositives + falsePositives > 0) result.precision = truePositives / (truePositives + falsePositives);
   if (truePositives + falseNegatives > 0) result.recall = truePositives / (truePositives + falseNegatives);
   if (result.precision !== undefined && result.recall !== undefined) {
-    result.f1 = result.precision + result.recall === 0 ? 0 : (2 * result.precision * result.recall) / (result.precision + result.recall);
+    result.f1 =
+      result.precision + result.recall === 0 ? 0 : (2 * result.precision * result.recall) / (result.precision + result.recall);
   } else if (truePositives + falsePositives + falseNegatives > 0) result.f1 = 0;
   return result;
 }
@@ -165,7 +166,12 @@ export async function evaluateCorpus(corpus: Corpus, ports: UnderstandPorts = {}
       });
       tally(all, () => 'all', turn.expect, result.commands);
       tally(types, (_key, command) => command.type, turn.expect, result.commands);
-      tally(actions, (_key, command) => (command.type === 'start' ? refKey(command.action) : undefined), turn.expect, result.commands);
+      tally(
+        actions,
+        (_key, command) => (command.type === 'start' ? refKey(command.action) : undefined),
+        turn.expect,
+        result.commands,
+      );
       state = applyCommands(state, turn.expect, corpus.catalog);
     }
   }
@@ -201,7 +207,16 @@ export async function evaluateCorpus(corpus: Corpus, ports: UnderstandPorts = {}
 }
 
 function confusionOf(corpus: Corpus, turns: readonly TurnOutcome[]): EvaluationReport['confusion'] {
-  const order = [...corpus.catalog.actions.map((action) => action.key), 'clarify', 'cancel', 'handOff', 'chitChat', 'cannotHandle', 'slots', 'none'];
+  const order = [
+    ...corpus.catalog.actions.map((action) => action.key),
+    'clarify',
+    'cancel',
+    'handOff',
+    'chitChat',
+    'cannotHandle',
+    'slots',
+    'none',
+  ];
   const pairs = turns.map((turn) => [turnLabel(turn.expected), turnLabel(turn.predicted)] as const);
   const used = new Set(pairs.flat());
   const labels = order.filter((label) => used.has(label));

@@ -70,7 +70,9 @@ export function formatReport(
     lines.push(listing === 'all' ? 'Turns (✓ right, ✗ wrong; the layer that decided)' : 'Wrong turns (the layer that decided)');
     for (const turn of report.turns) {
       if (listing === 'errors' && turn.correct) continue;
-      lines.push(`  ${turn.correct ? '✓' : '✗'} ${padEnd(`${turn.dialogue}#${turn.turn}`, 44)} ${padEnd(turn.decidedBy, 10)} ${turn.user}`);
+      lines.push(
+        `  ${turn.correct ? '✓' : '✗'} ${padEnd(`${turn.dialogue}#${turn.turn}`, 44)} ${padEnd(turn.decidedBy, 10)} ${turn.user}`,
+      );
       if (!turn.correct) {
         if (turn.missing.length > 0) lines.push(`      missing:    ${turn.missing.join('; ')}`);
         if (turn.unexpected.length > 0) lines.push(`      unexpected: ${turn.unexpected.join('; ')}`);

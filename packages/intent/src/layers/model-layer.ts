@@ -16,10 +16,10 @@ interface LayerState {
   askedSlot?: string;
 }
 
-const outputSchema = z.toJSONSchema(z.object({ commands: z.array(commandSchema) }), { target: 'draft-2020-12', io: 'input' }) as Record<
-  string,
-  unknown
->;
+const outputSchema = z.toJSONSchema(z.object({ commands: z.array(commandSchema) }), {
+  target: 'draft-2020-12',
+  io: 'input',
+}) as Record<string, unknown>;
 
 /** Ranks actions for the model when no embedder ran: the offline hashing embedder over the examples. */
 const relevanceEmbedder = createHashingEmbedder();
@@ -53,7 +53,10 @@ export async function buildGeneratorRequest(
     (a, b) => (order.get(a.key) ?? Number.MAX_SAFE_INTEGER) - (order.get(b.key) ?? Number.MAX_SAFE_INTEGER) || a.order - b.order,
   );
   const active = state.activeAction ? catalog.action(refKey(state.activeAction)) : undefined;
-  const chosen = [...(active ? [active] : []), ...byRelevance.filter((action) => action !== active)].slice(0, catalog.catalog.generator.topK);
+  const chosen = [...(active ? [active] : []), ...byRelevance.filter((action) => action !== active)].slice(
+    0,
+    catalog.catalog.generator.topK,
+  );
   const visible = new Set(catalog.catalog.generator.visibleMetadata);
   const actions: GeneratorAction[] = chosen.map((action) => ({
     action: action.action.ref,
@@ -108,7 +111,10 @@ export function validateGeneratorOutput(
     if (!Array.isArray(commands)) throw new TypeError('no "commands" list');
     list = commands;
   } catch (error) {
-    rejected.push({ command: output, reason: `the output could not be read: ${error instanceof Error ? error.message : String(error)}` });
+    rejected.push({
+      command: output,
+      reason: `the output could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    });
     return { commands: [{ type: 'cannotHandle', reason: 'the model output could not be read' }], rejected };
   }
   const accepted: Command[] = [];
@@ -144,10 +150,13 @@ export function validateGeneratorOutput(
         else if (!slot) refuse(`"${command.name}" is not a slot of ${holder.key}`);
         else {
           const given = command.value;
-          const typed = (slot.slot.type === 'number' && typeof given === 'number') || (slot.slot.type === 'boolean' && typeof given === 'boolean');
+          const typed =
+            (slot.slot.type === 'number' && typeof given === 'number') ||
+            (slot.slot.type === 'boolean' && typeof given === 'boolean');
           const value = typed ? given : convert(catalog, slot, String(given));
           const previous = holder === started ? undefined : state.slots[command.name];
-          if (value === undefined) refuse(`${JSON.stringify(command.value)} is not a valid ${slot.slot.type} for "${command.name}"`);
+          if (value === undefined)
+            refuse(`${JSON.stringify(command.value)} is not a valid ${slot.slot.type} for "${command.name}"`);
           else if (previous === value) refuse(`"${command.name}" already holds ${JSON.stringify(value)}`);
           else accepted.push({ type: previous === undefined ? 'setSlot' : 'correctSlot', name: command.name, value });
         }
@@ -188,9 +197,12 @@ export async function runModelLayer(
     output = await generator.generate(request, signal ? { signal } : {});
   } catch (error) {
     if (IntentError.isInstance(error)) throw error;
-    throw new CommandGeneratorError(`command generator ${generator.name} failed: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw new CommandGeneratorError(
+      `command generator ${generator.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   const offered = request.actions.map((action) => action.action);
   const { commands, rejected } = validateGeneratorOutput(catalog, output, state, offered);

@@ -1,4 +1,10 @@
-import { type CompiledAction, type CompiledCatalog, type CompiledConversation, type CompiledTarget, isAction } from '../catalog/compile-catalog.js';
+import {
+  type CompiledAction,
+  type CompiledCatalog,
+  type CompiledConversation,
+  type CompiledTarget,
+  isAction,
+} from '../catalog/compile-catalog.js';
 import { type AnalyzedText, findPhrase, type Span } from '../text/analyzed-text.js';
 import type { PatternMatch } from '../text/pattern.js';
 import type { RuleHit, RulesTrace } from '../understand/trace.js';
@@ -98,7 +104,11 @@ export function pickByPriority<T extends CompiledTarget>(fired: readonly T[]): T
   return best;
 }
 
-function explain(fired: readonly CompiledAction[], action: CompiledAction | undefined, conversation: ReadonlySet<string>): string {
+function explain(
+  fired: readonly CompiledAction[],
+  action: CompiledAction | undefined,
+  conversation: ReadonlySet<string>,
+): string {
   const parts: string[] = [];
   if (action) {
     if (fired.length === 1) parts.push(`${action.key} triggered`);
@@ -106,7 +116,9 @@ function explain(fired: readonly CompiledAction[], action: CompiledAction | unde
       const others = fired.filter((target) => target !== action).map((target) => target.key);
       const samePriority = fired.filter((target) => target.trigger?.priority === action.trigger?.priority).length > 1;
       const priority = `priority ${action.trigger?.priority ?? 0}`;
-      parts.push(`${action.key} won over ${others.join(', ')} by ${samePriority ? `declared order (equal ${priority})` : priority}`);
+      parts.push(
+        `${action.key} won over ${others.join(', ')} by ${samePriority ? `declared order (equal ${priority})` : priority}`,
+      );
     }
   }
   if (conversation.size > 0) parts.push(`${[...conversation].join(', ')} triggered`);

@@ -18,10 +18,14 @@ export async function embedChecked(embedder: Embedder, texts: readonly string[],
     vectors = await embedder.embed(texts, signal ? { signal } : {});
   } catch (error) {
     if (IntentError.isInstance(error)) throw error;
-    throw new EmbedderError(`embedder ${embedder.name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new EmbedderError(`embedder ${embedder.name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-    throw new EmbedderError(`embedder ${embedder.name} returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`);
+    throw new EmbedderError(
+      `embedder ${embedder.name} returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${texts.length} texts`,
+    );
   }
   const length = (vectors[0] as unknown[] | undefined)?.length ?? 0;
   if (length === 0 || vectors.some((vector) => !Array.isArray(vector) || vector.length !== length)) {
@@ -95,7 +99,13 @@ export async function matchSimilarity(
         example = entry.examples[position] as string;
       }
     });
-    ranked.push({ target: entry.target.key, score: round(best), threshold: entry.target.threshold, example, compiled: entry.target });
+    ranked.push({
+      target: entry.target.key,
+      score: round(best),
+      threshold: entry.target.threshold,
+      example,
+      compiled: entry.target,
+    });
   }
   ranked.sort((a, b) => b.score - a.score || a.compiled.order - b.compiled.order);
   const scores = ranked.map(({ compiled: _compiled, ...score }) => score);
@@ -104,7 +114,9 @@ export async function matchSimilarity(
   const best = passing[0];
   if (!best) {
     const top = ranked[0];
-    trace.reason = top ? `best ${top.target} ${top.score} is below its threshold ${top.threshold}` : 'the catalog has no examples';
+    trace.reason = top
+      ? `best ${top.target} ${top.score} is below its threshold ${top.threshold}`
+      : 'the catalog has no examples';
     return { ranked: scores, trace };
   }
   trace.outcome = 'decided';

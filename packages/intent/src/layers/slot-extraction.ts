@@ -6,8 +6,48 @@ import { findNumbers, readNumber } from '../text/numbers.js';
 import type { SlotFinding, SlotsTrace } from '../understand/trace.js';
 
 /** Built-in yes / no words for boolean slots (checked for "no" first: `不是` holds `是`). */
-const noWords = ['不是', '不要', '不用', '不对', '不行', '不可以', '不需要', '没有', 'no', 'nope', 'not', "don't", 'do not', 'negative'];
-const yesWords = ['是的', '对的', '好的', '可以', '没错', '确认', '需要', '有的', '是', '对', '好', '行', '要', '有', 'yes', 'yeah', 'yep', 'sure', 'ok', 'okay', 'correct', 'confirm', 'right', 'please do'];
+const noWords = [
+  '不是',
+  '不要',
+  '不用',
+  '不对',
+  '不行',
+  '不可以',
+  '不需要',
+  '没有',
+  'no',
+  'nope',
+  'not',
+  "don't",
+  'do not',
+  'negative',
+];
+const yesWords = [
+  '是的',
+  '对的',
+  '好的',
+  '可以',
+  '没错',
+  '确认',
+  '需要',
+  '有的',
+  '是',
+  '对',
+  '好',
+  '行',
+  '要',
+  '有',
+  'yes',
+  'yeah',
+  'yep',
+  'sure',
+  'ok',
+  'okay',
+  'correct',
+  'confirm',
+  'right',
+  'please do',
+];
 
 /**
  * Reads yes or no in a text (normal form), or undefined when it says neither. With `atStart`, the
@@ -15,7 +55,8 @@ const yesWords = ['是的', '对的', '好的', '可以', '没错', '确认', '�
  * something else is not read as an answer.
  */
 export function readYesNo(analyzed: AnalyzedText, atStart = false): boolean | undefined {
-  const says = (words: readonly string[]) => words.some((word) => findPhrase(analyzed, word).some((span) => !atStart || span.start === 0));
+  const says = (words: readonly string[]) =>
+    words.some((word) => findPhrase(analyzed, word).some((span) => !atStart || span.start === 0));
   if (says(noWords)) return false;
   if (says(yesWords)) return true;
   return undefined;
@@ -60,7 +101,10 @@ export function extractSlots(
       for (const match of pattern.matches(analyzed)) {
         const value = convert(catalog, slot, match.value);
         if (value === undefined) {
-          trace.skipped.push({ slot: slot.slot.name, reason: `"${match.value}" (pattern ${pattern.source}) is not a valid ${describeType(slot)}` });
+          trace.skipped.push({
+            slot: slot.slot.name,
+            reason: `"${match.value}" (pattern ${pattern.source}) is not a valid ${describeType(slot)}`,
+          });
           continue;
         }
         candidates.set(slot.slot.name, { value, by: 'pattern', text: match.text });
@@ -133,7 +177,11 @@ function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText): Array<Span & { va
     for (const phrase of phrases) for (const span of findPhrase(analyzed, phrase)) hits.push({ ...span, value });
   }
   return hits.filter(
-    (hit) => !hits.some((other) => other !== hit && other.start <= hit.start && hit.end <= other.end && other.end - other.start > hit.end - hit.start),
+    (hit) =>
+      !hits.some(
+        (other) =>
+          other !== hit && other.start <= hit.start && hit.end <= other.end && other.end - other.start > hit.end - hit.start,
+      ),
   );
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { intentCatalogSchema } from '../catalog/catalog-schema.js';
 import { commandSchema } from '../commands/command.js';
 import { corpusSchema } from '../evaluation/corpus-schema.js';
-import { intentCatalogSchema } from '../catalog/catalog-schema.js';
 
 /**
  * The published JSON Schema files of the package, by file name, as committed in

@@ -11,4 +11,10 @@ export type {
   SlotsTrace,
   TraceEntry,
 } from './trace.js';
-export { MAX_UTTERANCE_LENGTH, type UnderstandInput, type UnderstandPorts, type UnderstandResult, understand } from './understand.js';
+export {
+  MAX_UTTERANCE_LENGTH,
+  type UnderstandInput,
+  type UnderstandPorts,
+  type UnderstandResult,
+  understand,
+} from './understand.js';

@@ -135,7 +135,10 @@ export async function understand(input: UnderstandInput): Promise<UnderstandResu
     trace.push(similarity.trace);
     ranked = similarity.ranked;
     if (similarity.clarify) {
-      return finish([{ type: 'clarify', options: similarity.clarify.map((target) => (target as CompiledAction).action.ref) }], 'similarity');
+      return finish(
+        [{ type: 'clarify', options: similarity.clarify.map((target) => (target as CompiledAction).action.ref) }],
+        'similarity',
+      );
     }
     const chosen = similarity.chosen;
     if (chosen && 'action' in chosen) {
@@ -188,7 +191,7 @@ function answerToAskedSlot(
   utterance: string,
 ): Extract<Command, { type: 'setSlot' }> | undefined {
   const slot = active?.slots.find((candidate) => candidate.slot.name === askedSlot)?.slot;
-  if (!slot || slot.type !== 'text' || !slot.extraction.fromAnswer || analyzed.text === '') return undefined;
+  if (slot?.type !== 'text' || !slot.extraction.fromAnswer || analyzed.text === '') return undefined;
   return { type: 'setSlot', name: slot.name, value: utterance.trim() };
 }
 
@@ -196,7 +199,10 @@ function checkInput(input: UnderstandInput, catalog: CompiledCatalog) {
   const problems: IntentProblem[] = [];
   if (typeof input.utterance !== 'string') problems.push({ path: 'utterance', message: 'must be a string' });
   else if (input.utterance.length > MAX_UTTERANCE_LENGTH) {
-    problems.push({ path: 'utterance', message: `is ${input.utterance.length} characters long; at most ${MAX_UTTERANCE_LENGTH}` });
+    problems.push({
+      path: 'utterance',
+      message: `is ${input.utterance.length} characters long; at most ${MAX_UTTERANCE_LENGTH}`,
+    });
   }
   const parsed = dialogueStateSchema.safeParse(input.state ?? {});
   if (!parsed.success) {
