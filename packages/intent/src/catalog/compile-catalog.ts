@@ -1,8 +1,8 @@
 import { refKey } from '../commands/command.js';
 import { type IntentProblem, InvalidCatalogError, pathOf } from '../errors/index.js';
-import { TextAnalyzer } from '../text/analyzed-text.js';
+import { type Phrase, TextAnalyzer, toPhrase } from '../text/analyzed-text.js';
 import { hanCount, normalizeText } from '../text/normalize.js';
-import { CatalogPattern, patternProblem } from '../text/pattern.js';
+import { CatalogPattern, PatternSet, patternProblem } from '../text/pattern.js';
 import {
   type Action,
   type ConversationKind,
@@ -15,9 +15,9 @@ import {
 
 /** Triggers in matching form: phrases in normal form, patterns compiled. */
 export interface CompiledTrigger {
-  keywords: readonly string[];
+  keywords: readonly Phrase[];
   patterns: readonly CatalogPattern[];
-  negativeKeywords: readonly string[];
+  negativeKeywords: readonly Phrase[];
   priority: number;
 }
 
@@ -25,7 +25,7 @@ export interface CompiledTrigger {
 export interface CompiledSlot {
   slot: Slot;
   patterns: readonly CatalogPattern[];
-  values: ReadonlyArray<{ value: string; phrases: readonly string[] }>;
+  values: ReadonlyArray<{ value: string; phrases: readonly Phrase[] }>;
 }
 
 /** One target of the rules and similarity layers: an action, or a conversation command. */
@@ -44,6 +44,8 @@ export interface CompiledAction extends CompiledTarget {
   kind: 'action';
   action: Action;
   slots: readonly CompiledSlot[];
+  /** Every extraction pattern of the action's slots, matched in one pass. */
+  slotPatterns: PatternSet;
 }
 
 export interface CompiledConversation extends CompiledTarget {
@@ -62,6 +64,8 @@ export interface CompiledCatalog {
   readonly actions: readonly CompiledAction[];
   readonly conversation: readonly CompiledConversation[];
   readonly analyzer: TextAnalyzer;
+  /** Every trigger pattern of every target, matched in one pass. */
+  readonly triggerPatterns: PatternSet;
   /** The action with this `refKey`. */
   action(key: string): CompiledAction | undefined;
 }
@@ -93,16 +97,20 @@ export function compileCatalog(input: unknown): CompiledCatalog {
   const problems = semanticProblems(catalog);
   if (problems.length > 0) throw new InvalidCatalogError(problems);
 
-  const actions: CompiledAction[] = catalog.actions.map((action, index) => ({
-    kind: 'action',
-    key: refKey(action.ref),
-    order: index,
-    action,
-    ...(action.rules ? { trigger: compileTrigger(action.rules) } : {}),
-    examples: action.examples,
-    threshold: action.similarityThreshold ?? catalog.similarity.threshold,
-    slots: action.slots.map(compileSlot),
-  }));
+  const actions: CompiledAction[] = catalog.actions.map((action, index) => {
+    const slots = action.slots.map(compileSlot);
+    return {
+      kind: 'action',
+      key: refKey(action.ref),
+      order: index,
+      action,
+      ...(action.rules ? { trigger: compileTrigger(action.rules) } : {}),
+      examples: action.examples,
+      threshold: action.similarityThreshold ?? catalog.similarity.threshold,
+      slots,
+      slotPatterns: new PatternSet(slots.flatMap((slot) => slot.patterns)),
+    };
+  });
   const conversation: CompiledConversation[] = [];
   for (const kind of conversationKinds) {
     const declared = catalog.conversation[kind];
@@ -117,21 +125,23 @@ export function compileCatalog(input: unknown): CompiledCatalog {
     });
   }
   const byKey = new Map(actions.map((action) => [action.key, action]));
+  const triggers = [...actions, ...conversation].flatMap((target) => target.trigger?.patterns ?? []);
   return {
     [compiledBrand]: true,
     catalog,
     actions,
     conversation,
     analyzer: new TextAnalyzer(catalog.words),
+    triggerPatterns: new PatternSet(triggers),
     action: (key) => byKey.get(key),
   };
 }
 
 function compileTrigger(rules: TriggerRules): CompiledTrigger {
   return {
-    keywords: rules.keywords.map(normalizeText),
+    keywords: rules.keywords.map(toPhrase),
     patterns: rules.patterns.map((source) => new CatalogPattern(source)),
-    negativeKeywords: rules.negativeKeywords.map(normalizeText),
+    negativeKeywords: rules.negativeKeywords.map(toPhrase),
     priority: rules.priority,
   };
 }
@@ -142,7 +152,7 @@ function compileSlot(slot: Slot): CompiledSlot {
     patterns: slot.extraction.patterns.map((source) => new CatalogPattern(source)),
     values: (slot.allowedValues ?? []).map(({ value, synonyms }) => ({
       value,
-      phrases: [...new Set([value, ...synonyms].map(normalizeText).filter((phrase) => phrase !== ''))],
+      phrases: [...new Set([value, ...synonyms].map(normalizeText).filter((phrase) => phrase !== ''))].map(toPhrase),
     })),
   };
 }

@@ -5,7 +5,7 @@ import {
   type CompiledTarget,
   isAction,
 } from '../catalog/compile-catalog.js';
-import { type AnalyzedText, findPhrase, type Span } from '../text/analyzed-text.js';
+import { type AnalyzedText, hasPhrase, type Span } from '../text/analyzed-text.js';
 import type { PatternMatch } from '../text/pattern.js';
 import type { RuleHit, RulesTrace } from '../understand/trace.js';
 
@@ -34,6 +34,7 @@ export interface RulesVerdict {
 export function matchRules(catalog: CompiledCatalog, analyzed: AnalyzedText, answer: readonly Span[] = []): RulesVerdict {
   /** A trigger found entirely inside an answer to the active action (`酒店` answering "flight or hotel?") does not count. */
   const inAnswer = (span: Span) => answer.some((part) => part.start <= span.start && span.end <= part.end);
+  const matching = catalog.triggerPatterns.matching(analyzed);
   const hits: RuleHit[] = [];
   const vetoes: RulesTrace['vetoes'] = [];
   const vetoed = new Set<string>();
@@ -42,20 +43,21 @@ export function matchRules(catalog: CompiledCatalog, analyzed: AnalyzedText, ans
   for (const target of targets) {
     const trigger = target.trigger;
     if (!trigger) continue;
-    const veto = trigger.negativeKeywords.find((keyword) => findPhrase(analyzed, keyword).length > 0);
+    const veto = trigger.negativeKeywords.find((keyword) => hasPhrase(analyzed, keyword));
     if (veto !== undefined) {
       vetoed.add(target.key);
-      vetoes.push({ target: target.key, negativeKeyword: veto });
+      vetoes.push({ target: target.key, negativeKeyword: veto.text });
       continue;
     }
     let matched = false;
     for (const keyword of trigger.keywords) {
-      if (findPhrase(analyzed, keyword).some((span) => !inAnswer(span))) {
-        hits.push({ target: target.key, by: 'keyword', rule: keyword, matched: keyword, priority: trigger.priority });
+      if (hasPhrase(analyzed, keyword, answer)) {
+        hits.push({ target: target.key, by: 'keyword', rule: keyword.text, matched: keyword.text, priority: trigger.priority });
         matched = true;
       }
     }
     for (const pattern of trigger.patterns) {
+      if (!matching.has(pattern)) continue;
       let match: PatternMatch | undefined;
       for (const candidate of pattern.matches(analyzed)) {
         if (inAnswer(candidate)) continue;

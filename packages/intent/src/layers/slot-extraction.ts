@@ -1,6 +1,6 @@
 import type { CompiledAction, CompiledCatalog, CompiledSlot } from '../catalog/compile-catalog.js';
 import type { Command, SlotValue } from '../commands/command.js';
-import { type AnalyzedText, findPhrase, type Span } from '../text/analyzed-text.js';
+import { type AnalyzedText, findPhrase, type Span, toPhrase } from '../text/analyzed-text.js';
 import { normalizeText } from '../text/normalize.js';
 import { findNumbers, readNumber } from '../text/numbers.js';
 import type { SlotFinding, SlotsTrace } from '../understand/trace.js';
@@ -49,16 +49,20 @@ const yesWords = [
   'please do',
 ];
 
+const noPhrases = noWords.map(toPhrase);
+const yesPhrases = yesWords.map(toPhrase);
+
 /**
  * Reads yes or no in a text (normal form), or undefined when it says neither. With `atStart`, the
  * word must open the text (`yes, I have it`, `没有`), so that a `not` deep inside a sentence about
  * something else is not read as an answer.
  */
-export function readYesNo(analyzed: AnalyzedText, atStart = false): boolean | undefined {
-  const says = (words: readonly string[]) =>
-    words.some((word) => findPhrase(analyzed, word).some((span) => !atStart || span.start === 0));
-  if (says(noWords)) return false;
-  if (says(yesWords)) return true;
+export function readYesNo(analyzed: AnalyzedText, atStart = false, within?: Span): boolean | undefined {
+  const from = within?.start ?? 0;
+  const says = (words: ReadonlyArray<ReturnType<typeof toPhrase>>) =>
+    words.some((word) => findPhrase(analyzed, word, from, within?.end).some((span) => !atStart || span.start === from));
+  if (says(noPhrases)) return false;
+  if (says(yesPhrases)) return true;
   return undefined;
 }
 
@@ -96,10 +100,12 @@ export function extractSlots(
   const trace: SlotsTrace = { layer: 'slots', action: action.key, found: [], skipped: [] };
   const used: Span[] = [];
   const candidates = new Map<string, Candidate>();
+  const matching = action.slotPatterns.matching(analyzed);
   for (const slot of action.slots) {
     patterns: for (const pattern of slot.patterns) {
+      if (!matching.has(pattern)) continue;
       for (const match of pattern.matches(analyzed)) {
-        const value = convert(catalog, slot, match.value);
+        const value = convert(catalog, slot, match.value, { analyzed, span: match.valueSpan });
         if (value === undefined) {
           trace.skipped.push({
             slot: slot.slot.name,
@@ -171,10 +177,10 @@ function findValue(
 }
 
 /** Every occurrence of an allowed value or synonym, a shorter one inside a longer one left out (`后天` inside `大后天`). */
-function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText): Array<Span & { value: string }> {
+function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText, within?: Span): Array<Span & { value: string }> {
   const hits: Array<Span & { value: string }> = [];
   for (const { value, phrases } of slot.values) {
-    for (const phrase of phrases) for (const span of findPhrase(analyzed, phrase)) hits.push({ ...span, value });
+    for (const phrase of phrases) for (const span of findPhrase(analyzed, phrase, within?.start, within?.end)) hits.push({ ...span, value });
   }
   return hits.filter(
     (hit) =>
@@ -185,8 +191,17 @@ function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText): Array<Span & { va
   );
 }
 
-/** A captured text as a value of the slot's type, or undefined. */
-export function convert(catalog: CompiledCatalog, slot: CompiledSlot, raw: string): SlotValue | undefined {
+/**
+ * A captured text as a value of the slot's type, or undefined. `source` is where the text sits in
+ * the analysed utterance, so that words are told apart by the utterance's own word boundaries; a
+ * text from elsewhere (the model's output) is analysed on its own.
+ */
+export function convert(
+  catalog: CompiledCatalog,
+  slot: CompiledSlot,
+  raw: string,
+  source?: { analyzed: AnalyzedText; span: Span },
+): SlotValue | undefined {
   const text = normalizeText(raw);
   if (text === '') return undefined;
   switch (slot.slot.type) {
@@ -195,11 +210,12 @@ export function convert(catalog: CompiledCatalog, slot: CompiledSlot, raw: strin
     case 'number':
       return readNumber(text);
     case 'boolean':
-      return readYesNo(catalog.analyzer.analyze(text));
+      return source ? readYesNo(source.analyzed, false, source.span) : readYesNo(catalog.analyzer.analyze(text));
     case 'category': {
-      const exact = slot.values.find(({ phrases }) => phrases.includes(text));
+      const exact = slot.values.find(({ phrases }) => phrases.some((phrase) => phrase.text === text));
       if (exact) return exact.value;
-      const inside = [...new Set(valuesIn(slot, catalog.analyzer.analyze(text)).map((hit) => hit.value))];
+      const found = source ? valuesIn(slot, source.analyzed, source.span) : valuesIn(slot, catalog.analyzer.analyze(text));
+      const inside = [...new Set(found.map((hit) => hit.value))];
       return inside.length === 1 ? inside[0] : undefined;
     }
   }

@@ -76,25 +76,57 @@ export interface Span {
   end: number;
 }
 
+/** A keyword, synonym or value in normal form, with what its edges are made of (worked out once). */
+export interface Phrase {
+  text: string;
+  firstHan: boolean;
+  firstWord: boolean;
+  lastHan: boolean;
+  lastWord: boolean;
+}
+
+/** Prepares a phrase for `findPhrase`: its normal form and the kind of its first and last characters. */
+export function toPhrase(text: string): Phrase {
+  const normal = normalizeText(text);
+  const first = characterAt(normal, 0);
+  const last = characterBefore(normal, normal.length);
+  return { text: normal, firstHan: isHan(first), firstWord: isWordCharacter(first), lastHan: isHan(last), lastWord: isWordCharacter(last) };
+}
+
 /**
- * Every occurrence of `phrase` (already in normal form) in `analyzed` whose edges fall on word
- * edges: a Han edge must sit on a segmenter boundary (so `租车` does not fire inside `出租|车`), a
- * Latin-script letter or digit at an edge must not touch another one (so `cancel` does not fire
- * inside `cancellation`, nor `book` inside `notebook`). Other edges (punctuation, spaces) always fit.
+ * Every occurrence of `phrase` in `analyzed` (within `[from, to)` when given) whose edges fall on
+ * word edges: a Han edge must sit on a segmenter boundary (so `租车` does not fire inside
+ * `出租|车`), a Latin-script letter or digit at an edge must not touch another one (so `cancel`
+ * does not fire inside `cancellation`, nor `book` inside `notebook`). Other edges (punctuation,
+ * spaces) always fit.
  */
-export function findPhrase(analyzed: AnalyzedText, phrase: string): Span[] {
+export function findPhrase(analyzed: AnalyzedText, phrase: Phrase, from = 0, to = analyzed.text.length): Span[] {
   const spans: Span[] = [];
-  if (phrase === '') return spans;
-  const first = characterAt(phrase, 0);
-  const last = characterBefore(phrase, phrase.length);
-  const { text, boundaries } = analyzed;
-  for (let start = text.indexOf(phrase); start !== -1; start = text.indexOf(phrase, start + 1)) {
-    const end = start + phrase.length;
-    if (isHan(first) ? boundaries[start] !== 1 : isWordCharacter(first) && isWordCharacter(characterBefore(text, start))) {
-      continue;
-    }
-    if (isHan(last) ? boundaries[end] !== 1 : isWordCharacter(last) && isWordCharacter(characterAt(text, end))) continue;
-    spans.push({ start, end });
+  for (let start = nextPhrase(analyzed, phrase, from, to); start !== -1; start = nextPhrase(analyzed, phrase, start + 1, to)) {
+    spans.push({ start, end: start + phrase.text.length });
   }
   return spans;
+}
+
+/** Whether `phrase` occurs on word edges outside the spans of `except` (no allocation: the rules layer asks this of every keyword). */
+export function hasPhrase(analyzed: AnalyzedText, phrase: Phrase, except: readonly Span[] = []): boolean {
+  const length = phrase.text.length;
+  for (let start = nextPhrase(analyzed, phrase, 0); start !== -1; start = nextPhrase(analyzed, phrase, start + 1)) {
+    if (!except.some((part) => part.start <= start && start + length <= part.end)) return true;
+  }
+  return false;
+}
+
+/** The start of the next occurrence of `phrase` at or after `from` that fits the word edges, or -1. */
+function nextPhrase(analyzed: AnalyzedText, phrase: Phrase, from: number, to = analyzed.text.length): number {
+  const { text, boundaries } = analyzed;
+  const length = phrase.text.length;
+  if (length === 0) return -1;
+  for (let start = text.indexOf(phrase.text, from); start !== -1 && start + length <= to; start = text.indexOf(phrase.text, start + 1)) {
+    const end = start + length;
+    if (phrase.firstHan ? boundaries[start] !== 1 : phrase.firstWord && isWordCharacter(characterBefore(text, start))) continue;
+    if (phrase.lastHan ? boundaries[end] !== 1 : phrase.lastWord && isWordCharacter(characterAt(text, end))) continue;
+    return start;
+  }
+  return -1;
 }

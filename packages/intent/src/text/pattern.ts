@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { RE2JS, RE2Set } from 're2js';
 import type { AnalyzedText, Span } from './analyzed-text.js';
 
 /** One match of a pattern: the whole match and the captured value (group `value`, else 1, else all). */
@@ -62,5 +62,31 @@ export function patternProblem(source: string): string | undefined {
     return undefined;
   } catch (error) {
     return `not a regular expression RE2 accepts (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/**
+ * Many patterns matched in one pass (RE2's set matching: one automaton for all of them), to learn
+ * which patterns match at all before asking the few that do where and what they captured. Matching
+ * every catalog pattern one by one costs several times more on every turn.
+ */
+export class PatternSet {
+  readonly patterns: readonly CatalogPattern[];
+  private readonly set: RE2Set | undefined;
+
+  constructor(patterns: readonly CatalogPattern[]) {
+    this.patterns = patterns;
+    if (patterns.length === 0) return;
+    this.set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE);
+    for (const pattern of patterns) this.set.add(pattern.source);
+    this.set.compile();
+  }
+
+  /** The patterns that match somewhere in the text. */
+  matching(analyzed: AnalyzedText): Set<CatalogPattern> {
+    const found = new Set<CatalogPattern>();
+    if (!this.set) return found;
+    for (const index of this.set.match(analyzed.text)) found.add(this.patterns[index] as CatalogPattern);
+    return found;
   }
 }

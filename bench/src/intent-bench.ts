@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:intent` (issue 33): the intent layer on its shipped corpus
+ * (`packages/intent/corpus/helpdesk.json`, 335 turns in Chinese and English).
+ *
+ * - **Turns per second per layer**, every turn of every dialogue in order with the dialogue state
+ *   each turn starts from (the expected commands of the turns before it applied, as the
+ *   evaluation does), several rounds after a warm-up, median round:
+ *   - *baseline*: a plain `String.includes` scan of every keyword of the catalog over the lower-cased
+ *     utterance — what the cheapest keyword matcher costs on the same turns, measured in the same run;
+ *   - *rules*: `understand()` with no ports — normal form, Chinese segmentation, keywords, patterns,
+ *     slot extraction, the trace (the target: ≤ 0.1 ms per turn);
+ *   - *rules + similarity*: with the offline hashing embedder (the catalog's examples are embedded
+ *     once, before the rounds; every turn the rules do not decide embeds the utterance and scores it);
+ *   - *rules + similarity + model*: with `@agentloom/sdk/intent` over a `ScriptedModel` that answers
+ *     at once, so the figure is the model layer's own cost (request, prompt, `callModel`, parsing
+ *     and validation), not a model's latency; it is paid only on turns no earlier layer decided.
+ * - **The evaluation table** with rules and offline similarity alone (the CI gate's configuration),
+ *   and the targets: F1 ≥ 0.9, rules ≤ 0.1 ms per turn.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  applyCommands,
+  type CommandGenerator,
+  checkThresholds,
+  createHashingEmbedder,
+  type DialogueState,
+  type Embedder,
+  evaluateCorpus,
+  formatReport,
+  normalizeText,
+  readCorpus,
+  understand,
+} from '@agentloom/intent';
+import { languageModelCommandGenerator } from '@agentloom/sdk/intent';
+import { ScriptedModel } from '@agentloom/sdk/testing';
+
+const corpusPath = fileURLToPath(new URL('../../packages/intent/corpus/helpdesk.json', import.meta.url));
+const corpus = readCorpus(JSON.parse(readFileSync(corpusPath, 'utf8')));
+const ROUNDS = 15;
+
+/** Every turn with the state it starts from. */
+const turns: Array<{ utterance: string; state: DialogueState }> = [];
+for (const dialogue of corpus.dialogues) {
+  let state: DialogueState = {};
+  for (const turn of dialogue.turns) {
+    turns.push({ utterance: turn.user, state });
+    state = applyCommands(state, turn.expect, corpus.catalog);
+  }
+}
+
+/** Median over rounds of the time per turn, in milliseconds. */
+async function timePerTurn(once: (turn: (typeof turns)[number]) => unknown): Promise<number> {
+  for (const turn of turns) await once(turn); // warm-up
+  const rounds: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const started = performance.now();
+    for (const turn of turns) await once(turn);
+    rounds.push((performance.now() - started) / turns.length);
+  }
+  rounds.sort((a, b) => a - b);
+  return rounds[Math.floor(rounds.length / 2)] as number;
+}
+
+const keywords = [...corpus.catalog.actions, ...corpus.catalog.conversation].flatMap((target) => [
+  ...(target.trigger?.keywords ?? []),
+  ...(target.trigger?.negativeKeywords ?? []),
+]);
+const baseline = await timePerTurn(({ utterance }) => {
+  const text = utterance.toLowerCase();
+  let found = 0;
+  for (const keyword of keywords) if (text.includes(keyword)) found += 1;
+  return found;
+});
+
+const catalog = corpus.catalog;
+const rules = await timePerTurn(({ utterance, state }) => understand({ utterance, state, catalog }));
+
+const embedder: Embedder = createHashingEmbedder();
+await understand({ utterance: 'warm the example index', catalog, ports: { embedder } });
+const similarity = await timePerTurn(({ utterance, state }) => understand({ utterance, state, catalog, ports: { embedder } }));
+const embedOnly = await timePerTurn(({ utterance }) => embedder.embed([utterance]));
+
+const model = new ScriptedModel({ respond: () => ({ text: '{"commands":[{"type":"cannotHandle"}]}' }), keepRequests: 0 });
+const generator: CommandGenerator = languageModelCommandGenerator(model);
+const withModel = await timePerTurn(({ utterance, state }) =>
+  understand({ utterance, state, catalog, ports: { embedder, generator } }),
+);
+const modelCalls = model.requestCount / (ROUNDS + 1);
+
+const report = await evaluateCorpus(corpus, { embedder });
+const checks = checkThresholds(report, { f1: 0.9 });
+const decided = report.byLayer;
+
+const row = (name: string, ms: number, note: string) =>
+  `  ${name.padEnd(30)} ${(ms * 1000).toFixed(1).padStart(8)} µs/turn ${Math.round(1000 / ms)
+    .toLocaleString('en-US')
+    .padStart(10)} turns/s   ${note}`;
+console.log(
+  `intent layer on ${corpusPath.split('/').slice(-3).join('/')}: ${turns.length} turns, node ${process.version}, median of ${ROUNDS} rounds after a warm-up`,
+);
+console.log('');
+console.log(row('baseline: keyword includes()', baseline, `${keywords.length} keywords, no boundaries, no slots`));
+console.log(
+  row('rules', rules, `understand() without ports; rules decide ${decided.rules?.turns ?? 0} of ${turns.length} turns`),
+);
+console.log(
+  row('rules + similarity', similarity, `hashing embedder; similarity decides ${decided.similarity?.turns ?? 0} turns`),
+);
+console.log(row('  of which: embed one text', embedOnly, 'the offline embedder alone'));
+console.log(
+  row(
+    'rules + similarity + model',
+    withModel,
+    `${modelCalls.toFixed(0)} model calls per round (a ScriptedModel answering at once)`,
+  ),
+);
+console.log('');
+console.log(
+  formatReport(report, { title: 'Evaluation with rules and offline similarity (no model)', turns: 'none', thresholds: checks }),
+);
+const targets = [
+  { name: 'F1 (micro) ≥ 0.9', met: checks.every((check) => check.met), value: (report.micro.f1 ?? 0).toFixed(3) },
+  { name: 'rules ≤ 0.1 ms per turn', met: rules <= 0.1, value: `${(rules * 1000).toFixed(1)} µs` },
+];
+console.log('Targets');
+for (const target of targets) console.log(`  ${target.met ? 'met    ' : 'NOT MET'} ${target.name.padEnd(26)} ${target.value}`);
+// Normalising the text is part of every layer; say what it costs alone for scale.
+const normalize = await timePerTurn(({ utterance }) => normalizeText(utterance));
+console.log(`  (normal form alone: ${(normalize * 1000).toFixed(2)} µs per turn)`);
+if (targets.some((target) => !target.met)) process.exitCode = 1;
