@@ -36,7 +36,7 @@ const commonWords = new Set(
   ),
 );
 
-/** FNV-1a, 32 bits: fast, stable across processes and platforms. */
+/** The 32-bit FNV 1a hash: fast, stable across processes and platforms. */
 function hash(text: string): number {
   let value = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {

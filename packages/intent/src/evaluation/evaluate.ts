@@ -1,7 +1,7 @@
 import { type Command, type CommandType, commandTypes, refKey } from '../commands/command.js';
 import { applyCommands, type DialogueState } from '../commands/dialogue-state.js';
+import type { DecidingLayer } from '../layers/trace.js';
 import { normalizeText } from '../text/normalize.js';
-import type { DecidingLayer } from '../understand/trace.js';
 import { type UnderstandPorts, understand } from '../understand/understand.js';
 import type { Corpus } from './corpus-schema.js';
 

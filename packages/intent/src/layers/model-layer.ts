@@ -4,10 +4,10 @@ import type { CompiledAction, CompiledCatalog } from '../catalog/compile-catalog
 import { type Command, commandSchema, refKey, type SlotValue, sameRef } from '../commands/command.js';
 import { createHashingEmbedder } from '../embedders/hashing-embedder.js';
 import { CommandGeneratorError, IntentError } from '../errors/index.js';
-import type { ModelTrace, RejectedCommand, SimilarityScore } from '../understand/trace.js';
 import type { CommandGenerator, CommandGeneratorRequest, GeneratorAction } from './command-generator.js';
 import { matchSimilarity } from './similarity-layer.js';
 import { convert } from './slot-extraction.js';
+import type { ModelTrace, RejectedCommand, SimilarityScore } from './trace.js';
 
 /** The state as the model layer reads it. */
 interface LayerState {

@@ -7,7 +7,7 @@ import {
 } from '../catalog/compile-catalog.js';
 import { type AnalyzedText, hasPhrase, type Span } from '../text/analyzed-text.js';
 import type { PatternMatch } from '../text/pattern.js';
-import type { RuleHit, RulesTrace } from '../understand/trace.js';
+import type { RuleHit, RulesTrace } from './trace.js';
 
 /** What the triggers of the catalog say about an utterance. */
 export interface RulesVerdict {

@@ -1,7 +1,7 @@
 import { type CompiledCatalog, type CompiledTarget, isAction } from '../catalog/compile-catalog.js';
 import { dot, type Embedder, unitVector } from '../embedders/embedder.js';
 import { EmbedderError, IntentError } from '../errors/index.js';
-import type { SimilarityScore, SimilarityTrace } from '../understand/trace.js';
+import type { SimilarityScore, SimilarityTrace } from './trace.js';
 
 /** The catalog's examples as unit vectors, per target. */
 interface ExampleIndex {

@@ -3,7 +3,7 @@ import type { Command, SlotValue } from '../commands/command.js';
 import { type AnalyzedText, findPhrase, type Span, toPhrase } from '../text/analyzed-text.js';
 import { normalizeText } from '../text/normalize.js';
 import { findNumbers, readNumber } from '../text/numbers.js';
-import type { SlotFinding, SlotsTrace } from '../understand/trace.js';
+import type { SlotFinding, SlotsTrace } from './trace.js';
 
 /** Built-in yes / no words for boolean slots (checked for "no" first: `不是` holds `是`). */
 const noWords = [
@@ -180,7 +180,8 @@ function findValue(
 function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText, within?: Span): Array<Span & { value: string }> {
   const hits: Array<Span & { value: string }> = [];
   for (const { value, phrases } of slot.values) {
-    for (const phrase of phrases) for (const span of findPhrase(analyzed, phrase, within?.start, within?.end)) hits.push({ ...span, value });
+    for (const phrase of phrases)
+      for (const span of findPhrase(analyzed, phrase, within?.start, within?.end)) hits.push({ ...span, value });
   }
   return hits.filter(
     (hit) =>

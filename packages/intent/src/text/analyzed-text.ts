@@ -90,7 +90,13 @@ export function toPhrase(text: string): Phrase {
   const normal = normalizeText(text);
   const first = characterAt(normal, 0);
   const last = characterBefore(normal, normal.length);
-  return { text: normal, firstHan: isHan(first), firstWord: isWordCharacter(first), lastHan: isHan(last), lastWord: isWordCharacter(last) };
+  return {
+    text: normal,
+    firstHan: isHan(first),
+    firstWord: isWordCharacter(first),
+    lastHan: isHan(last),
+    lastWord: isWordCharacter(last),
+  };
 }
 
 /**
@@ -122,7 +128,11 @@ function nextPhrase(analyzed: AnalyzedText, phrase: Phrase, from: number, to = a
   const { text, boundaries } = analyzed;
   const length = phrase.text.length;
   if (length === 0) return -1;
-  for (let start = text.indexOf(phrase.text, from); start !== -1 && start + length <= to; start = text.indexOf(phrase.text, start + 1)) {
+  for (
+    let start = text.indexOf(phrase.text, from);
+    start !== -1 && start + length <= to;
+    start = text.indexOf(phrase.text, start + 1)
+  ) {
     const end = start + length;
     if (phrase.firstHan ? boundaries[start] !== 1 : phrase.firstWord && isWordCharacter(characterBefore(text, start))) continue;
     if (phrase.lastHan ? boundaries[end] !== 1 : phrase.lastWord && isWordCharacter(characterAt(text, end))) continue;

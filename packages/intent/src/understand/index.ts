@@ -10,7 +10,7 @@ export type {
   SlotFinding,
   SlotsTrace,
   TraceEntry,
-} from './trace.js';
+} from '../layers/trace.js';
 export {
   MAX_UTTERANCE_LENGTH,
   type UnderstandInput,

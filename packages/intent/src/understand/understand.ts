@@ -9,8 +9,8 @@ import { runModelLayer } from '../layers/model-layer.js';
 import { matchRules } from '../layers/rules-layer.js';
 import { matchSimilarity } from '../layers/similarity-layer.js';
 import { extractSlots } from '../layers/slot-extraction.js';
+import type { DecidingLayer, RejectedCommand, SimilarityScore, TraceEntry } from '../layers/trace.js';
 import type { AnalyzedText } from '../text/analyzed-text.js';
-import type { DecidingLayer, RejectedCommand, SimilarityScore, TraceEntry } from './trace.js';
 
 /** The injected parts: without an embedder the similarity layer is skipped, without a generator the model layer. */
 export interface UnderstandPorts {

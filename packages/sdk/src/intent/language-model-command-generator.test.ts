@@ -22,7 +22,7 @@ const catalog: IntentCatalogInput = {
           ],
         },
       ],
-      metadata: { owner: 'travel-desk', costCentre: 'T-100' },
+      metadata: { owner: 'travel-desk', costCentre: 'T100' },
     },
     { ref: { kind: 'agent', id: 'weather' }, description: 'Weather forecasts.', rules: { keywords: ['天气'] } },
     { ref: { kind: 'team', id: 'trip_planner' }, description: 'Plans whole trips.', rules: { keywords: ['行程'] } },
@@ -58,7 +58,7 @@ describe('languageModelCommandGenerator (@agentloom/sdk/intent)', () => {
     const sent = request?.messages[0]?.content ?? '';
     expect(sent).toContain('I fancy a long trip east');
     expect(sent).toContain('travel-desk');
-    expect(sent).not.toContain('T-100');
+    expect(sent).not.toContain('T100');
     // Only the top-k (2) actions reach the model.
     expect((sent.match(/"kind": "/gu) ?? []).length).toBe(2);
   });
