@@ -63,6 +63,8 @@ export interface CompiledCatalog {
   readonly catalog: IntentCatalog;
   readonly actions: readonly CompiledAction[];
   readonly conversation: readonly CompiledConversation[];
+  /** The actions, then the conversation commands: every target of the rules and similarity layers. */
+  readonly targets: readonly CompiledTarget[];
   readonly analyzer: TextAnalyzer;
   /** Every trigger pattern of every target, matched in one pass. */
   readonly triggerPatterns: PatternSet;
@@ -125,14 +127,15 @@ export function compileCatalog(input: unknown): CompiledCatalog {
     });
   }
   const byKey = new Map(actions.map((action) => [action.key, action]));
-  const triggers = [...actions, ...conversation].flatMap((target) => target.trigger?.patterns ?? []);
+  const targets = [...actions, ...conversation];
   return {
     [compiledBrand]: true,
     catalog,
     actions,
     conversation,
+    targets,
     analyzer: new TextAnalyzer(catalog.words),
-    triggerPatterns: new PatternSet(triggers),
+    triggerPatterns: new PatternSet(targets.flatMap((target) => target.trigger?.patterns ?? [])),
     action: (key) => byKey.get(key),
   };
 }

@@ -39,8 +39,7 @@ export function matchRules(catalog: CompiledCatalog, analyzed: AnalyzedText, ans
   const vetoes: RulesTrace['vetoes'] = [];
   const vetoed = new Set<string>();
   const fired: CompiledTarget[] = [];
-  const targets: CompiledTarget[] = [...catalog.actions, ...catalog.conversation];
-  for (const target of targets) {
+  for (const target of catalog.targets) {
     const trigger = target.trigger;
     if (!trigger) continue;
     const veto = trigger.negativeKeywords.find((keyword) => hasPhrase(analyzed, keyword));

@@ -43,7 +43,7 @@ function exampleIndex(catalog: CompiledCatalog, embedder: Embedder, signal?: Abo
   }
   const cached = byEmbedder.get(embedder);
   if (cached) return cached;
-  const targets = [...catalog.actions, ...catalog.conversation].filter((target) => target.examples.length > 0);
+  const targets = catalog.targets.filter((target) => target.examples.length > 0);
   const texts = targets.flatMap((target) => target.examples);
   const promise = (texts.length === 0 ? Promise.resolve([]) : embedChecked(embedder, texts, signal)).then((vectors) => {
     let next = 0;

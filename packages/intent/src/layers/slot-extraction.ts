@@ -1,6 +1,6 @@
 import type { CompiledAction, CompiledCatalog, CompiledSlot } from '../catalog/compile-catalog.js';
 import type { Command, SlotValue } from '../commands/command.js';
-import { type AnalyzedText, findPhrase, type Span, toPhrase } from '../text/analyzed-text.js';
+import { type AnalyzedText, findPhrase, type Phrase, type Span, toPhrase } from '../text/analyzed-text.js';
 import { normalizeText } from '../text/normalize.js';
 import { findNumbers, readNumber } from '../text/numbers.js';
 import type { SlotFinding, SlotsTrace } from './trace.js';
@@ -59,7 +59,7 @@ const yesPhrases = yesWords.map(toPhrase);
  */
 export function readYesNo(analyzed: AnalyzedText, atStart = false, within?: Span): boolean | undefined {
   const from = within?.start ?? 0;
-  const says = (words: ReadonlyArray<ReturnType<typeof toPhrase>>) =>
+  const says = (words: readonly Phrase[]) =>
     words.some((word) => findPhrase(analyzed, word, from, within?.end).some((span) => !atStart || span.start === from));
   if (says(noPhrases)) return false;
   if (says(yesPhrases)) return true;

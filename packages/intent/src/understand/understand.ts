@@ -1,5 +1,11 @@
 import type { IntentCatalogInput } from '../catalog/catalog-schema.js';
-import { type CompiledAction, type CompiledCatalog, compileCatalog, isCompiledCatalog } from '../catalog/compile-catalog.js';
+import {
+  type CompiledAction,
+  type CompiledCatalog,
+  compileCatalog,
+  isAction,
+  isCompiledCatalog,
+} from '../catalog/compile-catalog.js';
 import { type Command, refKey } from '../commands/command.js';
 import { type DialogueState, dialogueStateProblems, dialogueStateSchema } from '../commands/dialogue-state.js';
 import type { Embedder } from '../embedders/embedder.js';
@@ -100,7 +106,7 @@ export async function understand(input: UnderstandInput): Promise<UnderstandResu
   const actOn = (action: CompiledAction, commands: Command[]) => {
     const slots = action === active && activeSlots ? activeSlots : extractSlots(catalog, action, analyzed, {});
     if (action !== active) commands.push({ type: 'start', action: action.action.ref });
-    trace.push(slots.trace);
+    if (!trace.includes(slots.trace)) trace.push(slots.trace);
     commands.push(...slots.commands);
   };
 
@@ -141,9 +147,9 @@ export async function understand(input: UnderstandInput): Promise<UnderstandResu
       );
     }
     const chosen = similarity.chosen;
-    if (chosen && 'action' in chosen) {
+    if (chosen && isAction(chosen)) {
       const commands: Command[] = [];
-      actOn(chosen as CompiledAction, commands);
+      actOn(chosen, commands);
       if (commands.length > 0) return finish(commands, 'similarity');
       repeatedActive ??= 'similarity';
       similarity.trace.outcome = 'no-match';
