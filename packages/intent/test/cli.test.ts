@@ -1,6 +1,6 @@
 /** `agentloom-intent eval`: the tables, and the exit code against the thresholds given on the command line. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,9 +32,9 @@ function inProcess(args: string[]) {
 }
 
 describe('agentloom-intent eval', () => {
-  it('prints the tables and exits 0 when the thresholds are met', async () => {
+  it('prints the tables and exits 0 when the thresholds are met, writing the report as JSON too', async () => {
     const report = join(scratch, 'report.json');
-    const result = await cli(['eval', corpus, '--min-f1', '0.9', '--json', report]);
+    const result = await inProcess(['eval', corpus, '--min-f1', '0.9', '--json', report]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const heading of [
@@ -47,11 +47,15 @@ describe('agentloom-intent eval', () => {
     }
     expect(result.stdout).toMatch(/✓ zh-flight-step-by-step#1 +rules +我想订机票/u);
     expect(result.stdout).toMatch(/met {4}F1 \(micro\) +0\.9\d\d ≥ 0\.9/u);
-  }, 60_000);
+    const written = JSON.parse(readFileSync(report, 'utf8')) as { turns: unknown[]; thresholds: Array<{ met: boolean }> };
+    expect(written.turns).toHaveLength(335);
+    expect(written.thresholds).toEqual([expect.objectContaining({ met: true })]);
+  });
 
-  it('exits 1 when a threshold given on the command line is not met', async () => {
+  it('exits 1 from the installed command when a threshold given on the command line is not met', async () => {
     const result = await cli(['eval', corpus, '--min-f1', '0.99', '--min-type-f1', 'clarify=0.5', '--turns', 'none']);
     expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Per command type');
     expect(result.stdout).toMatch(/FAILED F1 \(micro\)/u);
     expect(result.stdout).toMatch(/FAILED F1 of clarify/u);
     expect(result.stdout).not.toContain('Turns (✓ right');
