@@ -1,6 +1,6 @@
 import type { CompiledAction, CompiledCatalog, CompiledSlot } from '../catalog/compile-catalog.js';
 import type { Command, SlotValue } from '../commands/command.js';
-import { type AnalyzedText, findPhrase, type Phrase, type Span, toPhrase } from '../text/analyzed-text.js';
+import { type AnalyzedText, findPhrase, nextPhrase, type Phrase, type Span, toPhrase } from '../text/analyzed-text.js';
 import { normalizeText } from '../text/normalize.js';
 import { findNumbers, readNumber } from '../text/numbers.js';
 import type { SlotFinding, SlotsTrace } from './trace.js';
@@ -179,10 +179,20 @@ function findValue(
 /** Every occurrence of an allowed value or synonym, a shorter one inside a longer one left out (`后天` inside `大后天`). */
 function valuesIn(slot: CompiledSlot, analyzed: AnalyzedText, within?: Span): Array<Span & { value: string }> {
   const hits: Array<Span & { value: string }> = [];
+  const from = within?.start ?? 0;
+  const to = within?.end ?? analyzed.text.length;
   for (const { value, phrases } of slot.values) {
-    for (const phrase of phrases)
-      for (const span of findPhrase(analyzed, phrase, within?.start, within?.end)) hits.push({ ...span, value });
+    for (const phrase of phrases) {
+      for (
+        let start = nextPhrase(analyzed, phrase, from, to);
+        start !== -1;
+        start = nextPhrase(analyzed, phrase, start + 1, to)
+      ) {
+        hits.push({ start, end: start + phrase.text.length, value });
+      }
+    }
   }
+  if (hits.length < 2) return hits;
   return hits.filter(
     (hit) =>
       !hits.some(

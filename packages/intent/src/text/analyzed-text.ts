@@ -123,8 +123,8 @@ export function hasPhrase(analyzed: AnalyzedText, phrase: Phrase, except: readon
   return false;
 }
 
-/** The start of the next occurrence of `phrase` at or after `from` that fits the word edges, or -1. */
-function nextPhrase(analyzed: AnalyzedText, phrase: Phrase, from: number, to = analyzed.text.length): number {
+/** The start of the next occurrence of `phrase` at or after `from` (ending by `to`) that fits the word edges, or -1. */
+export function nextPhrase(analyzed: AnalyzedText, phrase: Phrase, from: number, to = analyzed.text.length): number {
   const { text, boundaries } = analyzed;
   const length = phrase.text.length;
   if (length === 0) return -1;
