@@ -30,6 +30,12 @@ export interface StreamableHttpServer {
   transport: 'streamable-http';
   url: string | URL;
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The `fetch` every request to the server goes through (default: the global one). A host that
+   * checks where its server may connect (an egress policy) passes its own; an error it throws
+   * that states `retryable: false` reaches the caller unchanged.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** How to reach a server. */
@@ -96,6 +102,7 @@ export class McpConnection {
     const transport = new StreamableHTTPClientTransport(new URL(this.spec.url), {
       sessionId,
       requestInit: { headers: { ...(this.spec.headers ?? {}) } },
+      ...(this.spec.fetch ? { fetch: this.spec.fetch } : {}),
     });
     try {
       await client.connect(transport, signal ? { signal } : {});
@@ -150,7 +157,10 @@ export class McpConnection {
   private async transport(): Promise<Transport> {
     const spec = this.spec;
     if (spec.transport === 'streamable-http') {
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...(spec.headers ?? {}) } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...(spec.headers ?? {}) } },
+        ...(spec.fetch ? { fetch: spec.fetch } : {}),
+      });
     }
     let launch = {
       command: spec.command,
