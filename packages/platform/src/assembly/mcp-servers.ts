@@ -1,4 +1,5 @@
 import { connectMcpServer, type McpServerConnection, type McpServerOptions } from '@agentloom/sdk/capabilities/mcp';
+import type { AssemblyPorts } from './assembly-ports.js';
 
 /** An MCP server resource's stored content (see `mcpServerContentSchema`). */
 export type McpServerContent =
@@ -6,7 +7,7 @@ export type McpServerContent =
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string | { secret: string }> };
 
 /** Reads a space secret by name (see `AssemblyPorts.readSecret`). */
-type ReadSecret = (name: string) => Promise<string | undefined>;
+type ReadSecret = AssemblyPorts['readSecret'];
 
 /** A space secret an MCP server's headers or environment name does not exist. */
 export class McpSecretMissingError extends Error {
@@ -49,12 +50,13 @@ async function resolveValues(
 /**
  * The SDK options of a stored MCP server under `name` (the prefix of the tool names the model
  * sees, `<name>__<tool>`, unless `toolNamePrefix` says otherwise): header and environment
- * secrets resolved at connection time, as custom HTTP tools resolve theirs.
+ * secrets resolved at connection time, as custom HTTP tools resolve theirs, and an HTTP server
+ * reached through the outbound module's `fetch` (P-15.1).
  */
 export async function mcpServerOptions(
   name: string,
   content: McpServerContent,
-  readSecret: ReadSecret,
+  ports: Pick<AssemblyPorts, 'readSecret' | 'fetch'>,
   extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> = {},
 ): Promise<McpServerOptions> {
   if (content.transport === 'streamable-http')
@@ -62,10 +64,11 @@ export async function mcpServerOptions(
       name,
       transport: 'streamable-http',
       url: content.url,
-      headers: await resolveValues(content.headers, readSecret),
+      headers: await resolveValues(content.headers, ports.readSecret),
+      fetch: ports.fetch,
       ...extra,
     };
-  const env = await resolveValues(content.env, readSecret);
+  const env = await resolveValues(content.env, ports.readSecret);
   return {
     name,
     transport: 'stdio',

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type OutboundSettings, parseOutboundAllow } from '../adapters/outbound/index.js';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
 
@@ -37,6 +38,11 @@ export interface PlatformConfig {
   dispatcher?: DispatcherKind;
   /** pg-boss's schema (default `pgboss`, or `<platform schema>_pgboss` when the URL names a schema). */
   pgBossSchema?: string;
+  /**
+   * Where server-side requests may go beyond the internet (P-15.1): `AGENTLOOM_OUTBOUND_ALLOW`
+   * and `AGENTLOOM_OUTBOUND_ALLOW_PRIVATE`. Unset: the default deny of every internal address.
+   */
+  outbound?: OutboundSettings;
 }
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
@@ -156,6 +162,12 @@ export function loadConfig(
   }
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
+  const outboundAllow = parseOutboundAllow(environment.AGENTLOOM_OUTBOUND_ALLOW);
+  problems.push(...outboundAllow.problems);
+  const allowPrivateText = environment.AGENTLOOM_OUTBOUND_ALLOW_PRIVATE;
+  if (allowPrivateText !== undefined && allowPrivateText !== 'true' && allowPrivateText !== 'false') {
+    problems.push(`AGENTLOOM_OUTBOUND_ALLOW_PRIVATE "${allowPrivateText}" must be true or false.`);
+  }
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -188,6 +200,7 @@ export function loadConfig(
     ...(pgBossSchema ? { pgBossSchema } : {}),
     webhookRetryMs,
     webhookAttempts,
+    outbound: { allow: outboundAllow.entries, allowPrivate: allowPrivateText === 'true' },
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),
