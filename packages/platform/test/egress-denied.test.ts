@@ -304,7 +304,9 @@ describe('at connection time: names and redirects that lead inside are refused o
   it('webhooks: a delivery to a name resolving inside fails at once with egress-denied; a redirect is never followed', async () => {
     const appId = await publishAgent(owner, base, 'Webhook agent', { connectionId: runsConnectionId });
     await ok(owner.request('POST', `/apps/${appId}/webhook-secret`), 201);
-    const [[, named], , , [, redirect]] = connectDestinations(internal.port, '/webhook') as [string, string, string][];
+    const [namedDestination, , , redirectDestination] = connectDestinations(internal.port, '/webhook');
+    const named = namedDestination?.[1] as string;
+    const redirect = redirectDestination?.[1] as string;
     const delivery = async (url: string) => {
       const { run } = await runToEnd(owner, appId, { webhook: { url } });
       let found: { state: string; attempts: Record<string, unknown>[] } | undefined;
@@ -314,11 +316,11 @@ describe('at connection time: names and redirects that lead inside are refused o
       });
       return found as NonNullable<typeof found>;
     };
-    const refused = await delivery(named as string);
+    const refused = await delivery(named);
     // Final after one try: asking again cannot change the policy's answer.
     expect(refused.state).toBe('failed');
     expect(refused.attempts).toEqual([expect.objectContaining({ code: 'egress-denied', rule: 'loopback' })]);
-    const redirected = await delivery(redirect as string);
+    const redirected = await delivery(redirect);
     expect(redirected.attempts[0]).toMatchObject({ status: 307 });
     expect(untouched()).toBe(0);
   });
