@@ -1,5 +1,4 @@
 import { connectMcpServer, type McpServerConnection, type McpServerOptions } from '@agentloom/sdk/capabilities/mcp';
-import type { AssemblyPorts } from './assembly-ports.js';
 
 /** An MCP server resource's stored content (see `mcpServerContentSchema`). */
 export type McpServerContent =
@@ -7,7 +6,7 @@ export type McpServerContent =
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string | { secret: string }> };
 
 /** Reads a space secret by name (see `AssemblyPorts.readSecret`). */
-type ReadSecret = AssemblyPorts['readSecret'];
+type ReadSecret = (name: string) => Promise<string | undefined>;
 
 /** A space secret an MCP server's headers or environment name does not exist. */
 export class McpSecretMissingError extends Error {
@@ -56,7 +55,7 @@ async function resolveValues(
 export async function mcpServerOptions(
   name: string,
   content: McpServerContent,
-  ports: Pick<AssemblyPorts, 'readSecret' | 'fetch'>,
+  ports: { readSecret: ReadSecret; fetch: typeof globalThis.fetch },
   extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> = {},
 ): Promise<McpServerOptions> {
   if (content.transport === 'streamable-http')
