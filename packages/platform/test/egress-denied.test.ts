@@ -11,7 +11,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
-import { countedMcpServer, InternalService, ok, publishAgent, resourceMaker, runToEnd, testResolver } from './egress-fixture.js';
+import {
+  connectDestinations,
+  countedMcpServer,
+  InternalService,
+  literalDestinations,
+  ok,
+  publishAgent,
+  publishMcpWorkflow,
+  resourceMaker,
+  runToEnd,
+  testResolver,
+} from './egress-fixture.js';
 import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './harness.js';
 import type { McpTestServer } from './mcp-test-server.js';
 import { waitUntil } from './run-helpers.js';
@@ -33,33 +44,8 @@ let runsConnectionId: string;
 /** Listeners nothing may reach. */
 const untouched = () => internal.connections() + (internalV6?.connections() ?? 0) + mcpConnections();
 
-/** URLs whose host is a literal internal address (any spelling) or a forbidden scheme: refused at the field. */
-const literalDestinations = (port: number, path: string): [string, string, string][] => [
-  ['the metadata address', 'http://169.254.169.254/latest/meta-data/', 'cloud-metadata'],
-  ['the IPv6 metadata address', 'http://[fd00:ec2::254]/latest/', 'cloud-metadata'],
-  ['loopback', `http://127.0.0.1:${port}${path}`, 'loopback'],
-  ['[::1]', `http://[::1]:${internalV6?.port ?? port}${path}`, 'loopback'],
-  ['a decimal IP', `http://2130706433:${port}${path}`, 'loopback'],
-  ['an octal IP', `http://0177.0.0.1:${port}${path}`, 'loopback'],
-  ['an IPv4-mapped IPv6 address', `http://[::ffff:127.0.0.1]:${port}${path}`, 'loopback'],
-  ['localhost', `http://localhost:${port}${path}`, 'loopback'],
-  ['an RFC 1918 address', `http://10.0.0.7:${port}${path}`, 'private'],
-  ['a carrier-grade NAT address', `http://100.64.0.1:${port}${path}`, 'carrier-grade-nat'],
-  ['a file: URL', 'file:///etc/passwd', 'scheme'],
-  ['a gopher: URL', `gopher://127.0.0.1:${port}/_GET`, 'scheme'],
-];
-
-/** URLs that pass the field and are refused on the address connected to. */
-const connectDestinations = (port: number, path: string): [string, string, string][] => [
-  ['a name resolving to loopback', `http://internal.test:${port}${path}`, 'loopback'],
-  ['a name resolving to ::1', `http://v6.test:${internalV6?.port ?? port}${path}`, 'loopback'],
-  ['a name resolving to an RFC 1918 address', `http://private.test:${port}${path}`, 'private'],
-  [
-    'a redirect from an allowed host to loopback',
-    `http://127.0.0.1:${redirector.port}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${port}${path}`)}`,
-    'loopback',
-  ],
-];
+/** Where the destinations point: `target` (and its IPv6 twin) must never be reached; `redirector` is allowed. */
+const at = (target: number) => ({ target, v6: internalV6?.port, redirector: redirector.port });
 
 beforeAll(async () => {
   internal = (await new InternalService().start()) as InternalService;
@@ -107,7 +93,7 @@ describe('at the field: a literal internal address or a non-http scheme is a 422
       (await owner.request('GET', `${base}/resources`)).body,
       (await owner.request('GET', `${base}/model-connections`)).body,
     ]);
-    for (const [destination, url, rule] of literalDestinations(internal.port, '/tool')) {
+    for (const [destination, url, rule] of literalDestinations(at(internal.port), '/tool')) {
       const refused = await save(url);
       expect(refused.status, `${destination}: ${JSON.stringify(refused.body)}`).toBe(422);
       expect(refused.body, destination).toMatchObject({ error: { code: 'egress-denied', details: { rule, field } } });
@@ -123,7 +109,7 @@ describe('at the field: a literal internal address or a non-http scheme is a 422
   it("a run's webhook.url, checked before anything else in the request (no run is recorded)", async () => {
     const appId = await publishAgent(owner, base, 'Webhook field', { connectionId: runsConnectionId });
     const runsBefore = (await owner.request('GET', `/apps/${appId}/runs`)).body;
-    for (const [destination, url, rule] of literalDestinations(internal.port, '/webhook')) {
+    for (const [destination, url, rule] of literalDestinations(at(internal.port), '/webhook')) {
       // The app has no webhook secret: the policy answers first all the same.
       const refused = await owner.request('POST', `/apps/${appId}/runs`, { input: 'go', webhook: { url } });
       if (rule === 'scheme') {
@@ -144,12 +130,12 @@ describe('at the field: a literal internal address or a non-http scheme is a 422
 
 describe('at connection time: names and redirects that lead inside are refused on the address connected to', () => {
   it('HTTP tools and hooks: each call is a typed egress-denied failure in the run’s events; the run goes on', async () => {
-    const destinations = connectDestinations(internal.port, '/tool');
+    const destinations = connectDestinations(at(internal.port), '/tool');
     const tools: string[] = [];
     for (const [index, [, url]] of destinations.entries())
       tools.push((await ok<{ resource: { id: string } }>(make.tool(`tool-${index}`, url), 201)).resource.id);
     const hooks: string[] = [];
-    for (const [index, [, url]] of connectDestinations(internal.port, '/hook').entries())
+    for (const [index, [, url]] of connectDestinations(at(internal.port), '/hook').entries())
       hooks.push((await ok<{ resource: { id: string } }>(make.hook(`hook-${index}`, url), 201)).resource.id);
     const appId = await publishAgent(owner, base, 'Tools and hooks', { connectionId: runsConnectionId, tools, hooks });
     const redirectsBefore = redirector.connections();
@@ -173,7 +159,7 @@ describe('at connection time: names and redirects that lead inside are refused o
       const data = (entry as { type: string; data?: { outcomes?: { hook: string; code?: string; reason?: string }[] } }).data;
       return entry.type === 'tool-gated' ? (data?.outcomes ?? []) : [];
     });
-    for (const [index, [destination, , rule]] of connectDestinations(internal.port, '/hook').entries()) {
+    for (const [index, [destination, , rule]] of connectDestinations(at(internal.port), '/hook').entries()) {
       const seen = outcomes.filter((outcome) => outcome.hook === `hook-${index}`);
       expect(seen, destination).toHaveLength(destinations.length);
       for (const outcome of seen)
@@ -190,7 +176,7 @@ describe('at connection time: names and redirects that lead inside are refused o
   });
 
   it('MCP servers: the test route answers 422 egress-denied with the rule; a run whose server is refused ends failed, egress-denied', async () => {
-    for (const [index, [destination, url, rule]] of connectDestinations(Number(new URL(mcp.url).port), '/mcp').entries()) {
+    for (const [index, [destination, url, rule]] of connectDestinations(at(Number(new URL(mcp.url).port)), '/mcp').entries()) {
       const { resource } = await ok<{ resource: { id: string } }>(make.mcp(`mcp-${index}`, url), 201);
       const tested = await owner.request('POST', `${base}/resources/${resource.id}/test`, { timeoutMs: 10_000 });
       if (destination.startsWith('a redirect')) {
@@ -210,7 +196,7 @@ describe('at connection time: names and redirects that lead inside are refused o
         error: { code: 'egress-denied', details: { rule, field: 'content.url' } },
       });
     }
-    const [, url] = connectDestinations(Number(new URL(mcp.url).port), '/mcp')[0] as [string, string, string];
+    const [, url] = connectDestinations(at(Number(new URL(mcp.url).port)), '/mcp')[0] as [string, string, string];
     const { resource } = await ok<{ resource: { id: string } }>(make.mcp('mcp-run', url), 201);
     const appId = await publishAgent(owner, base, 'MCP agent', { connectionId: runsConnectionId, mcpServers: [resource.id] });
     const modelCalls = runsModel.paths.length;
@@ -229,48 +215,10 @@ describe('at connection time: names and redirects that lead inside are refused o
   });
 
   it('MCP tool nodes of a workflow: the node fails with the refusal', async () => {
-    const [, url] = connectDestinations(Number(new URL(mcp.url).port), '/mcp')[0] as [string, string, string];
+    const [, url] = connectDestinations(at(Number(new URL(mcp.url).port)), '/mcp')[0] as [string, string, string];
     const { resource } = await ok<{ resource: { id: string } }>(make.mcp('mcp-flow', url), 201);
-    const { app } = await ok<{ app: { id: string } }>(
-      owner.request('POST', `${base}/apps`, { kind: 'workflow', name: 'Flow' }),
-      201,
-    );
-    const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
-    const definition = {
-      formatVersion: 1,
-      kind: 'workflow',
-      name: 'flow',
-      state: {
-        question: { reducer: 'last-value', schema: { type: 'string' } },
-        notes: { reducer: 'last-value', schema: { type: 'string' } },
-      },
-      nodes: [
-        {
-          name: 'query',
-          kind: 'capability',
-          server: 'notes',
-          tool: 'search_notes',
-          input: { query: 'question' },
-          output: 'notes',
-        },
-      ],
-      edges: [
-        { from: 'START', to: 'query' },
-        { from: 'query', to: 'END' },
-      ],
-      output: ['notes'],
-    };
-    await ok(
-      owner.request(
-        'PUT',
-        `/apps/${app.id}/draft`,
-        { config: { definition, bindings: { mcpServers: { notes: { resourceId: resource.id } } } } },
-        { 'if-match': `"${draft.revision}"` },
-      ),
-      200,
-    );
-    await ok(owner.request('POST', `/apps/${app.id}/releases`, { notes: 'flow' }), 201);
-    const { run } = await runToEnd(owner, app.id, { input: { question: 'launch' } });
+    const appId = await publishMcpWorkflow(owner, base, resource.id);
+    const { run } = await runToEnd(owner, appId, { input: { question: 'launch' } });
     expect(run.status, JSON.stringify(run)).toBe('failed');
     const { view } = await ok<{ view: { workflow: { tasks: { failure?: Record<string, unknown> }[] } } }>(
       owner.request('GET', `/runs/${run.id}/view`),
@@ -281,13 +229,13 @@ describe('at connection time: names and redirects that lead inside are refused o
   });
 
   it('model providers: the connection test answers 422 egress-denied; a run on that connection fails with a typed, final model failure', async () => {
-    for (const [index, [destination, url, rule]] of connectDestinations(internal.port, '/v1').entries()) {
+    for (const [index, [destination, url, rule]] of connectDestinations(at(internal.port), '/v1').entries()) {
       const { connection } = await ok<{ connection: { id: string } }>(make.connection(`model-${index}`, url), 201);
       const tested = await owner.request('POST', `${base}/model-connections/${connection.id}/test`, { modelId: 'm' });
       expect(tested.status, `${destination}: ${JSON.stringify(tested.body)}`).toBe(422);
       expect(tested.body, destination).toMatchObject({ error: { code: 'egress-denied', details: { rule, field: 'baseUrl' } } });
     }
-    const [, url] = connectDestinations(internal.port, '/v1')[0] as [string, string, string];
+    const [, url] = connectDestinations(at(internal.port), '/v1')[0] as [string, string, string];
     const { connection } = await ok<{ connection: { id: string } }>(make.connection('model-run', url), 201);
     const appId = await publishAgent(owner, base, 'Model agent', { connectionId: connection.id });
     const { run, events } = await runToEnd(owner, appId);
@@ -304,7 +252,7 @@ describe('at connection time: names and redirects that lead inside are refused o
   it('webhooks: a delivery to a name resolving inside fails at once with egress-denied; a redirect is never followed', async () => {
     const appId = await publishAgent(owner, base, 'Webhook agent', { connectionId: runsConnectionId });
     await ok(owner.request('POST', `/apps/${appId}/webhook-secret`), 201);
-    const [namedDestination, , , redirectDestination] = connectDestinations(internal.port, '/webhook');
+    const [namedDestination, , , redirectDestination] = connectDestinations(at(internal.port), '/webhook');
     const named = namedDestination?.[1] as string;
     const redirect = redirectDestination?.[1] as string;
     const delivery = async (url: string) => {

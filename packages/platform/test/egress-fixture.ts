@@ -203,6 +203,34 @@ export async function publishAgent(
   return app.id;
 }
 
+/** Creates and publishes a workflow of one MCP node (`search_notes` of the server bound as `notes`); answers its app id. */
+export async function publishMcpWorkflow(owner: TestClient, base: string, resourceId: string): Promise<string> {
+  const { app } = await ok<{ app: { id: string } }>(
+    owner.request('POST', `${base}/apps`, { kind: 'workflow', name: 'Flow' }),
+    201,
+  );
+  const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
+  const text = { reducer: 'last-value', schema: { type: 'string' } };
+  const definition = {
+    formatVersion: 1,
+    kind: 'workflow',
+    name: 'flow',
+    state: { question: text, notes: text },
+    nodes: [
+      { name: 'query', kind: 'capability', server: 'notes', tool: 'search_notes', input: { query: 'question' }, output: 'notes' },
+    ],
+    edges: [
+      { from: 'START', to: 'query' },
+      { from: 'query', to: 'END' },
+    ],
+    output: ['notes'],
+  };
+  const config = { definition, bindings: { mcpServers: { notes: { resourceId } } } };
+  await ok(owner.request('PUT', `/apps/${app.id}/draft`, { config }, { 'if-match': `"${draft.revision}"` }), 200);
+  await ok(owner.request('POST', `/apps/${app.id}/releases`, { notes: 'flow' }), 201);
+  return app.id;
+}
+
 /** One run event as `GET /runs/:id/events` replays it from the journal. */
 export type RunEvent = {
   type: string;
@@ -220,3 +248,41 @@ export async function runToEnd(owner: TestClient, appId: string, extra: Record<s
   const events = parseSse(String(replay.body)).events.map((event) => event.data as RunEvent);
   return { run, events };
 }
+
+/** The listeners a destination table points at: `target` (and `v6`, its `::1` twin) and an allowed `redirector`. */
+export interface DestinationPorts {
+  target: number;
+  v6: number | undefined;
+  redirector: number;
+}
+
+/** URLs whose host is a literal internal address (any spelling) or a forbidden scheme: refused at the field, with their rule. */
+export const literalDestinations = ({ target, v6 }: DestinationPorts, path: string): [string, string, string][] => [
+  ['the metadata address', 'http://169.254.169.254/latest/meta-data/', 'cloud-metadata'],
+  ['the IPv6 metadata address', 'http://[fd00:ec2::254]/latest/', 'cloud-metadata'],
+  ['loopback', `http://127.0.0.1:${target}${path}`, 'loopback'],
+  ['[::1]', `http://[::1]:${v6 ?? target}${path}`, 'loopback'],
+  ['a decimal IP', `http://2130706433:${target}${path}`, 'loopback'],
+  ['an octal IP', `http://0177.0.0.1:${target}${path}`, 'loopback'],
+  ['an IPv4-mapped IPv6 address', `http://[::ffff:127.0.0.1]:${target}${path}`, 'loopback'],
+  ['localhost', `http://localhost:${target}${path}`, 'loopback'],
+  ['an RFC 1918 address', `http://10.0.0.7:${target}${path}`, 'private'],
+  ['a carrier-grade NAT address', `http://100.64.0.1:${target}${path}`, 'carrier-grade-nat'],
+  ['a file: URL', 'file:///etc/passwd', 'scheme'],
+  ['a gopher: URL', `gopher://127.0.0.1:${target}/_GET`, 'scheme'],
+];
+
+/**
+ * URLs that pass the field and are refused on the address connected to (names from
+ * `testResolver`: `internal.test` → 127.0.0.1, `v6.test` → ::1, `private.test` → 10.0.0.7).
+ */
+export const connectDestinations = ({ target, v6, redirector }: DestinationPorts, path: string): [string, string, string][] => [
+  ['a name resolving to loopback', `http://internal.test:${target}${path}`, 'loopback'],
+  ['a name resolving to ::1', `http://v6.test:${v6 ?? target}${path}`, 'loopback'],
+  ['a name resolving to an RFC 1918 address', `http://private.test:${target}${path}`, 'private'],
+  [
+    'a redirect from an allowed host to loopback',
+    `http://127.0.0.1:${redirector}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${target}${path}`)}`,
+    'loopback',
+  ],
+];
