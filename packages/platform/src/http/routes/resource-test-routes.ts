@@ -59,27 +59,26 @@ function testFailure(error: unknown): ApiError {
       reason: limit.code,
     });
   if (McpConnectionError.isInstance(error)) {
-    // The MCP SDK's HTTP error carries the status: a refused credential is not an unreachable server.
-    const status = (error.cause as { code?: unknown } | undefined)?.code;
-    const httpStatus = typeof status === 'number' ? { httpStatus: status } : {};
-    if (status === 401 || status === 403)
-      return new ApiError(
-        502,
-        'mcp-refused',
-        `The MCP server refused the credentials (HTTP ${status}): check the headers.`,
-        httpStatus,
-      );
+    // An HTTP answer (5xx, 404, an unfollowed redirect) carries its status on the SDK's HTTP error.
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    const status = typeof code === 'number' && code >= 100 && code < 600 ? code : undefined;
     return new ApiError(
       502,
       'mcp-unreachable',
-      `The MCP server could not be reached${typeof status === 'number' ? ` (HTTP ${status})` : ''}.`,
-      httpStatus,
+      `The MCP server could not be reached${status !== undefined ? ` (HTTP ${status})` : ''}.`,
+      status !== undefined ? { httpStatus: status } : {},
     );
   }
-  if (McpRequestError.isInstance(error))
-    return new ApiError(502, 'mcp-refused', 'The MCP server refused the request.', {
-      ...(error.mcpCode !== undefined ? { mcpCode: error.mcpCode } : {}),
-    });
+  if (McpRequestError.isInstance(error)) {
+    // An HTTP 4xx arrives as a request error carrying the status; 401/403 is a refused credential.
+    const status = error.mcpCode;
+    if (status === 401 || status === 403)
+      return new ApiError(502, 'mcp-refused', `The MCP server refused the credentials (HTTP ${status}): check the headers.`, {
+        httpStatus: status,
+      });
+    const detail = status === undefined ? {} : status >= 400 && status < 500 ? { httpStatus: status } : { mcpCode: status };
+    return new ApiError(502, 'mcp-refused', 'The MCP server refused the request.', detail);
+  }
   return new ApiError(502, 'mcp-failed', 'Connecting to the MCP server failed.');
 }
 
