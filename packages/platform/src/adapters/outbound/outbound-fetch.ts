@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import { parseAddress } from './address-class.js';
 import type { OutboundSettings } from './allow-list.js';
-import { EgressPolicy } from './egress-policy.js';
+import { EgressPolicy, effectivePort } from './egress-policy.js';
 import { EgressDeniedError, findOutboundError, OutboundLimitError } from './outbound-errors.js';
 
 /** Resolves a host name to its addresses (the system resolver by default; tests name their own). */
@@ -114,7 +114,8 @@ function requestParts(input: string | URL | Request, init: RequestInit) {
  *   DNS rebinding has no window. A refusal is an `EgressDeniedError`, thrown as it is.
  * - Redirects are followed here, at most `maxRedirects`, each hop's URL and connection checked
  *   again; a redirect to another origin drops every header but a few harmless ones. The caller's
- *   `redirect: 'manual'` gets the 3xx as it is, `'error'` an `OutboundLimitError`.
+ *   `redirect: 'manual'` gets the 3xx as it is unless it points at a refused destination (then the
+ *   refusal), `'error'` an `OutboundLimitError`.
  * - Responses are bounded: connect, headers and body-silence timeouts, and `maxResponseBytes`.
  */
 export function createOutbound(
@@ -134,6 +135,17 @@ export function createOutbound(
     );
   };
   const agent = new Agent({ connect, headersTimeout: limits.headersTimeoutMs, bodyTimeout: limits.bodyTimeoutMs });
+
+  /** Throws the policy's refusal of a redirect target; a target that cannot be resolved is the caller's to meet. */
+  const refuseDeniedRedirect = async (target: URL) => {
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      throw new EgressDeniedError('scheme', `a ${target.protocol} URL`);
+    try {
+      await allowedAddress(policy, resolveHost, target.hostname, effectivePort(target));
+    } catch (error) {
+      if (error instanceof EgressDeniedError) throw error;
+    }
+  };
 
   const outboundFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const parts = requestParts(input, init);
@@ -155,7 +167,16 @@ export function createOutbound(
         throw findOutboundError(error) ?? error;
       }
       const location = redirectStatuses.has(response.status) ? response.headers.get('location') : null;
-      if (location === null || parts.redirect === 'manual') return bounded(response, url, limits.maxResponseBytes);
+      if (location === null) return bounded(response, url, limits.maxResponseBytes);
+      if (parts.redirect === 'manual') {
+        // The caller follows redirects itself (the MCP client, webhooks never): a 3xx that points
+        // at a destination the policy refuses is refused here, so no caller can be led inside.
+        await refuseDeniedRedirect(new URL(location, url)).catch(async (error: unknown) => {
+          await response.body?.cancel().catch(() => {});
+          throw error;
+        });
+        return bounded(response, url, limits.maxResponseBytes);
+      }
       await response.body?.cancel().catch(() => {});
       if (parts.redirect === 'error')
         throw new OutboundLimitError('redirect-refused', `The server answered a redirect (HTTP ${response.status}).`);

@@ -67,7 +67,7 @@ const startBody = z
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
     webhook: z
       .strictObject({
-        url: z.url({ protocol: /^https?$/, error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
+        url: z.url({ error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
       })
       .optional()
       .openapi({
