@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { bundleScript } from '../../../test/support/bundle-script.js';
 import type { Platform } from '../src/platform.js';
-import { postgresUrl, TestClient } from './harness.js';
+import { postgresUrl, TestClient, testOutboundAllow } from './harness.js';
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 let nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
@@ -33,14 +33,14 @@ export interface PlatformProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `agentloom <command>` with the given environment. */
+/** Starts `agentloom <command>` with the given environment (outbound requests allowed to `testOutboundAllow` unless it says otherwise). */
 export function startProcess(
   command: 'serve' | 'worker',
   environment: Record<string, string>,
   extra: string[] = [],
 ): PlatformProcess {
   const child = spawn(process.execPath, [...nodeArguments, command, ...extra], {
-    env: { ...process.env, ...environment },
+    env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -79,7 +79,7 @@ export function startProcess(
 /** Runs a one-shot CLI command (e.g. `create-admin`) to completion. */
 export function runCommand(args: string[], environment: Record<string, string>): { status: number | null; output: string } {
   const result = spawnSync(process.execPath, [...nodeArguments, ...args], {
-    env: { ...process.env, ...environment },
+    env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     encoding: 'utf8',
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };

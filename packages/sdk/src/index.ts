@@ -163,7 +163,15 @@ export {
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
-export { createAgentTracing, createWorkflowTracing, type TracingOptions } from './telemetry/index.js';
+export {
+  type AgentTelemetryProfile,
+  createAgentTracing,
+  createWorkflowTracing,
+  GENAI_CONVENTIONS_VERSION,
+  type RoleTelemetryProfile,
+  type RunTracing,
+  type TracingOptions,
+} from './telemetry/index.js';
 
 // Errors a builder meets: an invalid configuration is found before anything runs (B-4).
 export {
@@ -178,7 +186,7 @@ export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 // 2. Hosting runs
 // =============================================================================================
 
-// The handle of a run executing in this process, the same for agent and workflow runs (ADR 0014).
+// The handle of a run executing in this process, the same for agent and workflow runs (ADR 0018).
 export type { RunHandle } from './engine/run/run-handle.js';
 
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.

@@ -6,7 +6,7 @@ import type { WorkflowTaskFailure } from '../engine/workflow/nodes/workflow-node
 import type { WorkflowInterrupt } from '../engine/workflow/pregel/interrupt.js';
 import type { LoopLimitHit, RunLineage, WorkflowTerminalReason } from '../engine/workflow/pregel/workflow-journal.js';
 import type { WorkflowResult } from '../engine/workflow/workflow-events.js';
-import type { FinishReason } from '../model/language-model.js';
+import type { FinishReason, ModelResponseMetadata } from '../model/language-model.js';
 
 /**
  * The zod schemas of the values run events carry (results, failures, usage …), for
@@ -71,6 +71,10 @@ export const failureSchema = z
 export const usageSchema = z
   .strictObject({ inputTokens: count(), outputTokens: count(), totalTokens: count() })
   .meta({ id: 'Usage', description: 'Tokens used.' });
+
+export const modelResponseSchema = z
+  .strictObject({ id: z.string().optional(), modelId: z.string().optional() })
+  .describe("The provider's id of the response and the model that answered, when it gave them.");
 
 export const finishReasonSchema = z.enum([
   'stop',
@@ -178,6 +182,7 @@ export const partsMatchTheirTypes: [
   SameShape<z.output<typeof failureSchema>, Failure>,
   SameShape<z.output<typeof usageSchema>, Usage>,
   SameShape<z.output<typeof finishReasonSchema>, FinishReason>,
+  SameShape<z.output<typeof modelResponseSchema>, ModelResponseMetadata>,
   SameShape<(typeof failureKinds)[number], FailureKind>,
   SameShape<(typeof terminalReasons)[number], TerminalReason>,
   SameShape<(typeof workflowTerminalReasons)[number], WorkflowTerminalReason>,
@@ -187,4 +192,4 @@ export const partsMatchTheirTypes: [
   SameShape<z.output<typeof runLineageSchema>, RunLineage>,
   SameShape<z.output<typeof loopLimitHitSchema>, LoopLimitHit>,
   SameShape<z.output<typeof workflowResultSchema>, WorkflowResult>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -24,6 +24,8 @@ export type {
   ModelCallOptions,
   ModelRequest,
   ModelResponse,
+  ModelResponseMetadata,
+  ModelServer,
   ModelStreamPart,
   ToolDefinition,
 } from '../model/language-model.js';
