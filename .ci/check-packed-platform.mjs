@@ -90,7 +90,9 @@ try {
   const unexpected = platform.files.filter((file) => /^(src|test|scripts)\/|\.test\.|^console\/\.vite\//.test(file));
   if (unexpected.length > 0) throw new Error(`the packed platform carries ${unexpected.join(', ')}`);
   if (!sdk.files.includes('dist/index.js')) throw new Error('the packed SDK lacks dist/index.js: run `npm run build`');
-  console.log(`== packed the SDK (${sdk.files.length} files) and the platform (${platform.files.length} files) in ${seconds(started)}`);
+  console.log(
+    `== packed the SDK (${sdk.files.length} files) and the platform (${platform.files.length} files) in ${seconds(started)}`,
+  );
 
   const app = join(scratch, 'app');
   mkdirSync(app);
@@ -110,7 +112,8 @@ try {
   started = performance.now();
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...(compile ? [] : ['--ignore-scripts'])], app);
   if (!compile) {
-    const version = (folder) => JSON.parse(readFileSync(join(folder, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
+    const version = (folder) =>
+      JSON.parse(readFileSync(join(folder, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
     if (version(app) !== version(root)) throw new Error(`better-sqlite3 ${version(app)} here, ${version(root)} in the workspace`);
     const binary = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
     mkdirSync(dirname(join(app, binary)), { recursive: true });
