@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `agentloom serve | worker | migrate | create-admin`: runs the built CLI (`dist/`, plain
- * JavaScript) in this very process — no launcher child, no TypeScript compiled at start — so the
- * PID a supervisor holds is the server: SIGTERM drains it, SIGKILL leaves nothing behind.
+ * `agentloom serve | worker | migrate | create-admin`: runs the built CLI (`dist/cli/agentloom.js`,
+ * one JavaScript module with its dependencies) in this very process — no launcher child, no
+ * TypeScript compiled at start — so the PID a supervisor holds is the server: SIGTERM drains it,
+ * SIGKILL leaves nothing behind.
  *
  * `npm ci` builds `dist/` (the root `prepare`) and the packed package ships it. In a checkout
  * whose build is missing or older than its sources, it refuses to start and says which command
@@ -10,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 
-const cli = new URL('../dist/cli/main.js', import.meta.url);
+const cli = new URL('../dist/cli/agentloom.js', import.meta.url);
 if (existsSync(new URL('../src/', import.meta.url))) {
   const { buildProblem } = await import('../scripts/build-state.js');
   const problem = buildProblem();

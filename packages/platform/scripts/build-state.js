@@ -1,7 +1,7 @@
 /**
- * Whether the built server of this checkout is there and up to date: `packages/platform/dist`
- * (the platform's JavaScript) and `packages/sdk/dist` (the SDK's, which the built platform
- * imports). A build is stale when a source file that goes into it is newer than its output, so a
+ * Whether the built server of this checkout is there and up to date: `packages/sdk/dist` (the
+ * SDK's JavaScript) and `packages/platform/dist` (the platform's, with the command bundled with the
+ * SDK's build). A build is stale when a source file that goes into it is newer than its output, so a
  * checkout that pulled or edited sources never runs old code without saying so.
  *
  * No dependencies: `bin/agentloom.js` imports it at every start from a checkout (a few
@@ -15,8 +15,9 @@ const platformRoot = fileURLToPath(new URL('..', import.meta.url));
 const repositoryRoot = path.resolve(platformRoot, '../..');
 
 /**
- * The two builds, in the order they must be made (the platform's output imports the SDK's). Inputs
- * are what the build reads besides `node_modules`; `output` is a file each build writes.
+ * The two builds, in the order they must be made (the platform's command bundles the SDK's
+ * output). Inputs are what each build reads (`package-lock.json` standing for `node_modules`);
+ * `output` is a file the build writes.
  */
 export const builds = [
   {
@@ -28,8 +29,9 @@ export const builds = [
   {
     name: '@agentloom/platform',
     directory: platformRoot,
-    output: 'dist/cli/main.js',
-    inputs: ['packages/platform/src', 'packages/platform/scripts/build.js'],
+    output: 'dist/cli/agentloom.js',
+    // The command's bundle holds the SDK's build and the installed dependencies too.
+    inputs: ['packages/platform/src', 'packages/platform/scripts/build.js', 'packages/sdk/dist/index.js', 'package-lock.json'],
   },
 ];
 
@@ -55,7 +57,7 @@ function newestFile(target) {
 /**
  * The builds that must be made again, in build order, each with the reason (its output is
  * missing, or names the newest source file changed since). Empty when everything is up to date.
- * Each is judged on its own inputs: the platform's output only imports the SDK by its name.
+ * The platform's build counts the SDK's output among its inputs: it is stale once the SDK is rebuilt.
  */
 export function staleBuilds() {
   const stale = [];

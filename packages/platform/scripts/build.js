@@ -2,9 +2,10 @@
  * Builds the server that `agentloom` runs (docs/decisions/0014-built-server.md): the SDK with its
  * own `tsconfig.build.json` (`npm run build --workspace=@agentloom/sdk`: JavaScript and
  * declarations, the same build its packed package ships) when that build is missing or stale, then
- * the platform's sources transpiled file by file with esbuild into `dist/` (a tenth of a second;
- * `npm run typecheck` is what checks the types). The platform's `dist/` mirrors `src/`, so paths
- * relative to a module (`../../package.json`) hold in both.
+ * the platform with esbuild (under a second; `npm run typecheck` is what checks the types): its
+ * modules file by file into `dist/` (the package's `exports`), and `dist/cli/agentloom.js`, the
+ * command in one module with the SDK's build and its JavaScript dependencies, which
+ * `bin/agentloom.js` runs.
  *
  *   node scripts/build.js              the SDK if stale, the platform always (`npm run build`)
  *   node scripts/build.js --if-stale   only what is missing or stale; nothing when up to date
@@ -38,16 +39,25 @@ function platformSources(directory) {
 
 async function buildPlatform() {
   const { build } = await import('esbuild');
+  const source = path.join(platformRoot, 'src');
   const output = path.join(scratch, `dist-${process.pid}`);
+  const common = { platform: 'node', format: 'esm', target: 'node20.11', logLevel: 'error' };
   rmSync(output, { recursive: true, force: true });
+  // The library (`exports`): each module as it is, its imports left to Node.
+  await build({ ...common, entryPoints: platformSources(source), outdir: output, outbase: source });
+  // The command: one module holding the platform, the SDK's build and every JavaScript dependency
+  // (a Node 20 start loads 1,250 separate ES modules otherwise: most of its start-up time). The
+  // native SQLite driver and pg's optional native binding stay packages; bundled CommonJS gets a
+  // `require`. At `dist/cli/`, the depth of `src/cli/`, so module-relative paths hold.
   await build({
-    entryPoints: platformSources(path.join(platformRoot, 'src')),
-    outdir: output,
-    outbase: path.join(platformRoot, 'src'),
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.11',
-    logLevel: 'error',
+    ...common,
+    entryPoints: [path.join(source, 'cli/main.ts')],
+    outfile: path.join(output, 'cli/agentloom.js'),
+    bundle: true,
+    external: ['better-sqlite3', 'pg-native'],
+    banner: {
+      js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+    },
   });
   rmSync(path.join(platformRoot, 'dist'), { recursive: true, force: true });
   renameSync(output, path.join(platformRoot, 'dist'));
@@ -97,9 +107,10 @@ function copyConsole() {
 const onlyStale = flags.has('--if-stale') || flags.has('--pack');
 if (!onlyStale || staleBuilds().length > 0) {
   await withLock(async () => {
-    const stale = new Set(staleBuilds().map((build) => build.name));
     for (const { name } of builds) {
-      if (!stale.has(name) && (onlyStale || name !== '@agentloom/platform')) continue;
+      // Judged again after each build: the platform's bundle holds the SDK's new output.
+      const stale = staleBuilds().some((build) => build.name === name);
+      if (!stale && (onlyStale || name !== '@agentloom/platform')) continue;
       const started = performance.now();
       if (name === '@agentloom/sdk') buildSdk();
       else await buildPlatform();

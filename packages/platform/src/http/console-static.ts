@@ -7,7 +7,8 @@ import type { Env, Hono } from 'hono';
 /**
  * The console build served by default: this checkout's (`npm run build --workspace=@agentloom/web`
  * writes `packages/web/dist`), else the one a packed `@agentloom/platform` carries in `console/`.
- * Relative to this module, which sits at the same depth in `src/` and in the built `dist/`.
+ * Relative to this module, which sits at the same depth in `src/`, in the built `dist/` and in the
+ * command's bundle (`dist/cli/agentloom.js`).
  */
 const checkoutConsole = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const packedConsole = fileURLToPath(new URL('../../console', import.meta.url));

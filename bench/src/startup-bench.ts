@@ -1,0 +1,224 @@
+/**
+ * `npm run bench:startup` (issue 29): how long `agentloom` takes to be ready, the built command
+ * (`packages/platform/bin/agentloom.js`: `dist/` in its own process) side by side with the launcher
+ * it replaced (`src/startup/tsx-launcher.js`: a child compiling the TypeScript sources with tsx at
+ * every start), measured in the same run, alternating. Figures, not a test.
+ *
+ * - `serve`, first start: a fresh SQLite data directory (secret key generated, migrations, admin,
+ *   demo seeded), from the spawn to the first `/healthz` 200;
+ * - `serve`, restart: the same, on a data directory that already exists;
+ * - `npm start`, restart: the root script, through npm (today's ran tsx directly, no launcher);
+ * - `worker` (when PostgreSQL answers): from the spawn to its "ready" line, on a migrated schema.
+ *
+ * One warm-up start of each kind (not counted: file caches, tsx's own cache), then the median of
+ * `--repeats N` (default 5). Target: ready in under 2 s. The load average is printed with the
+ * table: the machine is shared, so run it on a quiet one.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { agentloomBin, ensureBuilt } from '../../test/support/built-cli.js';
+import { postgresAvailable, postgresUrl } from './workflow-stores.js';
+
+const TARGET_MS = 2_000;
+const { values } = parseArgs({ options: { repeats: { type: 'string', default: '5' } } });
+const repeats = Number(values.repeats);
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const tsxLauncher = fileURLToPath(new URL('./startup/tsx-launcher.js', import.meta.url));
+const scratch = mkdtempSync(path.join(tmpdir(), 'agentloom-bench-startup-'));
+const baseEnvironment = {
+  ...process.env,
+  AGENTLOOM_SECRET_KEY: '',
+  AGENTLOOM_DATABASE_URL: '',
+  AGENTLOOM_CONSOLE_DIR: '',
+  AGENTLOOM_LOG_LEVEL: 'warn',
+};
+
+/** How one variant starts a command: the program and arguments before the command's own. */
+type Launch = (args: string[]) => { command: string; args: string[]; cwd?: string };
+const built: Launch = (args) => ({ command: process.execPath, args: [agentloomBin, ...args] });
+const launcher: Launch = (args) => ({ command: process.execPath, args: [tsxLauncher, ...args] });
+const npmStartBuilt: Launch = (args) => ({
+  command: 'npm',
+  args: ['start', '--silent', '--', ...args.slice(1)],
+  cwd: repositoryRoot,
+});
+const npmStartTsx: Launch = (args) => ({
+  command: 'npm',
+  args: ['exec', '--silent', '--call', `node --conditions=@agentloom/source --import tsx src/cli/main.ts ${args.join(' ')}`],
+  cwd: path.join(repositoryRoot, 'packages/platform'),
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Ends a started process and everything in its group (npm and its children), and waits for it. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-(child.pid as number), 'SIGTERM');
+  await exited;
+}
+
+/** Spawns the launch in its own process group; resolves with the ms until `ready` says so. */
+async function timeStart(
+  launch: ReturnType<Launch>,
+  environment: NodeJS.ProcessEnv,
+  ready: (child: ChildProcess, output: () => string) => Promise<boolean>,
+): Promise<number> {
+  const started = performance.now();
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd ?? repositoryRoot,
+    env: environment,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  try {
+    while (!(await ready(child, () => output))) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before ready:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return performance.now() - started;
+  } finally {
+    await stop(child);
+  }
+}
+
+/** `serve` on `dataDirectory` (a fresh one when omitted): ms until `/healthz` answers 200. */
+async function serveStart(launch: Launch, dataDirectory?: string): Promise<number> {
+  const port = await freePort();
+  const directory = dataDirectory ?? mkdtempSync(path.join(scratch, 'data-'));
+  const args = ['serve', '--port', String(port), '--data-dir', directory];
+  const healthy = () =>
+    fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+  try {
+    return await timeStart(launch(args), { ...baseEnvironment, INIT_CWD: directory }, healthy);
+  } finally {
+    if (!dataDirectory) rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** `worker` on a migrated PostgreSQL schema: ms until it prints that it is ready. */
+function workerStart(launch: Launch, databaseUrl: string): Promise<number> {
+  const environment = { ...baseEnvironment, AGENTLOOM_DATABASE_URL: databaseUrl, AGENTLOOM_SECRET_KEY: 'x'.repeat(40) };
+  return timeStart(launch(['worker']), environment, async (_child, output) => output().includes(' ready (pid'));
+}
+
+interface Row {
+  name: string;
+  today: number[];
+  built: number[];
+}
+
+/** One warm-up of each, then `repeats` measured starts, today's and the built one alternating. */
+async function measure(name: string, today: () => Promise<number>, builtStart: () => Promise<number>): Promise<Row> {
+  process.stderr.write(`${name}: `);
+  await today();
+  await builtStart();
+  const row: Row = { name, today: [], built: [] };
+  for (let index = 0; index < repeats; index += 1) {
+    row.today.push(await today());
+    row.built.push(await builtStart());
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  return row;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const format = (values: number[]) =>
+  `${(median(values) / 1000).toFixed(2)} s (${(Math.min(...values) / 1000).toFixed(2)}–${(Math.max(...values) / 1000).toFixed(2)})`;
+
+const rows: Row[] = [];
+const loadBefore = loadavg()[0] as number;
+let schema: string | undefined;
+try {
+  ensureBuilt();
+  rows.push(
+    await measure(
+      'agentloom serve, first start (SQLite)',
+      () => serveStart(launcher),
+      () => serveStart(built),
+    ),
+  );
+  const existing = mkdtempSync(path.join(scratch, 'existing-'));
+  await serveStart(built, existing);
+  rows.push(
+    await measure(
+      'agentloom serve, restart (SQLite)',
+      () => serveStart(launcher, existing),
+      () => serveStart(built, existing),
+    ),
+  );
+  rows.push(
+    await measure(
+      'npm start, restart (SQLite)',
+      () => serveStart(npmStartTsx, existing),
+      () => serveStart(npmStartBuilt, existing),
+    ),
+  );
+  if (await postgresAvailable()) {
+    schema = `bench_startup_${process.pid}`;
+    const url = new URL(postgresUrl);
+    url.searchParams.set('schema', schema);
+    const databaseUrl = url.toString();
+    const migrate = spawn(process.execPath, [agentloomBin, 'migrate'], {
+      env: { ...baseEnvironment, AGENTLOOM_DATABASE_URL: databaseUrl, AGENTLOOM_SECRET_KEY: 'x'.repeat(40) },
+      stdio: 'ignore',
+    });
+    await new Promise((resolve) => migrate.once('exit', resolve));
+    rows.push(
+      await measure(
+        'agentloom worker (PostgreSQL)',
+        () => workerStart(launcher, databaseUrl),
+        () => workerStart(built, databaseUrl),
+      ),
+    );
+  } else {
+    console.log('PostgreSQL is not reachable: the worker row is left out.');
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+  if (schema) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    for (const name of [schema, `${schema}_runs`, `${schema}_pgboss`])
+      await client.query(`drop schema if exists "${name}" cascade`);
+    await client.end();
+  }
+}
+
+const width = Math.max(...rows.map((row) => row.name.length)) + 2;
+console.log(
+  `\nstart-up until ready: median of ${repeats} (min–max) after a warm-up, node ${process.version}, ` +
+    `load average ${loadBefore.toFixed(1)} → ${(loadavg()[0] as number).toFixed(1)}`,
+);
+console.log(`${'what'.padEnd(width)}${'today: tsx launcher'.padEnd(26)}${'built'.padEnd(26)}speed-up  target  met`);
+for (const row of rows) {
+  const met = median(row.built) < TARGET_MS;
+  console.log(
+    `${row.name.padEnd(width)}${format(row.today).padEnd(26)}${format(row.built).padEnd(26)}` +
+      `${`×${(median(row.today) / median(row.built)).toFixed(1)}`.padEnd(10)}< ${TARGET_MS / 1000} s   ${met ? 'yes' : 'NO'}`,
+  );
+}
+const allMet = rows.every((row) => median(row.built) < TARGET_MS);
+console.log(allMet ? 'every target met' : 'a target was missed');
