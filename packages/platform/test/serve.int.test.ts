@@ -77,6 +77,8 @@ describe('agentloom serve on the embedded default', () => {
     ).json()) as { apps: { id: string; latestReleaseId: string | null }[] };
     expect(apps.apps).toHaveLength(1);
     expect(apps.apps[0]?.latestReleaseId).not.toBeNull();
+    // The built command finds the checkout's console build (`npm ci` makes it) from `dist/cli/`.
+    expect(await (await fetch(`${server.url}/spaces`)).text()).toContain('<title>AgentLoom console</title>');
 
     // A second start on the same data directory keeps everything and prints no new password.
     server.child.kill('SIGTERM');
