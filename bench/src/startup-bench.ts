@@ -7,7 +7,8 @@
  * - `serve`, first start: a fresh SQLite data directory (secret key generated, migrations, admin,
  *   demo seeded), from the spawn to the first `/healthz` 200;
  * - `serve`, restart: the same, on a data directory that already exists;
- * - `npm start`, restart: the root script, through npm (today's ran tsx directly, no launcher);
+ * - `npm start`, restart: the root script (a build check, then `agentloom serve`); today's ran
+ *   `node --import tsx src/cli/main.ts serve` as an npm script, here run through `npm exec`;
  * - `worker` (when PostgreSQL answers): from the spawn to its "ready" line, on a migrated schema.
  *
  * One warm-up start of each kind (not counted: file caches, tsx's own cache), then the median of
