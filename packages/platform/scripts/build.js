@@ -1,5 +1,5 @@
 /**
- * Builds the server that `agentloom` runs (docs/decisions/0014-built-server.md): the SDK with its
+ * Builds the server that `agentloom` runs (docs/decisions/0017-built-server.md): the SDK with its
  * own `tsconfig.build.json` (`npm run build --workspace=@agentloom/sdk`: JavaScript and
  * declarations, the same build its packed package ships) when that build is missing or stale, then
  * the platform with esbuild (under a second; `npm run typecheck` is what checks the types): its

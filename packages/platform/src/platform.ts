@@ -1,14 +1,14 @@
 import { RunClient } from '@agentloom/sdk';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
+import { defaultSignInLimits, dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
 import { SecretBox } from './crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './database/index.js';
 import { stopDeletionJobs } from './deletion/index.js';
 import { createPlatformApp } from './http/create-app.js';
-import { LoginRateLimiter } from './http/login-rate-limiter.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
+import { SignInLimiter } from './identity/index.js';
 import type { Dispatcher } from './runs/index.js';
 import {
   LeaseTableDispatcher,
@@ -108,7 +108,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     secretBox: new SecretBox(config.secretKey),
     logger,
     metrics: createPlatformMetrics(),
-    loginLimiter: new LoginRateLimiter(),
+    signInLimiter: new SignInLimiter(handle.database, config.signInLimits ?? defaultSignInLimits, config.secretKey),
     runStore,
     runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
     dispatcher,

@@ -90,6 +90,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /users': 'instance-admin',
   'POST /users': 'instance-admin',
   'PATCH /users/{userId}': 'instance-admin',
+  'GET /users/{userId}/api-keys': 'instance-admin',
   'GET /admin/workers': 'instance-admin',
   'POST /admin/workers/{workerId}/drain': 'instance-admin',
   'GET /spaces': 'user',
@@ -313,6 +314,23 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       if (who === 'instance-admin' && (await call('owner', route, own, userIds.get('spare') as string)).status !== 403)
         failures.push(`${route} non-admin`);
     }
+    // The disable call's option that revokes a user's keys is the admins' too, and revokes nothing when refused.
+    const revokeOwnersKeys = { status: 'disabled', revokeApiKeys: true };
+    for (const principal of ['owner', 'admin', 'space-key', 'app-key']) {
+      const response = await (clients.get(principal) as TestClient).request(
+        'PATCH',
+        `/users/${userIds.get('owner')}`,
+        revokeOwnersKeys,
+      );
+      if (response.status !== 403) failures.push(`PATCH /users/{userId} revokeApiKeys ${principal} → ${response.status}`);
+    }
+    const stillActive = await platform.services.database
+      .selectFrom('api_keys')
+      .select('id')
+      .where('created_by', '=', userIds.get('owner') as string)
+      .where('revoked_at', 'is', null)
+      .execute();
+    if (stillActive.length < 2) failures.push('a refused revokeApiKeys revoked keys');
     expect(failures).toEqual([]);
   });
 });

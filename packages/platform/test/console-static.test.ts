@@ -46,6 +46,44 @@ describe('the built web console served by the platform', () => {
     expect((await platform.app.request('/api/v1/openapi.json')).headers.get('content-type')).toContain('application/json');
   });
 
+  it('sends security headers: the console CSP (frame-ancestors none), Referrer-Policy, nosniff; HSTS only over HTTPS (P-15.4)', async () => {
+    const page = await platform.app.request('/spaces/spc_1');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-inline');
+    // Inline <style> elements need this page's nonce, new on every page load.
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeDefined();
+    writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><html><head><title>console</title></head></html>');
+    const withHead = await platform.app.request('/');
+    const nextNonce = /'nonce-([^']+)'/.exec(withHead.headers.get('content-security-policy') ?? '')?.[1];
+    expect(nextNonce).not.toBe(nonce);
+    expect(await withHead.text()).toContain(`<meta property="csp-nonce" nonce="${nextNonce}">`);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('strict-transport-security')).toBeNull();
+    const json = await platform.app.request('/api/v1/openapi.json');
+    expect(json.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    const reference = await platform.app.request('/api/v1/reference');
+    expect(reference.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // HSTS needs HTTPS: forwarded by a trusted proxy here, never believed from anyone else.
+    const behindProxy = await createTestPlatform('sqlite', { consoleDirectory, trustedProxies: ['10.0.0.1'] });
+    try {
+      const viaProxy = (peer: string) =>
+        behindProxy.app.request(
+          '/',
+          { headers: { 'x-forwarded-proto': 'https' } },
+          { incoming: { socket: { remoteAddress: peer } } },
+        );
+      expect((await viaProxy('10.0.0.1')).headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect((await viaProxy('203.0.113.9')).headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await behindProxy.destroy();
+    }
+  });
+
   it('never serves a file outside the console directory', async () => {
     const outside = await platform.app.request('/..%2Foutside-console.txt');
     expect(await outside.text()).not.toContain('secret');

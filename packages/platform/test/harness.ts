@@ -45,6 +45,7 @@ export interface TestPlatform extends Platform {
 export async function createTestPlatform(
   dialect: 'sqlite' | 'postgres',
   overrides: Partial<PlatformConfig> = {},
+  options: { now?: () => Date } = {},
 ): Promise<TestPlatform> {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-platform-'));
   const schema = `platform_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -75,7 +76,7 @@ export async function createTestPlatform(
       callback();
     },
   });
-  const platform = await createPlatform({ config, logDestination: destination });
+  const platform = await createPlatform({ config, logDestination: destination, ...(options.now ? { now: options.now } : {}) });
   return {
     ...platform,
     logLines,
@@ -102,7 +103,14 @@ export class TestClient {
   /** Every response body this client received, as text (for the secret-leak scan). */
   readonly bodies: string[] = [];
 
-  constructor(private readonly platform: Platform) {}
+  /**
+   * `remoteAddress` is the TCP peer the platform sees (as `@hono/node-server` passes it); without
+   * one the request has no client address, like a call made in-process.
+   */
+  constructor(
+    private readonly platform: Platform,
+    private readonly remoteAddress?: string,
+  ) {}
 
   static withApiKey(platform: Platform, secret: string): TestClient {
     const client = new TestClient(platform);
@@ -128,13 +136,19 @@ export class TestClient {
     if (this.cookie) allHeaders.cookie = this.cookie;
     if (this.csrfToken && method !== 'GET') allHeaders['x-csrf-token'] = this.csrfToken;
     if (this.bearer) allHeaders.authorization = `Bearer ${this.bearer}`;
-    const response = await this.platform.app.request(`/api/v1${apiPath}`, {
-      method,
-      headers: allHeaders,
-      ...(body !== undefined
-        ? { body: typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body) }
-        : {}),
-    });
+    const response = await this.platform.app.request(
+      `/api/v1${apiPath}`,
+      {
+        method,
+        headers: allHeaders,
+        ...(body !== undefined
+          ? {
+              body: typeof body === 'string' || body instanceof Uint8Array ? (body as RequestInit['body']) : JSON.stringify(body),
+            }
+          : {}),
+      },
+      this.remoteAddress ? { incoming: { socket: { remoteAddress: this.remoteAddress } } } : undefined,
+    );
     const setCookie = response.headers.get('set-cookie');
     if (setCookie?.startsWith('agentloom_session=')) this.cookie = setCookie.split(';')[0];
     const text = await response.text();

@@ -59,10 +59,48 @@ describe('the OpenAPI document', () => {
     expect(html).not.toContain('<script');
   });
 
-  it('serves probes and Prometheus metrics', async () => {
+  it('serves probes to anyone; metrics are off without AGENTLOOM_METRICS_TOKEN', async () => {
     expect((await platform.app.request('/healthz')).status).toBe(200);
     expect((await platform.app.request('/readyz')).status).toBe(200);
-    const metrics = await (await platform.app.request('/metrics')).text();
-    expect(metrics).toContain('agentloom_http_requests_total');
+    const metrics = await platform.app.request('/metrics');
+    expect(metrics.status).toBe(404);
+    expect(((await metrics.json()) as { error: { code: string } }).error.code).toBe('metrics-disabled');
+  });
+
+  it('serves Prometheus metrics only with their bearer token (P-15.4)', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const withToken = await createTestPlatform('sqlite', { metricsToken: token });
+    try {
+      const anonymous = await withToken.app.request('/metrics');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toContain('Bearer');
+      expect((await anonymous.text()).includes('agentloom_')).toBe(false);
+      const wrong = await withToken.app.request('/metrics', { headers: { authorization: `Bearer ${token}x` } });
+      expect(wrong.status).toBe(401);
+      const scraped = await withToken.app.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('agentloom_http_requests_total');
+    } finally {
+      await withToken.destroy();
+    }
+  });
+
+  it('lets anonymous callers reach the exact public paths only, never a path that merely ends like one (P-15.4)', async () => {
+    const anonymous = new TestClient(platform);
+    expect((await anonymous.request('GET', '/openapi.json')).status).toBe(200);
+    expect((await anonymous.request('GET', '/reference')).status).toBe(200);
+    expect((await anonymous.request('POST', '/auth/login', { email: 'nobody@example.com', password: 'x' })).status).toBe(401);
+    for (const [method, path] of [
+      ['GET', '/spaces/spc_1/openapi.json'],
+      ['GET', '/anything/reference'],
+      ['POST', '/spaces/spc_1/auth/login'],
+      ['GET', '/reference/'],
+    ] as const) {
+      const response = await anonymous.request(method, path, method === 'POST' ? {} : undefined);
+      expect([response.status, (response.body as { error: { code: string } }).error.code], path).toEqual([
+        401,
+        'unauthenticated',
+      ]);
+    }
   });
 });

@@ -160,7 +160,15 @@ export {
   type LanguageModelFromEnvironmentOptions,
   readProviderEnvironment,
 } from './providers/index.js';
-export { createAgentTracing, createWorkflowTracing, type TracingOptions } from './telemetry/index.js';
+export {
+  type AgentTelemetryProfile,
+  createAgentTracing,
+  createWorkflowTracing,
+  GENAI_CONVENTIONS_VERSION,
+  type RoleTelemetryProfile,
+  type RunTracing,
+  type TracingOptions,
+} from './telemetry/index.js';
 
 // Errors a builder meets: an invalid configuration is found before anything runs (B-4).
 export {
@@ -305,6 +313,8 @@ export type {
   ModelCallOptions,
   ModelRequest,
   ModelResponse,
+  ModelResponseMetadata,
+  ModelServer,
   ModelStreamPart,
   ToolDefinition,
 } from './model/index.js';

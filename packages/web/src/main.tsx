@@ -1,10 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.js';
 import { consoleRoutes } from './app/routes.js';
 import './styles.css';
+
+// The server's Content-Security-Policy allows only its own style sheets plus <style> elements that
+// carry this page's nonce; the dialogs' scroll lock adds one, through `get-nonce`.
+const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce;
+if (nonce) setNonce(nonce);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
+import {
+  chromiumAvailable,
+  describeViolations,
+  isContentSecurityPolicyViolation,
+  launchChromium,
+  seriousAccessibilityViolations,
+} from './browser/chromium.js';
 import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
 
 /** Where each step's screenshot goes (git-ignored; README images are copied from here by hand). */
@@ -26,6 +32,8 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
   let agentUrl = '';
   /** Uncaught errors of any page: the console must not throw, whatever the user does. */
   const pageErrors: string[] = [];
+  /** What the Content-Security-Policy refused on any page: the built console must need nothing it forbids (P-15.4). */
+  const policyViolations: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(screenshotDirectory, { recursive: true });
@@ -35,7 +43,13 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     context.setDefaultTimeout(20_000);
-    context.on('page', (opened) => opened.on('pageerror', (error) => pageErrors.push(error.message)));
+    context.on('page', (opened) => {
+      opened.on('pageerror', (error) => pageErrors.push(error.message));
+      opened.on('console', (message) => {
+        if (isContentSecurityPolicyViolation(message.text()))
+          policyViolations.push(`${opened.url()} ${JSON.stringify(message.location())} ${message.text()}`);
+      });
+    });
     page = await context.newPage();
   }, 180_000);
 
@@ -76,7 +90,10 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
   }
 
   it('refuses a wrong password with a visible message, then signs in', async () => {
-    await page.goto(`${platform.url}/spaces`);
+    const first = await page.goto(`${platform.url}/spaces`);
+    const headers = first?.headers() ?? {};
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['referrer-policy']).toBe('no-referrer');
     await page.waitForURL(/\/sign-in/);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('Enter the email address of your account.').isVisible()).resolves.toBe(true);
@@ -334,5 +351,25 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await checkPage('16-viewer-read-only', viewer);
     await viewerContext.close();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('runs every page above under its Content-Security-Policy, and cannot be framed', async () => {
+    expect(policyViolations).toEqual([]);
+    // The check can fail: a page that needs what the policy forbids is reported here.
+    await page.evaluate(() => {
+      const style = document.createElement('div');
+      style.setAttribute('style', 'color: red');
+      document.body.append(style);
+    });
+    await expect.poll(() => policyViolations.length).toBeGreaterThan(0);
+    // frame-ancestors 'none': the console refuses to load inside another page's frame.
+    const framing = await browser.newPage();
+    const refusals: string[] = [];
+    framing.on('console', (message) => {
+      if (isContentSecurityPolicyViolation(message.text())) refusals.push(message.text());
+    });
+    await framing.setContent(`<iframe src="${platform.url}/sign-in" title="console"></iframe>`);
+    await expect.poll(() => refusals.join('\n')).toContain("frame-ancestors 'none'");
+    await framing.close();
   });
 });

@@ -8,3 +8,4 @@ export {
   type PlatformConfig,
   pgBossSchemaOf,
 } from './load-config.js';
+export { backoffAfter, defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import proxyAddress from 'proxy-addr';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
+import { defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';
 
 /** The platform's configuration after validation. */
 export interface PlatformConfig {
@@ -37,6 +39,17 @@ export interface PlatformConfig {
   dispatcher?: DispatcherKind;
   /** pg-boss's schema (default `pgboss`, or `<platform schema>_pgboss` when the URL names a schema). */
   pgBossSchema?: string;
+  /**
+   * Proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed (P-15.3): addresses, CIDR
+   * ranges or `loopback` / `linklocal` / `uniquelocal`. Unset or empty: none.
+   */
+  trustedProxies?: readonly string[];
+  /** `Secure` on the session cookie: always, never, or (`auto`, the default) when the request is HTTPS. */
+  cookieSecure?: boolean | 'auto';
+  /** The bearer token `/metrics` asks for; unset: `/metrics` is off (404). */
+  metricsToken?: string;
+  /** Sign-in limits (P-15.3); unset: `defaultSignInLimits`. */
+  signInLimits?: SignInLimits;
 }
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
@@ -156,6 +169,40 @@ export function loadConfig(
   }
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
+  const signInLimits: SignInLimits = {
+    accountFailures: integerSetting('AGENTLOOM_SIGNIN_ACCOUNT_FAILURES', defaultSignInLimits.accountFailures, 1),
+    backoffMs: integerSetting('AGENTLOOM_SIGNIN_BACKOFF_MS', defaultSignInLimits.backoffMs, 1),
+    maximumBackoffMs: integerSetting('AGENTLOOM_SIGNIN_MAX_BACKOFF_MS', defaultSignInLimits.maximumBackoffMs, 1),
+    addressFailures: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_FAILURES', defaultSignInLimits.addressFailures, 1),
+    addressWindowMs: integerSetting('AGENTLOOM_SIGNIN_ADDRESS_WINDOW_MS', defaultSignInLimits.addressWindowMs, 1000),
+  };
+  const mostPerAccount = Object.values(signInLimits).every(Number.isFinite) ? mostAccountFailuresPerWindow(signInLimits) : 0;
+  if (signInLimits.addressFailures <= mostPerAccount) {
+    problems.push(
+      `AGENTLOOM_SIGNIN_ADDRESS_FAILURES (${signInLimits.addressFailures}) must be higher than ${mostPerAccount}: with these settings one account's back-off lets that many failures through in AGENTLOOM_SIGNIN_ADDRESS_WINDOW_MS, and guessing at one account must never block its address for everyone else.`,
+    );
+  }
+  const trustedProxies = (environment.AGENTLOOM_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustedProxies) {
+    try {
+      proxyAddress.compile(entry);
+    } catch (error) {
+      problems.push(
+        `AGENTLOOM_TRUSTED_PROXIES entry "${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal (${(error as Error).message}).`,
+      );
+    }
+  }
+  const cookieSecureText = environment.AGENTLOOM_COOKIE_SECURE ?? 'auto';
+  if (!['true', 'false', 'auto'].includes(cookieSecureText)) {
+    problems.push(`AGENTLOOM_COOKIE_SECURE "${cookieSecureText}" must be true, false or auto.`);
+  }
+  const metricsToken = environment.AGENTLOOM_METRICS_TOKEN;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    problems.push('AGENTLOOM_METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`).');
+  }
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -188,6 +235,10 @@ export function loadConfig(
     ...(pgBossSchema ? { pgBossSchema } : {}),
     webhookRetryMs,
     webhookAttempts,
+    trustedProxies,
+    cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',
+    ...(metricsToken ? { metricsToken } : {}),
+    signInLimits,
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),

@@ -8,6 +8,7 @@ import * as runJobRequirements from './migrations/0004-run-job-requirements.js';
 import * as workers from './migrations/0005-workers.js';
 import * as debugSessions from './migrations/0007-debug-sessions.js';
 import * as webhooks from './migrations/0008-webhooks.js';
+import * as signInLimits from './migrations/0009-sign-in-limits.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0005-workers': workers,
   '0007-debug-sessions': debugSessions,
   '0008-webhooks': webhooks,
+  '0009-sign-in-limits': signInLimits,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -229,6 +229,15 @@ export interface RunJobsTable {
   needs_isolation: number;
 }
 
+/** One counter of the sign-in limits (P-15.3): an account, a client address, or a known account at an address. */
+export interface SignInLimitsTable {
+  key: string;
+  failures: number;
+  window_started_at: string;
+  last_failure_at: string | null;
+  updated_at: string;
+}
+
 /** A worker process (§4.3 `workers`): what it can do and whether it is alive, draining or gone. */
 export interface WorkersTable {
   id: string;
@@ -334,6 +343,7 @@ export interface PlatformDatabase {
   app_webhook_secrets: AppWebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   workers: WorkersTable;
+  sign_in_limits: SignInLimitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

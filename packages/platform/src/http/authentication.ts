@@ -15,27 +15,32 @@ export function csrfTokenOf(secretKey: string, sessionToken: string): string {
   return keyedDigest(secretKey, `csrf:${sessionToken}`);
 }
 
-/** The only API routes an anonymous caller may reach. */
-const publicPathSuffixes = ['/auth/login', '/openapi.json', '/reference'];
+/** The sign-in route: public, and the only unsafe call without a session's CSRF token. */
+const loginRoute = '/auth/login';
+/** The only API routes an anonymous caller may reach, below the API prefix: exact paths, never a suffix (P-15.4). */
+const publicRoutes = [loginRoute, '/openapi.json', '/reference'];
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Works out who is calling, before any validation or route runs, so that an anonymous call is a
- * 401 whatever its body. A bearer API key wins over a cookie. Cookie sessions must echo their
- * CSRF token in `X-CSRF-Token` on unsafe methods (login itself has no session yet).
+ * 401 whatever its body; only the exact paths of `publicRoutes` under `apiPrefix` are public. A
+ * bearer API key wins over a cookie. Cookie sessions must echo their CSRF token in
+ * `X-CSRF-Token` on unsafe methods (login itself has no session yet).
  */
-export function authenticate(): MiddlewareHandler<PlatformEnvironment> {
+export function authenticate(apiPrefix: string): MiddlewareHandler<PlatformEnvironment> {
+  const publicPaths = new Set(publicRoutes.map((route) => `${apiPrefix}${route}`));
+  const loginPath = `${apiPrefix}${loginRoute}`;
   return async (c, next) => {
-    const principal = await principalOf(c);
-    const isPublic = publicPathSuffixes.some((suffix) => c.req.path.endsWith(suffix));
+    const principal = await principalOf(c, loginPath);
+    const isPublic = publicPaths.has(c.req.path);
     if (!principal && !isPublic) throw new ApiError(401, 'unauthenticated', 'Sign in or send an API key.');
     c.set('principal', principal);
     await next();
   };
 }
 
-async function principalOf(c: Context<PlatformEnvironment>): Promise<Principal | undefined> {
+async function principalOf(c: Context<PlatformEnvironment>, loginPath: string): Promise<Principal | undefined> {
   const { database, config, now } = c.get('services');
   const authorization = c.req.header('authorization');
   if (authorization) {
@@ -69,7 +74,7 @@ async function principalOf(c: Context<PlatformEnvironment>): Promise<Principal |
     .where('web_sessions.id', '=', hashToken(token))
     .executeTakeFirst();
   if (session?.status !== 'active' || session.expires_at <= now().toISOString()) return undefined;
-  if (unsafeMethods.has(c.req.method) && !c.req.path.endsWith('/auth/login')) {
+  if (unsafeMethods.has(c.req.method) && c.req.path !== loginPath) {
     const sent = c.req.header(csrfHeaderName) ?? '';
     if (!sameSecret(sent, csrfTokenOf(config.secretKey, token))) {
       throw new ApiError(

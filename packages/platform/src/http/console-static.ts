@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env, Hono } from 'hono';
+import { consoleContentSecurityPolicy } from './security-headers.js';
 
 /**
  * The console build served by default: this checkout's (`npm run build --workspace=@agentloom/web`
@@ -61,7 +63,13 @@ export function mountConsole<Environment extends Env>(app: Hono<Environment>, di
       if (requestPath !== '/') return next();
       return c.text('The web console is not built: run `npm run build --workspace=@agentloom/web` (npm ci does it too).', 404);
     }
-    const body = await readFile(file);
+    let body = await readFile(file);
+    if (path.extname(file) === '.html') {
+      // A fresh nonce per page: the CSP names it, and the page reads it from this meta element.
+      const nonce = randomBytes(18).toString('base64');
+      body = Buffer.from(body.toString().replace(/<head>/i, `<head><meta property="csp-nonce" nonce="${nonce}">`));
+      c.header('Content-Security-Policy', consoleContentSecurityPolicy(nonce));
+    }
     c.header('Content-Type', contentTypes[path.extname(file)] ?? 'application/octet-stream');
     c.header('Cache-Control', isAsset && requestPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     c.header('X-Content-Type-Options', 'nosniff');

@@ -4,11 +4,14 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { sql } from 'kysely';
+import { sameSecret } from '../crypto/index.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
-import { renderReferencePage } from './reference-page.js';
+import { limitJsonDepth } from './json-depth.js';
+import { referencePageContentSecurityPolicy, renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
+import { securityHeaders } from './security-headers.js';
 import type { PlatformEnvironment, PlatformServices } from './services.js';
 
 /** Every API route is under this prefix. */
@@ -28,8 +31,9 @@ export const openApiInfo = {
 /**
  * Builds the platform's HTTP app: probes and metrics at the root, the API under `/api/v1` (one
  * sub-app per resource), the OpenAPI document and its reference page. Order matters: request id,
- * logging and metrics first; then the body limit; then authentication, so that an anonymous call
- * is a 401 before its body is even validated.
+ * logging, metrics and security headers first; then the body limit; then authentication, so that
+ * an anonymous call is a 401 before its body is even read; then the JSON depth limit, so that no
+ * route ever sees a body nested too deep (P-15.4).
  */
 export function createPlatformApp(services: PlatformServices): OpenAPIHono<PlatformEnvironment> {
   const app = new OpenAPIHono<PlatformEnvironment>();
@@ -57,6 +61,8 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
       );
     }
   });
+
+  app.use('*', securityHeaders());
 
   app.onError((error, c) => {
     const requestIdValue = c.get('requestId');
@@ -101,7 +107,22 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
       return c.json({ error: { code: 'database-unavailable', message: 'The database does not answer.', details: {} } }, 503);
     }
   });
+  // Metrics describe the instance (routes, load, process); they need the configured bearer token
+  // and are off without one (P-15.4; see docs/security.md for why not a second listen address).
   app.get('/metrics', async (c) => {
+    const token = services.config.metricsToken;
+    if (!token) {
+      throw new ApiError(
+        404,
+        'metrics-disabled',
+        'Metrics are off: set AGENTLOOM_METRICS_TOKEN and scrape with it as a bearer token.',
+      );
+    }
+    const sent = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+    if (!sameSecret(sent, token)) {
+      c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      throw new ApiError(401, 'unauthenticated', 'Send the metrics token (AGENTLOOM_METRICS_TOKEN) as a bearer token.');
+    }
     c.header('Content-Type', services.metrics.registry.contentType);
     return c.body(await services.metrics.registry.metrics());
   });
@@ -118,7 +139,8 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
       },
     }),
   );
-  api.use('*', authenticate());
+  api.use('*', authenticate(apiPrefix));
+  api.use('*', limitJsonDepth());
   for (const group of apiRouteGroups()) api.route('/', group);
   api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
     type: 'apiKey',
@@ -128,7 +150,10 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   api.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
   const document = () => api.getOpenAPI31Document({ ...openApiInfo, servers: [{ url: apiPrefix }] });
   api.get('/openapi.json', (c) => c.json(document()));
-  api.get('/reference', (c) => c.html(renderReferencePage(document() as unknown as Parameters<typeof renderReferencePage>[0])));
+  api.get('/reference', (c) => {
+    c.header('Content-Security-Policy', referencePageContentSecurityPolicy);
+    return c.html(renderReferencePage(document() as unknown as Parameters<typeof renderReferencePage>[0]));
+  });
   app.route(apiPrefix, api);
   // After the API, so the console's SPA fallback can never answer an API path.
   mountConsole(app, services.config.consoleDirectory ?? defaultConsoleDirectory);

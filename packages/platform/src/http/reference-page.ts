@@ -7,6 +7,9 @@ interface DocumentLike {
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
+/** The reference page's policy: no script at all, its one inline style sheet, never in a frame. */
+export const referencePageContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 /**
  * A self-contained HTML reference of the API (no scripts, no CDN: the server may run offline):
  * every operation with its summary, and a link to the machine-readable document.

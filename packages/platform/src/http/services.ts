@@ -5,8 +5,8 @@ import type { PlatformConfig } from '../config/index.js';
 import type { SecretBox } from '../crypto/index.js';
 import type { DatabaseDialect } from '../database/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
+import type { SignInLimiter } from '../identity/index.js';
 import type { Dispatcher } from '../runs/dispatcher.js';
-import type { LoginRateLimiter } from './login-rate-limiter.js';
 import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
 
@@ -18,7 +18,8 @@ export interface PlatformServices {
   readonly secretBox: SecretBox;
   readonly logger: Logger;
   readonly metrics: PlatformMetrics;
-  readonly loginLimiter: LoginRateLimiter;
+  /** Sign-in limits per account and per client address, shared through the database (P-15.3). */
+  readonly signInLimiter: SignInLimiter;
   /** The SDK store that holds the truth of every run (P-11.9). */
   readonly runStore: RunStore;
   /** Reads, follows, stops and answers runs through the SDK store (never a platform copy). */

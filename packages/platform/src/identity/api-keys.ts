@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { hashToken, newId, randomToken } from '../crypto/index.js';
-import type { PlatformDatabase } from '../database/schema.js';
+import type { ApiKeysTable, PlatformDatabase } from '../database/schema.js';
 
 /**
  * Creates a space key (`appId` null) or an app key. The secret (`al_<prefix>_<random>`) is
@@ -26,4 +26,58 @@ export async function createApiKey(
   };
   await database.insertInto('api_keys').values(row).execute();
   return { row, secret };
+}
+
+/** Who made a key: the user's id, email and name (null for a creator that is not a user, e.g. `key:…`). */
+export interface KeyCreator {
+  id: string;
+  email: string | null;
+  displayName: string | null;
+}
+
+/** Keys with their creators, read in one query (so that every key list can say who made each key). */
+export async function withCreators(
+  database: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>,
+  rows: readonly Selectable<ApiKeysTable>[],
+): Promise<(Selectable<ApiKeysTable> & { creator: KeyCreator })[]> {
+  const ids = [...new Set(rows.map((row) => row.created_by))];
+  const users =
+    ids.length === 0
+      ? []
+      : await database.selectFrom('users').select(['id', 'email', 'display_name']).where('id', 'in', ids).execute();
+  const byId = new Map(users.map((user) => [user.id, user]));
+  return rows.map((row) => {
+    const user = byId.get(row.created_by);
+    return { ...row, creator: { id: row.created_by, email: user?.email ?? null, displayName: user?.display_name ?? null } };
+  });
+}
+
+/**
+ * Revokes every active key `userId` made, in the caller's transaction, and returns them: the
+ * option of disabling a user, so that a departed person's keys stop working at once.
+ */
+export async function revokeKeysMadeBy(
+  transaction: Transaction<PlatformDatabase>,
+  userId: string,
+  now: Date,
+): Promise<Selectable<ApiKeysTable>[]> {
+  const active = await transaction
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
+  if (active.length === 0) return [];
+  const revokedAt = now.toISOString();
+  await transaction
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt })
+    .where(
+      'id',
+      'in',
+      active.map((key) => key.id),
+    )
+    .execute();
+  return active.map((key) => ({ ...key, revoked_at: revokedAt }));
 }

@@ -1,4 +1,5 @@
-import { unzipSync } from 'fflate';
+import crc32 from 'crc-32';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 /** Why a package was refused; each is a typed 4xx for the caller. */
 export class InvalidPackageError extends Error {
@@ -33,76 +34,115 @@ export function unsafePathReason(path: string): string | undefined {
   return undefined;
 }
 
-interface CentralEntry {
-  name: string;
-  isSymlink: boolean;
-  isDirectory: boolean;
-  uncompressedSize: number;
+const zipProblem = (message: string) => new InvalidPackageError([{ path: '(zip)', message }]);
+const decoder = new TextDecoder();
+
+/** An entry's name: yauzl is asked for raw bytes so that every unsafe name is reported here, not only the first. */
+const nameOf = (entry: Entry): string => decoder.decode(entry.fileName as unknown as Uint8Array);
+
+/** Whether the entry is a symbolic link (Unix "made by" with the link file type in its mode bits). */
+const isSymbolicLink = (entry: Entry): boolean =>
+  entry.versionMadeBy >> 8 === 3 && ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
+
+function openZip(data: Uint8Array): Promise<ZipFile> {
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buffer, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true }, (error, zip) => {
+      if (error || !zip) reject(zipProblem(`not a readable zip file (${error?.message ?? 'no archive'})`));
+      else resolve(zip);
+    });
+  });
 }
 
-/** Reads the zip central directory: names, sizes and whether an entry is a symbolic link. */
-function readCentralDirectory(data: Uint8Array): CentralEntry[] {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let end = -1;
-  for (let offset = data.length - 22; offset >= Math.max(0, data.length - 22 - 65_535); offset -= 1) {
-    if (view.getUint32(offset, true) === 0x06054b50) {
-      end = offset;
-      break;
-    }
-  }
-  if (end < 0) throw new InvalidPackageError([{ path: '(zip)', message: 'not a zip file (no end of central directory)' }]);
-  const count = view.getUint16(end + 10, true);
-  let offset = view.getUint32(end + 16, true);
-  const entries: CentralEntry[] = [];
-  const decoder = new TextDecoder();
-  for (let index = 0; index < count; index += 1) {
-    if (offset + 46 > data.length || view.getUint32(offset, true) !== 0x02014b50) {
-      throw new InvalidPackageError([{ path: '(zip)', message: 'corrupt central directory' }]);
-    }
-    const madeBy = view.getUint16(offset + 4, true);
-    const uncompressedSize = view.getUint32(offset + 24, true);
-    const nameLength = view.getUint16(offset + 28, true);
-    const extraLength = view.getUint16(offset + 30, true);
-    const commentLength = view.getUint16(offset + 32, true);
-    const external = view.getUint32(offset + 38, true);
-    const name = decoder.decode(data.subarray(offset + 46, offset + 46 + nameLength));
-    const unixMode = madeBy >> 8 === 3 ? (external >>> 16) & 0o170000 : 0;
-    entries.push({ name, isSymlink: unixMode === 0o120000, isDirectory: name.endsWith('/'), uncompressedSize });
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
+/** Every entry of the central directory (yauzl never trusts the local headers). */
+function listEntries(zip: ZipFile): Promise<Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: Entry[] = [];
+    zip.on('entry', (entry: Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(entries));
+    zip.on('error', (error: Error) => reject(zipProblem(`corrupt central directory (${error.message})`)));
+    zip.readEntry();
+  });
 }
 
 /**
- * Unpacks a zip in memory after checking every entry: no symbolic links, no unsafe paths, at
- * most `packageLimits` files and bytes. Every problem is reported; nothing is written.
+ * Inflates one entry as a stream: yauzl stops it as soon as it yields more bytes than the
+ * central directory declares (so a lying header can never make it inflate a bomb), `budget`
+ * caps the bytes it may add to the package, and the CRC32 of what came out must match.
  */
-export function readZipPackage(data: Uint8Array): PackageFile[] {
-  const entries = readCentralDirectory(data);
-  const problems: { path: string; message: string }[] = [];
-  let total = 0;
-  for (const entry of entries) {
-    if (entry.isSymlink) problems.push({ path: entry.name, message: 'is a symbolic link' });
-    const reason = unsafePathReason(entry.isDirectory ? entry.name.slice(0, -1) : entry.name);
-    if (reason) problems.push({ path: entry.name, message: `path ${reason}` });
-    total += entry.uncompressedSize;
-  }
-  if (entries.length > packageLimits.maximumFiles)
-    problems.push({ path: '(zip)', message: `more than ${packageLimits.maximumFiles} entries` });
-  if (total > packageLimits.maximumTotalBytes)
-    problems.push({ path: '(zip)', message: `unpacks to more than ${packageLimits.maximumTotalBytes} bytes` });
-  if (problems.length > 0) throw new InvalidPackageError(problems);
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(data, {
-      filter: (file) => !file.name.endsWith('/') && file.originalSize <= packageLimits.maximumTotalBytes,
+function inflateEntry(zip: ZipFile, entry: Entry, path: string, budget: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (openError, stream) => {
+      if (openError || !stream) {
+        reject(new InvalidPackageError([{ path, message: `cannot be unpacked (${openError?.message ?? 'no data'})` }]));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let checksum = 0;
+      const fail = (message: string) => {
+        stream.destroy();
+        reject(new InvalidPackageError([{ path, message }]));
+      };
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > budget) return fail(`unpacks to more than the ${packageLimits.maximumTotalBytes} bytes a package may hold`);
+        checksum = crc32.buf(chunk, checksum);
+        chunks.push(chunk);
+      });
+      stream.on('error', (error: Error) => fail(`its real contents do not match its header (${error.message})`));
+      stream.on('end', () => {
+        if (checksum >>> 0 !== entry.crc32) return fail('its CRC32 does not match its contents (corrupt or altered)');
+        resolve(new Uint8Array(Buffer.concat(chunks, size)));
+      });
     });
-  } catch (error) {
-    throw new InvalidPackageError([{ path: '(zip)', message: `cannot be unpacked: ${(error as Error).message}` }]);
+  });
+}
+
+/**
+ * Unpacks a zip in memory after checking every entry: no symbolic links, no unsafe paths, no
+ * encryption, at most `packageLimits` files and declared bytes (every such problem is reported
+ * at once). Each file is then inflated as a stream and must match its declared size and its
+ * CRC32, with the running total capped, so a bomb is cut off after a few kilobytes. Nothing
+ * is written. yauzl reads the archive (it trusts the central directory only and enforces the
+ * declared sizes while inflating); this file adds the package rules and the checksum.
+ */
+export async function readZipPackage(data: Uint8Array): Promise<PackageFile[]> {
+  const zip = await openZip(data);
+  try {
+    if (zip.entryCount > packageLimits.maximumFiles) throw zipProblem(`more than ${packageLimits.maximumFiles} entries`);
+    const entries = await listEntries(zip);
+    const problems: { path: string; message: string }[] = [];
+    let declared = 0;
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      const name = nameOf(entry);
+      if (seen.has(name)) problems.push({ path: name, message: 'appears twice' });
+      seen.add(name);
+      const isDirectory = name.endsWith('/');
+      if (isSymbolicLink(entry)) problems.push({ path: name, message: 'is a symbolic link' });
+      if (entry.isEncrypted()) problems.push({ path: name, message: 'is encrypted' });
+      const reason = unsafePathReason(isDirectory ? name.slice(0, -1) : name);
+      if (reason) problems.push({ path: name, message: `path ${reason}` });
+      declared += entry.uncompressedSize;
+    }
+    if (declared > packageLimits.maximumTotalBytes)
+      problems.push({ path: '(zip)', message: `unpacks to more than ${packageLimits.maximumTotalBytes} bytes` });
+    if (problems.length > 0) throw new InvalidPackageError(problems);
+    const files: PackageFile[] = [];
+    let total = 0;
+    for (const entry of entries) {
+      const path = nameOf(entry);
+      if (path.endsWith('/')) continue;
+      const content = await inflateEntry(zip, entry, path, packageLimits.maximumTotalBytes - total);
+      total += content.length;
+      files.push({ path, content });
+    }
+    return files;
+  } finally {
+    zip.close();
   }
-  const unpacked = Object.entries(files).map(([path, content]) => ({ path, content }));
-  if (unpacked.reduce((sum, file) => sum + file.content.length, 0) > packageLimits.maximumTotalBytes) {
-    throw new InvalidPackageError([{ path: '(zip)', message: `unpacks to more than ${packageLimits.maximumTotalBytes} bytes` }]);
-  }
-  return unpacked;
 }

@@ -1,6 +1,6 @@
 import { ModelCallError } from '../core/errors/index.js';
 import type { AssistantMessage, ToolCall, Usage } from '../core/messages.js';
-import type { FinishReason, ModelResponse, ModelStreamPart } from './language-model.js';
+import type { FinishReason, ModelResponse, ModelResponseMetadata, ModelStreamPart } from './language-model.js';
 
 interface PendingToolCall {
   id: string;
@@ -20,6 +20,7 @@ export class ResponseAssembler {
   private readonly toolCalls = new Map<number, PendingToolCall>();
   private finishReason: FinishReason | undefined;
   private usage: Usage | undefined;
+  private response: ModelResponseMetadata | undefined;
 
   /** Text received so far, for the failed attempt's record. */
   get partialText(): string {
@@ -46,6 +47,7 @@ export class ResponseAssembler {
       case 'finish':
         this.finishReason = part.finishReason;
         this.usage = part.usage;
+        this.response = part.response;
         break;
     }
   }
@@ -68,11 +70,13 @@ export class ResponseAssembler {
     const message: AssistantMessage = { role: 'assistant', content: this.text };
     if (toolCalls.length > 0) message.toolCalls = toolCalls;
     if (this.reasoning !== '') message.reasoning = this.reasoning;
-    return {
+    const response: ModelResponse = {
       message,
       finishReason: this.finishReason,
       usage: this.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     };
+    if (this.response) response.response = this.response;
+    return response;
   }
 
   /**

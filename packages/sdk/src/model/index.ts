@@ -7,6 +7,8 @@ export type {
   ModelCallOptions,
   ModelRequest,
   ModelResponse,
+  ModelResponseMetadata,
+  ModelServer,
   ModelSettings,
   ModelStreamPart,
   ToolDefinition,

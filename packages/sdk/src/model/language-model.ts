@@ -27,6 +27,23 @@ export interface ModelRequest {
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
 
 /**
+ * What the provider says about the response it sent, when it says it: its id (OpenAI's
+ * `chatcmpl-…`, Anthropic's `msg_…`) and the model that actually answered (a dated version of the
+ * requested one). For telemetry and for matching a response with the provider's own records.
+ */
+export interface ModelResponseMetadata {
+  id?: string;
+  modelId?: string;
+}
+
+/** The network endpoint a model is served from, as telemetry names it (`server.address`, `server.port`). */
+export interface ModelServer {
+  /** Host name or IP address, without brackets for IPv6. */
+  address: string;
+  port: number;
+}
+
+/**
  * The parts an adapter yields while streaming one attempt. Tool-call arguments arrive as JSON
  * text fragments keyed by `index`; the connection layer assembles and validates them (S-8).
  */
@@ -35,7 +52,7 @@ export type ModelStreamPart =
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
-  | { type: 'finish'; finishReason: FinishReason; usage?: Usage };
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage; response?: ModelResponseMetadata };
 
 /** Per-attempt options the connection layer passes to an adapter. */
 export interface ModelCallOptions {
@@ -57,6 +74,8 @@ export interface LanguageModelV1 {
   /** Provider name, for diagnostics and telemetry (`openai`, `anthropic`, `scripted` …). */
   readonly provider: string;
   readonly modelId: string;
+  /** Where the model is served, for telemetry; absent for a model that runs in the process (`ScriptedModel`). */
+  readonly server?: ModelServer;
   doStream(request: ModelRequest, options: ModelCallOptions): AsyncIterable<ModelStreamPart>;
 }
 
@@ -68,4 +87,6 @@ export interface ModelResponse {
   message: AssistantMessage;
   finishReason: FinishReason;
   usage: Usage;
+  /** Present when the provider identified its response. */
+  response?: ModelResponseMetadata;
 }

@@ -17,12 +17,22 @@ describe('createLanguageModelFromEnvironment', () => {
       },
     });
     expect(openai).toBeInstanceOf(OpenAICompatibleLanguageModel);
-    expect(openai).toMatchObject({ specificationVersion: 'v1', provider: 'openai-compatible', modelId: 'qwen3' });
+    // `openai` names the API flavour (the conventions' `gen_ai.provider.name`), whatever the endpoint.
+    expect(openai).toMatchObject({
+      specificationVersion: 'v1',
+      provider: 'openai',
+      modelId: 'qwen3',
+      server: { address: '127.0.0.1', port: 9 },
+    });
     const anthropic = await createLanguageModelFromEnvironment({
       environment: { AGENTLOOM_ANTHROPIC_API_KEY: 'sk-ant' },
       settings: { thinking: { enabled: true } },
     });
     expect(anthropic).toBeInstanceOf(AnthropicLanguageModel);
-    expect(anthropic).toMatchObject({ provider: 'anthropic', modelId: 'claude-sonnet-4-6' });
+    expect(anthropic).toMatchObject({
+      provider: 'anthropic',
+      modelId: 'claude-sonnet-4-6',
+      server: { address: 'api.anthropic.com', port: 443 },
+    });
   });
 });

@@ -1,9 +1,13 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../capabilities/tools/tool.js';
+import { OwnershipLostError, RunDetachedError } from '../core/errors/index.js';
 import { Agent } from '../engine/agent/agent.js';
+import type { RunEvent } from '../engine/agent/run-events.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
+import { createAgentTracing } from './agent-tracing.js';
 
 const PLANNER_PROMPT = 'SECRET PLANNER PROMPT';
 const WORKER_PROMPT = 'SECRET WORKER PROMPT';
@@ -76,24 +80,45 @@ describe('OpenTelemetry GenAI spans (N-3)', () => {
       '  chat scripted-1',
     ]);
     const root = spans.find((span) => span.name === 'invoke_agent traced-team');
+    expect(root?.kind).toBe(SpanKind.INTERNAL);
     expect(root?.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'scripted-1',
       'gen_ai.agent.name': 'traced-team',
       'gen_ai.conversation.id': 'session-7',
+      'gen_ai.response.finish_reasons': ['stop'],
       'agentloom.run.status': 'succeeded',
     });
-    const chat = spans.find((span) => span.name === 'chat scripted-1');
-    expect(chat?.attributes).toMatchObject({
+    const worker = spans.find((span) => span.name === 'invoke_agent worker');
+    expect(worker?.attributes).toMatchObject({
+      'gen_ai.agent.description': 'Looks things up.',
+      'gen_ai.conversation.id': 'session-7',
+    });
+    const chats = spans.filter((span) => span.name === 'chat scripted-1');
+    expect(chats.map((span) => span.kind)).toEqual(chats.map(() => SpanKind.CLIENT));
+    expect(chats[0]?.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'scripted-1',
+      'gen_ai.request.stream': true,
+      'gen_ai.response.model': 'scripted-1',
+      'gen_ai.response.id': 'scripted-1-response-1',
+      'gen_ai.response.finish_reasons': ['tool_call'],
     });
-    expect(typeof chat?.attributes['gen_ai.usage.input_tokens']).toBe('number');
+    // The tokens of the root invocation are those of every model call it made, executors' included.
+    const sum = (key: string) => chats.reduce((total, span) => total + Number(span.attributes[key]), 0);
+    expect(root?.attributes['gen_ai.usage.input_tokens']).toBe(sum('gen_ai.usage.input_tokens'));
+    expect(root?.attributes['gen_ai.usage.output_tokens']).toBe(sum('gen_ai.usage.output_tokens'));
     const toolSpan = spans.find((span) => span.name === 'execute_tool lookup');
     expect(toolSpan?.attributes).toMatchObject({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': 'lookup',
-      'gen_ai.tool.call.id': 'entry/1/0/1/0',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.description': 'Looks up.',
+      // The id the model gave the call; AgentLoom's own operation id beside it.
+      'gen_ai.tool.call.id': 'call_1_0',
+      'agentloom.operation.id': 'entry/1/0/1/0',
     });
     const everything = JSON.stringify(
       spans.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })),
@@ -113,5 +138,49 @@ describe('OpenTelemetry GenAI spans (N-3)', () => {
     expect(spans.find((span) => span.name === 'invoke_agent traced-team')?.attributes['agentloom.run.output']).toBe(
       'final report',
     );
+  });
+
+  it('ends the spans left open when a run settles without its finish: a handover is no error of the run, a lost ownership is', () => {
+    const cases = [
+      { reason: new RunDetachedError('run-1', 's'), status: 'detached', run: undefined, cut: 'run-detached' },
+      { reason: new OwnershipLostError('run-1'), status: 'ownership-lost', run: 'ownership-lost', cut: 'ownership-lost' },
+    ];
+    for (const { reason, status, run, cut } of cases) {
+      const { agent } = team(false);
+      const exporter = new InMemorySpanExporter();
+      const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+      const observe = createAgentTracing({ tracer }, agent.telemetryProfile);
+      const events: RunEvent[] = [
+        { type: 'run-start', runId: 'run-1', sessionId: 's', agentName: 'traced-team', resumed: false, epoch: 1, sequence: 1 },
+        { type: 'task-start', runId: 'run-1', taskId: 'entry/1/0', role: 'worker', parentTaskId: 'entry', sequence: 4 },
+        {
+          type: 'model-call-start',
+          runId: 'run-1',
+          taskId: 'entry/1/0',
+          loop: 1,
+          attempt: 1,
+          provider: 'scripted',
+          modelId: 'scripted-1',
+          sequence: 5,
+        },
+      ];
+      for (const event of events) observe(event);
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      observe.abandon(reason);
+      const spans = exporter.getFinishedSpans();
+      const errorOf = (name: string) => spans.find((span) => span.name === name)?.attributes['error.type'];
+      expect(spans.map((span) => span.name)).toEqual(['chat scripted-1', 'invoke_agent worker', 'invoke_agent traced-team']);
+      expect(spans.find((span) => span.name === 'invoke_agent traced-team')?.attributes['agentloom.run.status']).toBe(status);
+      expect([errorOf('chat scripted-1'), errorOf('invoke_agent worker'), errorOf('invoke_agent traced-team')]).toEqual([
+        cut,
+        run,
+        run,
+      ]);
+      expect(spans.map((span) => span.status.code === SpanStatusCode.ERROR)).toEqual([
+        true,
+        run !== undefined,
+        run !== undefined,
+      ]);
+    }
   });
 });

@@ -33,7 +33,7 @@ function tree(spans: readonly ReadableSpan[]): string[] {
 }
 
 describe('workflow telemetry and event bus (N-3, K-3)', () => {
-  it('nests invoke_workflow ⊃ workflow_task ⊃ the agent node’s invoke_agent ⊃ chat / execute_tool, and publishes every event', async () => {
+  it('nests invoke_workflow ⊃ workflow_task ⊃ the agent node’s one invoke_agent ⊃ chat / execute_tool, and publishes every event', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const store = new MemoryRunStore();
@@ -43,7 +43,16 @@ describe('workflow telemetry and event bus (N-3, K-3)', () => {
       respond: (request) =>
         request.messages.some((message) => message.role === 'tool') ? { text: 'answer' } : { toolCalls: [{ name: 'lookup' }] },
     });
-    const agent = new Agent({ name: 'researcher', mode: 'react', model, prompt: 'Research.', tools: [lookup], store });
+    // The agent traces its own runs too: as a node, its invocation is traced once, in the workflow's trace.
+    const agent = new Agent({
+      name: 'researcher',
+      mode: 'react',
+      model,
+      prompt: 'Research.',
+      tools: [lookup],
+      store,
+      telemetry: { tracer: provider.getTracer('agent') },
+    });
     const stamp = tool({
       name: 'stamp',
       description: 'Stamps.',
@@ -74,7 +83,12 @@ describe('workflow telemetry and event bus (N-3, K-3)', () => {
       '  workflow_task stamp',
     ]);
     const root = exporter.getFinishedSpans().find((span) => span.name === 'invoke_workflow traced-flow');
-    expect(root?.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_workflow', 'agentloom.run.id': run.runId });
+    expect(root?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_workflow',
+      'gen_ai.workflow.name': 'traced-flow',
+      'agentloom.run.id': run.runId,
+    });
+    expect(root?.attributes['agentloom.workflow.name']).toBeUndefined();
     expect(published.map((message) => message.event.type)).toContain('workflow-finish');
     expect(
       published.every((message) => message.identity.runId === run.runId && message.identity.agentName === 'traced-flow'),

@@ -1,34 +1,67 @@
-import { context as otelContext, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context as otelContext, type Span, SpanKind, trace } from '@opentelemetry/api';
 import type { RunEvent } from '../engine/agent/run-events.js';
 import type { WorkflowEvent } from '../engine/workflow/workflow-events.js';
-import { createAgentTracing, type TracingOptions } from './agent-tracing.js';
+import type { AgentTelemetryProfile } from './agent-profile.js';
+import { createAgentTracing, defaultTracer, type RunTracing, type TracingOptions } from './agent-tracing.js';
+import {
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_WORKFLOW_NAME,
+  ATTR_RUN_ID,
+  ATTR_RUN_REASON,
+  ATTR_RUN_RESUMED,
+  ATTR_RUN_STATUS,
+  ATTR_TASK_ID,
+  ATTR_TASK_STATUS,
+  ATTR_WORKFLOW_NODE,
+  ATTR_WORKFLOW_STEP,
+  OPERATION_INVOKE_WORKFLOW,
+} from './semantic-conventions.js';
+import { type EndReason, endReasonOf, endSpan } from './span-ending.js';
 
 /**
- * Turns one workflow run's events into OpenTelemetry spans (N-3): `invoke_workflow <name>` for the
- * run, one `workflow_task <node>` per task, and under an agent node's task the inner agent run's
- * own GenAI spans (`invoke_agent` ⊃ `chat` / `execute_tool`), fed from the `agent-event`s the
- * workflow forwards. Content is recorded only with `recordContent`. An observer: it can never
- * change or slow the run (K-10).
+ * Turns one workflow run's events into OpenTelemetry spans (N-3), semantic conventions v1.41.0
+ * (docs/telemetry.md): an INTERNAL `invoke_workflow <name>` span for the run, an INTERNAL
+ * `workflow_task <node>` span per task, and under an agent node's task the inner agent run's
+ * GenAI spans (`invoke_agent` ⊃ `chat` / `execute_tool`), made from the `agent-event`s the
+ * workflow forwards with the profile of the node's agent (`agents`, by node name). The workflow
+ * traces its agent nodes' runs itself, so each invocation has exactly one `invoke_agent` span, in
+ * the workflow's trace: an agent node never runs its agent's own tracing. Content is recorded
+ * only with `recordContent`. An observer: it never changes or slows the run (K-10).
  */
-export function createWorkflowTracing(workflowName: string, options: TracingOptions = {}): (event: WorkflowEvent) => void {
-  const tracer = options.tracer ?? trace.getTracer('@agentloom/sdk');
+export function createWorkflowTracing(
+  workflowName: string,
+  options: TracingOptions,
+  agents: Readonly<Record<string, AgentTelemetryProfile>>,
+): RunTracing<WorkflowEvent> {
+  const tracer = defaultTracer(options);
   let runSpan: Span | undefined;
   const taskSpans = new Map<string, Span>();
-  const agentTracers = new Map<string, (event: RunEvent) => void>();
+  const agentTracings = new Map<string, RunTracing<RunEvent>>();
   const contextOf = (span: Span | undefined) =>
     span ? trace.setSpan(otelContext.active(), span) : (options.parentContext ?? otelContext.active());
-  return (event) => {
+  /** Ends the spans still open, innermost first: inner agents' (`abandon`), tasks', the run's. */
+  const endAll = (agentReason: unknown, reason: EndReason | undefined) => {
+    for (const tracing of agentTracings.values()) tracing.abandon(agentReason);
+    agentTracings.clear();
+    for (const span of taskSpans.values()) endSpan(span, reason);
+    taskSpans.clear();
+    if (runSpan) endSpan(runSpan, reason);
+    runSpan = undefined;
+  };
+  const observe = (event: WorkflowEvent) => {
     switch (event.type) {
       case 'workflow-start':
         runSpan = tracer.startSpan(
-          `invoke_workflow ${workflowName}`,
+          `${OPERATION_INVOKE_WORKFLOW} ${workflowName}`,
           {
+            kind: SpanKind.INTERNAL,
             attributes: {
-              'gen_ai.operation.name': 'invoke_workflow',
-              'agentloom.workflow.name': workflowName,
-              'gen_ai.conversation.id': event.sessionId,
-              'agentloom.run.id': event.runId,
-              'agentloom.run.resumed': event.resumed,
+              [ATTR_GEN_AI_OPERATION_NAME]: OPERATION_INVOKE_WORKFLOW,
+              [ATTR_GEN_AI_WORKFLOW_NAME]: workflowName,
+              [ATTR_GEN_AI_CONVERSATION_ID]: event.sessionId,
+              [ATTR_RUN_ID]: event.runId,
+              [ATTR_RUN_RESUMED]: event.resumed,
             },
           },
           options.parentContext ?? otelContext.active(),
@@ -40,10 +73,11 @@ export function createWorkflowTracing(workflowName: string, options: TracingOpti
           tracer.startSpan(
             `workflow_task ${event.node}`,
             {
+              kind: SpanKind.INTERNAL,
               attributes: {
-                'agentloom.task.id': event.taskId,
-                'agentloom.workflow.node': event.node,
-                'agentloom.workflow.step': event.step,
+                [ATTR_TASK_ID]: event.taskId,
+                [ATTR_WORKFLOW_NODE]: event.node,
+                [ATTR_WORKFLOW_STEP]: event.step,
               },
             },
             contextOf(runSpan),
@@ -51,49 +85,61 @@ export function createWorkflowTracing(workflowName: string, options: TracingOpti
         );
         return;
       case 'agent-event': {
-        let observe = agentTracers.get(event.taskId);
-        if (!observe) {
-          observe = createAgentTracing({ ...options, parentContext: contextOf(taskSpans.get(event.taskId) ?? runSpan) });
-          agentTracers.set(event.taskId, observe);
+        // Nothing is traced outside the workflow's own span (an event that arrives after it ended).
+        if (!runSpan) return;
+        let tracing = agentTracings.get(event.taskId);
+        const profile = agents[event.node];
+        if (!tracing && profile) {
+          tracing = createAgentTracing({ ...options, parentContext: contextOf(taskSpans.get(event.taskId) ?? runSpan) }, profile);
+          agentTracings.set(event.taskId, tracing);
         }
-        observe(event.event);
+        tracing?.(event.event);
         return;
       }
       case 'task-finish': {
         const span = taskSpans.get(event.taskId);
-        if (!span) return;
-        if (event.status === 'failed') {
-          span.setAttribute('error.type', event.failure?.kind ?? 'failed');
-          span.setStatus({ code: SpanStatusCode.ERROR, message: event.failure?.message ?? 'the task failed' });
-        }
-        span.setAttribute('agentloom.task.status', event.status);
-        span.end();
         taskSpans.delete(event.taskId);
-        agentTracers.delete(event.taskId);
+        // The inner run has finished by now; were it still open, it would end with the task.
+        agentTracings.get(event.taskId)?.abandon({ code: event.failure?.kind ?? `task-${event.status}` });
+        agentTracings.delete(event.taskId);
+        if (!span) return;
+        span.setAttribute(ATTR_TASK_STATUS, event.status);
+        endSpan(
+          span,
+          event.status === 'failed'
+            ? { error: event.failure?.kind ?? 'failed', message: event.failure?.message ?? 'the task failed' }
+            : undefined,
+        );
         return;
       }
       case 'workflow-finish': {
-        for (const span of taskSpans.values()) span.end();
-        taskSpans.clear();
-        if (!runSpan) return;
-        runSpan.setAttribute('agentloom.run.status', event.result.status);
-        if (event.result.reason) runSpan.setAttribute('agentloom.run.reason', event.result.reason);
-        if (event.result.status === 'failed') {
-          runSpan.setAttribute('error.type', event.result.reason ?? 'failed');
-          runSpan.setStatus({ code: SpanStatusCode.ERROR, message: `workflow ended ${event.result.reason ?? 'failed'}` });
-        }
-        runSpan.end();
-        runSpan = undefined;
+        const result = event.result;
+        runSpan?.setAttributes({
+          [ATTR_RUN_STATUS]: result.status,
+          ...(result.reason ? { [ATTR_RUN_REASON]: result.reason } : {}),
+        });
+        const failed =
+          result.status === 'failed'
+            ? { error: result.reason ?? 'failed', message: `the workflow ended ${result.reason}` }
+            : undefined;
+        endAll({ code: result.reason ?? `workflow-${result.status}` }, failed);
         return;
       }
       case 'workflow-interrupt':
-        // The run pauses: its span ends here; a resume opens a new one.
-        runSpan?.setAttribute('agentloom.run.status', 'interrupted');
-        runSpan?.end();
-        runSpan = undefined;
+        // The run pauses: its spans end here; a resume opens a new `invoke_workflow` span.
+        runSpan?.setAttribute(ATTR_RUN_STATUS, 'interrupted');
+        endAll({ code: 'workflow-interrupted' }, undefined);
         return;
       default:
         return;
     }
   };
+  return Object.assign(observe, {
+    abandon(reason: unknown) {
+      if (!runSpan) return;
+      const ending = endReasonOf(reason);
+      runSpan.setAttribute(ATTR_RUN_STATUS, ending.status);
+      endAll(reason, ending.run);
+    },
+  });
 }

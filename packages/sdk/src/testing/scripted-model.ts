@@ -2,7 +2,14 @@ import { abortableSleep } from '../core/abortable-sleep.js';
 import { ModelCallError } from '../core/errors/index.js';
 import type { Failure } from '../core/failure.js';
 import type { Usage } from '../core/messages.js';
-import type { FinishReason, LanguageModelV1, ModelCallOptions, ModelRequest, ModelStreamPart } from '../model/language-model.js';
+import type {
+  FinishReason,
+  LanguageModelV1,
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponseMetadata,
+  ModelStreamPart,
+} from '../model/language-model.js';
 
 /** One scripted tool call; `id` defaults to a deterministic value derived from the request. */
 export interface ScriptedToolCall {
@@ -49,7 +56,8 @@ export type ScriptedModelOptions = {
 
 /**
  * A `LanguageModel` test double that answers from a script, streaming like a real provider
- * (text and tool-call arguments in fragments). Prefer it to ad-hoc mocks. With `respond` it can
+ * (text and tool-call arguments in fragments, a response id `<modelId>-response-<n>` for the
+ * n-th request). Prefer it to ad-hoc mocks. With `respond` it can
  * answer as a pure function of the request, so that a run resumed in another process gets the
  * same answers; with `replies` it answers in order.
  *
@@ -108,7 +116,7 @@ export class ScriptedModel implements LanguageModelV1 {
     }
     const reply = await this.respond(request, { index });
     if (reply.delayMs) await abortableSleep(reply.delayMs, options.signal);
-    const parts = partsOf(request, reply);
+    const parts = partsOf(request, reply, { id: `${this.modelId}-response-${index + 1}`, modelId: this.modelId });
     let sent = 0;
     for (const part of parts) {
       if (reply.stallAfterParts !== undefined && sent >= reply.stallAfterParts) {
@@ -124,7 +132,7 @@ export class ScriptedModel implements LanguageModelV1 {
 /** Requests a `ScriptedModel` keeps unless told otherwise. */
 const DEFAULT_KEEP_REQUESTS = 1_000;
 
-function partsOf(request: ModelRequest, reply: ScriptedReply): ModelStreamPart[] {
+function partsOf(request: ModelRequest, reply: ScriptedReply, response: ModelResponseMetadata): ModelStreamPart[] {
   const parts: ModelStreamPart[] = [];
   if (reply.reasoning) parts.push({ type: 'reasoning-delta', text: reply.reasoning });
   const text = reply.text ?? '';
@@ -142,7 +150,7 @@ function partsOf(request: ModelRequest, reply: ScriptedReply): ModelStreamPart[]
     parts.push({ type: 'tool-call-delta', index, argumentsDelta: json.slice(cut) });
   });
   const finishReason = reply.finishReason ?? (calls.length > 0 ? 'tool-calls' : 'stop');
-  parts.push({ type: 'finish', finishReason, usage: reply.usage ?? estimateUsage(request, text) });
+  parts.push({ type: 'finish', finishReason, usage: reply.usage ?? estimateUsage(request, text), response });
   return parts;
 }
 

@@ -47,7 +47,9 @@ export interface AxeViolation {
  * serious and critical violations.
  */
 export async function seriousAccessibilityViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol rather than added as an inline <script>: the console's
+  // Content-Security-Policy (rightly) refuses inline scripts.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }
@@ -73,4 +75,9 @@ export function describeViolations(violations: readonly AxeViolation[]): string 
         `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
     )
     .join('\n');
+}
+
+/** Whether a console message is Chromium reporting something the page's Content-Security-Policy refused. */
+export function isContentSecurityPolicyViolation(text: string): boolean {
+  return /Content Security Policy/i.test(text);
 }

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { createApiKey } from '../../identity/index.js';
+import { createApiKey, withCreators } from '../../identity/index.js';
 import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
@@ -29,7 +29,7 @@ export function appKeyRoutes() {
         .where('app_id', '=', row.id)
         .orderBy('created_at')
         .execute();
-      return c.json({ keys: rows.map(apiKeyView) }, 200);
+      return c.json({ keys: (await withCreators(c.get('services').database, rows)).map(apiKeyView) }, 200);
     },
   );
 
@@ -54,7 +54,8 @@ export function appKeyRoutes() {
         createdBy: currentActor(c),
         now: now(),
       });
-      return c.json({ key: apiKeyView(key), secret }, 201);
+      const [shown] = await withCreators(database, [key]);
+      return c.json({ key: apiKeyView(shown as NonNullable<typeof shown>), secret }, 201);
     },
   );
 

@@ -4,6 +4,7 @@ import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '..
 import { ApiError } from '../api-error.js';
 import { csrfTokenOf, requireUser, sessionCookieName } from '../authentication.js';
 import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { clientAddressOf, cookieIsSecure } from '../request-origin.js';
 import { userSchema, userView } from './views.js';
 
 /** How long a console session lasts. */
@@ -33,29 +34,36 @@ export function authRoutes() {
       request: { body: jsonBody(loginBody) },
       responses: {
         200: jsonResponse('Signed in.', loginResult),
-        429: jsonResponse('Too many failed attempts (`too-many-attempts`).', z.object({ error: z.unknown() })),
+        429: jsonResponse(
+          'Too many failed sign-ins for the account or from the address (`too-many-attempts`, with `Retry-After`).',
+          z.object({ error: z.unknown() }),
+        ),
       },
     }),
     async (c) => {
-      const { database, loginLimiter, now, config } = c.get('services');
+      const { database, signInLimiter, now, config } = c.get('services');
       const { email, password } = c.req.valid('json');
-      const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
-        ?.remoteAddress;
-      const limitKeys = [`email:${email.toLowerCase()}`, ...(address ? [`address:${address}`] : [])];
-      const wait = loginLimiter.retryAfterMs(limitKeys, now().getTime());
-      if (wait > 0) {
-        c.header('Retry-After', String(Math.ceil(wait / 1000)));
-        throw new ApiError(429, 'too-many-attempts', 'Too many failed sign-ins; try again later.', {
-          retryAfterSeconds: Math.ceil(wait / 1000),
-        });
+      const address = clientAddressOf(c);
+      const verdict = await signInLimiter.check(email, address, now());
+      if (!verdict.allowed) {
+        const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+        c.header('Retry-After', String(seconds));
+        throw new ApiError(
+          429,
+          'too-many-attempts',
+          verdict.limit === 'account'
+            ? 'Too many failed sign-ins for this account; try again later.'
+            : 'Too many failed sign-ins from this address; try again later.',
+          { retryAfterSeconds: seconds, limit: verdict.limit },
+        );
       }
       const user = await database.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
       const matches = await verifyPassword(password, user?.password_hash ?? unusablePasswordHash);
       if (!user || !matches || user.status !== 'active') {
-        loginLimiter.recordFailure(limitKeys, now().getTime());
+        await signInLimiter.recordFailure(email, address, now());
         throw new ApiError(401, 'invalid-credentials', 'The email or password is wrong, or the account is disabled.');
       }
-      loginLimiter.recordSuccess([`email:${email.toLowerCase()}`]);
+      await signInLimiter.recordSuccess(email, address, now());
       const token = randomToken();
       const createdAt = now();
       await database
@@ -74,7 +82,7 @@ export function authRoutes() {
         sameSite: 'Lax',
         path: '/',
         maxAge: sessionLifetimeMs / 1000,
-        secure: new URL(c.req.url).protocol === 'https:',
+        secure: cookieIsSecure(c),
       });
       return c.json({ user: userView(user), csrfToken: csrfTokenOf(config.secretKey, token) }, 200);
     },
@@ -90,7 +98,7 @@ export function authRoutes() {
     async (c) => {
       const user = requireUser(c);
       await c.get('services').database.deleteFrom('web_sessions').where('id', '=', user.sessionId).execute();
-      deleteCookie(c, sessionCookieName, { path: '/' });
+      deleteCookie(c, sessionCookieName, { path: '/', secure: cookieIsSecure(c) });
       return c.json({ ok: true as const }, 200);
     },
   );

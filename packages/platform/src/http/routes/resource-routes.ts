@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { Selectable } from 'kysely';
 import { newId } from '../../crypto/index.js';
 import type { ResourceRow } from '../../database/index.js';
+import type { ResourceVersionsTable } from '../../database/schema.js';
+import { hideLiteralCredentials, literalCredentialIssues } from '../../resources/credential-headers.js';
 import { builtInTools, contentSchemaNames, contentSchemaOf, resourceTypes } from '../../resources/resource-content.js';
 import { appendResourceVersion, hashJson, readReferences, resourceView } from '../../resources/resource-repository.js';
 import { InvalidPackageError, type PackageFile, readZipPackage } from '../../skills/read-zip.js';
@@ -91,6 +94,12 @@ function parseContent(c: Context<PlatformEnvironment>, type: Exclude<ResourceRow
     }));
     throw new ApiError(400, 'invalid-request', `The ${type} content does not match its schema.`, { issues });
   }
+  const credentials = literalCredentialIssues(type, result.data);
+  if (credentials.length > 0) {
+    throw new ApiError(422, 'literal-credential', 'Credentials go in space secrets, not in literal values (P-15.4).', {
+      issues: credentials,
+    });
+  }
   const principal = requirePrincipal(c);
   if (
     type === 'mcp-server' &&
@@ -106,6 +115,18 @@ function parseContent(c: Context<PlatformEnvironment>, type: Exclude<ResourceRow
   return result.data;
 }
 
+/** A stored version as the API shows it: literal credentials of old versions are hidden (P-15.4). */
+function versionView(resource: ResourceRow, row: Selectable<ResourceVersionsTable>): z.infer<typeof versionSchema> {
+  const content: unknown = row.content ? JSON.parse(row.content) : null;
+  return {
+    version: row.version,
+    content: hideLiteralCredentials(resource.type, content),
+    storageRef: row.storage_ref,
+    contentHash: row.content_hash,
+    createdAt: row.created_at,
+  };
+}
+
 /** Reads a skill package from a zip body or a JSON folder (`files`). */
 async function readPackage(
   c: Context<PlatformEnvironment>,
@@ -114,7 +135,7 @@ async function readPackage(
   const contentType = c.req.header('content-type') ?? '';
   try {
     if (/^application\/(zip|x-zip-compressed)\b/i.test(contentType))
-      return readZipPackage(new Uint8Array(await c.req.arrayBuffer()));
+      return await readZipPackage(new Uint8Array(await c.req.arrayBuffer()));
   } catch (error) {
     if (error instanceof InvalidPackageError) throw new ApiError(422, error.code, error.message, { problems: error.problems });
     throw error;
@@ -384,13 +405,7 @@ export function resourceRoutes() {
         .execute();
       return c.json(
         {
-          versions: versions.map((version) => ({
-            version: version.version,
-            content: version.content ? JSON.parse(version.content) : null,
-            storageRef: version.storage_ref,
-            contentHash: version.content_hash,
-            createdAt: version.created_at,
-          })),
+          versions: versions.map((version) => versionView(row, version)),
         },
         200,
       );
@@ -426,13 +441,7 @@ export function resourceRoutes() {
       if (!found) throw notFound('The version');
       return c.json(
         {
-          version: {
-            version: found.version,
-            content: found.content ? JSON.parse(found.content) : null,
-            storageRef: found.storage_ref,
-            contentHash: found.content_hash,
-            createdAt: found.created_at,
-          },
+          version: versionView(row, found),
         },
         200,
       );

@@ -44,14 +44,14 @@ const testResult = z
 function testFailure(error: unknown): ApiError {
   if (error instanceof McpSecretMissingError) return new ApiError(422, error.code, error.message, { secret: error.secret });
   if (error instanceof McpConnectTimeoutError) return new ApiError(504, error.code, error.message);
-  if (McpConnectionError.isInstance(error)) {
-    // The MCP SDK's HTTP error carries the status: a refused credential is not an unreachable server.
-    const status = (error.cause as { code?: unknown } | undefined)?.code;
+  if (McpConnectionError.isInstance(error)) return new ApiError(502, 'mcp-unreachable', error.message);
+  if (McpRequestError.isInstance(error)) {
+    // An HTTP 401/403 (the SDK's request error carries the status): a refused credential.
+    const status = error.mcpCode;
     if (status === 401 || status === 403)
       return new ApiError(502, 'mcp-refused', `${error.message} (HTTP ${status}: check the headers)`, { httpStatus: status });
-    return new ApiError(502, 'mcp-unreachable', error.message);
+    return new ApiError(502, 'mcp-refused', error.message);
   }
-  if (McpRequestError.isInstance(error)) return new ApiError(502, 'mcp-refused', error.message);
   return new ApiError(502, 'mcp-failed', (error as Error).message);
 }
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { createApiKey } from '../../identity/index.js';
+import { createApiKey, withCreators } from '../../identity/index.js';
 import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';
@@ -30,7 +30,7 @@ export function spaceKeyRoutes() {
         .where('app_id', 'is', null)
         .orderBy('created_at')
         .execute();
-      return c.json({ keys: rows.map(apiKeyView) }, 200);
+      return c.json({ keys: (await withCreators(c.get('services').database, rows)).map(apiKeyView) }, 200);
     },
   );
 
@@ -55,7 +55,8 @@ export function spaceKeyRoutes() {
         createdBy: currentActor(c),
         now: now(),
       });
-      return c.json({ key: apiKeyView(row), secret }, 201);
+      const [shown] = await withCreators(database, [row]);
+      return c.json({ key: apiKeyView(shown as NonNullable<typeof shown>), secret }, 201);
     },
   );
 

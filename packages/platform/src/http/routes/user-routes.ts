@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { hashPassword } from '../../crypto/index.js';
-import { createUser, EmailTakenError } from '../../identity/index.js';
+import { createUser, EmailTakenError, revokeKeysMadeBy, withCreators } from '../../identity/index.js';
 import { ApiError, notFound } from '../api-error.js';
 import { requireInstanceAdmin } from '../authentication.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
-import { userSchema, userView } from './views.js';
+import { apiKeySchema, apiKeyView, userSchema, userView } from './views.js';
 
 const createUserBody = z
   .strictObject({
@@ -20,8 +20,21 @@ const updateUserBody = z
     password: z.string().min(12).max(1000).optional(),
     status: z.enum(['active', 'disabled']).optional(),
     isInstanceAdmin: z.boolean().optional(),
+    revokeApiKeys: z.boolean().optional().openapi({
+      description: 'With `status: "disabled"`: also revoke every active API key this user made (listed in the answer).',
+    }),
+  })
+  .refine((body) => !body.revokeApiKeys || body.status === 'disabled', {
+    message: 'revokeApiKeys goes with status "disabled".',
+    path: ['revokeApiKeys'],
   })
   .openapi('UpdateUser');
+const updatedUser = z
+  .object({
+    user: userSchema,
+    revokedApiKeys: z.array(apiKeySchema).openapi({ description: 'The keys this change revoked (empty unless revokeApiKeys).' }),
+  })
+  .openapi('UpdatedUser');
 
 /** `/users`: instance administrators manage local accounts. */
 export function userRoutes() {
@@ -67,19 +80,20 @@ export function userRoutes() {
     apiRoute({
       method: 'patch',
       path: '/users/{userId}',
-      summary: 'Change a user: name, password, status, instance admin (instance admins).',
+      summary:
+        'Change a user: name, password, status, instance admin; disabling can revoke the API keys they made (instance admins).',
       request: { params: z.object({ userId: idParameter('userId') }), body: jsonBody(updateUserBody) },
-      responses: { 200: jsonResponse('Updated.', z.object({ user: userSchema })) },
+      responses: { 200: jsonResponse('Updated.', updatedUser) },
     }),
     async (c) => {
       const admin = requireInstanceAdmin(c);
       const { userId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const { database } = c.get('services');
+      const { database, now } = c.get('services');
       if (userId === admin.userId && (body.status === 'disabled' || body.isInstanceAdmin === false)) {
         throw new ApiError(409, 'cannot-demote-self', 'An instance admin cannot disable or demote their own account.');
       }
-      const row = await database.transaction().execute(async (transaction) => {
+      const { row, revoked } = await database.transaction().execute(async (transaction) => {
         const existing = await transaction.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
         if (!existing) throw notFound('The user');
         const changes = {
@@ -94,9 +108,37 @@ export function userRoutes() {
         if (body.status === 'disabled' || body.password !== undefined) {
           await transaction.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
         }
-        return transaction.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+        const revokedKeys = body.revokeApiKeys ? await revokeKeysMadeBy(transaction, userId, now()) : [];
+        return {
+          row: await transaction.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
+          revoked: await withCreators(transaction, revokedKeys),
+        };
       });
-      return c.json({ user: userView(row) }, 200);
+      return c.json({ user: userView(row), revokedApiKeys: revoked.map(apiKeyView) }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/users/{userId}/api-keys',
+      summary: 'Every API key a user made, in any space, active or revoked (instance admins).',
+      request: { params: z.object({ userId: idParameter('userId') }) },
+      responses: { 200: jsonResponse('Keys.', z.object({ keys: z.array(apiKeySchema) })) },
+    }),
+    async (c) => {
+      requireInstanceAdmin(c);
+      const { userId } = c.req.valid('param');
+      const { database } = c.get('services');
+      const user = await database.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+      if (!user) throw notFound('The user');
+      const rows = await database
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('created_by', '=', user.id)
+        .orderBy('created_at')
+        .execute();
+      return c.json({ keys: (await withCreators(database, rows)).map(apiKeyView) }, 200);
     },
   );
 

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, UsersTable } from '../../database/schema.js';
+import type { KeyCreator } from '../../identity/index.js';
 
 /** A user as the API shows it (never the password hash). */
 export const userSchema = z
@@ -25,7 +26,7 @@ export function userView(row: Selectable<UsersTable>): z.infer<typeof userSchema
   };
 }
 
-/** An API key as the API shows it: its prefix only, the secret is shown once at creation. */
+/** An API key as the API shows it: its prefix and its creator; the secret is shown once at creation. */
 export const apiKeySchema = z
   .object({
     id: z.string(),
@@ -33,19 +34,23 @@ export const apiKeySchema = z
     appId: z.string().nullable(),
     name: z.string(),
     prefix: z.string(),
+    createdBy: z
+      .object({ id: z.string(), email: z.string().nullable(), displayName: z.string().nullable() })
+      .openapi({ description: 'Who made the key (email and name are null when no user did).' }),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
     revokedAt: z.string().nullable(),
   })
   .openapi('ApiKey');
 
-export function apiKeyView(row: Selectable<ApiKeysTable>): z.infer<typeof apiKeySchema> {
+export function apiKeyView(row: Selectable<ApiKeysTable> & { creator: KeyCreator }): z.infer<typeof apiKeySchema> {
   return {
     id: row.id,
     spaceId: row.space_id,
     appId: row.app_id,
     name: row.name,
     prefix: row.prefix,
+    createdBy: row.creator,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,

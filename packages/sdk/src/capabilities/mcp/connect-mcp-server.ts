@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Tool } from '../tools/tool.js';
 import { createDenyingMcpApprovalPort, type McpApprovalPort } from './approval-port.js';
+import { checkAuthorization } from './mcp-authorization.js';
 import { McpConnection, type McpServerTransport } from './mcp-connection.js';
-import { mapMcpError } from './mcp-errors.js';
 import { type McpTaskLedger, MemoryMcpTaskLedger } from './mcp-task-ledger.js';
 import { type McpCallScope, type McpToolDefinition, toolFromMcp } from './mcp-tools.js';
 
@@ -58,13 +58,15 @@ export async function connectMcpServer(options: McpServerOptions): Promise<McpSe
   const parsedName = nameSchema.safeParse(options.name);
   if (!parsedName.success)
     throw new InvalidConfigurationError('MCP server', [{ path: 'name', message: parsedName.error.issues[0]?.message ?? '' }]);
+  if (options.transport === 'streamable-http' && options.authorization) checkAuthorization(options.name, options.authorization);
   const connection = new McpConnection(options.name, options, options.approvals ?? createDenyingMcpApprovalPort());
   try {
     const client = await connection.ready();
     const definitions: McpToolDefinition[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
+      const after = cursor;
+      const page = await connection.request(undefined, (current) => current.listTools(after ? { cursor: after } : undefined));
       definitions.push(...(page.tools as McpToolDefinition[]));
       cursor = page.nextCursor;
     } while (cursor);
@@ -102,7 +104,7 @@ export async function connectMcpServer(options: McpServerOptions): Promise<McpSe
     };
   } catch (error) {
     await connection.close();
-    throw mapMcpError(options.name, error, { connectionLost: connection.connectionLost });
+    throw connection.mapError(error);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
 import type { ToolExecutionContext } from '../tools/tool.js';
@@ -40,8 +41,9 @@ export async function callMcpTool(
   const options = { signal: context.signal, timeout: settings.requestTimeoutMs };
   try {
     if (!settings.asTask) {
-      const client = await connection.ready(context.signal);
-      return (await client.callTool({ name: settings.tool, arguments: args }, CallToolResultSchema, options)) as ToolResultLike;
+      return (await connection.request(context.signal, (client) =>
+        client.callTool({ name: settings.tool, arguments: args }, CallToolResultSchema, options),
+      )) as ToolResultLike;
     }
     const record = await settings.ledger.get(context.operationId);
     if (record) {
@@ -51,12 +53,13 @@ export async function callMcpTool(
         return continued;
       }
     }
-    const client = await connection.ready(context.signal);
-    const created = await client.request(
-      { method: 'tools/call', params: { name: settings.tool, arguments: args } },
-      CreateTaskResultSchema,
-      { ...options, task: { ttl: settings.taskTtlMs } },
+    const created = await connection.request(context.signal, (client) =>
+      client.request({ method: 'tools/call', params: { name: settings.tool, arguments: args } }, CreateTaskResultSchema, {
+        ...options,
+        task: { ttl: settings.taskTtlMs },
+      }),
     );
+    const client = await connection.ready(context.signal);
     const taskId = created.task.taskId;
     const action: McpTaskAction = record ? 're-executed' : 'created';
     const base: McpTaskRecord = record ?? {
@@ -73,7 +76,7 @@ export async function callMcpTool(
     call.mcpTaskId = taskId;
     return await awaitTask(client, connection.server, settings.tool, taskId, options);
   } catch (error) {
-    throw mapMcpError(connection.server, error, { signal: context.signal, connectionLost: connection.connectionLost });
+    throw connection.mapError(error, context.signal);
   } finally {
     connection.calls.delete(call);
   }
@@ -109,9 +112,9 @@ async function continueTask(
 
 /** A task unknown to the server (-32602), or an HTTP session the server no longer has (404). */
 function isGone(error: unknown): boolean {
-  const record = error as { name?: unknown; code?: unknown; mcpCode?: unknown; cause?: unknown } | undefined;
+  const record = error as { cause?: unknown } | undefined;
   if (McpRequestError.isInstance(error)) return error.mcpCode === -32602 || error.mcpCode === 404;
-  if (record?.name === 'StreamableHTTPError' && record.code === 404) return true;
+  if (error instanceof StreamableHTTPError && error.code === 404) return true;
   return record?.cause !== undefined && record.cause !== error && isGone(record.cause);
 }
 

@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,8 +8,10 @@ import type { Sandbox } from '../../sandbox/sandbox.js';
 import type { Workspace } from '../../sandbox/workspace.js';
 import type { WorkspaceScope } from '../../sandbox/workspace-view.js';
 import type { McpApprovalPort } from './approval-port.js';
+import type { McpAuthorization } from './mcp-authorization.js';
 import { answerElicitation, type CallInFlight, type ElicitationParameters } from './mcp-elicitation.js';
 import { McpConnectionError, mapMcpError } from './mcp-errors.js';
+import { McpOAuthProvider } from './mcp-oauth-provider.js';
 
 /** A server started as a child process and spoken to over stdin/stdout. */
 export interface StdioServer {
@@ -30,6 +33,11 @@ export interface StreamableHttpServer {
   transport: 'streamable-http';
   url: string | URL;
   headers?: Readonly<Record<string, string>>;
+  /**
+   * How to sign in when the server requires MCP authorization (OAuth 2.1): a person through the
+   * authorization code flow, or a machine client with its own credentials. Default: none.
+   */
+  authorization?: McpAuthorization;
 }
 
 /** How to reach a server. */
@@ -49,6 +57,8 @@ export class McpConnection {
   readonly calls = new Set<CallInFlight>();
   private readonly spec: McpServerTransport;
   private readonly approvals: McpApprovalPort;
+  /** The OAuth side of the connection, when the server is reached with `authorization`. */
+  private readonly authorization: McpOAuthProvider | undefined;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private lost = false;
@@ -58,6 +68,10 @@ export class McpConnection {
     this.server = server;
     this.spec = spec;
     this.approvals = approvals;
+    this.authorization =
+      spec.transport === 'streamable-http' && spec.authorization
+        ? new McpOAuthProvider(server, spec.url, spec.authorization)
+        : undefined;
   }
 
   /** Whether the current connection was seen to close (its failures are connection failures). */
@@ -86,6 +100,37 @@ export class McpConnection {
   }
 
   /**
+   * Runs one request on the connected client. When the server asks for a sign-in first (a 401,
+   * or a 403 asking for more scope, which the MCP SDK answers by starting an authorization), the
+   * sign-in is completed through the redirect handler and the request sent once more: the server
+   * refused it before running it. Without a handler that can complete it, it fails with
+   * `McpAuthorizationRequiredError`.
+   */
+  async request<T>(signal: AbortSignal | undefined, operation: (client: Client) => Promise<T>): Promise<T> {
+    const authorization = this.authorization;
+    const attempt = async (): Promise<T> => {
+      const client = await this.ready(signal);
+      return authorization ? authorization.run(() => operation(client)) : operation(client);
+    };
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!authorization || !(error instanceof UnauthorizedError)) throw error;
+      await authorization.signIn(error, signal);
+      return attempt();
+    }
+  }
+
+  /** The typed failure for an error of this connection (authorization failures first, then `mapMcpError`). */
+  mapError(error: unknown, signal?: AbortSignal): unknown {
+    if (signal?.aborted) return signal.reason ?? error;
+    return (
+      this.authorization?.classify(error) ??
+      mapMcpError(this.server, error, { ...(signal ? { signal } : {}), connectionLost: this.lost })
+    );
+  }
+
+  /**
    * A second client attached to an existing streamable HTTP session (no new initialisation), to
    * reach a task created by an earlier process in that session. Close it after use.
    */
@@ -96,6 +141,7 @@ export class McpConnection {
     const transport = new StreamableHTTPClientTransport(new URL(this.spec.url), {
       sessionId,
       requestInit: { headers: { ...(this.spec.headers ?? {}) } },
+      ...(this.authorization ? { authProvider: this.authorization } : {}),
     });
     try {
       await client.connect(transport, signal ? { signal } : {});
@@ -115,7 +161,7 @@ export class McpConnection {
     await client.close().catch(() => {});
   }
 
-  private async connect(signal?: AbortSignal): Promise<Client> {
+  private async connect(signal?: AbortSignal, signedIn = false): Promise<Client> {
     if (this.client) await this.client.close().catch(() => {});
     const client = this.newClient();
     const transport = await this.transport();
@@ -123,11 +169,19 @@ export class McpConnection {
     client.onclose = () => {
       if (this.client === client) this.lost = true;
     };
+    const authorization = this.authorization;
     try {
-      await client.connect(transport, signal ? { signal } : {});
+      const connecting = () => client.connect(transport, signal ? { signal } : {});
+      await (authorization ? authorization.run(connecting) : connecting());
     } catch (error) {
       await client.close().catch(() => {});
-      const mapped = mapMcpError(this.server, error, { ...(signal ? { signal } : {}), connectionLost: true });
+      if (authorization && error instanceof UnauthorizedError && !signedIn && !signal?.aborted) {
+        await authorization.signIn(error, signal);
+        return this.connect(signal, true);
+      }
+      const mapped =
+        authorization?.classify(error) ??
+        mapMcpError(this.server, error, { ...(signal ? { signal } : {}), connectionLost: true });
       if (McpConnectionError.isInstance(mapped) && this.stderrTail !== '') {
         throw new McpConnectionError(this.server, `${mapped.message}; server stderr: ${this.stderrTail.trim()}`, {
           cause: error,
@@ -140,7 +194,8 @@ export class McpConnection {
   }
 
   private newClient(): Client {
-    const client = new Client(clientInfo, { capabilities: { elicitation: { form: {}, url: {} } } });
+    // applyDefaults: the SDK fills in the requested schema's defaults the answer leaves out (SEP-1034).
+    const client = new Client(clientInfo, { capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
       answerElicitation(this.server, this.approvals, this.calls, request.params as ElicitationParameters, extra.signal),
     );
@@ -150,7 +205,10 @@ export class McpConnection {
   private async transport(): Promise<Transport> {
     const spec = this.spec;
     if (spec.transport === 'streamable-http') {
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...(spec.headers ?? {}) } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...(spec.headers ?? {}) } },
+        ...(this.authorization ? { authProvider: this.authorization } : {}),
+      });
     }
     let launch = {
       command: spec.command,

@@ -78,6 +78,11 @@ export async function answerElicitation(
   } catch {
     return { action: 'cancel' };
   }
-  if (decision.decision === 'approve') return { action: 'accept', ...(decision.content ? { content: decision.content } : {}) };
+  if (decision.decision === 'approve') {
+    // A form answer always carries content, so that the MCP SDK can fill in the requested
+    // schema's defaults for the fields the answer leaves out (SEP-1034).
+    const content = decision.content ?? (mode === 'form' ? {} : undefined);
+    return { action: 'accept', ...(content ? { content } : {}) };
+  }
   return decision.decision === 'deny' ? { action: 'decline' } : { action: 'cancel' };
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failureFromToolError, isRetryableFailure } from '../../core/failure.js';
@@ -19,9 +20,10 @@ describe('MCP failure mapping (X-5: by type and code, never by message)', () => 
     [new McpError(-32601, 'Method not found'), McpRequestError, false],
     [new McpError(-32603, 'Internal error'), McpRequestError, true],
     [new McpError(-32001, 'Request timed out'), McpRequestError, true],
-    [Object.assign(new Error('Server error'), { name: 'StreamableHTTPError', code: 503 }), McpConnectionError, true],
-    [Object.assign(new Error('Session not found'), { name: 'StreamableHTTPError', code: 404 }), McpConnectionError, true],
-    [Object.assign(new Error('Unauthorized'), { name: 'StreamableHTTPError', code: 401 }), McpRequestError, false],
+    // The SDK's own error class (its `name` is plain "Error": recognised by class, not by name).
+    [new StreamableHTTPError(503, 'Server error'), McpConnectionError, true],
+    [new StreamableHTTPError(404, 'Session not found'), McpConnectionError, true],
+    [new StreamableHTTPError(401, 'Unauthorized'), McpRequestError, false],
     [Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }), McpConnectionError, true],
   ])('maps %s', (error, type, retryable) => {
     const mapped = mapMcpError('server', error, healthy) as { retryable: boolean };

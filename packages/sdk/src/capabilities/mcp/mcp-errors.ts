@@ -1,3 +1,4 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AgentLoomError, hasErrorCode } from '../../core/errors/agentloom-error.js';
 
 /**
@@ -64,6 +65,13 @@ export class McpToolError extends AgentLoomError {
 
 const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
 
+/** Whether `error` is a socket-level failure (its code or its cause's code): the peer was not reachable. */
+export function isNetworkFailure(error: unknown): boolean {
+  const record = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof record.code === 'string' ? record.code : record.cause?.code;
+  return typeof code === 'string' && connectionCodes.has(code);
+}
+
 /**
  * Maps whatever the MCP SDK threw during a request to a typed failure, by error type and code,
  * never by message text: JSON-RPC errors to `McpRequestError`; transport failures (closed
@@ -77,7 +85,6 @@ export function mapMcpError(server: string, error: unknown, state: { signal?: Ab
     code?: unknown;
     name?: unknown;
     message?: unknown;
-    cause?: { code?: unknown };
   };
   const message = typeof record.message === 'string' ? record.message : String(error);
   const code = record.code;
@@ -85,15 +92,14 @@ export function mapMcpError(server: string, error: unknown, state: { signal?: Ab
     if (code === -32000) return new McpConnectionError(server, message, { cause: error });
     return new McpRequestError(server, code, message, { cause: error });
   }
-  if (record.name === 'StreamableHTTPError') {
-    if (typeof code === 'number' && code >= 400 && code < 500 && code !== 404 && code !== 408 && code !== 429) {
-      return new McpRequestError(server, code, message, { cause: error });
+  // The SDK's StreamableHTTPError does not set `name`: recognised by its class.
+  if (error instanceof StreamableHTTPError) {
+    const status = error.code;
+    if (status !== undefined && status >= 400 && status < 500 && status !== 404 && status !== 408 && status !== 429) {
+      return new McpRequestError(server, status, message, { cause: error });
     }
     return new McpConnectionError(server, message, { cause: error });
   }
-  const systemCode = typeof code === 'string' ? code : typeof record.cause?.code === 'string' ? record.cause.code : undefined;
-  if ((systemCode && connectionCodes.has(systemCode)) || state.connectionLost) {
-    return new McpConnectionError(server, message, { cause: error });
-  }
+  if (isNetworkFailure(error) || state.connectionLost) return new McpConnectionError(server, message, { cause: error });
   return error;
 }

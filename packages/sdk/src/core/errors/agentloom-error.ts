@@ -47,6 +47,9 @@ export type AgentLoomErrorCode =
   | 'mcp-connection-failed'
   | 'mcp-request-failed'
   | 'mcp-tool-failed'
+  | 'mcp-authorization-required'
+  | 'mcp-authorization-refused'
+  | 'mcp-authorization-discovery-failed'
   | 'deferred-tool-not-found'
   | 'invalid-tool-arguments';
 

@@ -2,7 +2,7 @@ import type { Failure } from '../../core/failure.js';
 import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { HookOutcome } from '../../hooks/hook-types.js';
-import type { FinishReason } from '../../model/language-model.js';
+import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -68,7 +68,15 @@ export type AgentJournalRecord =
   | {
       type: 'model-responded';
       taskId: string;
-      data: { loop: number; attempt: number; message: AssistantMessage; finishReason: FinishReason; usage: Usage };
+      data: {
+        loop: number;
+        attempt: number;
+        message: AssistantMessage;
+        finishReason: FinishReason;
+        usage: Usage;
+        /** The provider's id and model of the response, when it gave them (telemetry, audit). */
+        response?: ModelResponseMetadata;
+      };
     }
   /** Intent: attempt `attempt` of an operation is about to run (written before the external call, X-7). */
   | { type: 'attempt-started'; taskId: string; data: { operationId: string; attempt: number } }

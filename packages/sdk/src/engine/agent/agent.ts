@@ -4,6 +4,7 @@ import { createRunId } from '../../core/ids.js';
 import type { ModelSettings } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { AgentTelemetryProfile, RoleTelemetryProfile } from '../../telemetry/agent-profile.js';
 import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { assertRunRequestShape } from '../run/run-request-validation.js';
@@ -42,6 +43,12 @@ export interface AgentRunOptions {
   metadata?: Readonly<Record<string, string>>;
   /** Aborting it stops the run, like `run.stop()` (a parent's stop reaching an inner agent). */
   signal?: AbortSignal;
+  /**
+   * `false` leaves this run out of the agent's `telemetry`. A workflow's agent node passes it: the
+   * workflow traces its inner runs itself, inside its own trace, so that an invocation has one
+   * `invoke_agent` span (N-3).
+   */
+  telemetry?: false;
 }
 
 /**
@@ -65,6 +72,12 @@ export class Agent {
   private readonly entry: Node;
   private readonly prompts: readonly string[];
   private readonly governance: Governance;
+  /**
+   * What this agent's spans say beyond its run events (N-3): the model's provider and endpoint,
+   * the descriptions of its roles and tools. A workflow's tracing reads it for its agent nodes;
+   * `createAgentTracing(options, agent.telemetryProfile)` traces events read elsewhere.
+   */
+  readonly telemetryProfile: AgentTelemetryProfile;
 
   constructor(config: AgentConfig) {
     this.config = resolveAgentConfig(config);
@@ -80,6 +93,7 @@ export class Agent {
       ...(this.config.approvals ? { approvals: this.config.approvals } : {}),
       approvalTimeoutMs: this.config.approvalTimeoutMs,
     });
+    this.telemetryProfile = telemetryProfileOf(this.config);
   }
 
   /**
@@ -124,7 +138,11 @@ export class Agent {
       ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
     };
     const observers: Array<(event: RunEvent) => void> = [];
-    if (this.config.telemetry) observers.push(createAgentTracing(this.config.telemetry));
+    const tracing =
+      this.config.telemetry && options.telemetry !== false
+        ? createAgentTracing(this.config.telemetry, this.telemetryProfile)
+        : undefined;
+    if (tracing) observers.push(tracing);
     const bus = this.config.eventBus;
     if (bus) {
       const identity = { runId, sessionId: options.sessionId, agentName: this.name };
@@ -139,7 +157,13 @@ export class Agent {
       execute: async (hooks) => {
         // Whatever way the execution ends (an early error included), the control lets go of the
         // caller's signal.
-        const result = await executeAgentRun(runnable, request, control, hooks).finally(() => control.dispose());
+        const result = await executeAgentRun(runnable, request, control, hooks)
+          // Settled without its finish event (handed over, ownership lost): the open spans end now.
+          .catch((error: unknown) => {
+            tracing?.abandon(error);
+            throw error;
+          })
+          .finally(() => control.dispose());
         // The whole run has settled here (calls in flight included): a temporary work directory
         // goes now, once (S-5, F-4). A crash or a disconnect never reaches this line (F-5).
         await this.config.workspace?.cleanupRun(runId, this.store).catch(() => {});
@@ -210,6 +234,23 @@ export class Agent {
   sessionRuns(sessionId: string): Promise<SessionRun[]> {
     return readSessionRecord(this.store, sessionId);
   }
+}
+
+/** What the agent's spans say beyond its events: the model, its endpoint, descriptions of roles and tools. */
+function telemetryProfileOf(config: ResolvedAgentConfig): AgentTelemetryProfile {
+  const role = (resolved: ResolvedRole, description: string): RoleTelemetryProfile => ({
+    ...(description ? { description } : {}),
+    tools: Object.fromEntries(resolved.tools.map((item) => [item.name, item.description])),
+  });
+  const { model } = config;
+  return {
+    provider: model.provider,
+    modelId: model.modelId,
+    ...(model.server ? { server: model.server } : {}),
+    ...(config.modelSettings?.maxOutputTokens !== undefined ? { maxOutputTokens: config.modelSettings.maxOutputTokens } : {}),
+    entry: role(config.entry, config.description),
+    executors: Object.fromEntries(config.executors.map((executor) => [executor.name, role(executor, executor.description)])),
+  };
 }
 
 /** Builds the node graph (D-1): one ReactNode, or a PlannerNode with its ExecutorNodes. */

@@ -80,6 +80,7 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
           message: response.message,
           finishReason: response.finishReason,
           usage: response.usage,
+          ...(response.response ? { response: response.response } : {}),
         },
       },
     ],

@@ -1,7 +1,7 @@
 import type { Failure } from '../../core/failure.js';
 import type { Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { FinishReason } from '../../model/language-model.js';
+import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
 import type { JournalEntry } from '../../store/run-store.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
@@ -33,6 +33,8 @@ export type RunEventData =
       finishReason: FinishReason;
       usage: Usage;
       toolCalls: number;
+      /** The provider's id and model of the response, when it gave them. */
+      response?: ModelResponseMetadata;
     }
   | {
       type: 'tool-call-start';
@@ -40,6 +42,8 @@ export type RunEventData =
       taskId: string;
       operationId: string;
       toolName: string;
+      /** The id the model gave the call (the provider's `call_…`), when known. */
+      toolCallId?: string;
       attempt: number;
       arguments: unknown;
     }
@@ -156,17 +160,21 @@ function eventDataOfEntry(
         finishReason: record.data.finishReason,
         usage: record.data.usage,
         toolCalls: record.data.message.toolCalls?.length ?? 0,
+        ...(record.data.response ? { response: record.data.response } : {}),
       };
-    case 'attempt-started':
+    case 'attempt-started': {
+      const call = state?.operations.get(record.data.operationId)?.call;
       return {
         type: 'tool-call-start',
         runId,
         taskId: record.taskId,
         operationId: record.data.operationId,
         toolName: toolNameOf(state, record.data.operationId),
+        ...(call?.id ? { toolCallId: call.id } : {}),
         attempt: record.data.attempt,
-        arguments: state?.operations.get(record.data.operationId)?.call.arguments,
+        arguments: call?.arguments,
       };
+    }
     case 'attempt-failed':
       return {
         type: 'tool-call-fail',

@@ -4,6 +4,7 @@ import { createRunId } from '../../core/ids.js';
 import type { EventBus } from '../../hooks/event-bus.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { AgentTelemetryProfile } from '../../telemetry/agent-profile.js';
 import type { TracingOptions } from '../../telemetry/agent-tracing.js';
 import { createWorkflowTracing } from '../../telemetry/workflow-tracing.js';
 import { RunControl } from '../run/run-control.js';
@@ -39,7 +40,10 @@ export interface WorkflowOptions<Definition extends StateDefinition> {
   leaseMs?: number;
   /** The state fields a successful run returns as `output`. Default: every field. */
   output?: readonly FieldName<Definition>[];
-  /** OpenTelemetry spans (N-3): `invoke_workflow` ⊃ `workflow_task` ⊃ the agent nodes' GenAI spans. */
+  /**
+   * OpenTelemetry spans (N-3): `invoke_workflow` ⊃ `workflow_task` ⊃ the agent nodes' GenAI spans.
+   * The workflow traces its agent nodes' runs itself (their agents' own `telemetry` stays out).
+   */
   telemetry?: TracingOptions;
   /** Publishes every event of every run, with the run's identity (K-3). */
   eventBus?: EventBus<WorkflowEvent>;
@@ -113,6 +117,8 @@ export class Workflow<Definition extends StateDefinition> {
   readonly name: string;
   private readonly runtime: WorkflowRuntime;
   private readonly telemetry: TracingOptions | undefined;
+  /** The telemetry profile of each agent node's agent, by node name. */
+  private readonly agentProfiles: Readonly<Record<string, AgentTelemetryProfile>>;
   private readonly eventBus: EventBus<WorkflowEvent> | undefined;
 
   /** @internal Created by `WorkflowBuilder.compile()`. */
@@ -126,6 +132,9 @@ export class Workflow<Definition extends StateDefinition> {
     }
     this.name = graph.definition.name;
     this.telemetry = options.telemetry;
+    this.agentProfiles = Object.fromEntries(
+      graph.nodes.flatMap((spec) => (spec.node instanceof AgentNode ? [[spec.name, spec.node.agent.telemetryProfile]] : [])),
+    );
     this.eventBus = options.eventBus;
     // Without a store of its own, the workflow keeps its runs where its agents keep theirs.
     const agentStores = [
@@ -191,7 +200,8 @@ export class Workflow<Definition extends StateDefinition> {
       ...(continues ? { continues } : {}),
     };
     const observers: Array<(event: WorkflowEvent) => void> = [];
-    if (this.telemetry) observers.push(createWorkflowTracing(this.name, this.telemetry));
+    const tracing = this.telemetry ? createWorkflowTracing(this.name, this.telemetry, this.agentProfiles) : undefined;
+    if (tracing) observers.push(tracing);
     const bus = this.eventBus;
     if (bus) {
       const identity = { runId, sessionId: options.sessionId, agentName: this.name };
@@ -203,7 +213,14 @@ export class Workflow<Definition extends StateDefinition> {
       control,
       // Whatever way the execution ends (an early error included), the control lets go of the
       // caller's signal.
-      (emit) => executeWorkflowRun(this.runtime, request, control, emit).finally(() => control.dispose()),
+      (emit) =>
+        executeWorkflowRun(this.runtime, request, control, emit)
+          // Settled without its finish event (handed over, ownership lost): the open spans end now.
+          .catch((error: unknown) => {
+            tracing?.abandon(error);
+            throw error;
+          })
+          .finally(() => control.dispose()),
       observers,
     );
   }

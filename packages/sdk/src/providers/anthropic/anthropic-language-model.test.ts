@@ -56,13 +56,18 @@ describe('AnthropicLanguageModel against recorded streams', () => {
   it('streams a plain text answer with its usage, from one well-formed request', async () => {
     const { server, model } = await start([{ fixture: fixture('plain-text') }]);
     const result = await callModel(model, { ...request, tools: [] }, replayCallOptions());
+    const [messageStart] = readEventData(fixture('plain-text')) as { message?: { id: string; model: string } }[];
     expect(result).toEqual({
       message: { role: 'assistant', content: 'Hello! The capital of France is Paris, on the Seine.' },
       finishReason: 'stop',
       usage: { inputTokens: 24, outputTokens: 16, totalTokens: 40 },
+      // The message's id and model, as `message_start` announced them.
+      response: { id: messageStart?.message?.id, modelId: messageStart?.message?.model },
       attempt: 1,
     });
+    expect(result.response?.id).toMatch(/^msg_/);
     expect(model.provider).toBe('anthropic');
+    expect(model.server).toEqual({ address: '127.0.0.1', port: Number(new URL(server.baseURL).port) });
     const [sent] = server.requests;
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/messages' });
     expect(sent?.headers['x-stainless-retry-count']).toBe('0');

@@ -5,6 +5,7 @@ import type {
   LanguageModelV1,
   ModelCallOptions,
   ModelRequest,
+  ModelServer,
   ModelSettings,
   ModelStreamPart,
 } from '../../model/language-model.js';
@@ -17,6 +18,8 @@ import { mapAnthropicError } from './map-anthropic-error.js';
 export interface AnthropicLanguageModelConfig {
   /** Reported as `LanguageModel.provider`. */
   provider: string;
+  /** Reported as `LanguageModel.server`: the endpoint of the base URL. */
+  server?: ModelServer;
   /** A client created with `maxRetries: 0` and no effective timeout (see `delegatedClientOptions`). */
   client: Anthropic;
   defaultMaxOutputTokens: number;
@@ -38,11 +41,13 @@ export class AnthropicLanguageModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider: string;
   readonly modelId: string;
+  readonly server?: ModelServer;
   private readonly config: AnthropicLanguageModelConfig;
 
   constructor(modelId: string, config: AnthropicLanguageModelConfig) {
     this.modelId = modelId;
     this.provider = config.provider;
+    if (config.server) this.server = config.server;
     this.config = config;
   }
 

@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
+import type { GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC } from '@opentelemetry/semantic-conventions/incubating';
 import type { ModelSettings } from '../../model/language-model.js';
 import { delegatedClientOptions } from '../shared/client-options.js';
+import { modelServerOf } from '../shared/model-server.js';
 import type { ThinkingEffort } from '../shared/model-settings.js';
 import { type EnvironmentVariables, readAnthropicEnvironment } from '../shared/provider-environment.js';
 import { AnthropicLanguageModel } from './anthropic-language-model.js';
@@ -12,7 +14,7 @@ export interface AnthropicProviderOptions {
   apiKey: string;
   /** The endpoint without `/v1` (a gateway or proxy). Omit for Anthropic itself. */
   baseURL?: string;
-  /** Reported as `LanguageModel.provider`. Default `anthropic`. */
+  /** Reported as `LanguageModel.provider` and as the spans' `gen_ai.provider.name`. Default `anthropic`. */
   name?: string;
   /** Extra headers on every request (`anthropic-beta` …). */
   headers?: Record<string, string>;
@@ -38,6 +40,9 @@ export interface AnthropicProvider {
   languageModel(modelId: string, options?: AnthropicModelOptions): AnthropicLanguageModel;
 }
 
+/** The conventions' provider name of Anthropic (checked against `@opentelemetry/semantic-conventions`). */
+const ANTHROPIC = 'anthropic' satisfies typeof GEN_AI_PROVIDER_NAME_VALUE_ANTHROPIC;
+
 /**
  * Creates a provider for Anthropic's messages API. Its models share one official client whose own
  * retries are off and whose timeout never fires first: the connection layer (`callModel`) owns
@@ -49,16 +54,19 @@ export interface AnthropicProvider {
  * const model = anthropic('claude-sonnet-4-6', { settings: { thinking: { enabled: true, effort: 'low' } } });
  */
 export function createAnthropic(options: AnthropicProviderOptions): AnthropicProvider {
+  const baseURL = options.baseURL ?? 'https://api.anthropic.com';
+  const server = modelServerOf(baseURL);
   const client = new Anthropic({
     ...delegatedClientOptions,
     apiKey: options.apiKey,
-    baseURL: options.baseURL ?? 'https://api.anthropic.com',
+    baseURL,
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const languageModel = (modelId: string, modelOptions: AnthropicModelOptions = {}) =>
     new AnthropicLanguageModel(modelId, {
-      provider: options.name ?? 'anthropic',
+      provider: options.name ?? ANTHROPIC,
+      ...(server ? { server } : {}),
       client,
       defaultMaxOutputTokens: modelOptions.defaultMaxOutputTokens ?? 8192,
       thinkingMode: modelOptions.thinkingMode ?? 'budget',

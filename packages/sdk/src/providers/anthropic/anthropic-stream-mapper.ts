@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { ModelCallError } from '../../core/errors/index.js';
 import type { Usage } from '../../core/messages.js';
-import type { ModelStreamPart } from '../../model/language-model.js';
+import type { ModelResponseMetadata, ModelStreamPart } from '../../model/language-model.js';
 import { redactedThinkingMarker, thinkingSignatureMarker } from './anthropic-thinking.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 
@@ -17,7 +17,8 @@ interface InputTokens {
  * keyed by their `index`, which also keys tool calls (the assembler orders calls by it). Thinking
  * text streams as reasoning; when a thinking block ends, its signature is appended as a marker
  * line so that the block can be sent back unchanged (see `thinkingSignatureMarker`). The
- * `finish` part is produced at `message_stop` only: a stream that ends before it is cut.
+ * `finish` part is produced at `message_stop` only: a stream that ends before it is cut. It
+ * carries the message's id and model, which `message_start` announced.
  */
 export class AnthropicStreamMapper {
   private readonly thinkingSignatures = new Map<number, string>();
@@ -27,11 +28,16 @@ export class AnthropicStreamMapper {
   private outputTokens = 0;
   private stopReason: string | null = null;
   private stopped = false;
+  private response: ModelResponseMetadata | undefined;
 
   /** The parts one event contributes, in order. */
   map(event: RawMessageStreamEvent): ModelStreamPart[] {
     switch (event.type) {
       case 'message_start':
+        this.response = {
+          ...(event.message.id ? { id: event.message.id } : {}),
+          ...(event.message.model ? { modelId: event.message.model } : {}),
+        };
         this.countInput(event.message.usage);
         this.outputTokens = event.message.usage.output_tokens ?? 0;
         return [];
@@ -48,7 +54,14 @@ export class AnthropicStreamMapper {
         return [];
       case 'message_stop':
         this.stopped = true;
-        return [{ type: 'finish', finishReason: mapAnthropicFinishReason(this.stopReason), usage: this.usage() }];
+        return [
+          {
+            type: 'finish',
+            finishReason: mapAnthropicFinishReason(this.stopReason),
+            usage: this.usage(),
+            ...(this.response ? { response: this.response } : {}),
+          },
+        ];
       default:
         return [];
     }

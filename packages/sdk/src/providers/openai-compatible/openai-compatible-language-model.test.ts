@@ -49,13 +49,18 @@ describe('OpenAICompatibleLanguageModel against recorded streams', () => {
   it('streams a plain text answer with its usage, from one well-formed request', async () => {
     const { server, model } = await start([{ fixture: fixture('plain-text') }]);
     const result = await callModel(model, { ...request, tools: [] }, replayCallOptions());
+    const [first] = readEventData(fixture('plain-text'));
     expect(result).toEqual({
       message: { role: 'assistant', content: 'Hello! The capital of France is Paris, on the Seine.' },
       finishReason: 'stop',
       usage: { inputTokens: 31, outputTokens: 14, totalTokens: 45 },
+      // The completion's id and the dated model that answered, as every chunk repeats them.
+      response: { id: first?.id, modelId: first?.model },
       attempt: 1,
     });
+    expect(result.response).toEqual({ id: expect.stringMatching(/^chatcmpl-/), modelId: 'gpt-5.4-mini-2026-03-17' });
     expect(model.provider).toBe('replay');
+    expect(model.server).toEqual({ address: '127.0.0.1', port: Number(new URL(server.baseURL).port) });
     const [sent] = server.requests;
     expect(sent).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
     expect(sent?.headers).toMatchObject({ authorization: 'Bearer test-key', 'x-stainless-retry-count': '0' });

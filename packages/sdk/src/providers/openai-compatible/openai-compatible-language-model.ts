@@ -5,6 +5,7 @@ import type {
   LanguageModelV1,
   ModelCallOptions,
   ModelRequest,
+  ModelServer,
   ModelSettings,
   ModelStreamPart,
 } from '../../model/language-model.js';
@@ -17,6 +18,8 @@ import { OpenAICompatibleStreamMapper } from './openai-compatible-stream-mapper.
 export interface OpenAICompatibleLanguageModelConfig {
   /** Reported as `LanguageModel.provider`. */
   provider: string;
+  /** Reported as `LanguageModel.server`: the endpoint of the base URL. */
+  server?: ModelServer;
   /** A client created with `maxRetries: 0` and no effective timeout (see `delegatedClientOptions`). */
   client: OpenAI;
   maxTokensField: MaxTokensField;
@@ -39,11 +42,13 @@ export class OpenAICompatibleLanguageModel implements LanguageModelV1 {
   readonly specificationVersion = 'v1' as const;
   readonly provider: string;
   readonly modelId: string;
+  readonly server?: ModelServer;
   private readonly config: OpenAICompatibleLanguageModelConfig;
 
   constructor(modelId: string, config: OpenAICompatibleLanguageModelConfig) {
     this.modelId = modelId;
     this.provider = config.provider;
+    if (config.server) this.server = config.server;
     this.config = config;
   }
 

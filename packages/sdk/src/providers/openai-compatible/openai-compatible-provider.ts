@@ -1,6 +1,8 @@
+import type { GEN_AI_PROVIDER_NAME_VALUE_OPENAI } from '@opentelemetry/semantic-conventions/incubating';
 import OpenAI from 'openai';
 import type { ModelSettings } from '../../model/language-model.js';
 import { delegatedClientOptions } from '../shared/client-options.js';
+import { modelServerOf } from '../shared/model-server.js';
 import { type EnvironmentVariables, readOpenAIEnvironment } from '../shared/provider-environment.js';
 import { OpenAICompatibleLanguageModel } from './openai-compatible-language-model.js';
 import type { MaxTokensField } from './openai-compatible-request-body.js';
@@ -14,7 +16,12 @@ export interface OpenAICompatibleProviderOptions {
   apiKey?: string;
   /** The endpoint, up to and including `/v1`. Omit for OpenAI itself. */
   baseURL?: string;
-  /** Reported as `LanguageModel.provider`: `openai` for OpenAI itself, `openai-compatible` otherwise. */
+  /**
+   * Reported as `LanguageModel.provider` and as the spans' `gen_ai.provider.name`. Default
+   * `openai`, the conventions' name for the OpenAI API flavour, whatever the endpoint; name the
+   * provider behind a compatible endpoint when the conventions know it (`deepseek`, `groq`,
+   * `mistral_ai`, `x_ai`, `perplexity` …).
+   */
   name?: string;
   /** Extra headers on every request (an organisation, a gateway's routing header …). */
   headers?: Record<string, string>;
@@ -46,6 +53,9 @@ export interface OpenAICompatibleProvider {
   languageModel(modelId: string, options?: OpenAICompatibleModelOptions): OpenAICompatibleLanguageModel;
 }
 
+/** The conventions' provider name of the OpenAI API (checked against `@opentelemetry/semantic-conventions`). */
+const OPENAI = 'openai' satisfies typeof GEN_AI_PROVIDER_NAME_VALUE_OPENAI;
+
 /**
  * Creates a provider for OpenAI or any OpenAI-compatible endpoint. Its models share one official
  * `openai` client whose own retries are off and whose timeout never fires first: the connection
@@ -57,10 +67,12 @@ export interface OpenAICompatibleProvider {
  */
 export function createOpenAICompatible(options: OpenAICompatibleProviderOptions = {}): OpenAICompatibleProvider {
   const official = options.baseURL === undefined;
+  const baseURL = options.baseURL ?? 'https://api.openai.com/v1';
+  const server = modelServerOf(baseURL);
   const client = new OpenAI({
     ...delegatedClientOptions,
     apiKey: options.apiKey ?? 'no-key',
-    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+    baseURL,
     // Explicit, so that the client's own OPENAI_ORG_ID / OPENAI_PROJECT_ID variables never leak in.
     organization: null,
     project: null,
@@ -69,7 +81,8 @@ export function createOpenAICompatible(options: OpenAICompatibleProviderOptions 
   });
   const languageModel = (modelId: string, modelOptions: OpenAICompatibleModelOptions = {}) =>
     new OpenAICompatibleLanguageModel(modelId, {
-      provider: options.name ?? (official ? 'openai' : 'openai-compatible'),
+      provider: options.name ?? OPENAI,
+      ...(server ? { server } : {}),
       client,
       maxTokensField: options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens'),
       includeUsage: options.includeUsage ?? true,

@@ -13,6 +13,9 @@ const chunk = (delta: Record<string, unknown>, finishReason: string | null = nul
     choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
   }) as ChatCompletionChunk;
 
+/** The response id and model every chunk of `chunk` repeats. */
+const response = { id: 'chatcmpl-1', modelId: 'm' };
+
 const run = (chunks: ChatCompletionChunk[]): ModelStreamPart[] => {
   const mapper = new OpenAICompatibleStreamMapper();
   return [...chunks.flatMap((item) => mapper.map(item)), mapper.finish()];
@@ -30,7 +33,7 @@ describe('OpenAICompatibleStreamMapper: what compatible servers do differently',
     expect(parts.slice(1)).toEqual([
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '1}' },
-      { type: 'finish', finishReason: 'tool-calls' },
+      { type: 'finish', finishReason: 'tool-calls', response },
     ]);
   });
 
@@ -42,7 +45,7 @@ describe('OpenAICompatibleStreamMapper: what compatible servers do differently',
     expect(parts).toEqual([
       { type: 'tool-call-start', index: 0, id: 'call_9', name: 'add' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
-      { type: 'finish', finishReason: 'tool-calls' },
+      { type: 'finish', finishReason: 'tool-calls', response },
     ]);
   });
 
@@ -51,8 +54,19 @@ describe('OpenAICompatibleStreamMapper: what compatible servers do differently',
     expect(parts).toEqual([
       { type: 'reasoning-delta', text: 'think' },
       { type: 'text-delta', text: 'answer' },
-      { type: 'finish', finishReason: 'stop' },
+      { type: 'finish', finishReason: 'stop', response },
     ]);
+  });
+
+  it('gives the finish the response id and model of the stream, the first non-empty ones, or none', () => {
+    const named = [chunk({ content: 'a' }), { ...chunk({}, 'stop'), id: 'chatcmpl-2', model: 'm-2' }];
+    expect(run(named).at(-1)).toEqual({ type: 'finish', finishReason: 'stop', response });
+    // Some compatible servers send empty ids and models: the finish then says nothing about them.
+    const anonymous = [
+      { ...chunk({ content: 'a' }), id: '', model: '' },
+      { ...chunk({}, 'stop'), id: '', model: '' },
+    ];
+    expect(run(anonymous).at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
   });
 
   it('fails as incomplete output when the stream ends without a finish reason or a call never got a name', () => {

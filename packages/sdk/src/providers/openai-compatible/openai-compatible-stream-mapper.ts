@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelCallError } from '../../core/errors/index.js';
 import type { Usage } from '../../core/messages.js';
-import type { FinishReason, ModelStreamPart } from '../../model/language-model.js';
+import type { FinishReason, ModelResponseMetadata, ModelStreamPart } from '../../model/language-model.js';
 import { mapOpenAICompatibleFinishReason } from './map-openai-compatible-finish-reason.js';
 
 interface ToolCallState {
@@ -24,16 +24,21 @@ interface ReasoningDelta {
  * the wire format is: a tool call's id and name come once, in its first fragment, keyed by
  * `index`; the finish reason comes in one chunk and the usage, when asked for, in a later one
  * with no choices. The `finish` part is therefore only produced by `finish()`, once the stream
- * has ended, so that it carries the usage.
+ * has ended, so that it carries the usage, and the response's id and model (every chunk repeats
+ * them; the first that names them is kept).
  */
 export class OpenAICompatibleStreamMapper {
   private readonly toolCalls = new Map<number, ToolCallState>();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  private readonly response: ModelResponseMetadata = {};
 
   /** The parts one chunk contributes, in order. */
   map(chunk: ChatCompletionChunk): ModelStreamPart[] {
     const parts: ModelStreamPart[] = [];
+    // Some compatible servers leave these empty: only a non-empty value counts.
+    if (chunk.id) this.response.id ??= chunk.id;
+    if (chunk.model) this.response.modelId ??= chunk.model;
     if (chunk.usage) {
       const inputTokens = chunk.usage.prompt_tokens ?? 0;
       const outputTokens = chunk.usage.completion_tokens ?? 0;
@@ -68,7 +73,12 @@ export class OpenAICompatibleStreamMapper {
       });
     }
     const finishReason: FinishReason = mapOpenAICompatibleFinishReason(this.finishReason, this.toolCalls.size > 0);
-    return this.usage ? { type: 'finish', finishReason, usage: this.usage } : { type: 'finish', finishReason };
+    return {
+      type: 'finish',
+      finishReason,
+      ...(this.usage ? { usage: this.usage } : {}),
+      ...(this.response.id !== undefined || this.response.modelId !== undefined ? { response: { ...this.response } } : {}),
+    };
   }
 
   private mapToolCallFragment(fragment: ChatCompletionChunk.Choice.Delta.ToolCall, position: number, parts: ModelStreamPart[]) {

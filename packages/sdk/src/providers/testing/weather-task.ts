@@ -4,6 +4,7 @@ import { Agent } from '../../engine/agent/agent.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
+import type { TracingOptions } from '../../telemetry/agent-tracing.js';
 
 /** The temperatures the `get_weather` tool knows; the recorded answers quote them. */
 const temperatures: Readonly<Record<string, number>> = { Paris: 18, Tokyo: 22 };
@@ -11,11 +12,12 @@ const temperatures: Readonly<Record<string, number>> = { Paris: 18, Tokyo: 22 };
 /**
  * A ReAct agent with one `get_weather` tool, the task the recorded tool-call streams belong to.
  * `calls` lists the arguments of every execution, so that a test can tell whether a tool call was
- * really executed (S-8) and how often. The store defaults to memory; crash tests pass a durable one.
+ * really executed (S-8) and how often. The store defaults to memory; crash tests pass a durable one,
+ * telemetry tests a tracer.
  */
 export function weatherAgent(
   model: LanguageModel,
-  options: { store?: RunStore; leaseMs?: number } = {},
+  options: { store?: RunStore; leaseMs?: number; telemetry?: TracingOptions } = {},
 ): { agent: Agent; calls: unknown[] } {
   const calls: unknown[] = [];
   const getWeather = tool({
@@ -44,6 +46,7 @@ export function weatherAgent(
     tools: [getWeather, writeNote],
     store: options.store ?? new MemoryRunStore(),
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   return { agent, calls };
 }

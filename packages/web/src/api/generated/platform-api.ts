@@ -101,7 +101,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Too many failed attempts (`too-many-attempts`). */
+                /** @description Too many failed sign-ins for the account or from the address (`too-many-attempts`, with `Retry-After`). */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -521,7 +521,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a user: name, password, status, instance admin (instance admins). */
+        /** Change a user: name, password, status, instance admin; disabling can revoke the API keys they made (instance admins). */
         patch: {
             parameters: {
                 query?: never;
@@ -543,8 +543,103 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["UpdatedUser"];
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request is well formed but cannot be applied. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/users/{userId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every API key a user made, in any space, active or revoked (instance admins). */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Keys. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            user: components["schemas"]["User"];
+                            keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -613,6 +708,12 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/spaces": {
@@ -7841,12 +7942,35 @@ export interface components {
             /** @default false */
             isInstanceAdmin: boolean;
         };
+        UpdatedUser: {
+            user: components["schemas"]["User"];
+            /** @description The keys this change revoked (empty unless revokeApiKeys). */
+            revokedApiKeys: components["schemas"]["ApiKey"][];
+        };
+        ApiKey: {
+            id: string;
+            spaceId: string;
+            appId: string | null;
+            name: string;
+            prefix: string;
+            /** @description Who made the key (email and name are null when no user did). */
+            createdBy: {
+                id: string;
+                email: string | null;
+                displayName: string | null;
+            };
+            createdAt: string;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
         UpdateUser: {
             displayName?: string;
             password?: string;
             /** @enum {string} */
             status?: "active" | "disabled";
             isInstanceAdmin?: boolean;
+            /** @description With `status: "disabled"`: also revoke every active API key this user made (listed in the answer). */
+            revokeApiKeys?: boolean;
         };
         Space: {
             id: string;
@@ -7876,16 +8000,6 @@ export interface components {
         ChangeMember: {
             /** @enum {string} */
             role: "viewer" | "editor" | "admin" | "owner";
-        };
-        ApiKey: {
-            id: string;
-            spaceId: string;
-            appId: string | null;
-            name: string;
-            prefix: string;
-            createdAt: string;
-            lastUsedAt: string | null;
-            revokedAt: string | null;
         };
         CreatedApiKey: {
             key: components["schemas"]["ApiKey"];

@@ -14,8 +14,8 @@ import {
 import { useSpaceAccess } from '../../session/index.js';
 
 /**
- * Space API keys: the list shows prefixes only; a new key's secret is shown once, right after
- * creation, and never again (the server keeps only its hash).
+ * Space API keys: the list shows prefixes and who made each key; a new key's secret is shown
+ * once, right after creation, and never again (the server keeps only its hash).
  */
 export function ApiKeysPage() {
   const spaceId = useParams().spaceId ?? '';
@@ -87,6 +87,7 @@ export function ApiKeysPage() {
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Prefix</th>
+            <th scope="col">Created by</th>
             <th scope="col">Last used</th>
             <th scope="col">State</th>
             <th scope="col">Actions</th>
@@ -99,6 +100,7 @@ export function ApiKeysPage() {
               <td>
                 <code>{key.prefix}…</code>
               </td>
+              <td>{key.createdBy.email ?? key.createdBy.id}</td>
               <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
               <td>{key.revokedAt ? 'revoked' : 'active'}</td>
               <td>

@@ -162,8 +162,10 @@ export class AgentNode implements WorkflowNode {
         input,
         limits,
         signal: invocation.stopSignal,
+        // The workflow traces the inner run in its own trace (N-3): the agent's own tracing would trace it twice.
+        telemetry: false,
       });
-      void forwardEvents(run.events(), invocation);
+      const forwarded = forwardEvents(run.events(), invocation).catch(() => {});
       const handover: { interrupt?: RunInterrupt } = {};
       const detaching = subscribeToAbort(invocation.signal, (reason) => {
         if (!RunInterrupt.isInstance(reason) || reason.reason !== 'detached') return;
@@ -173,7 +175,10 @@ export class AgentNode implements WorkflowNode {
       });
       try {
         // A detaching task waits for its inner run to let go (bounded by that run's own detach).
-        return await (handover.interrupt ? run.result() : raceAbort(run.result(), invocation.hardSignal));
+        const result = await (handover.interrupt ? run.result() : raceAbort(run.result(), invocation.hardSignal));
+        // Every event of the inner run reaches the workflow before its task's finish (its stream has ended).
+        await forwarded;
+        return result;
       } catch (error) {
         const detached = handover.interrupt;
         if (detached) {
