@@ -16,8 +16,11 @@ const publicEntries = [
   'src/providers/openai-compatible/index\\.ts',
   'src/providers/anthropic/index\\.ts',
   'src/capabilities/mcp/index\\.ts',
+  'src/intent/index\\.ts',
   'schemas/[^/]+\\.json',
 ];
+/** `@agentloom/intent`'s public entry points: its package.json `exports`. */
+const intentPublicEntries = ['src/index\\.ts', 'schemas/[^/]+\\.json', 'corpus/[^/]+\\.json'];
 /**
  * Modules in a cycle closed by a `import type` (justified in docs/architecture.md): two modules
  * that name each other's types — a workspace and the tools it builds, the run context and the
@@ -27,8 +30,11 @@ const acceptedTypeOnlyCycles = [
   `${sdk}sandbox/(workspace|file-tools|command-tool)\\.ts$`,
   `${sdk}engine/workflow/pregel/(plan|workflow-state)\\.ts$`,
 ];
-/** Everything outside the SDK that uses it: the examples, the bench and any future package. */
-const consumers = '^(examples|bench|packages/(?!sdk/))';
+/**
+ * Everything outside the SDK that uses it: the examples, the bench and any future package —
+ * except `@agentloom/intent`, which stands alone (it uses nothing of the SDK; the SDK's adapter uses it).
+ */
+const consumers = '^(examples|bench|packages/(?!sdk/|intent/))';
 
 module.exports = {
   forbidden: [
@@ -66,8 +72,8 @@ module.exports = {
       name: 'ports-below-engines',
       severity: 'error',
       comment:
-        'Ports and adapters (model, store, capabilities, hooks, sandbox, providers, testing) never import an engine, the definitions or a client built on them.',
-      from: { path: `${sdk}(model|store|capabilities|hooks|sandbox|providers|testing)/`, pathNot: tests },
+        'Ports and adapters (model, store, capabilities, hooks, sandbox, providers, testing, intent) never import an engine, the definitions or a client built on them.',
+      from: { path: `${sdk}(model|store|capabilities|hooks|sandbox|providers|testing|intent)/`, pathNot: tests },
       to: { path: `${sdk}(engine|definitions|client)/` },
     },
     {
@@ -121,6 +127,29 @@ module.exports = {
         'Examples, the bench and every other package (platform, web) use `@agentloom/sdk` through its public entry points only.',
       from: { path: consumers },
       to: { path: '^packages/sdk/', pathNot: `^packages/sdk/(${publicEntries.join('|')})$` },
+    },
+    {
+      name: 'intent-stands-alone',
+      severity: 'error',
+      comment:
+        '`@agentloom/intent` (N-14) is usable alone: it imports nothing from the SDK or any other package of the workspace. Adapters live on the other side.',
+      from: { path: '^packages/intent/' },
+      to: { path: '^(packages/(?!intent/)|examples|bench)' },
+    },
+    {
+      name: 'sdk-uses-intent-only-in-its-adapter',
+      severity: 'error',
+      comment:
+        'Inside the SDK only `src/intent/` (the `@agentloom/sdk/intent` adapter of a LanguageModel to the CommandGenerator port) imports `@agentloom/intent`: the engines do not depend on it.',
+      from: { path: '^packages/sdk/', pathNot: `${sdk}intent/` },
+      to: { path: '^packages/intent/' },
+    },
+    {
+      name: 'intent-public-api-only',
+      severity: 'error',
+      comment: 'Everything outside `@agentloom/intent` uses it through its public entry points only.',
+      from: { pathNot: '^packages/intent/' },
+      to: { path: '^packages/intent/', pathNot: `^packages/intent/(${intentPublicEntries.join('|')})$` },
     },
     {
       name: 'sdk-never-imports-its-users',

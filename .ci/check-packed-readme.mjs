@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Checks the SDK as a new user gets it (issue 18): packs `@agentloom/sdk` with `npm pack` (which
- * builds `dist/` through `prepack`), installs the tarball into a scratch app outside the
- * workspace, type-checks every ```ts block of README.md under `strict`, and runs the Quick start.
+ * Checks the SDK as a new user gets it (issue 18): packs `@agentloom/sdk` and `@agentloom/intent`
+ * with `npm pack` (which builds `dist/` through `prepack`), installs the tarballs into a scratch
+ * app outside the workspace, type-checks every ```ts block of README.md under `strict`, runs the
+ * Quick start, and runs the packed `agentloom-intent eval` on the corpus it ships.
  * A README that drifts from the API, a package that ships without `dist/`, or an entry point that
  * needs a dev-only dependency at load time fails CI here.
  *
@@ -32,6 +33,20 @@ function versionOf(name) {
 }
 
 try {
+  console.log(`== pack @agentloom/intent into ${scratch}`);
+  const packedIntent = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], join(root, 'packages/intent')));
+  const intentTarball = join(scratch, packedIntent[0].filename);
+  const intentFiles = packedIntent[0].files.map((file) => file.path);
+  for (const required of [
+    'dist/index.js',
+    'dist/index.d.ts',
+    'bin/agentloom-intent.js',
+    'schemas/intent-catalog.schema.json',
+    'corpus/helpdesk.json',
+  ]) {
+    if (!intentFiles.includes(required)) throw new Error(`the packed intent package lacks ${required}`);
+  }
+
   console.log(`== pack @agentloom/sdk into ${scratch}`);
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', scratch], join(root, 'packages/sdk')));
   const tarball = join(scratch, packed[0].filename);
@@ -50,6 +65,7 @@ try {
         private: true,
         type: 'module',
         dependencies: {
+          '@agentloom/intent': `file:${intentTarball}`,
           '@agentloom/sdk': `file:${tarball}`,
           'better-sqlite3': versionOf('better-sqlite3'),
           pg: versionOf('pg'),
@@ -112,6 +128,14 @@ try {
   const output = run('node', ['out/snippet-1.js'], app);
   process.stdout.write(output);
   if (!output.includes('run-finish')) throw new Error('the Quick start did not finish its run');
+
+  console.log('== run the packed agentloom-intent eval on the corpus it ships');
+  const evaluation = run(
+    join(app, 'node_modules/.bin/agentloom-intent'),
+    ['eval', join(app, 'node_modules/@agentloom/intent/corpus/helpdesk.json'), '--min-f1', '0.9', '--turns', 'none'],
+    app,
+  );
+  process.stdout.write(`${evaluation.split('\n').slice(0, 3).join('\n')}\n`);
   console.log(`README check passed (${blocks.length} snippets; files in the package: ${files.length})`);
 } finally {
   if (keep) console.log(`kept ${scratch}`);

@@ -94,6 +94,27 @@ const fixture: Array<{ path: string; text: string; breaks?: string }> = [
     text: "import { thing } from '../../../packages/sdk/src/engine/agent/thing.js';\nexport const m = thing;\n",
     breaks: 'public-api-only',
   },
+  { path: 'packages/intent/src/index.ts', text: "export { rules } from './layers/rules.js';\n" },
+  { path: 'packages/intent/src/layers/rules.ts', text: 'export const rules = 5;\n' },
+  {
+    path: 'packages/intent/src/uses-sdk.ts',
+    text: "import { thing } from '../../sdk/src/index.js';\nexport const o = thing;\n",
+    breaks: 'intent-stands-alone',
+  },
+  {
+    path: 'packages/sdk/src/intent/adapter.ts',
+    text: "import type { rules } from '../../../intent/src/index.js';\nexport type P = typeof rules;\n",
+  },
+  {
+    path: 'packages/sdk/src/model/uses-intent.ts',
+    text: "import { rules } from '../../../intent/src/index.js';\nexport const q = rules;\n",
+    breaks: 'sdk-uses-intent-only-in-its-adapter',
+  },
+  {
+    path: 'packages/platform/src/deep-intent.ts',
+    text: "import { rules } from '../../intent/src/layers/rules.js';\nexport const r = rules;\n",
+    breaks: 'intent-public-api-only',
+  },
   {
     path: 'packages/platform/src/server.ts',
     text: "import { graph } from '@agentloom/sdk/src/engine/workflow/graph.js';\nexport const n = graph;\n",

@@ -7,7 +7,7 @@
  *
  * `npm ci` builds `dist/` (the root `prepare`) and the packed package ships it. In a checkout
  * whose build is missing or older than its sources, it refuses to start and says which command
- * builds it, rather than run old code (docs/decisions/0017-built-server.md).
+ * builds it, rather than run old code (docs/decisions/0018-built-server.md).
  */
 import { existsSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 /**
- * Builds the server that `agentloom` runs (docs/decisions/0017-built-server.md): the SDK with its
- * own `tsconfig.build.json` (`npm run build --workspace=@agentloom/sdk`: JavaScript and
+ * Builds the server that `agentloom` runs (docs/decisions/0018-built-server.md): the SDK with its
+ * own build (`npm run build --workspace=@agentloom/sdk`, `tsconfig.build.json`: JavaScript and
  * declarations, the same build its packed package ships) when that build is missing or stale, then
  * the platform with esbuild (under a second; `npm run typecheck` is what checks the types): its
  * modules file by file into `dist/` (the package's `exports`), and `dist/cli/agentloom.js`, the

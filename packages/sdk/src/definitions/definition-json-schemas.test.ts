@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
@@ -22,11 +22,12 @@ const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
 const validateAgent = ajv.compile(readJson(`${schemasDirectory}agent-definition.schema.json`) as object);
 const validateWorkflow = ajv.compile(readJson(`${schemasDirectory}workflow-definition.schema.json`) as object);
 
-/** Every sample definition: the SDK's own and those of the examples. */
+/** Every sample definition: the SDK's own and those of the examples that have definitions (intent-router has none). */
 function samples(): Array<{ file: string; definition: unknown }> {
   const files = readdirSync(`${schemasDirectory}samples`).map((name) => `${schemasDirectory}samples/${name}`);
   for (const example of readdirSync(examplesDirectory)) {
     const directory = `${examplesDirectory}${example}/definitions`;
+    if (!existsSync(directory)) continue;
     for (const name of readdirSync(directory)) files.push(`${directory}/${name}`);
   }
   return files.filter((file) => file.endsWith('.json')).map((file) => ({ file, definition: readJson(file) }));

@@ -1,0 +1,1 @@
+export { type CliIo, runCli, USAGE } from './run-cli.js';

@@ -1,0 +1,11 @@
+export {
+  CommandGeneratorError,
+  EmbedderError,
+  IntentError,
+  type IntentErrorCode,
+  type IntentProblem,
+  InvalidCatalogError,
+  InvalidCorpusError,
+  InvalidUnderstandInputError,
+  pathOf,
+} from './intent-error.js';

@@ -1,0 +1,1 @@
+export { renderIntentSchemas } from './render-intent-schemas.js';
