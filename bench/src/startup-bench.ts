@@ -12,7 +12,7 @@
  * - `worker` (when PostgreSQL answers): from the spawn to its "ready" line, on a migrated schema.
  *
  * One warm-up start of each kind (not counted: file caches, tsx's own cache), then the median of
- * `--repeats N` (default 5). Target: ready in under 2 s. Besides the wall time, the CPU time the
+ * `--repeats N` rounds (default 5), every kind started both ways in each round. Target: ready in under 2 s. Besides the wall time, the CPU time the
  * started processes used until ready (their process group, from `/proc`): on a busy machine the
  * wall time stretches, the CPU time much less. The load average is printed with the table.
  */
@@ -157,19 +157,31 @@ interface Row {
   built: Start[];
 }
 
-/** One warm-up of each, then `repeats` measured starts, today's and the built one alternating. */
-async function measure(name: string, today: () => Promise<Start>, builtStart: () => Promise<Start>): Promise<Row> {
-  process.stderr.write(`${name}: `);
-  await today();
-  await builtStart();
-  const row: Row = { name, today: [], built: [] };
-  for (let index = 0; index < repeats; index += 1) {
-    row.today.push(await today());
-    row.built.push(await builtStart());
-    process.stderr.write('.');
+/** What a row starts: today's way and the built one. */
+interface Kind {
+  name: string;
+  today: () => Promise<Start>;
+  built: () => Promise<Start>;
+}
+
+/**
+ * One warm-up of each, then `repeats` rounds; each round starts every kind today's way and the
+ * built way in turn, so that a busy spell of the shared machine falls on every row alike.
+ */
+async function measure(kinds: Kind[]): Promise<Row[]> {
+  for (const kind of kinds) {
+    await kind.today();
+    await kind.built();
   }
-  process.stderr.write('\n');
-  return row;
+  const rows: Row[] = kinds.map((kind) => ({ name: kind.name, today: [], built: [] }));
+  for (let round = 0; round < repeats; round += 1) {
+    for (const [index, kind] of kinds.entries()) {
+      rows[index]?.today.push(await kind.today());
+      rows[index]?.built.push(await kind.built());
+    }
+    process.stderr.write(`round ${round + 1} of ${repeats} done\n`);
+  }
+  return rows;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -181,34 +193,26 @@ const format = (starts: Start[]) => {
 };
 const medianWall = (starts: Start[]) => median(starts.map((start) => start.wallMs));
 
-const rows: Row[] = [];
+let rows: Row[] = [];
 const loadBefore = loadavg()[0] as number;
 let schema: string | undefined;
 try {
   ensureBuilt();
-  rows.push(
-    await measure(
-      'agentloom serve, first start (SQLite)',
-      () => serveStart(launcher),
-      () => serveStart(built),
-    ),
-  );
   const existing = mkdtempSync(path.join(scratch, 'existing-'));
   await serveStart(built, existing);
-  rows.push(
-    await measure(
-      'agentloom serve, restart (SQLite)',
-      () => serveStart(launcher, existing),
-      () => serveStart(built, existing),
-    ),
-  );
-  rows.push(
-    await measure(
-      'npm start, restart (SQLite)',
-      () => serveStart(npmStartTsx, existing),
-      () => serveStart(npmStartBuilt, existing),
-    ),
-  );
+  const kinds: Kind[] = [
+    { name: 'agentloom serve, first start (SQLite)', today: () => serveStart(launcher), built: () => serveStart(built) },
+    {
+      name: 'agentloom serve, restart (SQLite)',
+      today: () => serveStart(launcher, existing),
+      built: () => serveStart(built, existing),
+    },
+    {
+      name: 'npm start, restart (SQLite)',
+      today: () => serveStart(npmStartTsx, existing),
+      built: () => serveStart(npmStartBuilt, existing),
+    },
+  ];
   if (await postgresAvailable()) {
     schema = `bench_startup_${process.pid}`;
     const url = new URL(postgresUrl);
@@ -219,16 +223,15 @@ try {
       stdio: 'ignore',
     });
     await new Promise((resolve) => migrate.once('exit', resolve));
-    rows.push(
-      await measure(
-        'agentloom worker (PostgreSQL)',
-        () => workerStart(launcher, databaseUrl),
-        () => workerStart(built, databaseUrl),
-      ),
-    );
+    kinds.push({
+      name: 'agentloom worker (PostgreSQL)',
+      today: () => workerStart(launcher, databaseUrl),
+      built: () => workerStart(built, databaseUrl),
+    });
   } else {
     console.log('PostgreSQL is not reachable: the worker row is left out.');
   }
+  rows = await measure(kinds);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
   if (schema) {
