@@ -152,6 +152,17 @@ module.exports = {
       to: { path: '^packages/intent/', pathNot: `^packages/intent/(${intentPublicEntries.join('|')})$` },
     },
     {
+      name: 'outbound-requests-through-one-module',
+      severity: 'error',
+      comment:
+        'P-15.1: every server-side request of the platform goes through `packages/platform/src/adapters/outbound` (the egress policy); no other platform file opens sockets or HTTP clients of its own. (`test/architecture/outbound-requests.test.ts` refuses the global `fetch` there too.)',
+      from: { path: '^packages/platform/src/', pathNot: '^packages/platform/src/adapters/outbound/' },
+      to: {
+        path: '^(node:)?(http|https|http2|net|tls|dgram)$|(^|/)node_modules/undici/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'sdk-never-imports-its-users',
       severity: 'error',
       comment: 'The SDK depends on nothing that is built on it.',

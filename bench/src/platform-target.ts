@@ -38,6 +38,8 @@ export async function platformTarget(
     embeddedWorkers: options.inProcessWorkers,
     webhookRetryMs: 5_000,
     webhookAttempts: 10,
+    // The model servers of the bench listen on 127.0.0.1 (AGENTLOOM_OUTBOUND_ALLOW=127.0.0.1).
+    outbound: { allow: [{ kind: 'address', address: '127.0.0.1' }], allowPrivate: false },
     // The same choice as the worker processes, which read it from the environment they inherit.
     ...(process.env.AGENTLOOM_DISPATCHER === 'lease-table' ? { dispatcher: 'lease-table' as const } : {}),
   };
@@ -154,6 +156,7 @@ export async function startWorkerProcess(databaseUrl: string, leaseMs: number): 
       AGENTLOOM_RUN_LEASE_MS: String(leaseMs),
       AGENTLOOM_WORKER_CONCURRENCY: '50',
       AGENTLOOM_LOG_LEVEL: 'warn',
+      AGENTLOOM_OUTBOUND_ALLOW: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

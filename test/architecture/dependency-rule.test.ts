@@ -116,6 +116,15 @@ const fixture: Array<{ path: string; text: string; breaks?: string }> = [
     breaks: 'intent-public-api-only',
   },
   {
+    path: 'packages/platform/src/webhooks/own-client.ts',
+    text: "import { request } from 'node:http';\nexport const o = request;\n",
+    breaks: 'outbound-requests-through-one-module',
+  },
+  {
+    path: 'packages/platform/src/adapters/outbound/client.ts',
+    text: "import { request } from 'node:https';\nexport const p = request;\n",
+  },
+  {
     path: 'packages/platform/src/server.ts',
     text: "import { graph } from '@agentloom/sdk/src/engine/workflow/graph.js';\nexport const n = graph;\n",
     breaks: 'not-to-unresolvable',

@@ -80,7 +80,10 @@ export class ChatHost {
     this.runs.push({ action: key, input: slots, run });
     this.running = { action: key, run };
     this.state = {};
-    const finished = await Promise.race([run.result(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 300))]);
+    const finished = await Promise.race([
+      run.result(),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 300)),
+    ]);
     return finished ? this.answer(finished) : `Started ${key}; working on it.`;
   }
 

@@ -1,6 +1,7 @@
 import { RunClient } from '@agentloom/sdk';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { createOutbound, defaultOutboundSettings, type ResolveHost } from './adapters/outbound/index.js';
 import { defaultSignInLimits, dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
 import { SecretBox } from './crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './database/index.js';
@@ -37,8 +38,11 @@ export interface CreatePlatformOptions {
   logDestination?: DestinationStream;
   /** Replaces the clock. */
   now?: () => Date;
-  /** A `fetch` for model and tool calls of runs (tests point it at local servers). */
-  fetch?: typeof globalThis.fetch;
+  /**
+   * How outbound requests resolve host names (default: the system resolver). Tests name hosts of
+   * their own, so that a name resolving to a refused address needs no DNS server.
+   */
+  resolveHost?: ResolveHost;
 }
 
 /**
@@ -112,7 +116,10 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     runStore,
     runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
     dispatcher,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    outbound: createOutbound(config.outbound ?? defaultOutboundSettings, {
+      listen: { host: config.host, port: config.port },
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    }),
     now,
   };
   const workers: RunWorker[] = [];
@@ -135,6 +142,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
       await dispatcher.close();
+      await services.outbound.close();
       await runStore.close();
       await handle.close();
     },

@@ -3,12 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
 import { defaultBodyLimitBytes, type PlatformConfig } from '../src/config/index.js';
 import { createUser } from '../src/identity/index.js';
-import { createPlatform, type Platform } from '../src/platform.js';
+import { type CreatePlatformOptions, createPlatform, type Platform } from '../src/platform.js';
 
 /** The PostgreSQL server tests use (`AGENTLOOM_POSTGRES_URL`); each test platform gets its own schema in it. */
 export const postgresUrl = process.env.AGENTLOOM_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The outbound allow list of every test platform and platform process (`AGENTLOOM_OUTBOUND_ALLOW`):
+ * the suites' scripted model, MCP, hook and webhook servers listen on 127.0.0.1 at ports the
+ * system picks, so that one address is allowed — not `::1`, the private ranges or the platform's
+ * own port, which stay refused. The egress suite builds its platforms without it.
+ */
+export const testOutboundAllow = '127.0.0.1';
 
 /** Whether PostgreSQL answers; with `AGENTLOOM_REQUIRE_POSTGRES=1` (CI) it is used even when not, so the tests fail. */
 async function postgresAnswers(): Promise<boolean> {
@@ -40,12 +49,13 @@ export interface TestPlatform extends Platform {
 
 /**
  * Creates a platform on a fresh SQLite file or a fresh PostgreSQL schema (unique per call, so
- * concurrent test runs never share tables), with logs captured in memory.
+ * concurrent test runs never share tables), with logs captured in memory and outbound requests
+ * allowed to `testOutboundAllow` (override `outbound` to test the default deny).
  */
 export async function createTestPlatform(
   dialect: 'sqlite' | 'postgres',
   overrides: Partial<PlatformConfig> = {},
-  options: { now?: () => Date } = {},
+  options: Pick<CreatePlatformOptions, 'resolveHost'> & { now?: () => Date } = {},
 ): Promise<TestPlatform> {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-platform-'));
   const schema = `platform_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -67,6 +77,7 @@ export async function createTestPlatform(
     embeddedWorkers: 0,
     webhookRetryMs: 5_000,
     webhookAttempts: 10,
+    outbound: { allow: parseOutboundAllow(testOutboundAllow).entries, allowPrivate: false },
     ...overrides,
   };
   const logLines: string[] = [];
@@ -76,7 +87,7 @@ export async function createTestPlatform(
       callback();
     },
   });
-  const platform = await createPlatform({ config, logDestination: destination, ...(options.now ? { now: options.now } : {}) });
+  const platform = await createPlatform({ config, logDestination: destination, ...options });
   return {
     ...platform,
     logLines,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { agentloomBin, ensureBuilt } from '../../../test/support/built-cli.js';
 import type { Platform } from '../src/platform.js';
-import { postgresUrl, TestClient } from './harness.js';
+import { postgresUrl, TestClient, testOutboundAllow } from './harness.js';
 
 /**
  * A platform process started with the built `agentloom` command (`bin/agentloom.js`, which runs
@@ -16,7 +16,7 @@ export interface PlatformProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `agentloom <command>` with the given environment. */
+/** Starts `agentloom <command>` with the given environment (outbound requests allowed to `testOutboundAllow` unless it says otherwise). */
 export function startProcess(
   command: 'serve' | 'worker',
   environment: Record<string, string>,
@@ -24,7 +24,7 @@ export function startProcess(
 ): PlatformProcess {
   ensureBuilt();
   const child = spawn(process.execPath, [agentloomBin, command, ...extra], {
-    env: { ...process.env, ...environment },
+    env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -64,7 +64,7 @@ export function startProcess(
 export function runCommand(args: string[], environment: Record<string, string>): { status: number | null; output: string } {
   ensureBuilt();
   const result = spawnSync(process.execPath, [agentloomBin, ...args], {
-    env: { ...process.env, ...environment },
+    env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     encoding: 'utf8',
   });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };

@@ -114,10 +114,18 @@ describe.each(dialects)('completion webhooks on %s', (dialect) => {
     });
     expect(missing.status).toBe(422);
     expect(missing.body).toMatchObject({ error: { code: 'webhook-secret-missing' } });
-    for (const url of ['ftp://example.com/hook', 'not a url', '/relative']) {
+    for (const url of ['not a url', '/relative']) {
       const bad = await owner.request('POST', `/apps/${appId}/runs`, { input: 'say hi', webhook: { url } });
       expect(bad.status, url).toBe(400);
       expect(JSON.stringify(bad.body)).toContain('webhook.url');
+    }
+    // Another scheme is the egress policy's refusal (P-15.1), like every other outbound URL field.
+    for (const url of ['ftp://example.com/hook', 'file:///etc/passwd', 'gopher://example.com:70/_x']) {
+      const bad = await owner.request('POST', `/apps/${appId}/runs`, { input: 'say hi', webhook: { url } });
+      expect(bad.status, url).toBe(422);
+      expect(bad.body, url).toMatchObject({
+        error: { code: 'egress-denied', details: { rule: 'scheme', field: 'webhook.url' } },
+      });
     }
     expect((await owner.request('GET', `/apps/${appId}/runs`)).body).toEqual(runsBefore);
     expect((await owner.request('GET', `/apps/${appId}/webhook-secret`)).body).toEqual({ configured: false });

@@ -15,6 +15,7 @@ import {
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
+import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { buildLanguageModel } from '../models/index.js';
 import { releaseNeedsIsolation } from '../runs/run-requirements.js';
@@ -22,6 +23,7 @@ import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
+import { egressRefusalHook, egressRefusalHookName } from './mcp-stand-ins.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -56,15 +58,23 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const skillRoots = new Map<string, string>();
   /** The tools of each MCP server the roles use, connected once per build (by server name). */
   const mcpServers: Record<string, readonly Tool[]> = {};
+  /** Why the egress policy refused MCP servers at run start (P-15.1): such a run is refused at its input. */
+  const egressRefusals: string[] = [];
   const connectMcp = async (rolePath: string, pinned: NonNullable<RoleSnapshot['mcpServers']>[number]) => {
     const connections = ports.mcpConnections;
     if (Object.hasOwn(mcpServers, pinned.name)) return;
     const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
     try {
       // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
-      const options = await mcpServerOptions(pinned.name, content, ports.readSecret);
+      const options = await mcpServerOptions(pinned.name, content, ports);
       mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
     } catch (error) {
+      const refusal = findEgressDenial(error);
+      if (refusal) {
+        mcpServers[pinned.name] = [];
+        egressRefusals.push(`MCP server "${pinned.name}": ${refusal.message}`);
+        return;
+      }
       // A missing secret is a configuration problem; an unreachable server is the run's to retry.
       if (!(error instanceof McpSecretMissingError)) throw error;
       issues.push({ path: `${rolePath}.mcpServers`, message: error.message });
@@ -109,6 +119,11 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     hookRegistry[pinned.name] = built.hook;
     hookNames[built.trigger] = [...(hookNames[built.trigger] ?? []), pinned.name];
   }
+  if (egressRefusals.length > 0) {
+    // First in the chain: a deny is final (K-5), so the run ends `blocked` with code `egress-denied`.
+    hookRegistry[egressRefusalHookName] = egressRefusalHook(egressRefusals) as Hook;
+    hookNames.UserPromptSubmit = [egressRefusalHookName, ...(hookNames.UserPromptSubmit ?? [])];
+  }
 
   let skills: SkillCatalog | undefined;
   if (skillRoots.size > 0) {
@@ -139,7 +154,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     settings: snapshot.model.settings,
     modelId: snapshot.model.modelId,
     apiKey,
-    ...(ports.fetch ? { fetch: ports.fetch } : {}),
+    fetch: ports.fetch,
   });
   const modelSettings = {
     ...(snapshot.model.thinking ? { thinking: snapshot.model.thinking } : {}),

@@ -2,17 +2,18 @@ import {
   type Agent,
   createWorkflow,
   InvalidDefinitionError,
-  jsonSchemaTool,
   type RunStore,
   type StateDefinition,
   type Tool,
   type Workflow,
 } from '@agentloom/sdk';
+import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import { assembleAgent } from './assemble-agent.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
+import { nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
 export interface WorkflowAssemblyPorts
@@ -46,7 +47,7 @@ export async function assembleWorkflow(
         ...release.ports,
         store: ports.store,
         ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}),
-        ...(ports.fetch ? { fetch: ports.fetch } : {}),
+        fetch: ports.fetch,
         ...(ports.mcpConnections ? { mcpConnections: ports.mcpConnections } : {}),
       });
     } catch (error) {
@@ -103,25 +104,19 @@ async function workflowMcpServers(
     // Nothing connects, but the secrets are resolved: a missing one refuses the publish.
     for (const [name, pinned] of Object.entries(bindings)) {
       const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
-      await mcpServerOptions(name, content, ports.readSecret).catch((error: unknown) => {
+      await mcpServerOptions(name, content, ports).catch((error: unknown) => {
         if (!(error instanceof McpSecretMissingError)) throw error;
         issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
       });
     }
-    const nodes = (snapshot.definition.nodes ?? []) as { server?: string; tool?: string }[];
-    for (const name of Object.keys(bindings)) {
-      const named = new Set(nodes.filter((node) => node.server === name && node.tool).map((node) => node.tool as string));
-      servers[name] = [...named].map((tool) =>
-        jsonSchemaTool({
-          name: tool,
-          description: `The MCP tool "${tool}" of "${name}" (connected when a run starts).`,
-          parameters: { type: 'object' },
-          execute: () => {
-            throw new Error('A publish dry run never calls MCP tools.');
-          },
-        }),
+    for (const name of Object.keys(bindings))
+      servers[name] = standInTools(
+        nodeToolNames(snapshot, name),
+        (tool) => `The MCP tool "${tool}" of "${name}" (connected when a run starts).`,
+        () => {
+          throw new Error('A publish dry run never calls MCP tools.');
+        },
       );
-    }
     return servers;
   }
   const taken = new Set<string>();
@@ -130,9 +125,15 @@ async function workflowMcpServers(
     const serverName = mcpServerNameOf(name, taken);
     taken.add(serverName);
     try {
-      const options = await mcpServerOptions(serverName, content, ports.readSecret, { toolNamePrefix: '' });
+      const options = await mcpServerOptions(serverName, content, ports, { toolNamePrefix: '' });
       servers[name] = (await connections.connect(options)).tools;
     } catch (error) {
+      // Refused by the egress policy (P-15.1): the nodes calling it fail with the refusal, never retried.
+      const refusal = findEgressDenial(error);
+      if (refusal) {
+        servers[name] = refusedMcpTools(snapshot, name, refusal);
+        continue;
+      }
       if (!(error instanceof McpSecretMissingError)) throw error;
       issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
     }

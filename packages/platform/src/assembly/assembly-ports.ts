@@ -15,8 +15,8 @@ export interface AssemblyPorts {
   fileRoot: string;
   /** Where runs are kept; the SDK default (memory) when omitted. */
   store?: RunStore;
-  /** A `fetch` for model and HTTP tool calls (tests point it at local servers). */
-  fetch?: typeof globalThis.fetch;
+  /** The outbound module's `fetch` (P-15.1): every model, tool, hook and MCP request goes through it. */
+  fetch: typeof globalThis.fetch;
   /**
    * Where a run's MCP connections are opened (connected while building, closed by the caller
    * when the run ends). Absent, MCP servers are not connected and their tools left out: the

@@ -1,4 +1,5 @@
 import type { Hook, HookDecision, HookTrigger } from '@agentloom/sdk';
+import { readBoundedText } from '../adapters/outbound/index.js';
 import type { AssemblyPorts } from './assembly-ports.js';
 import { resolveHeaders } from './http-tool.js';
 
@@ -28,7 +29,7 @@ export function buildHttpHook(
   name: string,
   content: HttpHookContent,
   headers: Record<string, string>,
-  fetchImplementation: typeof globalThis.fetch = fetch,
+  outboundFetch: typeof globalThis.fetch,
 ): Hook {
   return {
     name,
@@ -36,7 +37,7 @@ export function buildHttpHook(
     timeoutMs: content.timeoutMs,
     failClosed: content.failClosed,
     handle: async (subject, context) => {
-      const response = await fetchImplementation(content.url, {
+      const response = await outboundFetch(content.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -47,7 +48,7 @@ export function buildHttpHook(
         body: JSON.stringify({ trigger: content.trigger, identity: context.identity, subject }),
         signal: context.signal,
       });
-      const text = (await response.text()).slice(0, maximumAnswerCharacters);
+      const text = (await readBoundedText(response, maximumAnswerCharacters * 4)).slice(0, maximumAnswerCharacters);
       if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 500)}`);
       if (response.status === 204 || text.trim() === '') return undefined;
       try {

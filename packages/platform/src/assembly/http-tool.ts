@@ -1,4 +1,5 @@
 import { InvalidConfigurationError, jsonSchemaTool, type Tool } from '@agentloom/sdk';
+import { readBoundedText } from '../adapters/outbound/index.js';
 import type { AssemblyPorts } from './assembly-ports.js';
 
 /** A custom HTTP tool's stored content (see `toolContentSchema`). */
@@ -24,7 +25,7 @@ export function buildHttpTool(
   name: string,
   content: HttpToolContent,
   headers: Record<string, string>,
-  fetchImplementation: typeof globalThis.fetch = fetch,
+  outboundFetch: typeof globalThis.fetch,
 ): Tool {
   return jsonSchemaTool<Record<string, unknown>>({
     name,
@@ -37,7 +38,7 @@ export function buildHttpTool(
         for (const [key, value] of Object.entries(args as Record<string, unknown>))
           url.searchParams.set(key, typeof value === 'string' ? value : JSON.stringify(value));
       }
-      const response = await fetchImplementation(url, {
+      const response = await outboundFetch(url, {
         method: content.request.method,
         headers: {
           ...(isGet ? {} : { 'content-type': 'application/json' }),
@@ -51,7 +52,7 @@ export function buildHttpTool(
         ...(isGet ? {} : { body: JSON.stringify(args) }),
         signal: AbortSignal.timeout(content.timeoutMs),
       });
-      const text = (await response.text()).slice(0, maximumResponseCharacters);
+      const text = (await readBoundedText(response, maximumResponseCharacters * 4)).slice(0, maximumResponseCharacters);
       if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 500)}`);
       return text;
     },

@@ -49,12 +49,13 @@ async function resolveValues(
 /**
  * The SDK options of a stored MCP server under `name` (the prefix of the tool names the model
  * sees, `<name>__<tool>`, unless `toolNamePrefix` says otherwise): header and environment
- * secrets resolved at connection time, as custom HTTP tools resolve theirs.
+ * secrets resolved at connection time, as custom HTTP tools resolve theirs, and an HTTP server
+ * reached through the outbound module's `fetch` (P-15.1).
  */
 export async function mcpServerOptions(
   name: string,
   content: McpServerContent,
-  readSecret: ReadSecret,
+  ports: { readSecret: ReadSecret; fetch: typeof globalThis.fetch },
   extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> = {},
 ): Promise<McpServerOptions> {
   if (content.transport === 'streamable-http')
@@ -62,10 +63,11 @@ export async function mcpServerOptions(
       name,
       transport: 'streamable-http',
       url: content.url,
-      headers: await resolveValues(content.headers, readSecret),
+      headers: await resolveValues(content.headers, ports.readSecret),
+      fetch: ports.fetch,
       ...extra,
     };
-  const env = await resolveValues(content.env, readSecret);
+  const env = await resolveValues(content.env, ports.readSecret);
   return {
     name,
     transport: 'stdio',

@@ -164,6 +164,8 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
   }
   const firstStart = await prepareFirstStart(platform.services, { createAdmin: embedded, seedDemo: config.seedDemo && embedded });
   const server = serve({ fetch: platform.app.fetch, port: config.port, hostname: config.host }, (info) => {
+    // The port bound (`--port 0` picks one): outbound requests may never call the platform itself (P-15.1).
+    platform.services.outbound.policy.listeningOn(config.host, info.port);
     const url = `http://${config.host}:${info.port}`;
     console.log(`AgentLoom platform listening on ${url} (API ${url}${apiPrefix}, reference ${url}${apiPrefix}/reference)`);
     console.log(

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import proxyAddress from 'proxy-addr';
+import { type OutboundSettings, parseOutboundAllow } from '../adapters/outbound/index.js';
 import { randomToken } from '../crypto/index.js';
 import type { DatabaseLocation } from '../database/index.js';
 import { defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';
@@ -50,6 +51,11 @@ export interface PlatformConfig {
   metricsToken?: string;
   /** Sign-in limits (P-15.3); unset: `defaultSignInLimits`. */
   signInLimits?: SignInLimits;
+  /**
+   * Where server-side requests may go beyond the internet (P-15.1): `AGENTLOOM_OUTBOUND_ALLOW`
+   * and `AGENTLOOM_OUTBOUND_ALLOW_PRIVATE`. Unset: the default deny of every internal address.
+   */
+  outbound?: OutboundSettings;
 }
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
@@ -203,6 +209,12 @@ export function loadConfig(
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
     problems.push('AGENTLOOM_METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`).');
   }
+  const outboundAllow = parseOutboundAllow(environment.AGENTLOOM_OUTBOUND_ALLOW);
+  problems.push(...outboundAllow.problems);
+  const allowPrivateText = environment.AGENTLOOM_OUTBOUND_ALLOW_PRIVATE;
+  if (allowPrivateText !== undefined && allowPrivateText !== 'true' && allowPrivateText !== 'false') {
+    problems.push(`AGENTLOOM_OUTBOUND_ALLOW_PRIVATE "${allowPrivateText}" must be true or false.`);
+  }
   if (problems.length > 0) throw new ConfigurationProblemError(problems);
 
   if (environment.AGENTLOOM_SECRET_KEY === undefined) {
@@ -239,6 +251,7 @@ export function loadConfig(
     cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',
     ...(metricsToken ? { metricsToken } : {}),
     signInLimits,
+    outbound: { allow: outboundAllow.entries, allowPrivate: allowPrivateText === 'true' },
     ...(environment.AGENTLOOM_CONSOLE_DIR
       ? { consoleDirectory: path.resolve(workingDirectory, environment.AGENTLOOM_CONSOLE_DIR) }
       : {}),

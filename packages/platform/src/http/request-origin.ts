@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { isIPv4 } from 'node:net';
 import type { Context } from 'hono';
+import ipaddr from 'ipaddr.js';
 import proxyAddress from 'proxy-addr';
 import type { PlatformConfig } from '../config/index.js';
 import type { PlatformEnvironment } from './services.js';
@@ -47,7 +47,7 @@ export function clientAddressOf(c: Context<PlatformEnvironment>): string | undef
   const address = proxyAddress(request, trustOf(c.get('services').config));
   // One client, one key: an IPv4 peer seen by a dual-stack listener (`::ffff:192.0.2.1`) is counted as itself.
   const mapped = /^::ffff:(.+)$/i.exec(address)?.[1];
-  return mapped && isIPv4(mapped) ? mapped : address;
+  return mapped && ipaddr.IPv4.isValidFourPartDecimal(mapped) ? mapped : address;
 }
 
 /**

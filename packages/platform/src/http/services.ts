@@ -1,6 +1,7 @@
 import type { RunClient, RunStore } from '@agentloom/sdk';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Outbound } from '../adapters/outbound/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import type { SecretBox } from '../crypto/index.js';
 import type { DatabaseDialect } from '../database/index.js';
@@ -26,8 +27,8 @@ export interface PlatformServices {
   readonly runClient: RunClient;
   /** Hands runs to workers. */
   readonly dispatcher: Dispatcher;
-  /** A `fetch` for model and tool calls of runs (tests point it at local servers). */
-  readonly fetch?: typeof globalThis.fetch;
+  /** The outbound module (P-15.1): the egress policy and the one `fetch` every server-side request goes through. */
+  readonly outbound: Outbound;
   /** Reads the clock; tests may replace it. */
   readonly now: () => Date;
 }

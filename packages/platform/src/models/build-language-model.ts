@@ -13,8 +13,8 @@ export interface ModelBuildInput {
   /** The active key's value, decrypted just now; never stored in a snapshot or logged. */
   apiKey: string | undefined;
   modelSettings?: ModelSettings;
-  /** A `fetch` to use (tests point it at a local server). */
-  fetch?: typeof globalThis.fetch;
+  /** The outbound module's `fetch` (P-15.1): the provider's every request goes through it. */
+  fetch: typeof globalThis.fetch;
 }
 
 /** Thrown when a connection cannot make a model (e.g. no active key). */
@@ -43,14 +43,14 @@ export function buildLanguageModel(input: ModelBuildInput): LanguageModel {
         apiKey: input.apiKey,
         ...(input.baseUrl ? { baseURL: input.baseUrl } : {}),
         ...(input.settings.maxTokensField ? { maxTokensField: input.settings.maxTokensField } : {}),
-        ...(input.fetch ? { fetch: input.fetch } : {}),
+        fetch: input.fetch,
       })(input.modelId, options);
     case 'anthropic':
       if (!input.apiKey) throw new ModelUnavailableError('The connection has no active key.');
       return createAnthropic({
         apiKey: input.apiKey,
         ...(input.baseUrl ? { baseURL: input.baseUrl } : {}),
-        ...(input.fetch ? { fetch: input.fetch } : {}),
+        fetch: input.fetch,
       })(input.modelId, options);
   }
 }

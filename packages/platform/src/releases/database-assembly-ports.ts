@@ -8,7 +8,8 @@ import type { PlatformServices } from '../http/services.js';
 import { readActiveKey } from '../resources/connection-repository.js';
 
 /**
- * Assembly ports that read the platform database for one app. Inside a transaction pass it as
+ * Assembly ports that read the platform database for one app, whose requests go through the
+ * platform's outbound module (P-15.1). Inside a transaction pass it as
  * `queryable`: SQLite has one connection, so reading outside the transaction would wait forever.
  */
 export function databaseAssemblyPorts(
@@ -16,7 +17,6 @@ export function databaseAssemblyPorts(
   app: Pick<AppRow, 'space_id' | 'file_root'>,
   options: {
     store?: RunStore;
-    fetch?: typeof globalThis.fetch;
     leaseMs?: number;
     mcpConnections?: McpConnectionSet;
     queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
@@ -49,7 +49,7 @@ export function databaseAssemblyPorts(
     resourcesDirectory: path.join(config.dataDirectory, 'resources'),
     fileRoot: app.file_root,
     ...(options.store ? { store: options.store } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: services.outbound.fetch,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
   };

@@ -55,12 +55,11 @@ export function databaseWorkflowPorts(
   const database = options.queryable ?? services.database;
   const own = databaseAssemblyPorts(services, app, {
     ...(options.queryable ? { queryable: options.queryable } : {}),
-    ...(services.fetch ? { fetch: services.fetch } : {}),
   });
   return {
     readResourceVersion: own.readResourceVersion,
     readSecret: own.readSecret,
-    ...(services.fetch ? { fetch: services.fetch } : {}),
+    fetch: own.fetch,
     store: options.store ?? new MemoryRunStore(),
     ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),

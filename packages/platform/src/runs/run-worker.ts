@@ -332,7 +332,6 @@ export class RunWorker {
             store: runStore,
             leaseMs: this.services.config.runLeaseMs,
             mcpConnections: connections,
-            ...(this.services.fetch ? { fetch: this.services.fetch } : {}),
           }),
         );
       }

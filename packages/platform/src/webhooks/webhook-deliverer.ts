@@ -1,5 +1,6 @@
 import { RunNotFoundError } from '@agentloom/sdk';
 import { sql } from 'kysely';
+import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
 import type { WebhookDeliveryRow } from '../database/schema.js';
 import type { PlatformServices } from '../http/services.js';
 import { runView } from '../runs/run-status.js';
@@ -20,8 +21,10 @@ const batchSize = 20;
  * Sends the completion webhooks runs owe (issue 14): every round it claims due deliveries (on
  * PostgreSQL with `FOR UPDATE SKIP LOCKED`, so deliverers on many machines never send one twice at
  * once), and for each whose run has ended in the SDK store POSTs `{ type: 'run.finished', run }`,
- * signed with the app's secret (`AgentLoom-Signature`). A 2xx ends it `delivered`; anything else
- * is tried again after a doubling wait until the attempts run out (`failed`). Every try is logged
+ * signed with the app's secret (`AgentLoom-Signature`), through the outbound module (P-15.1; no
+ * redirect is followed). A 2xx ends it `delivered`; a refusal of the egress policy ends it `failed`
+ * at once (`code: egress-denied` and its rule on the try); anything else is tried again after a
+ * doubling wait until the attempts run out (`failed`). Every try is logged
  * on the delivery. A receiver may see a delivery twice (a process that died after sending and
  * before recording); `AgentLoom-Delivery` carries the id to deduplicate on. Answers a function
  * that stops it.
@@ -109,7 +112,7 @@ async function deliver(services: PlatformServices, owner: string, delivery: Webh
   } else {
     const body = JSON.stringify({ type: 'run.finished', deliveryId: delivery.id, run: runView(run, description) });
     try {
-      const response = await fetch(delivery.url, {
+      const response = await services.outbound.fetch(delivery.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -125,7 +128,14 @@ async function deliver(services: PlatformServices, owner: string, delivery: Webh
       attempt.status = response.status;
       await response.body?.cancel().catch(() => {});
     } catch (error) {
-      attempt.error = (error as Error).name === 'TimeoutError' ? 'no answer within 10 s' : String((error as Error).message);
+      const denial = findEgressDenial(error);
+      if (denial) Object.assign(attempt, { error: denial.message, code: denial.code, rule: denial.rule });
+      else if ((error as Error).name === 'TimeoutError') attempt.error = 'no answer within 10 s';
+      else {
+        attempt.error = String((error as Error).message);
+        const code = errorCodeOf(error);
+        if (code) attempt.code = code;
+      }
     }
   }
   const log = [...(JSON.parse(delivery.attempt_log) as WebhookAttempt[]), attempt];
@@ -133,7 +143,8 @@ async function deliver(services: PlatformServices, owner: string, delivery: Webh
     await finish(services, owner, delivery, 'delivered', log);
     return;
   }
-  if (log.length >= config.webhookAttempts) {
+  // A refusal of the egress policy is final: trying again cannot change its answer (P-15.1).
+  if (log.length >= config.webhookAttempts || attempt.code === 'egress-denied') {
     await finish(services, owner, delivery, 'failed', log);
     services.logger.warn({ runId: delivery.run_id, deliveryId: delivery.id }, 'webhook delivery failed for good');
     return;

@@ -17,6 +17,10 @@ export interface WebhookAttempt {
   status?: number;
   /** Why the try failed without an answer (timeout, refused connection). */
   error?: string;
+  /** The typed reason of a try that failed without an answer, when it has one (`egress-denied`, `ECONNREFUSED` …). */
+  code?: string;
+  /** For `egress-denied`: the rule of the egress policy that refused the destination (P-15.1). */
+  rule?: string;
 }
 
 /**

@@ -90,6 +90,8 @@ export interface HookOutcome {
   hook: string;
   outcome: 'allow' | 'deny' | 'ask' | 'block' | 'modify' | 'none' | 'error' | 'timeout' | 'invalid';
   reason?: string;
+  /** The `code` of the error a failed hook threw (`egress-denied`, `ECONNREFUSED` …), when it had one. */
+  code?: string;
 }
 
 /** The result of a whole chain: the combined decision and the last valid version of the subject. */

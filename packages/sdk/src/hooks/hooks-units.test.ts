@@ -4,6 +4,7 @@ import type { RunEvent } from '../engine/agent/run-events.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { type BusMessage, InMemoryEventBus } from './event-bus.js';
 import { evaluatePermission } from './permission-policy.js';
+import { runHookChain } from './run-hook-chain.js';
 
 describe('evaluatePermission (N-1)', () => {
   const policy = {
@@ -56,5 +57,27 @@ describe('InMemoryEventBus (K-3)', () => {
     unsubscribe();
     await agent.run({ sessionId: 'session-1', input: 'again' }).result();
     expect(messages).toHaveLength(events.length);
+  });
+});
+
+describe('runHookChain failures (K-7)', () => {
+  const identity = { runId: 'run-1', sessionId: 'session-1', agentName: 'a', role: 'main', taskId: 'task-1' };
+
+  it('records the code of the error a failed hook threw, so a typed refusal stays typed in the journal', async () => {
+    const refusal = Object.assign(new Error('refused by the egress policy'), { code: 'egress-denied' });
+    const chain = await runHookChain(
+      'UserPromptSubmit',
+      [
+        { name: 'typed', handle: () => Promise.reject(refusal) },
+        { name: 'untyped', handle: () => Promise.reject(new Error('broken')) },
+      ],
+      { text: 'hello', source: 'input' },
+      identity,
+    );
+    expect(chain.decision).toBe('allow');
+    expect(chain.outcomes).toEqual([
+      { hook: 'typed', outcome: 'error', reason: 'refused by the egress policy', code: 'egress-denied' },
+      { hook: 'untyped', outcome: 'error', reason: 'broken' },
+    ]);
   });
 });

@@ -58,7 +58,12 @@ export async function runHookChain<Trigger extends HookTrigger>(
     }
     const answer = await callHook(hook, result.subject, identity);
     if (answer.kind === 'failed') {
-      result.outcomes.push({ hook: hook.name, outcome: answer.outcome, reason: answer.reason });
+      result.outcomes.push({
+        hook: hook.name,
+        outcome: answer.outcome,
+        reason: answer.reason,
+        ...(answer.code !== undefined ? { code: answer.code } : {}),
+      });
       if (hook.failClosed) {
         result.decision = 'deny';
         result.reason = `hook ${hook.name} failed (${answer.outcome}) and fails closed`;
@@ -108,7 +113,7 @@ export async function runHookChain<Trigger extends HookTrigger>(
 
 type HookAnswer =
   | { kind: 'answered'; value: HookDecision | undefined }
-  | { kind: 'failed'; outcome: 'error' | 'timeout' | 'invalid'; reason: string };
+  | { kind: 'failed'; outcome: 'error' | 'timeout' | 'invalid'; reason: string; code?: string };
 
 async function callHook<Trigger extends HookTrigger>(
   hook: Hook<Trigger>,
@@ -132,11 +137,15 @@ async function callHook<Trigger extends HookTrigger>(
         isDecision(value)
           ? { kind: 'answered', value: value ?? undefined }
           : { kind: 'failed', outcome: 'invalid', reason: 'the answer is not a hook decision' },
-      (error: unknown): HookAnswer => ({
-        kind: 'failed',
-        outcome: 'error',
-        reason: error instanceof Error ? error.message : String(error),
-      }),
+      (error: unknown): HookAnswer => {
+        const code = (error as { code?: unknown } | null)?.code;
+        return {
+          kind: 'failed',
+          outcome: 'error',
+          reason: error instanceof Error ? error.message : String(error),
+          ...(typeof code === 'string' && code !== '' ? { code } : {}),
+        };
+      },
     );
   try {
     return await Promise.race([called, timedOut]);

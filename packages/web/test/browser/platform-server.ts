@@ -46,6 +46,8 @@ export function startPlatform(consoleDirectory: string): Promise<RunningPlatform
       AGENTLOOM_CONSOLE_DIR: consoleDirectory,
       AGENTLOOM_SEED_DEMO: 'false',
       AGENTLOOM_LOG_LEVEL: 'warn',
+      // The tests' MCP and model servers listen on 127.0.0.1 (P-15.1: refused unless allowed).
+      AGENTLOOM_OUTBOUND_ALLOW: '127.0.0.1',
       INIT_CWD: dataDirectory,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

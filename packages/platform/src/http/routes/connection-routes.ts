@@ -2,11 +2,12 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { maskSecret, newId } from '../../crypto/index.js';
 import type { ModelConnectionRow } from '../../database/index.js';
-import { buildLanguageModel, catalogueEntrySchema, connectionSettingsSchema, providers } from '../../models/index.js';
-import { readActiveKey, readConnectionView } from '../../resources/connection-repository.js';
-import { ApiError, notFound } from '../api-error.js';
+import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../models/index.js';
+import { readConnectionView } from '../../resources/connection-repository.js';
+import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';
+import { refuseDeniedUrl } from '../egress-refusal.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
 
@@ -59,7 +60,7 @@ const connectionParameters = z.object({ spaceId: idParameter('spaceId'), connect
 const keyParameters = connectionParameters.extend({ keyId: idParameter('keyId') });
 const connectionResult = z.object({ connection: connectionSchema });
 
-async function loadConnection(
+export async function loadConnection(
   c: Context<PlatformEnvironment>,
   spaceId: string,
   connectionId: string,
@@ -113,6 +114,7 @@ export function connectionRoutes() {
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'connections.manage');
       const body = c.req.valid('json');
+      refuseDeniedUrl(c.get('services'), 'baseUrl', body.baseUrl);
       const { database, secretBox, now } = c.get('services');
       const at = now().toISOString();
       const row: ModelConnectionRow = {
@@ -187,6 +189,7 @@ export function connectionRoutes() {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
       const body = c.req.valid('json');
+      refuseDeniedUrl(c.get('services'), 'baseUrl', body.baseUrl);
       const { database, now } = c.get('services');
       const view = await database.transaction().execute(async (transaction) => {
         const changes = {
@@ -350,72 +353,6 @@ export function connectionRoutes() {
 
   app.openapi(
     apiRoute({
-      method: 'post',
-      path: '/spaces/{spaceId}/model-connections/{connectionId}/test',
-      summary: 'A test call with the active key: one short request to the model.',
-      request: {
-        params: connectionParameters,
-        body: jsonBody(z.strictObject({ modelId: z.string().min(1).max(200) }).openapi('TestModelConnection')),
-      },
-      responses: {
-        200: jsonResponse(
-          'The outcome (a failed call is `ok: false` with its typed failure kind, never the key).',
-          z
-            .object({
-              ok: z.boolean(),
-              text: z.string().optional(),
-              failure: z.object({ kind: z.string(), message: z.string(), status: z.number().optional() }).optional(),
-            })
-            .openapi('ConnectionTestResult'),
-        ),
-      },
-    }),
-    async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
-      const { database, secretBox } = c.get('services');
-      const apiKey = await readActiveKey(database, secretBox, row.id);
-      const settings = connectionSettingsSchema.parse(JSON.parse(row.settings));
-      if (!apiKey && row.provider !== 'offline-demo')
-        throw new ApiError(409, 'no-active-key', 'The connection has no active key.');
-      const model = buildLanguageModel({
-        provider: row.provider,
-        baseUrl: row.base_url,
-        settings,
-        modelId: c.req.valid('json').modelId,
-        apiKey,
-      });
-      const signal = AbortSignal.timeout(30_000);
-      let text = '';
-      try {
-        for await (const part of model.doStream(
-          {
-            system: 'Answer with one word.',
-            messages: [{ role: 'user', content: 'ping' }],
-            tools: [],
-            settings: { maxOutputTokens: 16 },
-          },
-          { signal },
-        )) {
-          if (part.type === 'text-delta') text += part.text;
-        }
-        return c.json({ ok: true, text }, 200);
-      } catch (error) {
-        const failure = (error as { failure?: { kind: string; message: string; status?: number } }).failure;
-        const safe = failure
-          ? {
-              kind: failure.kind,
-              message: redact(failure.message, apiKey),
-              ...(failure.status !== undefined ? { status: failure.status } : {}),
-            }
-          : { kind: 'unknown', message: 'The call failed.' };
-        return c.json({ ok: false, failure: safe }, 200);
-      }
-    },
-  );
-
-  app.openapi(
-    apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/model-connections/{connectionId}/models',
       summary: "The connection's model catalogue.",
@@ -431,9 +368,4 @@ export function connectionRoutes() {
   );
 
   return app;
-}
-
-/** Removes a key from provider error text, in case a vendor echoes it. */
-function redact(message: string, apiKey: string | undefined): string {
-  return apiKey ? message.replaceAll(apiKey, '[redacted]') : message;
 }

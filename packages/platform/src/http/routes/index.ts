@@ -6,6 +6,7 @@ import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
+import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
@@ -29,6 +30,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     memberRoutes(),
     spaceKeyRoutes(),
     connectionRoutes(),
+    connectionTestRoutes(),
     secretRoutes(),
     resourceRoutes(),
     resourceTestRoutes(),

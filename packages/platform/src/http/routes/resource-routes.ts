@@ -12,6 +12,7 @@ import { storeSkillPackage } from '../../skills/store-skill-package.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor, requirePrincipal } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';
+import { refuseDeniedUrl, resourceUrlField } from '../egress-refusal.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
 
@@ -83,7 +84,10 @@ export async function loadResource(
   return row;
 }
 
-/** Validates JSON content for its type; stdio MCP servers run host processes, so only instance admins may define them. */
+/**
+ * Validates JSON content for its type; stdio MCP servers run host processes, so only instance
+ * admins may define them; an outbound URL the egress policy refuses is a 422 `egress-denied` (P-15.1).
+ */
 function parseContent(c: Context<PlatformEnvironment>, type: Exclude<ResourceRow['type'], 'skill'>, content: unknown): unknown {
   const result = contentSchemaOf[type].safeParse(content);
   if (!result.success) {
@@ -112,6 +116,8 @@ function parseContent(c: Context<PlatformEnvironment>, type: Exclude<ResourceRow
       'Only instance administrators may add stdio MCP servers: they run processes on the host.',
     );
   }
+  const outbound = resourceUrlField(type, result.data);
+  if (outbound) refuseDeniedUrl(c.get('services'), outbound.field, outbound.url);
   return result.data;
 }
 

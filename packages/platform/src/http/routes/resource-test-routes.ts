@@ -1,5 +1,6 @@
 import { McpConnectionError, McpRequestError, modelToolName } from '@agentloom/sdk/capabilities/mcp';
 import { z } from '@hono/zod-openapi';
+import { findEgressDenial, findOutboundError } from '../../adapters/outbound/index.js';
 import {
   connectWithin,
   McpConnectTimeoutError,
@@ -11,6 +12,7 @@ import {
 } from '../../assembly/mcp-servers.js';
 import { databaseAssemblyPorts } from '../../releases/database-assembly-ports.js';
 import { ApiError } from '../api-error.js';
+import { egressDeniedError } from '../egress-refusal.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonResponse } from '../openapi.js';
 import { loadResource } from './resource-routes.js';
 
@@ -40,26 +42,53 @@ const testResult = z
   })
   .openapi('ResourceTestResult');
 
-/** Turns what connecting threw into the route's typed error: never a 500 for a server's fault. */
+/**
+ * Turns what connecting threw into the route's typed error: never a 500 for a server's fault, and
+ * never the server's own words (P-15.2): the MCP client's errors carry the response body, so the
+ * answer is a fixed sentence with the HTTP status or JSON-RPC code as details. A destination the
+ * egress policy refuses is a 422 `egress-denied` with its rule (P-15.1).
+ */
 function testFailure(error: unknown): ApiError {
   if (error instanceof McpSecretMissingError) return new ApiError(422, error.code, error.message, { secret: error.secret });
   if (error instanceof McpConnectTimeoutError) return new ApiError(504, error.code, error.message);
-  if (McpConnectionError.isInstance(error)) return new ApiError(502, 'mcp-unreachable', error.message);
+  const denial = findEgressDenial(error);
+  if (denial) return egressDeniedError(denial, 'content.url');
+  const limit = findOutboundError(error);
+  if (limit)
+    return new ApiError(502, 'mcp-unreachable', `The MCP server's answer went beyond a bound (${limit.code}).`, {
+      reason: limit.code,
+    });
+  if (McpConnectionError.isInstance(error)) {
+    // An HTTP answer (5xx, 404, an unfollowed redirect) carries its status on the SDK's HTTP error.
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    const status = typeof code === 'number' && code >= 100 && code < 600 ? code : undefined;
+    return new ApiError(
+      502,
+      'mcp-unreachable',
+      `The MCP server could not be reached${status !== undefined ? ` (HTTP ${status})` : ''}.`,
+      status !== undefined ? { httpStatus: status } : {},
+    );
+  }
   if (McpRequestError.isInstance(error)) {
-    // An HTTP 401/403 (the SDK's request error carries the status): a refused credential.
+    // An HTTP 4xx arrives as a request error carrying the status; 401/403 is a refused credential.
     const status = error.mcpCode;
     if (status === 401 || status === 403)
-      return new ApiError(502, 'mcp-refused', `${error.message} (HTTP ${status}: check the headers)`, { httpStatus: status });
-    return new ApiError(502, 'mcp-refused', error.message);
+      return new ApiError(502, 'mcp-refused', `The MCP server refused the credentials (HTTP ${status}): check the headers.`, {
+        httpStatus: status,
+      });
+    const detail = status === undefined ? {} : status >= 400 && status < 500 ? { httpStatus: status } : { mcpCode: status };
+    return new ApiError(502, 'mcp-refused', 'The MCP server refused the request.', detail);
   }
-  return new ApiError(502, 'mcp-failed', (error as Error).message);
+  return new ApiError(502, 'mcp-failed', 'Connecting to the MCP server failed.');
 }
 
 /**
  * `POST /spaces/:spaceId/resources/:resourceId/test`: checks a resource the way runs will use it
  * (PLATFORM.md §4.4). For an MCP server: connect to its newest version with the SDK's MCP client
- * (secrets resolved now), list its tools, close. The outcome is the tool list, or a typed error:
- * 502 `mcp-unreachable` / `mcp-refused` / `mcp-failed`, 504 `mcp-timeout`, 422 `secret-missing`.
+ * (secrets resolved now) through the outbound module, list its tools, close. The outcome is the
+ * tool list, or a typed error with a fixed message (the server's body is never echoed, P-15.2):
+ * 502 `mcp-unreachable` / `mcp-refused` / `mcp-failed`, 504 `mcp-timeout`, 422 `secret-missing`,
+ * 422 `egress-denied` (P-15.1).
  * Other resource types answer 422 `test-not-supported`.
  */
 export function resourceTestRoutes() {
@@ -75,6 +104,7 @@ export function resourceTestRoutes() {
       },
       responses: {
         200: jsonResponse('The MCP server answered; its tools.', testResult),
+        422: errorResponse('A secret is missing (`secret-missing`), or the egress policy refuses the URL (`egress-denied`).'),
         502: errorResponse('The server could not be reached or refused (`mcp-unreachable`, `mcp-refused`, `mcp-failed`).'),
         504: errorResponse('The server did not answer in time (`mcp-timeout`).'),
       },
@@ -93,7 +123,7 @@ export function resourceTestRoutes() {
       const timeoutMs = (c.req.valid('json') as z.infer<typeof testBody> | undefined)?.timeoutMs ?? mcpConnectTimeoutMs;
       let connection: Awaited<ReturnType<typeof connectWithin>>;
       try {
-        const options = await mcpServerOptions(server, content as McpServerContent, ports.readSecret, { toolNamePrefix: '' });
+        const options = await mcpServerOptions(server, content as McpServerContent, ports, { toolNamePrefix: '' });
         connection = await connectWithin(options, timeoutMs);
       } catch (error) {
         throw testFailure(error);

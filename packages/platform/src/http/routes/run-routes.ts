@@ -10,7 +10,8 @@ import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
-import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+import { refuseDeniedUrl } from '../egress-refusal.js';
+import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment, PlatformServices } from '../services.js';
 
 const runParameters = z.object({ runId: idParameter('runId') });
@@ -66,7 +67,7 @@ const startBody = z
     mode: z.enum(['async', 'stream', 'blocking']).default('async'),
     webhook: z
       .strictObject({
-        url: z.url({ protocol: /^https?$/, error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
+        url: z.url({ error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
       })
       .optional()
       .openapi({
@@ -175,10 +176,13 @@ export function runRoutes() {
           content: { 'application/json': { schema: z.object({ run: runSchema }) }, 'text/event-stream': { schema: z.string() } },
         },
         202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
+        422: errorResponse('`webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals.'),
       },
     }),
     async (c) => {
       const body = c.req.valid('json');
+      // Before anything else (P-15.1): a webhook to an address the egress policy refuses is never recorded.
+      refuseDeniedUrl(c.get('services'), 'webhook.url', body.webhook?.url);
       // Debug runs are for editors, who see every session of the app (D-P6).
       const { app: row, seesAllSessions } =
         body.release === 'draft'

@@ -12,7 +12,15 @@ const deliverySchema = z
     id: z.string(),
     url: z.string(),
     state: z.enum(['waiting', 'delivered', 'failed']),
-    attempts: z.array(z.object({ at: z.string(), status: z.number().optional(), error: z.string().optional() })),
+    attempts: z.array(
+      z.object({
+        at: z.string(),
+        status: z.number().optional(),
+        error: z.string().optional(),
+        code: z.string().optional().openapi({ description: 'The typed reason of a try without an answer (`egress-denied` …).' }),
+        rule: z.string().optional().openapi({ description: 'For `egress-denied`: the egress rule that refused the URL.' }),
+      }),
+    ),
     nextAttemptAt: z.string().nullable(),
     createdAt: z.string(),
     finishedAt: z.string().nullable(),

@@ -38,6 +38,12 @@ export interface StreamableHttpServer {
    * authorization code flow, or a machine client with its own credentials. Default: none.
    */
   authorization?: McpAuthorization;
+  /**
+   * The `fetch` every request to the server goes through, sign-in included (default: the global
+   * one). A host that checks where its server may connect (an egress policy) passes its own; an
+   * error it throws that states `retryable: false` reaches the caller unchanged.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** How to reach a server. */
@@ -142,6 +148,7 @@ export class McpConnection {
       sessionId,
       requestInit: { headers: { ...(this.spec.headers ?? {}) } },
       ...(this.authorization ? { authProvider: this.authorization } : {}),
+      ...(this.spec.fetch ? { fetch: this.spec.fetch } : {}),
     });
     try {
       await client.connect(transport, signal ? { signal } : {});
@@ -208,6 +215,7 @@ export class McpConnection {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: { ...(spec.headers ?? {}) } },
         ...(this.authorization ? { authProvider: this.authorization } : {}),
+        ...(spec.fetch ? { fetch: spec.fetch } : {}),
       });
     }
     let launch = {

@@ -42,6 +42,15 @@ describe('MCP failure mapping (X-5: by type and code, never by message)', () => 
     expect(mapMcpError('server', plain, { connectionLost: true })).toBeInstanceOf(McpConnectionError);
   });
 
+  it("keeps a custom fetch's typed, final refusal (an egress policy) as it is, even on a lost connection", () => {
+    const refusal = Object.assign(new Error('refused by policy'), { code: 'egress-denied', retryable: false });
+    expect(mapMcpError('server', refusal, { connectionLost: true })).toBe(refusal);
+    expect(failureFromToolError(refusal)).toMatchObject({ kind: 'tool-error', code: 'egress-denied', retryable: false });
+    // Without a code it says nothing typed: still a connection failure.
+    const untyped = Object.assign(new Error('refused'), { retryable: false });
+    expect(mapMcpError('server', untyped, { connectionLost: true })).toBeInstanceOf(McpConnectionError);
+  });
+
   it('makes a tool-reported error a final business failure', () => {
     const failure = failureFromToolError(new McpToolError('server', 'tool', 'file not found'));
     expect(failure).toMatchObject({ kind: 'tool-error', code: 'mcp-tool-failed', retryable: false, message: 'file not found' });

@@ -76,7 +76,9 @@ export function isNetworkFailure(error: unknown): boolean {
  * Maps whatever the MCP SDK threw during a request to a typed failure, by error type and code,
  * never by message text: JSON-RPC errors to `McpRequestError`; transport failures (closed
  * connection -32000, socket error codes, HTTP errors, or any failure after the connection was seen
- * to close) to `McpConnectionError`. Aborts are returned unchanged: the engine owns them.
+ * to close) to `McpConnectionError`. Aborts are returned unchanged: the engine owns them, and so
+ * is a typed refusal of the server's own `fetch` (an error with a string `code` that states
+ * `retryable: false`, such as a host's egress policy): no reconnection can change its answer.
  */
 export function mapMcpError(server: string, error: unknown, state: { signal?: AbortSignal; connectionLost: boolean }): unknown {
   if (state.signal?.aborted) return state.signal.reason ?? error;
@@ -85,7 +87,9 @@ export function mapMcpError(server: string, error: unknown, state: { signal?: Ab
     code?: unknown;
     name?: unknown;
     message?: unknown;
+    retryable?: unknown;
   };
+  if (record.retryable === false && typeof record.code === 'string') return error;
   const message = typeof record.message === 'string' ? record.message : String(error);
   const code = record.code;
   if (record.name === 'McpError' && typeof code === 'number') {

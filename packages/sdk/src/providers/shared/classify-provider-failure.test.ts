@@ -74,5 +74,16 @@ describe('failureFromTransportError', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     const wrapped = new Error('Connection error.', { cause: new TypeError('fetch failed', { cause: refused }) });
     expect(failureFromTransportError(wrapped, 'request')).toMatchObject({ kind: 'connection', code: 'ECONNREFUSED' });
+    expect(failureFromTransportError(wrapped, 'request').retryable).toBeUndefined();
+  });
+
+  it('keeps a retryable stated along the cause chain (a custom fetch refusing by policy is not retried)', () => {
+    const refusal = Object.assign(new Error('egress refused'), { code: 'egress-denied', retryable: false });
+    const wrapped = new Error('Connection error.', { cause: refusal });
+    expect(failureFromTransportError(wrapped, 'request')).toMatchObject({
+      kind: 'connection',
+      code: 'egress-denied',
+      retryable: false,
+    });
   });
 });

@@ -67,7 +67,9 @@ export function failureFromStreamError(
 /**
  * Classifies a failure of the connection itself (refused, reset, DNS, a socket cut in the middle
  * of the body) as `connection`, keeping the first system error code found along the `cause` chain
- * (`ECONNREFUSED`, `UND_ERR_SOCKET` …): clients wrap the socket error one or two levels deep.
+ * (`ECONNREFUSED`, `UND_ERR_SOCKET` …): clients wrap the socket error one or two levels deep. An
+ * error along that chain that states `retryable` decides it: a custom `fetch` that refuses a
+ * destination by policy (`retryable: false`) is not retried as if the network had failed.
  */
 export function failureFromTransportError(error: unknown, phase: TransportPhase): Failure {
   const where = phase === 'request' ? 'the request failed before a response arrived' : 'the response stream was cut';
@@ -75,7 +77,20 @@ export function failureFromTransportError(error: unknown, phase: TransportPhase)
   const code = findErrorCode(error);
   if (code) failure.code = code;
   if (error instanceof Error) failure.errorName = error.name;
+  const retryable = findStatedRetryable(error);
+  if (retryable !== undefined) failure.retryable = retryable;
   return failure;
+}
+
+/** The first boolean `retryable` along an error's `cause` chain. */
+function findStatedRetryable(error: unknown): boolean | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth += 1) {
+    const retryable = (current as { retryable?: unknown }).retryable;
+    if (typeof retryable === 'boolean') return retryable;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** The first string `code` along an error's `cause` chain. */

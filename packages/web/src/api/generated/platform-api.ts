@@ -2649,112 +2649,6 @@ export interface paths {
         };
         trace?: never;
     };
-    "/spaces/{spaceId}/model-connections/{connectionId}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A test call with the active key: one short request to the model. */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    spaceId: string;
-                    connectionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TestModelConnection"];
-                };
-            };
-            responses: {
-                /** @description The outcome (a failed call is `ok: false` with its typed failure kind, never the key). */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ConnectionTestResult"];
-                    };
-                };
-                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not signed in and no API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such object in a space the caller can see (`not-found`). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The object is in a state that refuses the change. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The body is larger than the configured limit (`body-too-large`). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request is well formed but cannot be applied. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/spaces/{spaceId}/model-connections/{connectionId}/models": {
         parameters: {
             query?: never;
@@ -2858,6 +2752,112 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/model-connections/{connectionId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test call with the active key: one short request to the model. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    spaceId: string;
+                    connectionId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TestModelConnection"];
+                };
+            };
+            responses: {
+                /** @description The outcome (a failed call is `ok: false` with its typed failure kind and a fixed message, never the provider’s body or the key). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConnectionTestResult"];
+                    };
+                };
+                /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in and no API key (`unauthenticated`). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such object in a space the caller can see (`not-found`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The object is in a state that refuses the change. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (`body-too-large`). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The base URL is refused by the egress policy (`egress-denied`, with its `rule`). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4243,7 +4243,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The request is well formed but cannot be applied. */
+                /** @description A secret is missing (`secret-missing`), or the egress policy refuses the URL (`egress-denied`). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -5977,7 +5977,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The request is well formed but cannot be applied. */
+                /** @description `webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8092,6 +8092,9 @@ export interface components {
                 kind: string;
                 message: string;
                 status?: number;
+                code?: string;
+                /** @description A sanitised excerpt of the provider’s own error JSON (at most 200 characters). */
+                providerMessage?: string;
             };
         };
         TestModelConnection: {
@@ -8407,6 +8410,10 @@ export interface components {
                 at: string;
                 status?: number;
                 error?: string;
+                /** @description The typed reason of a try without an answer (`egress-denied` …). */
+                code?: string;
+                /** @description For `egress-denied`: the egress rule that refused the URL. */
+                rule?: string;
             }[];
             nextAttemptAt: string | null;
             createdAt: string;
