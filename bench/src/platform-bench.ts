@@ -21,7 +21,7 @@ import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { measureIdleFollowers, measureTakeovers } from './platform-failures.js';
-import { bundleCli, platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
+import { platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 /** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
@@ -58,7 +58,6 @@ try {
       leaseMs: LEASE_MS,
     });
     const workers: WorkerProcess[] = [];
-    const removeBundle = bundleCli();
     try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
       await warmUp(postgres.oneRun);
@@ -79,7 +78,6 @@ try {
     } finally {
       for (const worker of workers) worker.child.kill('SIGTERM');
       await Promise.all(workers.map((worker) => worker.exited));
-      removeBundle();
       await postgres.close();
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();

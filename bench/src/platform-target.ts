@@ -1,39 +1,18 @@
 /**
  * What `bench:platform` measures against: a platform listening on a free port with a published
- * 1-loop agent and a space key, `agentloom worker` processes started from the CLI source, and a
+ * 1-loop agent and a space key, `agentloom worker` processes (the built command, as deployed), and a
  * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
 import { serve } from '@hono/node-server';
-import { bundleScript } from '../../test/support/bundle-script.js';
+import { agentloomBin, ensureBuilt } from '../../test/support/built-cli.js';
 
 const secretKey = 'bench-secret-key-that-is-long-enough-0123456789';
-const cli = fileURLToPath(new URL('../../packages/platform/src/cli/main.ts', import.meta.url));
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
-const platformPackage = fileURLToPath(new URL('../../packages/platform/', import.meta.url));
-let workerArguments = ['--conditions=@agentloom/source', '--import', 'tsx', cli];
-
-/**
- * Compiles the CLI once into one ES module under the platform package's `.tmp/` (git-ignored;
- * inside the package so that its npm dependencies resolve), as a deployment would run it: worker
- * processes then load every module at start instead of compiling sources with tsx on first use,
- * which would otherwise land inside the first runs and the first takeover each process makes.
- * Answers a function that removes it.
- */
-export function bundleCli(): () => void {
-  const directory = path.join(platformPackage, '.tmp', `bench-cli-${process.pid}`);
-  mkdirSync(directory, { recursive: true });
-  const outfile = path.join(directory, 'agentloom.mjs');
-  bundleScript(cli, outfile);
-  workerArguments = [outfile];
-  return () => rmSync(directory, { recursive: true, force: true });
-}
 
 /** A platform under measurement. */
 export type PlatformTarget = Awaited<ReturnType<typeof platformTarget>>;
@@ -165,9 +144,10 @@ export interface WorkerProcess {
   exited: Promise<void>;
 }
 
-/** Starts `agentloom worker` from the CLI source on the PostgreSQL URL (schema in its `schema` parameter). */
+/** Starts the built `agentloom worker` on the PostgreSQL URL (schema in its `schema` parameter). */
 export async function startWorkerProcess(databaseUrl: string, leaseMs: number): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...workerArguments, 'worker'], {
+  ensureBuilt();
+  const child = spawn(process.execPath, [agentloomBin, 'worker'], {
     cwd: repositoryRoot,
     env: {
       ...process.env,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunNotFoundError, type RunStore } from '@agentloom/sdk';
@@ -7,7 +7,7 @@ import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, postgresUrl } from './harness.js';
-import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
+import { httpClient, type PlatformProcess, runCommand, startProcess } from './process-harness.js';
 import { type RunBody, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
@@ -16,13 +16,6 @@ interface DeletionBody {
 }
 
 const password = 'correct horse battery staple';
-// Inside the package, so the bundle's npm dependencies resolve from node_modules.
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `deletion-crash-${process.pid}`);
-beforeAll(() => {
-  mkdirSync(bundleDirectory, { recursive: true });
-  useBundledCli(bundleDirectory);
-});
-afterAll(() => rmSync(bundleDirectory, { recursive: true, force: true }));
 
 describe.each(dialects)('an app deletion whose process is SIGKILLed mid-way, on %s', (dialect) => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-delete-crash-'));

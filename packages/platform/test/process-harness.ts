@@ -1,30 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { bundleScript } from '../../../test/support/bundle-script.js';
+import { agentloomBin, ensureBuilt } from '../../../test/support/built-cli.js';
 import type { Platform } from '../src/platform.js';
 import { postgresUrl, TestClient, testOutboundAllow } from './harness.js';
 
-const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-let nodeArguments = ['--conditions=@agentloom/source', '--import', 'tsx', main];
-
 /**
- * Compiles the CLI once into one ES module under `directory` (inside the package, so its npm
- * dependencies resolve from node_modules; the platform and SDK sources are bundled, exactly the
- * code `tsx` would run), and makes every later `startProcess`/`runCommand` of this test file run
- * it with plain `node`. A process then starts in about a second instead of several (tsx compiles
- * the whole source tree at every start), which is what lets the takeover trials start a fresh
- * worker after every kill. Answers the bundle's path.
+ * A platform process started with the built `agentloom` command (`bin/agentloom.js`, which runs
+ * `dist/` in its own process), so SIGTERM drains exactly it and SIGKILL kills exactly it.
  */
-export function useBundledCli(directory: string): string {
-  const outfile = path.join(directory, 'agentloom.mjs');
-  bundleScript(main, outfile);
-  nodeArguments = [outfile];
-  return outfile;
-}
-
-/** A platform process started straight from the CLI source (no launcher), so SIGKILL kills exactly it. */
 export interface PlatformProcess {
   child: ChildProcess;
   output(): string;
@@ -39,7 +22,8 @@ export function startProcess(
   environment: Record<string, string>,
   extra: string[] = [],
 ): PlatformProcess {
-  const child = spawn(process.execPath, [...nodeArguments, command, ...extra], {
+  ensureBuilt();
+  const child = spawn(process.execPath, [agentloomBin, command, ...extra], {
     env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -78,7 +62,8 @@ export function startProcess(
 
 /** Runs a one-shot CLI command (e.g. `create-admin`) to completion. */
 export function runCommand(args: string[], environment: Record<string, string>): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [...nodeArguments, ...args], {
+  ensureBuilt();
+  const result = spawnSync(process.execPath, [agentloomBin, ...args], {
     env: { ...process.env, AGENTLOOM_OUTBOUND_ALLOW: testOutboundAllow, ...environment },
     encoding: 'utf8',
   });

@@ -1,21 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects } from './harness.js';
-import {
-  httpClient,
-  type PlatformProcess,
-  postgresProcessEnvironment,
-  runCommand,
-  startProcess,
-  useBundledCli,
-} from './process-harness.js';
+import { httpClient, type PlatformProcess, postgresProcessEnvironment, runCommand, startProcess } from './process-harness.js';
 import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
 const password = 'correct horse battery staple';
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `stop-orphaned-${process.pid}`);
 
 /**
  * Issue 14, "stop works … for a run whose worker just died": the worker that owns a run is
@@ -32,8 +24,6 @@ describe.skipIf(!dialects.includes('postgres'))('stopping a run whose worker jus
   const processes: PlatformProcess[] = [];
 
   beforeAll(async () => {
-    mkdirSync(bundleDirectory, { recursive: true });
-    useBundledCli(bundleDirectory);
     model = await new ScriptedModelServer().start();
     tool = await new CountingToolServer().start();
   });
@@ -42,7 +32,6 @@ describe.skipIf(!dialects.includes('postgres'))('stopping a run whose worker jus
     await model.close();
     await tool.close();
     rmSync(dataDirectory, { recursive: true, force: true });
-    rmSync(bundleDirectory, { recursive: true, force: true });
     await drop();
   });
 

@@ -7,7 +7,7 @@ import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, postgresUrl } from './harness.js';
-import { httpClient, type PlatformProcess, readEventIds, runCommand, startProcess, useBundledCli } from './process-harness.js';
+import { httpClient, type PlatformProcess, readEventIds, runCommand, startProcess } from './process-harness.js';
 import { checkRun, type RunFindings } from './takeover-checks.js';
 import { buildTrialApps } from './takeover-fixture.js';
 import { LedgerToolServer, TrialModelServer } from './takeover-servers.js';
@@ -27,15 +27,11 @@ import { checkWorkflowRun } from './takeover-workflow-checks.js';
 const leaseMs = '1500';
 const password = 'correct horse battery staple';
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentloom-takeover-'));
-// Inside the package, so the bundle's npm dependencies resolve from node_modules.
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `takeover-${process.pid}`);
 let model: TrialModelServer;
 let tool: LedgerToolServer;
 const processes: PlatformProcess[] = [];
 
 beforeAll(async () => {
-  mkdirSync(bundleDirectory, { recursive: true });
-  useBundledCli(bundleDirectory);
   model = await new TrialModelServer().start();
   tool = await new LedgerToolServer(path.join(scratch, 'ledger.jsonl')).start();
 });
@@ -44,7 +40,6 @@ afterAll(async () => {
   await model?.close();
   await tool?.close();
   rmSync(scratch, { recursive: true, force: true });
-  rmSync(bundleDirectory, { recursive: true, force: true });
 });
 
 /** Waits for every run's follower, then runs every AC-4 check on every run; answers the summed findings. */

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentloomBin as cli, ensureBuilt } from '../../../test/support/built-cli.js';
 
-const cli = fileURLToPath(new URL('../bin/agentloom.js', import.meta.url));
+beforeAll(() => ensureBuilt());
 
 /** Starts `agentloom serve` on a free port and resolves with what it printed once it listens. */
 function startServer(dataDirectory: string): Promise<{ child: ChildProcess; output: () => string; url: string }> {
@@ -42,7 +43,7 @@ describe('agentloom serve on the embedded default', () => {
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-serve-'));
   const children: ChildProcess[] = [];
   afterAll(async () => {
-    // SIGTERM: the launcher forwards it to the server process it started (SIGKILL would orphan it).
+    // SIGTERM: the server closes its database cleanly.
     for (const child of children.filter((item) => item.exitCode === null && item.signalCode === null)) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -51,7 +52,7 @@ describe('agentloom serve on the embedded default', () => {
     rmSync(dataDirectory, { recursive: true, force: true });
   });
 
-  // Two process starts from TypeScript source: give them room on a loaded machine (no time is asserted).
+  // Two process starts: give them room on a loaded machine (no time is asserted).
   it('starts, prints the URL and the admin password once, and serves a published demo agent', { timeout: 150_000 }, async () => {
     // The environment variables are emptied above; an empty value must not count as set.
     const server = await startServer(dataDirectory);
@@ -76,6 +77,8 @@ describe('agentloom serve on the embedded default', () => {
     ).json()) as { apps: { id: string; latestReleaseId: string | null }[] };
     expect(apps.apps).toHaveLength(1);
     expect(apps.apps[0]?.latestReleaseId).not.toBeNull();
+    // The built command finds the checkout's console build (`npm ci` makes it) from `dist/cli/`.
+    expect(await (await fetch(`${server.url}/spaces`)).text()).toContain('<title>AgentLoom console</title>');
 
     // A second start on the same data directory keeps everything and prints no new password.
     server.child.kill('SIGTERM');
@@ -108,3 +111,73 @@ function startServerAfterFirst(dataDirectory: string): Promise<{ child: ChildPro
     }, 100);
   });
 }
+
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Whether a new listener can take `port` (it is free). */
+function canListenOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** The ids of the running processes whose command line mentions `text` (Linux `/proc`). */
+function processesMentioning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // it ended while we looked
+      }
+    })
+    .map(Number);
+}
+
+describe.skipIf(process.platform !== 'linux')('`agentloom serve` under a supervisor', () => {
+  const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-serve-kill-'));
+  afterAll(() => {
+    for (const pid of processesMentioning(dataDirectory)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  // The PID a supervisor holds is the server itself: `kill -9` of it leaves nothing running (no
+  // server orphaned by a launcher, still answering and holding its runs' leases) and frees the port.
+  it('leaves no process behind when its PID is SIGKILLed', { timeout: 90_000 }, async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--data-dir', dataDirectory], {
+      env: { ...process.env, AGENTLOOM_SECRET_KEY: '', AGENTLOOM_DATABASE_URL: '', AGENTLOOM_SEED_DEMO: 'false' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let healthy = false;
+    while (!healthy && child.exitCode === null) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(healthy).toBe(true);
+    expect(processesMentioning(dataDirectory)).toEqual([child.pid]);
+
+    process.kill(child.pid as number, 'SIGKILL');
+    await exited;
+    expect(processesMentioning(dataDirectory)).toEqual([]);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    expect(await canListenOn(port)).toBe(true);
+  });
+});

@@ -1,17 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, type TestClient } from './harness.js';
-import {
-  httpClient,
-  type PlatformProcess,
-  postgresProcessEnvironment,
-  runCommand,
-  startProcess,
-  useBundledCli,
-} from './process-harness.js';
+import { httpClient, type PlatformProcess, postgresProcessEnvironment, runCommand, startProcess } from './process-harness.js';
 import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { listen, readJson } from './scripted-servers.js';
 
@@ -83,7 +76,6 @@ function filesUnder(directory: string): string[] {
 }
 
 const password = 'correct horse battery staple';
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `session-files-${process.pid}`);
 
 /**
  * P-12: an agent's files live under its file root in the data directory that every worker
@@ -99,15 +91,12 @@ describe.skipIf(!dialects.includes('postgres'))('session work directories shared
   const processes: PlatformProcess[] = [];
 
   beforeAll(async () => {
-    mkdirSync(bundleDirectory, { recursive: true });
-    useBundledCli(bundleDirectory);
     model = await new FileModelServer().start();
   });
   afterAll(async () => {
     for (const item of processes) await item.kill('SIGTERM');
     await model.close();
     rmSync(dataDirectory, { recursive: true, force: true });
-    rmSync(bundleDirectory, { recursive: true, force: true });
     await drop();
   });
 

@@ -6,7 +6,7 @@ import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, postgresUrl, type TestClient } from './harness.js';
-import { httpClient, type PlatformProcess, runCommand, startProcess, useBundledCli } from './process-harness.js';
+import { httpClient, type PlatformProcess, runCommand, startProcess } from './process-harness.js';
 import {
   buildTrialApps,
   startTrialRun,
@@ -30,14 +30,11 @@ import { LedgerToolServer, TrialModelServer } from './takeover-servers.js';
  */
 const password = 'correct horse battery staple';
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentloom-drain-'));
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `drain-${process.pid}`);
 const processes: PlatformProcess[] = [];
 let model: TrialModelServer;
 let tool: LedgerToolServer;
 
 beforeAll(async () => {
-  mkdirSync(bundleDirectory, { recursive: true });
-  useBundledCli(bundleDirectory);
   model = await new TrialModelServer().start();
   tool = await new LedgerToolServer(path.join(scratch, 'ledger.jsonl')).start();
 });
@@ -46,7 +43,6 @@ afterAll(async () => {
   await model?.close();
   await tool?.close();
   rmSync(scratch, { recursive: true, force: true });
-  rmSync(bundleDirectory, { recursive: true, force: true });
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

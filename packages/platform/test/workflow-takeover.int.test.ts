@@ -6,7 +6,7 @@
  * its role), the unfinished one continues its own inner run (its tool call is not redone) and the
  * output still equals what `examples/workflow` produces in process.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MemoryRunStore } from '@agentloom/sdk';
@@ -19,20 +19,17 @@ import {
   SUMMARIZER_PROMPT,
 } from '../../../examples/workflow/src/report-workflow.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
-import { httpClient, type PlatformProcess, startProcess, useBundledCli } from './process-harness.js';
+import { httpClient, type PlatformProcess, startProcess } from './process-harness.js';
 import { waitForTerminal, waitUntil } from './run-helpers.js';
 import { createExampleSpace, exampleDocumentsDirectory, expectStatus, importExampleWorkflow } from './workflow-fixture.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'agentloom-workflow-takeover-'));
-const bundleDirectory = path.join(import.meta.dirname, '..', '.tmp', `workflow-takeover-${process.pid}`);
 const processes: PlatformProcess[] = [];
 let model: LanguageModelServer;
 let tools: ToolServer;
 const reportTools = Object.values(createReportTools({ documentsDirectory: exampleDocumentsDirectory, outputDirectory: scratch }));
 
 beforeAll(async () => {
-  mkdirSync(bundleDirectory, { recursive: true });
-  useBundledCli(bundleDirectory);
   model = await new LanguageModelServer(offlineModel()).start();
   tools = await new ToolServer(reportTools).start();
 });
@@ -41,7 +38,6 @@ afterAll(async () => {
   await model?.close();
   await tools?.close();
   rmSync(scratch, { recursive: true, force: true });
-  rmSync(bundleDirectory, { recursive: true, force: true });
 });
 
 describe('a workflow run survives a SIGKILL of its worker during the parallel agents (R-6)', () => {

@@ -186,8 +186,12 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
+/**
+ * Runs the command line and exits with its code; an unexpected error prints its message and exits
+ * with 1. `bin/agentloom.js` calls it on the built JavaScript, in its own process.
+ */
+export function runAndExit(argv: readonly string[]): void {
+  main(argv).then(
     (code) => process.exit(code),
     (error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
@@ -195,3 +199,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     },
   );
 }
+
+// Run as a script (`node --import tsx src/cli/main.ts serve`, from the sources in development).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runAndExit(process.argv.slice(2));

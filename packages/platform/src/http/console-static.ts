@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Env, Hono } from 'hono';
 import { consoleContentSecurityPolicy } from './security-headers.js';
 
-/** The console build of this checkout (`npm run build --workspace=@agentloom/web` writes it). */
-export const defaultConsoleDirectory = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+/**
+ * The console build served by default: this checkout's (`npm run build --workspace=@agentloom/web`
+ * writes `packages/web/dist`), else the one a packed `@agentloom/platform` carries in `console/`.
+ * Relative to this module, which sits at the same depth in `src/`, in the built `dist/` and in the
+ * command's bundle (`dist/cli/agentloom.js`).
+ */
+const checkoutConsole = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const packedConsole = fileURLToPath(new URL('../../console', import.meta.url));
+export const defaultConsoleDirectory =
+  existsSync(checkoutConsole) || !existsSync(packedConsole) ? checkoutConsole : packedConsole;
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { agentloomBin as cli, ensureBuilt } from '../../../../test/support/built-cli.js';
 
 const webDirectory = fileURLToPath(new URL('../..', import.meta.url));
-const cli = fileURLToPath(new URL('../../../platform/bin/agentloom.js', import.meta.url));
 
 /** A running `agentloom serve` with its data directory and the first-start admin password. */
 export interface RunningPlatform {
@@ -32,10 +32,11 @@ export async function buildConsole(): Promise<{ directory: string; remove(): voi
 }
 
 /**
- * Starts `agentloom serve` (the real CLI, a child process) on a free port with a fresh SQLite
+ * Starts `agentloom serve` (the built CLI, a child process) on a free port with a fresh SQLite
  * data directory, serving the console from `consoleDirectory`; resolves once it listens.
  */
 export function startPlatform(consoleDirectory: string): Promise<RunningPlatform> {
+  ensureBuilt();
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-console-data-'));
   const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDirectory], {
     env: {
