@@ -186,7 +186,7 @@ export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 // 2. Hosting runs
 // =============================================================================================
 
-// The handle of a run executing in this process, the same for agent and workflow runs (ADR 0018).
+// The handle of a run executing in this process, the same for agent and workflow runs (ADR 0020).
 export type { RunHandle } from './engine/run/run-handle.js';
 
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.

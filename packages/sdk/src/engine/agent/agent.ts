@@ -54,7 +54,7 @@ export interface AgentRunOptions {
  * before any side effect; it starts nothing (B-4). Each `run()` call creates, resumes, or reports
  * on one run in the store. An agent builds and runs; everything a host does to runs it does not
  * execute here — supplements, approval decisions, stops, the session's history, events — goes
- * through `RunClient` (ADR 0005, 0018).
+ * through `RunClient` (ADR 0005, 0020).
  *
  * @example
  * const agent = new Agent({ name: 'helper', mode: 'react', model, prompt: 'You help.', tools: [add], store });

@@ -4,7 +4,7 @@ import type { RunControl } from './run-control.js';
 import { stopRequestEntry } from './run-requests.js';
 
 /**
- * A run executing in this process, as `agent.run()` and `workflow.run()` return it (ADR 0018):
+ * A run executing in this process, as `agent.run()` and `workflow.run()` return it (ADR 0020):
  * one contract for both engines, so a host (a worker) keeps, stops, drains and observes agent and
  * workflow runs alike. `Event` and `Result` are the engine's own types (`AgentRunEvent` and
  * `AgentRunResult`, `WorkflowEvent` and `WorkflowResult`); every event has a `type` and every

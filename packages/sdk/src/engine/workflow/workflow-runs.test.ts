@@ -108,7 +108,7 @@ describe('runs', () => {
       .compile({ store });
     const run = workflow.run({ sessionId: 's', input: {} });
     await started.promise;
-    // The handle's stop is durable, like an agent run's (ADR 0018): any process (the next owner
+    // The handle's stop is durable, like an agent run's (ADR 0020): any process (the next owner
     // after a crash) sees it in the store before the run has settled.
     await run.stop({ reason: 'enough' });
     expect((await new RunClient({ store }).describeRun(run.runId)).stopRequest).toEqual({
