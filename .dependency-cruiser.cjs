@@ -10,6 +10,7 @@ const tests = ['\\.test\\.ts$', '^packages/sdk/test/', '^packages/sdk/src/provid
 /** The SDK's public entry points: its package.json `exports`, and the JSON Schema files. */
 const publicEntries = [
   'src/index\\.ts',
+  'src/ports/index\\.ts',
   'src/testing/index\\.ts',
   'src/store/sqlite/index\\.ts',
   'src/store/postgres/index\\.ts',
@@ -72,8 +73,8 @@ module.exports = {
       name: 'ports-below-engines',
       severity: 'error',
       comment:
-        'Ports and adapters (model, store, capabilities, hooks, sandbox, providers, testing, intent) never import an engine, the definitions or a client built on them.',
-      from: { path: `${sdk}(model|store|capabilities|hooks|sandbox|providers|testing|intent)/`, pathNot: tests },
+        'Ports and adapters (model, store, capabilities, hooks, sandbox, providers, testing, intent, the `ports` entry point) never import an engine, the definitions or a client built on them.',
+      from: { path: `${sdk}(model|store|capabilities|hooks|sandbox|providers|testing|intent|ports)/`, pathNot: tests },
       to: { path: `${sdk}(engine|definitions|client)/` },
     },
     {

@@ -4,8 +4,8 @@
  * Researchers read a real local knowledge file through a tool.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, createAgent, type LanguageModel, type ModelRequest, type RunStore, type Tool, tool } from '@agentloom/sdk';
-import { ScriptedModel, type ScriptedReply } from '@agentloom/sdk/testing';
+import { Agent, createAgent, type LanguageModel, type RunStore, type Tool, tool } from '@agentloom/sdk';
+import { type ModelRequest, ScriptedModel, type ScriptedReply } from '@agentloom/sdk/testing';
 import { z } from 'zod';
 
 export const PLANNER_PROMPT = 'You lead a small research team. Delegate research, then the summary, then answer the user.';

@@ -2,8 +2,7 @@
  * The offline model of the example: every role answers as a pure function of its own context,
  * as a real model would from the same prompt and messages.
  */
-import type { ModelRequest } from '@agentloom/sdk';
-import { ScriptedModel, type ScriptedReply } from '@agentloom/sdk/testing';
+import { type ModelRequest, ScriptedModel, type ScriptedReply } from '@agentloom/sdk/testing';
 import { PLANNER_PROMPT, RISK_PROMPT, SECTION_PROMPT, SUMMARIZER_PROMPT } from './report-workflow.js';
 
 const toolResults = (request: ModelRequest) => request.messages.filter((message) => message.role === 'tool');

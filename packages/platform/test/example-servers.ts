@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { LanguageModel, Message, ModelRequest, ModelStreamPart, Tool } from '@agentloom/sdk';
+import type { LanguageModel, Message, Tool } from '@agentloom/sdk';
+import type { ModelRequest, ModelStreamPart } from '@agentloom/sdk/ports';
 import { listen, readJson } from './scripted-servers.js';
 
 interface OpenAiMessage {

@@ -4,13 +4,18 @@
  *
  * The exports are grouped by who uses them (the grouping is deliberate: `biome.json` keeps this
  * file out of import sorting):
- * 1. building agents and workflows, in code or from definitions as data;
- * 2. hosting runs: starting, observing, stopping and answering them; their results and events;
- * 3. writing an adapter: a run store, a model provider, a sandbox.
- * Anything not exported here is internal and may change without notice. Other entry points:
- * `@agentloom/sdk/testing`, `@agentloom/sdk/store/sqlite`, `@agentloom/sdk/store/postgres`,
+ * 1. definition authors and tool authors: building agents, tools and workflows, in code or from
+ *    definitions as data;
+ * 2. hosts: starting, observing, stopping and answering runs through `RunHandle` and `RunClient`;
+ *    their results, events (and the events' schema) and errors.
+ * A name is here when one of them writes it in their code: a value they call, a type they
+ * annotate, an error they catch. Anything not exported is internal and may change without notice.
+ * Whoever writes an adapter (a run store, a model provider, a sandbox) imports the ports from
+ * `@agentloom/sdk/ports`. Other entry points: `@agentloom/sdk/testing`,
+ * `@agentloom/sdk/testing/contract`, `@agentloom/sdk/store/sqlite`, `@agentloom/sdk/store/postgres`,
  * `@agentloom/sdk/providers/openai-compatible`, `@agentloom/sdk/providers/anthropic`,
- * `@agentloom/sdk/capabilities/mcp` and the JSON Schema files `@agentloom/sdk/schemas/*`.
+ * `@agentloom/sdk/capabilities/mcp` (with its approval port) and the JSON Schema files
+ * `@agentloom/sdk/schemas/*` (definitions and run events).
  *
  * Names follow one convention (docs/architecture.md, "Public names"): what belongs to an agent
  * run is `Agent…` (`AgentRun`, `AgentRunEvent`, `AgentRunResult`), what belongs to a workflow run
@@ -70,7 +75,6 @@ export type {
   HookTrigger,
   PermissionPolicy,
   PermissionRule,
-  PermissionVerdict,
   ToolGuardrail,
 } from './hooks/index.js';
 
@@ -83,6 +87,7 @@ export {
   type MountBinding,
   ProcessSandbox,
   type RollbackOptions,
+  type Sandbox,
   type RollbackResult,
   Workspace,
   type WorkspaceLimits,
@@ -93,7 +98,6 @@ export {
 // Workflows: the outer engine (D-5, W-1…W-8).
 export {
   type AgentBinding,
-  type AnyStateField,
   type ArgumentSource,
   appendList,
   type CapabilityBinding,
@@ -102,7 +106,6 @@ export {
   type DecisionSource,
   type Durability,
   END,
-  type FieldKind,
   type FieldName,
   type FunctionNodeContext,
   type FunctionNodeOptions,
@@ -153,7 +156,7 @@ export {
   workflowDefinitionSchema,
 } from './definitions/index.js';
 
-// Models: choosing one from the environment (docs/providers.md); telemetry (N-3).
+// Models: the port an agent is given, choosing one from the environment (docs/providers.md); telemetry (N-3).
 export type { LanguageModel, ModelSettings } from './model/index.js';
 export {
   createLanguageModelFromEnvironment,
@@ -183,9 +186,12 @@ export { MissingPromptVariableError } from './engine/agent/prompt-template.js';
 // 2. Hosting runs
 // =============================================================================================
 
+// The handle of a run executing in this process, the same for agent and workflow runs (ADR 0020).
+export type { RunHandle } from './engine/run/run-handle.js';
+
 // An agent run: its handle, events and result (`agent.run()`), sessions and supplements.
-export { Run as AgentRun } from './engine/agent/run-handle.js';
-export type { RunEvent as AgentRunEvent, RunEventData as AgentRunEventData } from './engine/agent/run-events.js';
+export { AgentRun } from './engine/agent/agent-run.js';
+export type { RunEvent as AgentRunEvent } from './engine/agent/run-events.js';
 export type {
   RunResult as AgentRunResult,
   RunStatus as AgentRunStatus,
@@ -194,11 +200,10 @@ export type {
 export type { RunLimits } from './engine/agent/execute-run.js';
 export type { SessionRun } from './engine/agent/session/index.js';
 export type { SupplementReceipt } from './engine/agent/supplements.js';
-export { RunBlockedError } from './engine/agent/governance/step-hooks.js';
+export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
 
 // A workflow run: its handle, events, result and interrupts; the inner run of an agent node (R-6).
 export {
-  type AgentInvocationReference,
   InterruptOutsideWorkflowError,
   InvalidStateUpdateError,
   innerRunIdOf,
@@ -222,12 +227,6 @@ export {
   type EventBus,
   InMemoryEventBus,
 } from './hooks/index.js';
-export {
-  createDenyingMcpApprovalPort,
-  type McpApprovalDecision,
-  type McpApprovalPort,
-  type McpApprovalRequest,
-} from './capabilities/mcp/approval-port.js';
 
 // The sandbox's availability and the run directory's cleanup, for a host's operations.
 export {
@@ -238,10 +237,42 @@ export {
 } from './sandbox/index.js';
 
 // Runs this process does not own (ADR 0005): describe, follow, stop, supplement, approve, create,
-// list and delete them through the store.
-export * from './client/index.js';
+// list and delete them, and read a session's history, through the store. `runEventSchema` is the
+// run events' contract (zod; `@agentloom/sdk/schemas/run-event.schema.json` as JSON Schema).
+export {
+  type CreateRunOptions,
+  type HostedRunEvent,
+  type Page,
+  RunClient,
+  type RunClientOptions,
+  type RunSummary,
+  runEventSchema,
+} from './client/index.js';
+export type {
+  AgentRunDescription,
+  ApprovalDescription,
+  CompressionDescription,
+  HookChangeDescription,
+  OperationDescription,
+  OperationStatus,
+  RunDescription,
+  SupplementDescription,
+  TaskDescription,
+} from './client/index.js';
 
-// Errors a host handles: ownership (R-1…R-5), refused requests, model failures, workspace refusals.
+// Where runs are kept: the store a host gives its agents, workflows and `RunClient`. Writing a
+// store: `@agentloom/sdk/ports`.
+export {
+  type JournalEntry,
+  MemoryRunStore,
+  type MemoryRunStoreOptions,
+  type RunKind,
+  type RunMetadata,
+  type RunStore,
+  type StoredRunStatus,
+} from './store/index.js';
+
+// Errors a host handles: ownership (R-1…R-5), refused requests, the store, workspace refusals.
 export {
   type AgentIdentity,
   AgentMismatchError,
@@ -252,11 +283,13 @@ export {
   RunAlreadyExistsError,
   RunNotFinishedError,
   RunNotFoundError,
-  ModelCallError,
   OwnershipLostError,
   RunNotActiveError,
   RunDetachedError,
   RunOwnedElsewhereError,
+  StoreFailureError,
+  StoreFileChangedError,
+  UnsupportedJournalFormatError,
 } from './core/errors/index.js';
 export {
   FileEditConflictError,
@@ -267,66 +300,4 @@ export {
   SandboxUnavailableError,
   WorkspaceAccessError,
   type WorkspaceRefusalReason,
-} from './sandbox/index.js';
-
-// =============================================================================================
-// 3. Writing an adapter: a run store, a model provider, a sandbox
-// =============================================================================================
-
-// The run store port (ADR 0001, 0002): rows (`RunRecord`) and journal entries, fenced by epoch.
-// `runStoreContract` in `@agentloom/sdk/testing` checks an implementation.
-export {
-  type AcquireRequest,
-  type AcquireResult,
-  type AppendRequest,
-  type CreateRunRequest,
-  type ExternalAppendRequest,
-  type JournalEntry,
-  MemoryRunStore,
-  type MemoryRunStoreOptions,
-  type NewJournalEntry,
-  type ReadJournalOptions,
-  type ReadSessionRequest,
-  type RunKind,
-  type RunLabels,
-  type RunListPosition,
-  type RunListQuery,
-  type RunMetadata,
-  type RunRecord,
-  type RunStore,
-  type SessionListQuery,
-  type SessionRecord,
-  type SessionRunRead,
-  type StoredRunStatus,
-} from './store/index.js';
-export {
-  StaleEpochError,
-  StoreFailureError,
-  StoreFileChangedError,
-  UnsupportedJournalFormatError,
-} from './core/errors/index.js';
-
-// The model port: one attempt per call, no retries (the engine retries by the run policy).
-export type {
-  FinishReason,
-  LanguageModelV1,
-  ModelCallOptions,
-  ModelRequest,
-  ModelResponse,
-  ModelResponseMetadata,
-  ModelServer,
-  ModelStreamPart,
-  ToolDefinition,
-} from './model/index.js';
-export type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage, UserMessage } from './core/messages.js';
-
-// The sandbox port: how `run_command` runs a process confined to the workspace's view.
-export type {
-  CommandRequest,
-  CommandResult,
-  HostUser,
-  ProcessLaunch,
-  ProcessRequest,
-  Sandbox,
-  WorkspaceView,
 } from './sandbox/index.js';

@@ -1,4 +1,4 @@
-import type { LanguageModelV1, ModelCallOptions, ModelRequest, ModelStreamPart } from '@agentloom/sdk';
+import type { LanguageModelV1, ModelCallOptions, ModelRequest, ModelStreamPart } from '@agentloom/sdk/ports';
 
 /** One scripted answer of the offline demo model. */
 export interface DemoReply {

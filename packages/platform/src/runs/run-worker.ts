@@ -4,6 +4,7 @@ import {
   type Agent,
   type AgentRun,
   RunDetachedError,
+  type RunHandle,
   RunNotFoundError,
   RunOwnedElsewhereError,
   type StateDefinition,
@@ -91,8 +92,8 @@ export class RunWorker {
   /** What this worker can execute; it claims only runs these meet (NOT-18). */
   readonly capabilities: WorkerCapabilities;
   private readonly executing = new Map<string, Promise<void>>();
-  /** The SDK handles of the runs executing here (agent and workflow runs alike), for a hand-over. */
-  private readonly handles = new Map<string, AgentRun | WorkflowRun>();
+  /** The SDK handles of the runs executing here (agent and workflow runs alike: one `RunHandle`), for a hand-over. */
+  private readonly handles = new Map<string, RunHandle>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly registry: WorkerRegistry;
@@ -399,7 +400,7 @@ export class RunWorker {
       // loaded machine that read can come after a renewal was late, and the owner went unreported.
       void (async () => {
         try {
-          const events = handle.events() as AsyncIterable<{ type: string; epoch?: number }>;
+          const events = handle.events();
           for await (const event of events) {
             if (event.type !== 'run-start' && event.type !== 'workflow-start') return;
             const description = await runClient.describeRun(run.id);
@@ -411,6 +412,6 @@ export class RunWorker {
         }
       })();
     }
-    return handle.result() as Promise<{ status: string }>;
+    return handle.result();
   }
 }

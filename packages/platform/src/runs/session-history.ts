@@ -1,4 +1,4 @@
-import { Agent, type LanguageModel, type Message, RunNotFoundError, type SessionRun } from '@agentloom/sdk';
+import { type Message, RunNotFoundError, type SessionRun } from '@agentloom/sdk';
 import type { PlatformServices } from '../http/services.js';
 import { type ApiRunStatus, apiStatusOf } from './run-status.js';
 
@@ -21,28 +21,17 @@ export interface HistoryRun {
   messages: Message[];
 }
 
-/** A model that is never called: the history reader only reads the store. */
-const unusedModel: LanguageModel = {
-  specificationVersion: 'v1',
-  provider: 'none',
-  modelId: 'history-reader',
-  doStream() {
-    throw new Error('The session history reader never calls a model.');
-  },
-};
-
 /**
  * The raw record of every run of a session, oldest first (H-1, PLATFORM.md §4.4), read through
- * the SDK's public API: `Agent.sessionRuns` for the runs that started (inputs, supplements with
+ * the SDK's public API: `RunClient.readSessionHistory` for the runs that started (inputs, supplements with
  * consumed marks, carried supplements, outcomes, messages), and `RunClient.describeRun` and
  * the store port's `readJournal` for runs that never started (queued, or stopped while queued, D-P10), so that
  * every question the session was asked appears. Never shortened, whatever the model sees.
  */
 export async function readSessionHistory(services: PlatformServices, sessionId: string): Promise<HistoryRun[]> {
   const { database, runClient, runStore } = services;
-  const reader = new Agent({ name: 'session-history', mode: 'react', model: unusedModel, prompt: '-', store: runStore });
   const started = new Map<string, SessionRun>();
-  for (const run of await reader.sessionRuns(sessionId)) started.set(run.runId, run);
+  for (const run of await runClient.readSessionHistory(sessionId)) started.set(run.runId, run);
   const rows = await database
     .selectFrom('runs')
     .select(['id', 'created_at'])

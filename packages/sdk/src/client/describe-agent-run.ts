@@ -1,4 +1,4 @@
-import type { AgentJournalRecord } from '../engine/agent/agent-journal.js';
+import { agentJournal } from '../engine/agent/agent-journal.js';
 import { type AgentRunState, foldAgentJournal, type OperationState } from '../engine/agent/agent-state.js';
 import type { JournalEntry } from '../store/run-store.js';
 import type {
@@ -76,7 +76,7 @@ function operationStatus(operation: OperationState, options: { ownerLive: boolea
 
 function approvalsOf(journal: readonly JournalEntry[], state: AgentRunState): AgentRunDescription['approvals'] {
   return journal.flatMap((entry) => {
-    const record = entry as unknown as AgentJournalRecord;
+    const record = agentJournal.recordOf(entry);
     if (record.type !== 'approval-requested') return [];
     const decided = state.operations.get(record.data.operationId)?.approval?.decided;
     return [
@@ -109,7 +109,7 @@ function supplementsOf(state: AgentRunState, finished: boolean): SupplementDescr
 
 function compressionsOf(journal: readonly JournalEntry[]): CompressionDescription[] {
   return journal.flatMap((entry) => {
-    const record = entry as unknown as AgentJournalRecord;
+    const record = agentJournal.recordOf(entry);
     return record.type === 'compression-committed'
       ? [{ taskId: record.taskId, coveredUpTo: record.data.coveredUpTo, usage: record.data.usage }]
       : [];
@@ -120,7 +120,7 @@ function hookChangesOf(journal: readonly JournalEntry[], state: AgentRunState): 
   const changes: HookChangeDescription[] = [];
   const rawArguments = new Map<string, unknown>();
   for (const entry of journal) {
-    const record = entry as unknown as AgentJournalRecord;
+    const record = agentJournal.recordOf(entry);
     if (record.type === 'model-responded') {
       for (const [index, call] of (record.data.message.toolCalls ?? []).entries()) {
         rawArguments.set(`${record.taskId}/${record.data.loop}/${index}`, call.arguments);

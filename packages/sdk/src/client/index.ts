@@ -7,3 +7,4 @@ export {
   type RunSummary,
 } from './run-client.js';
 export type * from './run-description.js';
+export { agentRunEventSchema, runEventSchema, workflowEventSchema, workflowRunEventSchema } from './run-event-schema.js';

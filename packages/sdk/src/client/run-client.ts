@@ -6,6 +6,7 @@ import type { RunResult } from '../core/run-result.js';
 import { hasAgentRunStarted } from '../engine/agent/agent-state.js';
 import { type ApprovalDecision, recordApprovalDecision } from '../engine/agent/governance/decide-approval.js';
 import { AgentEventProjector, type RunEvent } from '../engine/agent/run-events.js';
+import { readSessionRecord, type SessionRun } from '../engine/agent/session/index.js';
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
 import { findRunRequest, type RunRequestedRecord, stopRequestEntry } from '../engine/run/run-requests.js';
 import { WorkflowEventProjector } from '../engine/workflow/workflow-event-projector.js';
@@ -73,8 +74,8 @@ export interface Page<Item> {
 
 /**
  * Works on runs that this process does not own, through the store only (B-8): describe them,
- * read and follow their events, stop them, add supplements, decide approvals, create runs for a
- * worker to execute later, list and delete them. Separate from `Agent` and `Workflow` (which
+ * read and follow their events, stop them, add supplements, decide approvals, read a session's
+ * history, create runs for a worker to execute later, list and delete them. Separate from `Agent` and `Workflow` (which
  * execute runs), like a Temporal client is separate from its workers.
  *
  * @example
@@ -279,6 +280,20 @@ export class RunClient {
   async decideApproval(runId: string, decision: ApprovalDecision): Promise<{ runId: string; sequence: number }> {
     await this.existingRun(runId);
     return recordApprovalDecision(this.store, runId, decision);
+  }
+
+  /**
+   * The raw record of a session's agent runs, oldest first (H-1): each run's input, its
+   * supplements (and whether the entry role consumed them), the supplements carried into it, its
+   * outcome and its entry role's messages — never shortened, whatever the model saw. Runs that
+   * never started (pending, or stopped while pending) are not in it: `listRuns({ sessionId })`
+   * and `describeRun` show them.
+   */
+  async readSessionHistory(sessionId: string): Promise<SessionRun[]> {
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw new InvalidRunRequestError(`(session ${String(sessionId)})`, 'A session id must be a non-empty string.');
+    }
+    return readSessionRecord(this.store, sessionId);
   }
 
   /** Runs newest first, filtered, one page at a time (keyset pagination). */

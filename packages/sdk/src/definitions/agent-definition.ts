@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { contextOptionsSchema } from '../engine/agent/context-options.js';
 import { executionOptionsSchema } from '../engine/agent/execution-options.js';
+import { hookTriggers } from '../hooks/hook-types.js';
 import { formatVersionSchema, jsonSchemaValueSchema, referenceSchema } from './definition-parts.js';
 
 const references = z.array(referenceSchema);
@@ -34,26 +35,8 @@ const hookReferenceSchema = z.union([
     .strict(),
 ]);
 
-/** The trigger points hooks attach to (K-4), as in the hook map of an agent's code configuration. */
-export const hookTriggerNames = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'PermissionRequest',
-  'SessionStart',
-  'SessionEnd',
-  'ModelRequest',
-  'ModelResponse',
-] as const;
-
 const hooksSchema = z
-  .object(Object.fromEntries(hookTriggerNames.map((trigger) => [trigger, z.array(hookReferenceSchema).optional()])))
+  .object(Object.fromEntries(hookTriggers.map((trigger) => [trigger, z.array(hookReferenceSchema).optional()])))
   .strict()
   .describe('Hooks by trigger point, each list in the order it runs (K-4, K-8).');
 

@@ -28,19 +28,21 @@ export interface Comparison {
 /** The declarative condition language of routes and loops: comparisons combined with all/any/not. */
 export type Condition = Comparison | { all: Condition[] } | { any: Condition[] } | { not: Condition };
 
-const operators = [
-  'equals',
-  'notEquals',
-  'in',
-  'greaterThan',
-  'greaterThanOrEqual',
-  'lessThan',
-  'lessThanOrEqual',
-  'contains',
-  'exists',
-  'isEmpty',
-  'matches',
-] as const;
+/** The operators of a comparison and their values: the one list the schema and its checks use. */
+const operatorSchemas = {
+  equals: jsonValueSchema.optional(),
+  notEquals: jsonValueSchema.optional(),
+  in: z.array(jsonValueSchema).optional(),
+  greaterThan: z.number().optional(),
+  greaterThanOrEqual: z.number().optional(),
+  lessThan: z.number().optional(),
+  lessThanOrEqual: z.number().optional(),
+  contains: jsonValueSchema.optional(),
+  exists: z.boolean().optional(),
+  isEmpty: z.boolean().optional(),
+  matches: z.string().optional(),
+};
+const operators = Object.keys(operatorSchemas) as (keyof typeof operatorSchemas)[];
 
 const comparisonSchema = z
   .object({
@@ -48,17 +50,7 @@ const comparisonSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dotted path such as "review.score"')
       .describe('A dotted path; its first segment is a state field.'),
-    equals: jsonValueSchema.optional(),
-    notEquals: jsonValueSchema.optional(),
-    in: z.array(jsonValueSchema).optional(),
-    greaterThan: z.number().optional(),
-    greaterThanOrEqual: z.number().optional(),
-    lessThan: z.number().optional(),
-    lessThanOrEqual: z.number().optional(),
-    contains: jsonValueSchema.optional(),
-    exists: z.boolean().optional(),
-    isEmpty: z.boolean().optional(),
-    matches: z.string().optional(),
+    ...operatorSchemas,
   })
   .strict()
   .superRefine((comparison, context) => {

@@ -7,14 +7,13 @@ import { type JsonSchema, zodFromJsonSchema } from '../core/json-schema/index.js
 import { Agent } from '../engine/agent/agent.js';
 import { type AgentConfig, agentConfigIssues, type ExecutorConfig } from '../engine/agent/agent-config.js';
 import type { Guardrail, Guardrails, ToolGuardrail } from '../hooks/guardrails.js';
-import type { Hook, HookMap, HookTrigger } from '../hooks/hook-types.js';
+import { type Hook, type HookMap, type HookTrigger, hookTriggers } from '../hooks/hook-types.js';
 import {
   type AgentDefinition,
   agentDefinitionSchema,
   agentDefinitionSharedSchema,
   type CapabilityReferences,
   type HookReference,
-  hookTriggerNames,
 } from './agent-definition.js';
 import { type DefinitionRegistry, toolsByName } from './definition-registry.js';
 import { type DefinitionProblem, InvalidDefinitionError, pathOf } from './invalid-definition-error.js';
@@ -204,7 +203,7 @@ function resolveHooks(
   problems: DefinitionProblem[],
 ): HookMap {
   const map: Record<string, Hook[]> = {};
-  for (const trigger of hookTriggerNames) {
+  for (const trigger of hookTriggers) {
     const references = definitions[trigger];
     if (!references) continue;
     map[trigger] = references.flatMap((reference, index) => {

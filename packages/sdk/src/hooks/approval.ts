@@ -1,6 +1,6 @@
 /** What needs a decision: a call whose gate said `ask` (K-5, N-1). */
 export interface ApprovalRequest {
-  /** Stable across crashes and machines: decide with this id (`agent.approve`). */
+  /** Stable across crashes and machines: decide with this id (`RunClient.decideApproval`). */
   approvalId: string;
   runId: string;
   sessionId: string;
@@ -22,7 +22,7 @@ export interface ApprovalDecision {
  * Where `ask` goes (K-5). A pending approval lives in the run's journal, so it survives a crash
  * and cannot be decided after the run is final. The port is told about each request (again after
  * a takeover, with the same id) and may answer directly; otherwise the decision arrives through
- * `agent.approve(...)` from any machine. An unanswered request is denied at the approval timeout.
+ * `RunClient.decideApproval(runId, …)` from any machine. An unanswered request is denied at the approval timeout.
  */
 export interface ApprovalPort {
   request(approval: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined> | ApprovalDecision | undefined;

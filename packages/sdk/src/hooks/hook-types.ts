@@ -1,22 +1,30 @@
 /**
- * Hooks by trigger point (K-4): the Claude Code hook events plus model request/response. A hook
- * that decides or modifies is awaited in a fixed order; an observer (`observe: true`) is not.
+ * The trigger points hooks attach to (K-4): the Claude Code hook events plus model request and
+ * response. The one list that `HookTrigger`, the agent configuration's hook map and the
+ * definition format's `hooks` are derived from.
  */
-export type HookTrigger =
-  | 'PreToolUse'
-  | 'PostToolUse'
-  | 'PostToolUseFailure'
-  | 'PostToolBatch'
-  | 'UserPromptSubmit'
-  | 'Stop'
-  | 'SubagentStart'
-  | 'SubagentStop'
-  | 'PreCompact'
-  | 'PermissionRequest'
-  | 'SessionStart'
-  | 'SessionEnd'
-  | 'ModelRequest'
-  | 'ModelResponse';
+export const hookTriggers = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PermissionRequest',
+  'SessionStart',
+  'SessionEnd',
+  'ModelRequest',
+  'ModelResponse',
+] as const;
+
+/**
+ * A hook trigger point (`hookTriggers`). A hook that decides or modifies is awaited in a fixed
+ * order; an observer (`observe: true`) is not.
+ */
+export type HookTrigger = (typeof hookTriggers)[number];
 
 /** The trusted identity of the step a hook sees; hooks can read it, never change it (K-8). */
 export interface HookIdentity {
@@ -48,6 +56,9 @@ export interface HookSubjects {
   ModelResponse: { finishReason: string; toolCalls: number; outputTokens: number };
 }
 
+/** What a hook may decide: the one list `HookDecision` and the hook chain's answer check use. */
+export const hookDecisions = ['allow', 'deny', 'ask', 'block'] as const;
+
 /**
  * A hook's answer (K-5). `allow` lets the step go on (it never bypasses permission, argument,
  * budget, stop or deadline checks); `deny` refuses it and cannot be overturned later in the chain;
@@ -55,7 +66,7 @@ export interface HookSubjects {
  * Stop); `modify` replaces what the step works with. Returning nothing means no opinion.
  */
 export interface HookDecision {
-  decision?: 'allow' | 'deny' | 'ask' | 'block';
+  decision?: (typeof hookDecisions)[number];
   reason?: string;
   /** Replacements, per trigger: `arguments` (PreToolUse), `result` (PostToolUse), `text` (UserPromptSubmit), `task` (SubagentStart), `output` (SubagentStop). */
   modify?: Record<string, unknown>;

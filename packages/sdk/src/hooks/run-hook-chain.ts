@@ -1,16 +1,17 @@
-import type {
-  ChainResult,
-  Hook,
-  HookContext,
-  HookDecision,
-  HookIdentity,
-  HookOutcome,
-  HookSubjects,
-  HookTrigger,
+import {
+  type ChainResult,
+  type Hook,
+  type HookContext,
+  type HookDecision,
+  type HookIdentity,
+  type HookOutcome,
+  type HookSubjects,
+  type HookTrigger,
+  hookDecisions,
 } from './hook-types.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
-const decisions = new Set(['allow', 'deny', 'ask', 'block']);
+const decisions: ReadonlySet<unknown> = new Set(hookDecisions);
 
 /** Which subject fields each trigger lets a hook replace; everything else is identity or control (K-8). */
 const modifiable: { [Trigger in HookTrigger]: readonly string[] } = {
@@ -166,7 +167,7 @@ function isDecision(value: unknown): value is HookDecision | undefined {
   if (typeof value !== 'object') return false;
   const record = value as Record<string, unknown>;
   if (Object.keys(record).some((key) => key !== 'decision' && key !== 'reason' && key !== 'modify')) return false;
-  if (record.decision !== undefined && !decisions.has(record.decision as string)) return false;
+  if (record.decision !== undefined && !decisions.has(record.decision)) return false;
   if (record.reason !== undefined && typeof record.reason !== 'string') return false;
   if (record.modify !== undefined && (typeof record.modify !== 'object' || record.modify === null)) return false;
   return true;

@@ -10,8 +10,8 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Agent, lastValue, type ModelRequest, RunClient, START, tool, type Workflow, WorkflowBuilder } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+import { Agent, lastValue, RunClient, START, tool, type Workflow, WorkflowBuilder } from '../../src/index.js';
+import { type ModelRequest, ScriptedModel } from '../../src/testing/index.js';
 import { openStore } from '../crash/open-store.js';
 import { waitOutOwner } from '../helpers/child-process.js';
 

@@ -8,9 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
-import { Agent } from '../../src/index.js';
+import { RunClient } from '../../src/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
 import { runScript } from '../helpers/child-process.js';
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'governance-child.ts');
@@ -56,16 +55,7 @@ describe('governance across a crash', () => {
       expect(crashed.killed).toBe(true);
       // Someone decides on another machine while nobody owns the run.
       const store = new SqliteRunStore({ path: target.GOVERNANCE_DATABASE });
-      const approver = new Agent({
-        name: 'governed',
-        mode: 'react',
-        model: new ScriptedModel({ replies: [] }),
-        prompt: 'x',
-        store,
-      });
-      await approver.approve({
-        sessionId: 'governance',
-        runId: target.GOVERNANCE_RUN_ID,
+      await new RunClient({ store }).decideApproval(target.GOVERNANCE_RUN_ID, {
         approvalId: 'entry/1/0',
         approved,
         decidedBy: 'alice',

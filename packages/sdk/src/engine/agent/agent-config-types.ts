@@ -45,7 +45,7 @@ interface AgentConfigBase {
   permissions?: PermissionPolicy;
   /** Input, output and tool guardrails (N-2); they fail closed. */
   guardrails?: Guardrails;
-  /** Where `ask` decisions go (K-5); decisions may also come through `agent.approve`. */
+  /** Where `ask` decisions go (K-5); decisions may also come through `RunClient.decideApproval`. */
   approvals?: ApprovalPort;
   /** How long an approval may stay pending before it counts as denied; default 10 minutes. */
   approvalTimeoutMs?: number;

@@ -7,7 +7,7 @@ import { zodSchemaProblem } from '../../core/zod-schema-check.js';
 import type { ApprovalPort } from '../../hooks/approval.js';
 import type { EventBus } from '../../hooks/event-bus.js';
 import type { Guardrails } from '../../hooks/guardrails.js';
-import type { HookMap } from '../../hooks/hook-types.js';
+import { type HookMap, hookTriggers } from '../../hooks/hook-types.js';
 import type { PermissionPolicy } from '../../hooks/permission-policy.js';
 import { permissionPolicySchema } from '../../hooks/permission-policy.js';
 import type { LanguageModel, ModelSettings } from '../../model/language-model.js';
@@ -74,22 +74,6 @@ const hookSchema = z
     handle: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
   })
   .strict();
-const hookTriggers = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'PermissionRequest',
-  'SessionStart',
-  'SessionEnd',
-  'ModelRequest',
-  'ModelResponse',
-] as const;
 const hookMapSchema = z
   .object(Object.fromEntries(hookTriggers.map((trigger) => [trigger, z.array(hookSchema).optional()])))
   .strict();

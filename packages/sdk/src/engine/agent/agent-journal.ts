@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { HookOutcome } from '../../hooks/hook-types.js';
 import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
+import { journalReader } from '../run/journal-reader.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -201,6 +202,9 @@ export type AgentJournalRecord =
 
 /** The `type` of every agent journal record. */
 export type AgentJournalRecordType = AgentJournalRecord['type'];
+
+/** The typed reads of an agent run's journal. */
+export const agentJournal = journalReader<AgentJournalRecord>();
 
 /**
  * Which earlier runs of its session a run's history is made of (H-3, ADR 0010). Its size depends

@@ -4,7 +4,7 @@ import { addUsage, emptyUsage, type Message, type ToolCall, type Usage } from '.
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry } from '../../store/run-store.js';
 import {
-  type AgentJournalRecord,
+  agentJournal,
   type CarriedSupplement,
   READABLE_AGENT_JOURNAL_FORMATS,
   type SessionCheckpoint,
@@ -154,8 +154,9 @@ export function hasAgentRunStarted(entries: readonly JournalEntry[]): boolean {
  * the run's own messages (session reading, descriptions, events) may leave it out.
  */
 function createAgentRunState(runId: string, entry: JournalEntry, resolved: readonly Message[] | undefined): AgentRunState {
-  const data = (entry as unknown as Extract<AgentJournalRecord, { type: 'run-started' }>).data;
-  if (!READABLE_AGENT_JOURNAL_FORMATS.includes(data?.formatVersion)) {
+  const record = agentJournal.recordOf(entry);
+  const data = record.type === 'run-started' ? record.data : undefined;
+  if (!data || !READABLE_AGENT_JOURNAL_FORMATS.includes(data.formatVersion)) {
     throw new UnsupportedJournalFormatError(runId, data?.formatVersion);
   }
   const history = data.history ?? resolved ?? [];
@@ -201,7 +202,7 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
  * this same function, so a recovered run is exactly the run that was interrupted.
  */
 export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void {
-  const record = entry as unknown as AgentJournalRecord;
+  const record = agentJournal.recordOf(entry);
   switch (record.type) {
     case 'run-started':
     case 'run-requested':

@@ -9,9 +9,9 @@ import { createAgentTracing } from '../../telemetry/agent-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { assertRunRequestShape } from '../run/run-request-validation.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
+import { AgentRun } from './agent-run.js';
 import { estimateTokens } from './compression/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
-import { recordApprovalDecision } from './governance/decide-approval.js';
 import { createGovernance, type Governance } from './governance/governance.js';
 import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
@@ -20,9 +20,6 @@ import { ReactNode } from './nodes/react-node.js';
 import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
 import type { RunEvent } from './run-events.js';
-import { Run } from './run-handle.js';
-import { readSessionRecord, type SessionRun } from './session/index.js';
-import { type SupplementReceipt, submitSupplement } from './supplements.js';
 
 /** Arguments of `agent.run()`. */
 export interface AgentRunOptions {
@@ -55,7 +52,9 @@ export interface AgentRunOptions {
  * An agent: a validated configuration that runs durably, in ReAct or Plan–Executor mode.
  * Constructing one validates the whole configuration and throws `InvalidConfigurationError`
  * before any side effect; it starts nothing (B-4). Each `run()` call creates, resumes, or reports
- * on one run in the store.
+ * on one run in the store. An agent builds and runs; everything a host does to runs it does not
+ * execute here — supplements, approval decisions, stops, the session's history, events — goes
+ * through `RunClient` (ADR 0005, 0020).
  *
  * @example
  * const agent = new Agent({ name: 'helper', mode: 'react', model, prompt: 'You help.', tools: [add], store });
@@ -102,7 +101,7 @@ export class Agent {
    * input twice, never resets the budget or deadline, and never starts a second executor while a
    * live owner holds the run (R-3).
    */
-  run(options: AgentRunOptions): Run {
+  run(options: AgentRunOptions): AgentRun {
     assertRunRequestShape(options);
     const input = this.checkInput(options);
     const variables = { ...this.config.variables, ...(options.variables ?? {}) };
@@ -148,16 +147,16 @@ export class Agent {
       const identity = { runId, sessionId: options.sessionId, agentName: this.name };
       observers.push((event) => bus.publish({ identity, event }));
     }
-    return new Run({
+    return new AgentRun({
       runId,
       sessionId: options.sessionId,
       control,
       store: this.store,
       observers,
-      execute: async (hooks) => {
+      execute: async (reporter) => {
         // Whatever way the execution ends (an early error included), the control lets go of the
         // caller's signal.
-        const result = await executeAgentRun(runnable, request, control, hooks)
+        const result = await executeAgentRun(runnable, request, control, reporter)
           // Settled without its finish event (handed over, ownership lost): the open spans end now.
           .catch((error: unknown) => {
             tracing?.abandon(error);
@@ -197,42 +196,6 @@ export class Agent {
       );
     }
     return input;
-  }
-
-  /**
-   * Sends a supplement to an active run of this agent from anywhere — this process, or a server
-   * that does not execute the run (S-1, S-2, H-2). It is recorded at once as a user message of
-   * that run; the run's entry role (the ReAct role or the planner, never an executor) sees it
-   * before its next model call. Throws `RunNotActiveError` when the run has ended: the text is
-   * then a new question for a new run.
-   */
-  supplement(options: { sessionId: string; runId: string; text: string }): Promise<SupplementReceipt> {
-    return submitSupplement(this.store, options);
-  }
-
-  /**
-   * Decides a pending approval of a run from anywhere (K-5): the first decision wins, and none is
-   * taken after the run has ended (`RunNotActiveError`).
-   */
-  async approve(options: {
-    sessionId: string;
-    runId: string;
-    approvalId: string;
-    approved: boolean;
-    reason?: string;
-    decidedBy?: string;
-  }): Promise<void> {
-    const run = await this.store.getRun(options.runId);
-    if (run && run.sessionId !== options.sessionId) {
-      throw new InvalidRunRequestError(options.runId, `Run ${options.runId} belongs to another session.`);
-    }
-    const { sessionId: _sessionId, runId, ...decision } = options;
-    await recordApprovalDecision(this.store, runId, decision);
-  }
-
-  /** The raw record of a session's runs, oldest first (H-1): inputs, supplements, outcomes, messages. */
-  sessionRuns(sessionId: string): Promise<SessionRun[]> {
-    return readSessionRecord(this.store, sessionId);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../capabilities/tools/tool.js';
+import { RunClient } from '../../client/run-client.js';
 import type { Message } from '../../core/messages.js';
 import type { ModelRequest } from '../../model/language-model.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
@@ -91,7 +92,7 @@ describe('compression (H-5…H-11, C-2)', () => {
     expect(compressions[1]?.messages[0]?.content).toContain('[Summary of the earlier conversation');
     // Compression is not a business loop; raw history is never shortened (H-4).
     expect(journal.filter((entry) => entry.type === 'loop-started')).toHaveLength(9);
-    const raw = (await agent.sessionRuns('s'))[0]?.messages ?? [];
+    const raw = (await new RunClient({ store: agent.store }).readSessionHistory('s'))[0]?.messages ?? [];
     expect(toolCount(raw)).toBe(8);
   });
 

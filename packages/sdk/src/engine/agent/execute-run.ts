@@ -1,12 +1,12 @@
-import { InvalidRunRequestError, RunOwnedElsewhereError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
-import { createOwnerId } from '../../core/ids.js';
+import { InvalidRunRequestError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { AcquireResult, JournalEntry, RunRecord } from '../../store/run-store.js';
-import { DurableRun } from '../run/durable-run.js';
+import type { JournalEntry, RunRecord } from '../../store/run-store.js';
+import type { DurableRun } from '../run/durable-run.js';
+import { executeDurableRun, type OpenedRun } from '../run/execute-durable-run.js';
 import type { RunControl } from '../run/run-control.js';
+import type { RunReporter } from '../run/run-handle.js';
 import { findRunRequest } from '../run/run-requests.js';
-import { retryTransient } from '../run/store-retry.js';
-import type { AgentJournalRecord, HistoryReference } from './agent-journal.js';
+import { type AgentJournalRecord, agentJournal } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal, hasAgentRunStarted } from './agent-state.js';
 import { driveToResult } from './drive-run.js';
 import { recordLostAttempts } from './operation-runner.js';
@@ -15,129 +15,125 @@ import { eventOfEntry, type RunEvent } from './run-events.js';
 import { assertSameRun } from './run-identity.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
 import { type HistoryParts, resolveHistory, type SelectedHistory } from './session/index.js';
-import { createRunStartedEntry } from './start-run.js';
-
-/** How an execution reports back to its `Run` handle. */
-export interface RunHooks {
-  emit: (event: RunEvent) => void;
-  /** Called once the run is owned here, with what a durable stop request needs. */
-  owned?: (durable: DurableRun<AgentRunState, AgentJournalRecord>) => void;
-  /** Called once the store has answered `acquire`: from then on the run exists (or existed). */
-  acquired: () => void;
-}
+import { createRunStartedEntry, type RunStart } from './start-run.js';
 
 export type { RunLimits, RunnableAgent, RunRequest } from './runnable-agent.js';
 
+/** An agent run as its owner opened it: the journal it folded and the history it resolved. */
+interface OpenedAgentRun extends OpenedRun<AgentRunState> {
+  run: RunRecord;
+  outcome: 'created' | 'acquired';
+  journal: JournalEntry[];
+  parts: HistoryParts | undefined;
+}
+
 /**
- * Executes one `run` call by the run's stored state (R-2): creates a new run, takes over an
- * unfinished one whose owner is gone, answers `owned-elsewhere` while a live owner holds it, or
- * returns the stored result of a finished one without calling the model. Re-entering never
- * appends the input again nor resets the budget or deadline (R-3).
+ * Executes one `run` call by the run's stored state (R-2) through the durable-run life both
+ * engines share (`executeDurableRun`): creates a new run, takes over an unfinished one whose owner
+ * is gone, answers `owned-elsewhere` while a live owner holds it, or returns the stored result of a
+ * finished one without calling the model. Re-entering never appends the input again nor resets
+ * the budget or deadline (R-3).
  */
-export async function executeAgentRun(
+export function executeAgentRun(
   agent: RunnableAgent,
   request: RunRequest,
   control: RunControl,
-  hooks: RunHooks,
+  reporter: RunReporter<RunEvent>,
 ): Promise<RunResult> {
-  const { emit } = hooks;
+  const { emit } = reporter;
   const { store } = agent;
-  const ownerId = createOwnerId();
   const now = Date.now;
+  const agentIdentity = { name: agent.name, mode: agent.mode, roles: agent.roles };
   // The history and carried supplements are selected only for a run that does not exist yet; a
   // race with another creator is settled by `acquire` (only one `created`).
-  // The calls before the run is ours have no side effect to lose: a transient store failure is
-  // retried for up to one lease length, then reported.
-  const startedAt = now();
-  const retrying = <T>(call: () => Promise<T>) => retryTransient(call, { until: () => startedAt + agent.leaseMs });
-  const existing = await retrying(() => store.getRun(request.runId));
-  if (!existing && request.input === undefined) {
-    throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
-  }
-  if (existing && existing.kind !== 'agent') {
-    throw new InvalidRunRequestError(
-      request.runId,
-      `Run ${request.runId} is a ${existing.kind} run; an agent cannot execute it.`,
-    );
-  }
-  const started = existing ? undefined : await retrying(() => createRunStartedEntry(agent, request, now()));
-  const acquired = ownAcquire(
-    ownerId,
-    Boolean(started),
-    await retrying(() =>
-      store.acquire({
-        runId: request.runId,
-        sessionId: request.sessionId,
-        ownerId,
-        leaseMs: agent.leaseMs,
-        deadlineAt: (started?.record.data as { deadlineAt?: number } | undefined)?.deadlineAt ?? 0,
-        // A run that existed at `getRun` is never created again, so no entries are needed for it.
+  let started: RunStart | undefined;
+  return executeDurableRun<AgentRunState, AgentJournalRecord, OpenedAgentRun, RunResult>({
+    store,
+    kind: 'agent',
+    runId: request.runId,
+    sessionId: request.sessionId,
+    leaseMs: agent.leaseMs,
+    control,
+    onAcquired: reporter.acquired,
+    creation: async (existing, call) => {
+      if (!existing && request.input === undefined) {
+        throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
+      }
+      started = existing ? undefined : await call(() => createRunStartedEntry(agent, request, now()));
+      return {
+        deadlineAt: started?.record.data.deadlineAt ?? 0,
         initialEntries: started ? [started.record] : [],
         labels: { kind: 'agent', name: agent.name, metadata: request.metadata ?? {} },
-      }),
-    ),
-  );
-  hooks.acquired();
-  const { run } = acquired;
-  const agentIdentity = { name: agent.name, mode: agent.mode, roles: agent.roles };
-  if (acquired.outcome === 'terminal') {
-    // A finished run's answer goes only to its own agent and question.
-    const [first] = await retrying(() => store.readJournal(run.runId, { limit: 1 }));
-    const start = first?.type === 'run-requested' ? await retrying(() => startOf(store, run.runId)) : first;
-    assertSameRun(run.runId, start, agentIdentity, request.input);
-    const result = run.result as RunResult;
-    emit({ type: 'run-finish', runId: run.runId, result, sequence: run.lastSequence });
-    return result;
-  }
-  if (acquired.outcome === 'owned-elsewhere') {
-    throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
-  }
-  let state: AgentRunState;
-  let journal: JournalEntry[];
-  let parts: HistoryParts | undefined;
-  try {
-    journal = await retrying(() => store.readJournal(run.runId));
-    // The history a new run selected is at hand; a resumed run reads the runs its `run-started`
-    // refers to again (format 2, ADR 0010); a format-1 `run-started` carries its own copy.
-    let history: SelectedHistory | undefined =
-      acquired.outcome === 'created' && started ? { messages: started.history, parts: started.parts } : undefined;
-    // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
-    // the recorded request, after whatever supplements reached it while it was pending.
-    if (!hasAgentRunStarted(journal)) ({ journal, history } = await startPendingRun(agent, request, run, journal, now()));
-    history ??= await retrying(() => historyOf(store, run, journal));
-    parts = history?.parts;
-    state = foldAgentJournal(run.runId, journal, history?.messages);
-    assertSameRun(
-      run.runId,
-      journal.find((entry) => entry.type === 'run-started'),
-      agentIdentity,
-      request.input,
-    );
-  } catch (error) {
-    await store.releaseLease(run.runId, run.epoch).catch(() => {});
-    throw error;
-  }
-
-  const identity = { runId: run.runId, sessionId: run.sessionId };
-  const durable = new DurableRun<AgentRunState, AgentJournalRecord>({
-    store,
-    runId: run.runId,
-    epoch: run.epoch,
-    leaseMs: agent.leaseMs,
-    lastSequence: journal.at(-1)?.sequence ?? 0,
-    state,
-    control,
-    apply: applyAgentEntry,
-    onCommitted: (entry) => {
-      // A stop requested from any process reaches the owner here, at its next renewal at the
-      // latest (S-5): calls in flight settle, nothing new starts, the run ends `user-stop`.
-      if (entry.type === 'stop-requested') control.stop();
-      const event = eventOfEntry(identity, state, entry);
-      if (event) emit(event);
+      };
     },
+    answerEnded: async (run, call) => {
+      // A finished run's answer goes only to its own agent and question.
+      const [first] = await call(() => store.readJournal(run.runId, { limit: 1 }));
+      const start = first?.type === 'run-requested' ? await call(() => startOf(store, run.runId)) : first;
+      assertSameRun(run.runId, start, agentIdentity, request.input);
+      const result = run.result as RunResult;
+      emit({ type: 'run-finish', runId: run.runId, result, sequence: run.lastSequence });
+      return result;
+    },
+    open: async (run, outcome, call) => {
+      let journal = await call(() => store.readJournal(run.runId));
+      // The history a new run selected is at hand; a resumed run reads the runs its `run-started`
+      // refers to again (format 2, ADR 0010); a format-1 `run-started` carries its own copy.
+      let history: SelectedHistory | undefined =
+        outcome === 'created' && started ? { messages: started.history, parts: started.parts } : undefined;
+      // A run a host created (`createRun`) starts here: its first owner writes `run-started` from
+      // the recorded request, after whatever supplements reached it while it was pending.
+      if (!hasAgentRunStarted(journal)) ({ journal, history } = await startPendingRun(agent, request, run, journal, now()));
+      history ??= await call(() => historyOf(store, run, journal));
+      const state = foldAgentJournal(run.runId, journal, history?.messages);
+      assertSameRun(
+        run.runId,
+        journal.find((entry) => entry.type === 'run-started'),
+        agentIdentity,
+        request.input,
+      );
+      const identity = { runId: run.runId, sessionId: run.sessionId };
+      return {
+        state,
+        lastSequence: journal.at(-1)?.sequence ?? 0,
+        deadlineAt: state.deadlineAt,
+        stopRequested: Boolean(state.stopRequested),
+        apply: applyAgentEntry,
+        onCommitted: (entry) => {
+          // A stop requested from any process reaches the owner here, at its next renewal at the
+          // latest (S-5): calls in flight settle, nothing new starts, the run ends `user-stop`.
+          if (entry.type === 'stop-requested') control.stop();
+          const event = eventOfEntry(identity, state, entry);
+          if (event) emit(event);
+        },
+        run,
+        outcome,
+        journal,
+        parts: history?.parts,
+      };
+    },
+    drive: async (durable, opened) => {
+      emitStart(agent, opened, durable, emit);
+      const context = contextOf(agent, opened, durable, control, emit, now);
+      if (opened.outcome === 'acquired' && opened.state.stopRequested) await recordLostAttempts(context);
+      return driveToResult(context, agent.entry, opened.outcome === 'acquired');
+    },
+    // Every result of `driveToResult` is terminal: interruptions that leave the run unfinished throw.
+    ends: () => true,
   });
-  hooks.owned?.(durable);
-  const context: RunContext = {
+}
+
+/** What the agent's nodes run with: the owned run, its model, policies and governance. */
+function contextOf(
+  agent: RunnableAgent,
+  opened: OpenedAgentRun,
+  durable: DurableRun<AgentRunState, AgentJournalRecord>,
+  control: RunControl,
+  emit: (event: RunEvent) => void,
+  now: () => number,
+): RunContext {
+  const { run, state, parts } = opened;
+  return {
     runId: run.runId,
     sessionId: run.sessionId,
     model: agent.model,
@@ -152,39 +148,33 @@ export async function executeAgentRun(
     createdAt: run.createdAt,
     ...(parts ? { history: parts } : {}),
   };
-  control.armDeadline(state.deadlineAt);
-  // A stop requested before this owner took the run (while pending, or from a dead owner's time)
-  // is honoured at once (S-5).
-  if (state.stopRequested) control.stop();
-  durable.startLeaseRenewal();
-  const startedHere =
-    acquired.outcome === 'created' || journal.some((entry) => entry.type === 'run-started' && entry.epoch === run.epoch);
-  if (startedHere) {
-    // The durable `run-start`, projected from `run-started` as any reader of the journal sees it.
-    const startEntry = journal.find((entry) => entry.type === 'run-started') as JournalEntry;
-    const event = eventOfEntry(identity, state, startEntry);
+}
+
+/**
+ * The run's `run-start`: for a run started by this owner, the durable one projected from
+ * `run-started` as any reader of the journal sees it; for a resumed run a live one with its epoch.
+ */
+function emitStart(
+  agent: RunnableAgent,
+  { run, outcome, journal, state }: OpenedAgentRun,
+  durable: DurableRun<AgentRunState, AgentJournalRecord>,
+  emit: (event: RunEvent) => void,
+): void {
+  const startEntry = journal.find((entry) => entry.type === 'run-started') as JournalEntry;
+  if (outcome === 'created' || startEntry.epoch === run.epoch) {
+    const event = eventOfEntry({ runId: run.runId, sessionId: run.sessionId }, state, startEntry);
     if (event) emit(event);
-  } else {
-    emit({
-      type: 'run-start',
-      runId: run.runId,
-      sessionId: run.sessionId,
-      agentName: agent.name,
-      resumed: true,
-      epoch: run.epoch,
-      sequence: durable.sequence,
-    });
+    return;
   }
-  let ended = false;
-  try {
-    if (acquired.outcome === 'acquired' && state.stopRequested) await recordLostAttempts(context);
-    const result = await driveToResult(context, agent.entry, acquired.outcome === 'acquired');
-    ended = true;
-    return result;
-  } finally {
-    control.dispose();
-    await durable.dispose({ release: !ended });
-  }
+  emit({
+    type: 'run-start',
+    runId: run.runId,
+    sessionId: run.sessionId,
+    agentName: agent.name,
+    resumed: true,
+    epoch: run.epoch,
+    sequence: durable.sequence,
+  });
 }
 
 /**
@@ -220,18 +210,8 @@ async function historyOf(
   run: RunRecord,
   journal: readonly JournalEntry[],
 ): Promise<SelectedHistory | undefined> {
-  const start = journal.find((entry) => entry.type === 'run-started');
-  const reference = (start?.data as { historyFrom?: HistoryReference } | undefined)?.historyFrom;
+  const reference = agentJournal.find(journal, 'run-started')?.data.historyFrom;
   return reference ? resolveHistory(store, run.sessionId, run.runId, reference) : undefined;
-}
-
-/**
- * An `acquire` retried after a transient failure may find that its first try landed: the run is
- * then held by this very call's owner id (unique per call), which is ours, not someone else's.
- */
-function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): AcquireResult {
-  if (result.outcome !== 'owned-elsewhere' || result.run.ownerId !== ownerId) return result;
-  return { outcome: creating ? 'created' : 'acquired', run: result.run };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Failure } from '../../core/failure.js';
 
 const DEFAULT_MAX_INVALID_TOOL_CALL_LOOPS = 3;
 
@@ -57,12 +56,3 @@ export type ExecutionOptions = z.input<typeof executionOptionsSchema>;
 
 /** Execution settings with every default filled in, as stored in a run's journal. */
 export type ResolvedExecution = z.output<typeof executionOptionsSchema>;
-
-/**
- * Settings that are code, not data: not stored in the journal, so a resumed run takes them from
- * the reconstructed agent.
- */
-export interface ExecutionHooks {
-  /** Replaces the default retry classification; reads typed fields only. */
-  isRetryable?: (failure: Failure) => boolean;
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../capabilities/tools/tool.js';
+import { RunClient } from '../../client/run-client.js';
 import type { ToolResultMessage } from '../../core/messages.js';
 import type { Hook, HookMap } from '../../hooks/hook-types.js';
 import type { ModelRequest } from '../../model/language-model.js';
@@ -280,25 +281,18 @@ describe('hooks (K-4…K-10)', () => {
     expect(refusing.ran).toEqual([]);
   });
 
-  it('takes an approval decided from outside through agent.approve, and none after the run ended', async () => {
+  it('takes an approval decided from outside through RunClient.decideApproval, and none after the run ended', async () => {
     const { agent, ran } = sqlAgent({ permissions: { default: 'ask' } });
+    const client = new RunClient({ store: agent.store });
     const run = agent.run({ sessionId: 's', input: 'go' });
     for await (const event of run.events()) {
       if (event.type === 'approval-request') {
-        await agent.approve({
-          sessionId: 's',
-          runId: run.runId,
-          approvalId: event.approvalId,
-          approved: true,
-          decidedBy: 'alice',
-        });
+        await client.decideApproval(run.runId, { approvalId: event.approvalId, approved: true, decidedBy: 'alice' });
       }
     }
     expect((await run.result()).output).toBe('tool said: ran draft.sql');
     expect(ran).toEqual(['draft.sql']);
-    await expect(
-      agent.approve({ sessionId: 's', runId: run.runId, approvalId: 'entry/1/0', approved: false }),
-    ).rejects.toMatchObject({
+    await expect(client.decideApproval(run.runId, { approvalId: 'entry/1/0', approved: false })).rejects.toMatchObject({
       code: 'run-not-active',
     });
   });

@@ -3,7 +3,7 @@ import type { Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import type { AgentJournalRecord } from './agent-journal.js';
+import { agentJournal } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 
 /**
@@ -69,7 +69,7 @@ export type RunEventData =
       failure?: Failure;
     }
   | { type: 'batch-join'; runId: string; taskId: string; loop: number }
-  /** A call waits for approval (K-5): decide it with `agent.approve({ approvalId, … })`. */
+  /** A call waits for approval (K-5): decide it with `RunClient.decideApproval(runId, { approvalId, … })`. */
   | {
       type: 'approval-request';
       runId: string;
@@ -121,7 +121,7 @@ function eventDataOfEntry(
   state: AgentRunState | undefined,
   entry: JournalEntry,
 ): RunEventData | undefined {
-  const record = entry as unknown as AgentJournalRecord;
+  const record = agentJournal.recordOf(entry);
   switch (record.type) {
     case 'run-started':
       return {

@@ -1,6 +1,6 @@
 import { type AgentIdentity, AgentMismatchError, RunInputMismatchError } from '../../core/errors/index.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import type { AgentJournalRecord } from './agent-journal.js';
+import { type AgentJournalRecord, agentJournal } from './agent-journal.js';
 
 type RunStartedData = Extract<AgentJournalRecord, { type: 'run-started' }>['data'];
 
@@ -23,8 +23,9 @@ export function assertSameRun(
   agent: AgentIdentity,
   input: string | undefined,
 ): void {
-  if (first?.type !== 'run-started') return;
-  const data = first.data as RunStartedData;
+  const start = first && agentJournal.recordOf(first);
+  if (start?.type !== 'run-started') return;
+  const data = start.data;
   const recorded = recordedIdentity(data);
   const requestedRoles = data.roles ? agent.roles : agent.roles.slice(0, 1);
   const same =

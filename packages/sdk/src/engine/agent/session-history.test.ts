@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../capabilities/tools/tool.js';
+import { RunClient } from '../../client/run-client.js';
 import { OwnershipLostError } from '../../core/errors/index.js';
 import type { Message } from '../../core/messages.js';
 import type { ModelRequest } from '../../model/language-model.js';
@@ -111,7 +112,7 @@ describe('session history by reference (issue 18, ADR 0010)', () => {
     expect(store.sessionReads).toHaveLength(1);
     expect(store.sessionReads[0]?.journals).toEqual([runId('s', 11), runId('s', 12)]);
     // The earlier runs are still all in the raw record (H-1), from their digests.
-    const record = await agent.sessionRuns('s');
+    const record = await new RunClient({ store: agent.store }).readSessionHistory('s');
     expect(record.map((run) => run.input)).toEqual(Array.from({ length: 13 }, (_, index) => `question ${index + 1}`));
     expect(record[0]?.messages.map((message) => message.content)).toEqual(['question 1', 'answer to question 1']);
     await store.close();
@@ -226,7 +227,9 @@ describe('session history by reference (issue 18, ADR 0010)', () => {
       'new question',
     ]);
     expect((await runStarted(store, 'n3')).historyFrom).toMatchObject({ count: 2, full: ['o2'] });
-    expect((await agent.sessionRuns('old')).map((run) => [run.input, run.result?.output])).toEqual([
+    expect(
+      (await new RunClient({ store: agent.store }).readSessionHistory('old')).map((run) => [run.input, run.result?.output]),
+    ).toEqual([
       ['old question', 'old answer'],
       ['interrupted question', 'answer to interrupted question'],
       ['new question', 'answer to new question'],

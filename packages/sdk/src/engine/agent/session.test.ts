@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../capabilities/tools/tool.js';
+import { RunClient } from '../../client/run-client.js';
 import { RunNotActiveError } from '../../core/errors/index.js';
 import type { Message } from '../../core/messages.js';
 import type { ModelRequest } from '../../model/language-model.js';
@@ -92,7 +93,7 @@ describe('sessions and history (H-1…H-4, C-1)', () => {
     const agent = new Agent({ name: 'h', mode: 'react', model, prompt: 'p', store, context: { historyRuns: 0 } });
     await agent.run({ sessionId: 's', input: 'one' }).result();
     await agent.run({ sessionId: 's', input: 'two' }).result();
-    const runs = await agent.sessionRuns('s');
+    const runs = await new RunClient({ store: agent.store }).readSessionHistory('s');
     expect(runs.map((run) => [run.input, run.status, run.result?.output])).toEqual([
       ['one', 'succeeded', 'answer to one'],
       ['two', 'succeeded', 'answer to two'],
@@ -190,7 +191,7 @@ describe('supplements (S-1…S-4, H-2)', () => {
       }
     }
     expect((await first.result()).output).toBe('answer to first question');
-    const firstRecord = (await agent.sessionRuns('s'))[0];
+    const firstRecord = (await new RunClient({ store: agent.store }).readSessionHistory('s'))[0];
     expect(firstRecord?.supplements).toMatchObject([{ text: 'late detail', consumed: false }]);
     const second = await agent.run({ sessionId: 's', input: 'second question' }).result();
     expect(second.output).toBe('answer to late detail & second question');

@@ -6,7 +6,7 @@ import { type HistoryParts, readSessionRuns, type SessionRunSummary, selectHisto
 
 /** A new run's `run-started` record, and the history it refers to, resolved for the first owner. */
 export interface RunStart {
-  record: AgentJournalRecord;
+  record: Extract<AgentJournalRecord, { type: 'run-started' }>;
   history: Message[];
   parts: HistoryParts;
 }

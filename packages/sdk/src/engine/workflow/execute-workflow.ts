@@ -1,16 +1,11 @@
 import { subscribeToAbort } from '../../core/abort-subscription.js';
-import {
-  InvalidRunRequestError,
-  RunOwnedElsewhereError,
-  StoreFailureError,
-  UnsupportedJournalFormatError,
-} from '../../core/errors/index.js';
-import { createOwnerId } from '../../core/ids.js';
+import { InvalidRunRequestError, StoreFailureError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { emptyUsage } from '../../core/messages.js';
-import type { JournalEntry, NewJournalEntry, RunMetadata, RunStore } from '../../store/run-store.js';
-import { DurableRun } from '../run/durable-run.js';
+import type { JournalEntry, RunMetadata, RunRecord, RunStore } from '../../store/run-store.js';
+import { executeDurableRun, type OpenedRun } from '../run/execute-durable-run.js';
 import { type RunControl, RunInterrupt } from '../run/run-control.js';
-import { findRunRequest, hasStopRequest, type StopRequestedRecord } from '../run/run-requests.js';
+import type { RunReporter } from '../run/run-handle.js';
+import { findRunRequest, hasStopRequest } from '../run/run-requests.js';
 import { START } from './channels/channel-names.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
 import type { NodeRetryPolicy } from './nodes/node-retry.js';
@@ -19,7 +14,15 @@ import { driveWorkflow, resultOfEnding } from './pregel/loop.js';
 import { createRecorder } from './pregel/recorder.js';
 import type { EngineContext } from './pregel/runner.js';
 import { writesOfTask } from './pregel/task-writes.js';
-import { type ChannelWrite, type Durability, WORKFLOW_JOURNAL_FORMAT } from './pregel/workflow-journal.js';
+import {
+  type ChannelWrite,
+  type Durability,
+  type RunLineage,
+  WORKFLOW_JOURNAL_FORMAT,
+  type WorkflowJournalRecord,
+  type WorkflowStartedRecord,
+  workflowJournal,
+} from './pregel/workflow-journal.js';
 import { applyWorkflowEntry, foldWorkflowJournal, type WorkflowRunState } from './pregel/workflow-state.js';
 import type { WorkflowEvent, WorkflowResult } from './workflow-events.js';
 
@@ -51,44 +54,35 @@ export interface WorkflowRunRequest {
   continues?: ContinuationRequest;
 }
 
+/** A workflow run as its owner opened it: the answers its resume request gives. */
+interface OpenedWorkflowRun extends OpenedRun<WorkflowRunState> {
+  run: RunRecord;
+  outcome: 'created' | 'acquired';
+  answers: Record<string, unknown> | undefined;
+}
+
 /**
- * Executes one `workflow.run` call by the run's stored state (R-2), exactly as the agent engine
- * does: creates the run with its input (validated first), takes over an unfinished run whose
- * owner is gone and folds its journal, answers `owned-elsewhere` while a live owner holds it, or
- * returns the stored outcome of an ended run without running anything.
+ * Executes one `workflow.run` call by the run's stored state (R-2) through the durable-run life
+ * both engines share (`executeDurableRun`): creates the run with its input (validated first),
+ * takes over an unfinished run whose owner is gone and folds its journal, answers
+ * `owned-elsewhere` while a live owner holds it, or returns the stored outcome of an ended run
+ * without running anything. An `interrupted` result leaves the run unfinished: its lease is
+ * released for whoever resumes it.
  */
-export async function executeWorkflowRun(
+export function executeWorkflowRun(
   runtime: WorkflowRuntime,
   request: WorkflowRunRequest,
   control: RunControl,
-  emit: (event: WorkflowEvent) => void,
+  reporter: RunReporter<WorkflowEvent>,
 ): Promise<WorkflowResult> {
   const { store, graph } = runtime;
-  let continuation: Continuation | undefined;
-  const existing = await store.getRun(request.runId);
-  if (request.continues) {
-    if (request.continues.runId === request.runId) {
-      throw new InvalidRunRequestError(request.runId, 'A run cannot continue itself; a continuation is a new run (NOT-6).');
-    }
-    if (!existing) continuation = await continuationOf(store, graph, request.continues);
-  }
-  const writes = request.input !== undefined ? inputWrites(graph, request.input) : continuation?.writes;
-  if (!writes && !existing) {
-    throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
-  }
-  if (existing && existing.kind !== 'workflow') {
-    throw new InvalidRunRequestError(
-      request.runId,
-      `Run ${request.runId} is an ${existing.kind} run; a workflow cannot execute it.`,
-    );
-  }
-  const deadlineAt = Date.now() + runtime.timeoutMs;
+  const { emit } = reporter;
   const started = (
     input: unknown,
     inputWritesOfRun: ChannelWrite[],
     deadline: number,
-    lineage: Record<string, unknown> = {},
-  ): NewJournalEntry => ({
+    lineage: { continues?: RunLineage } = {},
+  ): WorkflowStartedRecord => ({
     type: 'workflow-started',
     data: {
       formatVersion: WORKFLOW_JOURNAL_FORMAT,
@@ -103,146 +97,152 @@ export async function executeWorkflowRun(
       ...lineage,
     },
   });
-  const acquired = await store.acquire({
+  return executeDurableRun<WorkflowRunState, WorkflowJournalRecord, OpenedWorkflowRun, WorkflowResult>({
+    store,
+    kind: 'workflow',
     runId: request.runId,
     sessionId: request.sessionId,
-    ownerId: createOwnerId(),
     leaseMs: runtime.leaseMs,
-    deadlineAt,
-    initialEntries: [
-      started(
-        continuation ? continuation.input : request.input,
-        writes ?? [],
+    control,
+    onAcquired: reporter.acquired,
+    creation: async (existing) => {
+      let continuation: Continuation | undefined;
+      if (request.continues) {
+        if (request.continues.runId === request.runId) {
+          throw new InvalidRunRequestError(request.runId, 'A run cannot continue itself; a continuation is a new run (NOT-6).');
+        }
+        if (!existing) continuation = await continuationOf(store, graph, request.continues);
+      }
+      const writes = request.input !== undefined ? inputWrites(graph, request.input) : continuation?.writes;
+      if (!writes && !existing) {
+        throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
+      }
+      const deadlineAt = Date.now() + runtime.timeoutMs;
+      return {
         deadlineAt,
-        continuation ? { continues: continuation.lineage } : {},
-      ),
-      ...(continuation?.entries ?? []),
-    ],
-    labels: { kind: 'workflow', name: graph.definition.name, metadata: request.metadata ?? {} },
-  });
-  const { run } = acquired;
-  if (acquired.outcome === 'terminal') {
-    const ended = await store.readJournal(run.runId);
-    if (!ended.some((entry) => entry.type === 'workflow-started')) {
-      // Stopped by a host while pending: it never started (S-5).
-      const result: WorkflowResult = {
-        runId: run.runId,
-        sessionId: run.sessionId,
-        status: 'stopped',
-        reason: 'user-stop',
-        steps: 0,
-        loops: 0,
-        usage: emptyUsage(),
+        initialEntries: [
+          started(
+            continuation ? continuation.input : request.input,
+            writes ?? [],
+            deadlineAt,
+            continuation ? { continues: continuation.lineage } : {},
+          ),
+          ...(continuation?.entries ?? []),
+        ],
+        labels: { kind: 'workflow', name: graph.definition.name, metadata: request.metadata ?? {} },
       };
+    },
+    answerEnded: async (run, call) => {
+      const ended = await call(() => store.readJournal(run.runId));
+      const result = endedResult(runtime, request, run, ended);
       emit({ type: 'workflow-finish', runId: run.runId, result });
       return result;
-    }
-    const state = foldWorkflowJournal(graph, run.runId, ended);
-    checkLineage(run.runId, state, request);
-    if (!state.ending) throw new StoreFailureError(`Run ${run.runId} ended without a workflow ending; it is not a workflow run.`);
-    const result = resultOfEnding(run.runId, run.sessionId, state, state.ending, runtime.outputFields);
-    emit({ type: 'workflow-finish', runId: run.runId, result });
-    return result;
-  }
-  if (acquired.outcome === 'owned-elsewhere')
-    throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
-  let state: WorkflowRunState;
-  let answers: Record<string, unknown> | undefined;
-  let stopRequested = false;
-  let journal: JournalEntry[] = [];
-  try {
-    journal = await store.readJournal(run.runId);
-    // A run a host created (`createRun`) starts here, from its recorded input (R-3).
-    if (!journal.some((entry) => entry.type === 'workflow-started')) {
-      const requested = findRunRequest(journal);
-      if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
-      const input = requested.input as Record<string, unknown>;
-      if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(input)) {
+    },
+    open: async (run, outcome, call) => {
+      let journal = await call(() => store.readJournal(run.runId));
+      // A run a host created (`createRun`) starts here, from its recorded input (R-3).
+      if (!workflowJournal.find(journal, 'workflow-started')) {
+        const requested = findRunRequest(journal);
+        if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
+        const input = requested.input as Record<string, unknown>;
+        if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(input)) {
+          throw new InvalidRunRequestError(
+            run.runId,
+            `Run ${run.runId} was requested with another input; it is never replaced (R-3).`,
+          );
+        }
+        const entry = started(input, inputWrites(graph, input), Date.now() + runtime.timeoutMs);
+        await store.append({ runId: run.runId, epoch: run.epoch, entries: [entry] });
+        journal = await store.readJournal(run.runId);
+      }
+      const state = foldWorkflowJournal(graph, run.runId, journal);
+      if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(state.input)) {
         throw new InvalidRunRequestError(
           run.runId,
-          `Run ${run.runId} was requested with another input; it is never replaced (R-3).`,
+          `Run ${run.runId} was started with another input; it is never replaced (R-3).`,
         );
       }
-      const startedAt = Date.now();
-      await store.append({
-        runId: run.runId,
-        epoch: run.epoch,
-        entries: [started(input, inputWrites(graph, input), startedAt + runtime.timeoutMs)],
-      });
-      journal = await store.readJournal(run.runId);
-    }
-    stopRequested = hasStopRequest(journal);
-    state = foldWorkflowJournal(graph, run.runId, journal);
-    if (request.input !== undefined && JSON.stringify(request.input) !== JSON.stringify(state.input)) {
-      throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was started with another input; it is never replaced (R-3).`);
-    }
-    checkLineage(run.runId, state, request);
-    answers = resumeAnswers(run.runId, state, request);
-  } catch (error) {
-    await store.releaseLease(run.runId, run.epoch).catch(() => {});
-    throw error;
-  }
-  const apply = (target: WorkflowRunState, entry: JournalEntry) => applyWorkflowEntry(graph, target, entry);
-  const durable = new DurableRun<WorkflowRunState>({
-    store,
-    runId: run.runId,
-    epoch: run.epoch,
-    leaseMs: runtime.leaseMs,
-    lastSequence: journal.at(-1)?.sequence ?? run.lastSequence,
-    state,
-    control,
-    // A stop requested from any process reaches the owner at its next renewal at the latest (S-5).
-    onCommitted: (entry) => {
-      if (entry.type !== 'stop-requested') return;
-      control.stop();
-      const request = entry.data as StopRequestedRecord['data'];
-      emit({
-        type: 'stop-request',
-        runId: run.runId,
-        requestedBy: request.requestedBy,
-        ...(request.reason !== undefined ? { reason: request.reason } : {}),
-      });
+      checkLineage(run.runId, state, request);
+      const apply = (target: WorkflowRunState, entry: JournalEntry) => applyWorkflowEntry(graph, target, entry);
+      return {
+        state,
+        lastSequence: journal.at(-1)?.sequence ?? run.lastSequence,
+        deadlineAt: state.deadlineAt,
+        stopRequested: hasStopRequest(journal),
+        // In `sync` mode the state changes only by applying committed entries; the other modes apply
+        // each entry when it is recorded, before it is durable (N-10), with the same reducer.
+        apply: state.durability === 'sync' ? apply : () => {},
+        // A stop requested from any process reaches the owner at its next renewal at the latest (S-5).
+        onCommitted: (entry) => {
+          const record = workflowJournal.recordOf(entry);
+          if (record.type !== 'stop-requested') return;
+          control.stop();
+          emit({
+            type: 'stop-request',
+            runId: run.runId,
+            requestedBy: record.data.requestedBy,
+            ...(record.data.reason !== undefined ? { reason: record.data.reason } : {}),
+          });
+        },
+        run,
+        outcome,
+        answers: resumeAnswers(run.runId, state, request),
+      };
     },
-    // In `sync` mode the state changes only by applying committed entries; the other modes apply
-    // each entry when it is recorded, before it is durable (N-10), with the same reducer.
-    apply: state.durability === 'sync' ? apply : () => {},
+    drive: async (durable, { run, outcome, state, answers }) => {
+      const context: EngineContext = {
+        graph,
+        state,
+        runId: run.runId,
+        sessionId: run.sessionId,
+        control,
+        ...derivedSignals(control),
+        recorder: createRecorder(state.durability, durable, (entry) => applyWorkflowEntry(graph, state, entry)),
+        emit,
+        now: Date.now,
+        maxConcurrency: runtime.maxConcurrency,
+        outputFields: runtime.outputFields,
+        defaultRetry: runtime.retry,
+      };
+      emit({
+        type: 'workflow-start',
+        runId: run.runId,
+        sessionId: run.sessionId,
+        resumed: outcome === 'acquired',
+        epoch: run.epoch,
+        ...(state.continues ? { continues: state.continues } : {}),
+      });
+      if (answers) await context.recorder.record([{ type: 'resume-accepted', data: { values: answers } }]);
+      return driveWorkflow(context);
+    },
+    // A paused run (`interrupted`) is not over: its lease goes to whoever resumes it.
+    ends: (result) => result.status !== 'interrupted',
   });
-  const context: EngineContext = {
-    graph,
-    state,
-    runId: run.runId,
-    sessionId: run.sessionId,
-    control,
-    ...derivedSignals(control),
-    recorder: createRecorder(state.durability, durable, (entry) => apply(state, entry)),
-    emit,
-    now: Date.now,
-    maxConcurrency: runtime.maxConcurrency,
-    outputFields: runtime.outputFields,
-    defaultRetry: runtime.retry,
-  };
-  control.armDeadline(state.deadlineAt);
-  // A stop requested before this owner took the run is honoured at once (S-5).
-  if (stopRequested) control.stop();
-  durable.startLeaseRenewal();
-  emit({
-    type: 'workflow-start',
-    runId: run.runId,
-    sessionId: run.sessionId,
-    resumed: acquired.outcome === 'acquired',
-    epoch: run.epoch,
-    ...(state.continues ? { continues: state.continues } : {}),
-  });
-  let ended = false;
-  try {
-    if (answers) await context.recorder.record([{ type: 'resume-accepted', data: { values: answers } }]);
-    const result = await driveWorkflow(context);
-    ended = result.status !== 'interrupted';
-    return result;
-  } finally {
-    control.dispose();
-    await durable.dispose({ release: !ended });
+}
+
+/** The stored outcome of an ended run, checked against the request's lineage. */
+function endedResult(
+  runtime: WorkflowRuntime,
+  request: WorkflowRunRequest,
+  run: RunRecord,
+  journal: JournalEntry[],
+): WorkflowResult {
+  if (!workflowJournal.find(journal, 'workflow-started')) {
+    // Stopped by a host while pending: it never started (S-5).
+    return {
+      runId: run.runId,
+      sessionId: run.sessionId,
+      status: 'stopped',
+      reason: 'user-stop',
+      steps: 0,
+      loops: 0,
+      usage: emptyUsage(),
+    };
   }
+  const state = foldWorkflowJournal(runtime.graph, run.runId, journal);
+  checkLineage(run.runId, state, request);
+  if (!state.ending) throw new StoreFailureError(`Run ${run.runId} ended without a workflow ending; it is not a workflow run.`);
+  return resultOfEnding(run.runId, run.sessionId, state, state.ending, runtime.outputFields);
 }
 
 /** A continuation request made again with an existing run id must name the run's own lineage. */

@@ -1,6 +1,5 @@
 import type { JournalEntry } from '../../store/run-store.js';
-import type { StopRequestedRecord } from '../run/run-requests.js';
-import type { WorkflowJournalRecord } from './pregel/workflow-journal.js';
+import { workflowJournal } from './pregel/workflow-journal.js';
 import type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
 
 /**
@@ -28,17 +27,15 @@ export class WorkflowEventProjector {
 
   private eventOf(entry: JournalEntry): WorkflowEvent | undefined {
     const runId = this.runId;
-    if (entry.type === 'stop-requested') {
-      const data = (entry as unknown as StopRequestedRecord).data;
-      return {
-        type: 'stop-request',
-        runId,
-        requestedBy: data.requestedBy,
-        ...(data.reason !== undefined ? { reason: data.reason } : {}),
-      };
-    }
-    const record = entry as unknown as WorkflowJournalRecord;
+    const record = workflowJournal.recordOf(entry);
     switch (record.type) {
+      case 'stop-requested':
+        return {
+          type: 'stop-request',
+          runId,
+          requestedBy: record.data.requestedBy,
+          ...(record.data.reason !== undefined ? { reason: record.data.reason } : {}),
+        };
       case 'workflow-started':
         return { type: 'workflow-start', runId, sessionId: this.sessionId, resumed: false, epoch: entry.epoch };
       case 'agent-invoked':

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { countingStore, deferred, ExecutionLog, textTool } from '../../../test/workflow/workflow-fixtures.js';
 import { tool } from '../../capabilities/tools/tool.js';
+import { RunClient } from '../../client/run-client.js';
 import { RunOwnedElsewhereError } from '../../core/errors/index.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import { START } from './channels/channel-names.js';
@@ -107,11 +108,22 @@ describe('runs', () => {
       .compile({ store });
     const run = workflow.run({ sessionId: 's', input: {} });
     await started.promise;
-    run.stop();
+    // The handle's stop is durable, like an agent run's (ADR 0020): any process (the next owner
+    // after a crash) sees it in the store before the run has settled.
+    await run.stop({ reason: 'enough' });
+    expect((await new RunClient({ store }).describeRun(run.runId)).stopRequest).toEqual({
+      requestedBy: 'run-handle',
+      reason: 'enough',
+    });
     gate.resolve();
     expect(await run.result()).toMatchObject({ status: 'stopped', reason: 'user-stop', steps: 1 });
     expect(log.count('next')).toBe(0);
     const journal = await store.readJournal(run.runId);
-    expect(journal.map((entry) => entry.type)).toEqual(['workflow-started', 'task-finished', 'workflow-finished']);
+    expect(journal.map((entry) => entry.type)).toEqual([
+      'workflow-started',
+      'stop-requested',
+      'task-finished',
+      'workflow-finished',
+    ]);
   });
 });

@@ -16,7 +16,7 @@ import { AgentNode } from './nodes/agent-node.js';
 import { type NodeRetryPolicy, nodeRetrySchema } from './nodes/node-retry.js';
 import type { ContinuationRequest } from './pregel/continuation.js';
 import type { Durability } from './pregel/workflow-journal.js';
-import type { WorkflowEvent } from './workflow-events.js';
+import type { WorkflowEvent, WorkflowResult } from './workflow-events.js';
 import { WorkflowRun } from './workflow-run.js';
 
 /** Run policy of a workflow (W-6, N-10); every run is created with these and keeps them. */
@@ -207,22 +207,23 @@ export class Workflow<Definition extends StateDefinition> {
       const identity = { runId, sessionId: options.sessionId, agentName: this.name };
       observers.push((event) => bus.publish({ identity, event }));
     }
-    return new WorkflowRun<StateOf<Definition>>(
+    return new WorkflowRun<StateOf<Definition>>({
       runId,
-      options.sessionId,
+      sessionId: options.sessionId,
       control,
+      store: this.runtime.store,
+      observers,
       // Whatever way the execution ends (an early error included), the control lets go of the
       // caller's signal.
-      (emit) =>
-        executeWorkflowRun(this.runtime, request, control, emit)
+      execute: (reporter) =>
+        executeWorkflowRun(this.runtime, request, control, reporter)
           // Settled without its finish event (handed over, ownership lost): the open spans end now.
           .catch((error: unknown) => {
             tracing?.abandon(error);
             throw error;
           })
-          .finally(() => control.dispose()),
-      observers,
-    );
+          .finally(() => control.dispose()) as Promise<WorkflowResult<StateOf<Definition>>>,
+    });
   }
 }
 

@@ -10,7 +10,7 @@ const POLL_MS = 100;
 /**
  * Obtains the decision on a call whose gate said `ask` (K-5, K-6, N-1). PermissionRequest hooks
  * may decide first; otherwise the request is journaled (durable across crashes), the approval port
- * is told, and the run waits for a decision from the port or from `agent.approve` on any machine.
+ * is told, and the run waits for a decision from the port or from `RunClient.decideApproval` on any machine.
  * The wait never outlives the approval timeout (then: denied), the run deadline or a stop; a
  * decision after the run ended is refused by the store.
  */

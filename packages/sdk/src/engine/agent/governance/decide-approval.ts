@@ -1,7 +1,7 @@
 import { ApprovalNotFoundError, RunNotActiveError } from '../../../core/errors/index.js';
 import { isUnfinished } from '../../../store/acquire-decision.js';
 import type { RunStore } from '../../../store/run-store.js';
-import type { AgentJournalRecord } from '../agent-journal.js';
+import { agentJournal } from '../agent-journal.js';
 
 /** A decision on an approval, from a person or a service on any machine. */
 export interface ApprovalDecision {
@@ -26,7 +26,7 @@ export async function recordApprovalDecision(
   if (!run || !isUnfinished(run.status)) throw new RunNotActiveError(runId, run?.status ?? 'unknown');
   const journal = await store.readJournal(runId);
   const requested = journal.find((entry) => {
-    const record = entry as unknown as AgentJournalRecord;
+    const record = agentJournal.recordOf(entry);
     return record.type === 'approval-requested' && record.data.approvalId === decision.approvalId;
   });
   if (!requested) throw new ApprovalNotFoundError(runId, decision.approvalId);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { RunClient } from '../../../client/run-client.js';
 import { InvalidRunRequestError } from '../../../core/errors/index.js';
 import { MemoryRunStore } from '../../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../../store/run-store.js';
@@ -100,6 +101,29 @@ describe('continuing a failed run as a new run', () => {
     expect(reused.sort()).toEqual(['agent-invoked 1/c', 'task-finished 0/a', 'task-finished 1/b', 'task-finished 1/c']);
     expect(failed.loops).toBe(1);
     expect(result.loops).toBe(0);
+  });
+
+  it('continues a run a host created, whose journal begins with its request, not with workflow-started', async () => {
+    const store = new MemoryRunStore();
+    const failing = { d: true };
+    const { workflow, ledger } = pipeline(store, failing);
+    const { runId } = await new RunClient({ store }).createRun({
+      sessionId: 's',
+      kind: 'workflow',
+      name: 'continue',
+      input: { topic: 'rain' },
+    });
+    expect(await workflow.run({ sessionId: 's', runId }).result()).toMatchObject({ status: 'failed', reason: 'node-failed' });
+    expect((await store.readJournal(runId))[0]?.type).toBe('run-requested');
+
+    failing.d = false;
+    const continued = await workflow.run({ sessionId: 's', continueFrom: runId }).result();
+    expect(continued).toMatchObject({
+      status: 'succeeded',
+      continues: { runId, from: 'failure' },
+      output: { report: 'a:rain,b|summary by c!' },
+    });
+    expect(ledger).toEqual(['a', 'b', 'd', 'd', 'e']);
   });
 
   it('is re-entrant with a run id, and refuses another lineage for that id', async () => {

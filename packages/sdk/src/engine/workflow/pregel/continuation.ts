@@ -1,7 +1,8 @@
-import type { JournalEntry, NewJournalEntry, RunStore } from '../../../store/run-store.js';
+import type { RunStore } from '../../../store/run-store.js';
+import type { StoredRecord } from '../../run/journal-reader.js';
 import { RunNotContinuableError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
-import type { RunLineage, WorkflowJournalRecord } from './workflow-journal.js';
+import { type RunLineage, type WorkflowJournalRecord, type WorkflowStartedRecord, workflowJournal } from './workflow-journal.js';
 import { foldWorkflowJournal } from './workflow-state.js';
 
 /** What a caller asks to continue: a failed run after its failure, or any ended run before a node. */
@@ -14,12 +15,17 @@ export interface Continuation {
   lineage: RunLineage;
   input: unknown;
   /** The earlier run's input writes (superstep -1), so that the new run plans the same supersteps. */
-  writes: Extract<WorkflowJournalRecord, { type: 'workflow-started' }>['data']['writes'];
+  writes: WorkflowStartedRecord['data']['writes'];
   /** Entries copied from the earlier run, in their order, marked `reused`. */
-  entries: NewJournalEntry[];
+  entries: WorkflowJournalRecord[];
 }
 
-type StepEntry = JournalEntry & { taskId: string; data: { step: number } };
+/** A record of one task of a superstep: its result, retry, pause, failure or inner agent run. */
+type StepRecord = Extract<StoredRecord<WorkflowJournalRecord>, { taskId: string; data: { step: number } }>;
+
+function isStepRecord(record: StoredRecord<WorkflowJournalRecord>): record is StepRecord {
+  return 'taskId' in record && 'step' in record.data;
+}
 
 /**
  * Builds the start of a new run that continues `request.runId` (NOT-6: the earlier run is only
@@ -50,12 +56,12 @@ export async function continuationOf(store: RunStore, graph: CompiledGraph, requ
   }
   if (!state.ending)
     throw new RunNotContinuableError(request.runId, `it has not ended (status ${record.status}); resume it by its run id`);
-  const started = (journal[0] as unknown as Extract<WorkflowJournalRecord, { type: 'workflow-started' }>).data;
-  const withStep = journal.filter(
-    (entry): entry is StepEntry =>
-      typeof entry.taskId === 'string' && typeof (entry.data as { step?: unknown })?.step === 'number',
-  );
-  let keep: (entry: StepEntry) => boolean;
+  // A run a host created has its request before it, so it is found by type, not by position.
+  const started = workflowJournal.find(journal, 'workflow-started')?.data;
+  if (!started) throw new RunNotContinuableError(request.runId, 'it never started');
+  const records = journal.map(workflowJournal.recordOf);
+  const withStep = records.filter(isStepRecord);
+  let keep: (entry: StepRecord) => boolean;
   let lineage: RunLineage;
   if (request.from === 'failure') {
     if (state.ending.status !== 'failed') {
@@ -83,19 +89,30 @@ export async function continuationOf(store: RunStore, graph: CompiledGraph, requ
   const finished = new Set(
     withStep.filter((entry) => entry.type === 'task-finished' && keep(entry)).map((entry) => entry.taskId),
   );
-  const entries: NewJournalEntry[] = [];
-  for (const entry of journal) {
-    if (entry.type === 'task-finished' && finished.has(entry.taskId as string)) {
-      entries.push({ type: entry.type, taskId: entry.taskId as string, data: { ...(entry.data as object), reused: true } });
-    } else if (entry.type === 'agent-invoked' && finished.has(entry.taskId as string)) {
-      entries.push({ type: entry.type, taskId: entry.taskId as string, data: { ...(entry.data as object), reused: true } });
-    } else if (entry.type === 'task-interrupted' && keep(entry as StepEntry)) {
-      entries.push({ type: entry.type, taskId: entry.taskId as string, data: entry.data });
-    } else if (entry.type === 'resume-accepted') {
-      const values = Object.entries((entry.data as { values: Record<string, unknown> }).values).filter(([id]) =>
-        withStep.some((kept) => kept.type === 'task-interrupted' && keep(kept) && id.startsWith(`${kept.taskId}#`)),
-      );
-      if (values.length > 0) entries.push({ type: entry.type, data: { values: Object.fromEntries(values) } });
+  const entries: WorkflowJournalRecord[] = [];
+  for (const record of records) {
+    switch (record.type) {
+      case 'task-finished':
+        if (finished.has(record.taskId))
+          entries.push({ type: record.type, taskId: record.taskId, data: { ...record.data, reused: true } });
+        break;
+      case 'agent-invoked':
+        if (finished.has(record.taskId))
+          entries.push({ type: record.type, taskId: record.taskId, data: { ...record.data, reused: true } });
+        break;
+      case 'task-interrupted':
+        if (keep(record)) entries.push({ type: record.type, taskId: record.taskId, data: record.data });
+        break;
+      case 'resume-accepted': {
+        const values = Object.entries(record.data.values).filter(([id]) =>
+          withStep.some((kept) => kept.type === 'task-interrupted' && keep(kept) && id.startsWith(`${kept.taskId}#`)),
+        );
+        if (values.length > 0) entries.push({ type: record.type, data: { values: Object.fromEntries(values) } });
+        break;
+      }
+      default:
+        // Nothing else is reused: the new run starts, retries, fails and ends on its own.
+        break;
     }
   }
   return { lineage, input: started.input, writes: started.writes, entries };

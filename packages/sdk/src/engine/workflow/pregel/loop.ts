@@ -1,12 +1,11 @@
 import { OwnershipLostError, RunDetachedError } from '../../../core/errors/index.js';
 import type { Failure } from '../../../core/failure.js';
 import type { RunResult } from '../../../core/run-result.js';
-import type { NewJournalEntry } from '../../../store/run-store.js';
 import { RunInterrupt } from '../../run/run-control.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import type { WorkflowResult } from '../workflow-events.js';
 import { type EngineContext, runSuperstep } from './runner.js';
-import type { WorkflowEnding, WorkflowTerminalReason } from './workflow-journal.js';
+import type { WorkflowEnding, WorkflowJournalRecord, WorkflowTerminalReason } from './workflow-journal.js';
 import type { WorkflowRunState } from './workflow-state.js';
 
 /**
@@ -39,11 +38,13 @@ export async function driveWorkflow(context: EngineContext): Promise<WorkflowRes
       const [first] = outcome.failures;
       if (first) {
         // Every failed task is recorded, with the loops it used; the first in planned order is the run's failure.
-        const entries = outcome.failures.map(({ task, failure, loops }) => ({
-          type: 'task-failed',
-          taskId: task.id,
-          data: loops ? { step: state.step, failure, loops } : { step: state.step, failure },
-        }));
+        const entries = outcome.failures.map(
+          ({ task, failure, loops }): WorkflowJournalRecord => ({
+            type: 'task-failed',
+            taskId: task.id,
+            data: loops ? { step: state.step, failure, loops } : { step: state.step, failure },
+          }),
+        );
         const loops = outcome.failures.reduce((total, failed) => total + failed.loops, 0);
         const reason = first.failure.kind === 'loop-limit-reached' ? 'loop-limit-reached' : 'node-failed';
         return await finish(context, { status: 'failed', reason, failure: first.failure }, entries, loops);
@@ -75,7 +76,7 @@ async function pause(context: EngineContext): Promise<WorkflowResult> {
 async function finish(
   context: EngineContext,
   ending: { status: WorkflowEnding['status']; reason?: WorkflowTerminalReason; failure?: WorkflowTaskFailure },
-  entries: NewJournalEntry[] = [],
+  entries: WorkflowJournalRecord[] = [],
   chargeLoops = 0,
 ): Promise<WorkflowResult> {
   const { state } = context;

@@ -1,7 +1,10 @@
-import type { JournalEntry, NewJournalEntry } from '../../../store/run-store.js';
+import type { JournalEntry } from '../../../store/run-store.js';
 import type { Commit, DurableRun } from '../../run/durable-run.js';
-import type { Durability } from './workflow-journal.js';
+import type { Durability, WorkflowJournalRecord } from './workflow-journal.js';
 import type { WorkflowRunState } from './workflow-state.js';
+
+/** The durable run of a workflow: its commits are workflow journal records. */
+export type WorkflowDurableRun = DurableRun<WorkflowRunState, WorkflowJournalRecord>;
 
 /**
  * How the checkpointed loop saves what tasks produce, by durability mode (N-10):
@@ -16,20 +19,20 @@ import type { WorkflowRunState } from './workflow-state.js';
  * only through `applyWorkflowEntry`, the reducer that recovery folds with.
  */
 export interface Recorder {
-  record(entries: NewJournalEntry[], chargeLoops?: number): Promise<void>;
+  record(entries: WorkflowJournalRecord[], chargeLoops?: number): Promise<void>;
   /** Throws if a background commit failed (async mode). */
   throwIfFailed(): void;
   /** Writes what is pending plus `final` (the run's end or pause) and waits until it is durable. */
-  flush(final?: Commit): Promise<void>;
+  flush(final?: Commit<WorkflowJournalRecord>): Promise<void>;
 }
 
 /** Creates the recorder of a mode; `applyLive` applies an entry to the live state (async, exit). */
 export function createRecorder(
   durability: Durability,
-  durable: DurableRun<WorkflowRunState>,
+  durable: WorkflowDurableRun,
   applyLive: (entry: JournalEntry) => void,
 ): Recorder {
-  const live = (entries: readonly NewJournalEntry[]) => {
+  const live = (entries: readonly WorkflowJournalRecord[]) => {
     for (const entry of entries) applyLive({ ...entry, sequence: 0, epoch: durable.epoch, at: Date.now() });
   };
   if (durability === 'exit') return exitRecorder(durable, live);
@@ -65,8 +68,8 @@ export function createRecorder(
   };
 }
 
-function exitRecorder(durable: DurableRun<WorkflowRunState>, live: (entries: readonly NewJournalEntry[]) => void): Recorder {
-  const buffered: NewJournalEntry[] = [];
+function exitRecorder(durable: WorkflowDurableRun, live: (entries: readonly WorkflowJournalRecord[]) => void): Recorder {
+  const buffered: WorkflowJournalRecord[] = [];
   let charged = 0;
   return {
     record: (entries, chargeLoops = 0) => {
@@ -87,7 +90,7 @@ function exitRecorder(durable: DurableRun<WorkflowRunState>, live: (entries: rea
 }
 
 interface Pending {
-  entries: readonly NewJournalEntry[];
+  entries: readonly WorkflowJournalRecord[];
   chargeLoops: number;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -101,15 +104,15 @@ interface Pending {
  * trip for many parallel tasks instead of one each.
  */
 class GroupCommit {
-  private readonly durable: DurableRun<WorkflowRunState>;
+  private readonly durable: WorkflowDurableRun;
   private pending: Pending[] = [];
   private running: Promise<void> | undefined;
 
-  constructor(durable: DurableRun<WorkflowRunState>) {
+  constructor(durable: WorkflowDurableRun) {
     this.durable = durable;
   }
 
-  add(entries: readonly NewJournalEntry[], chargeLoops: number): Promise<void> {
+  add(entries: readonly WorkflowJournalRecord[], chargeLoops: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ entries, chargeLoops, resolve, reject });
       this.running ??= this.drain();

@@ -132,9 +132,12 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
     }
     // Saving is not the node's business: a store failure here fails the run, never the node.
-    const data: Record<string, unknown> = { step, writes };
-    if (execution.loops) data.loops = execution.loops;
-    if (execution.usage) data.usage = execution.usage;
+    const data = {
+      step,
+      writes,
+      ...(execution.loops ? { loops: execution.loops } : {}),
+      ...(execution.usage ? { usage: execution.usage } : {}),
+    };
     await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
     for (const [channel, value] of writes) {
       if (channel !== LOOP_LIMIT_CHANNEL) continue;

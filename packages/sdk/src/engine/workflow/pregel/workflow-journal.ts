@@ -1,4 +1,6 @@
 import type { Usage } from '../../../core/messages.js';
+import { journalReader } from '../../run/journal-reader.js';
+import type { RunRequestedRecord, StopRequestedRecord } from '../../run/run-requests.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
 
 /** The format of a workflow run's journal; a run in another format is refused (B-6). */
@@ -57,9 +59,15 @@ export interface WorkflowEnding {
  * The typed records of a workflow run's journal: its own scope in the run store, apart from the
  * journals of the agent runs its agent nodes invoke (R-6). The journal stores deltas only — the
  * input once, then each task's channel writes as it finishes — never the whole state per step;
- * recovery folds the writes superstep by superstep (ADR 0003).
+ * recovery folds the writes superstep by superstep (ADR 0003). Every write and every read of the
+ * journal goes through this union (`DurableRun<…, WorkflowJournalRecord>`, `Recorder`,
+ * `workflowJournal`), so a misspelt record type or a wrong field does not compile.
  */
 export type WorkflowJournalRecord =
+  /** A host recorded the run before an executor took it (`createRun`); `workflow-started` follows. */
+  | RunRequestedRecord
+  /** A durable stop request from any process (S-5). */
+  | StopRequestedRecord
   | {
       type: 'workflow-started';
       data: {
@@ -104,3 +112,9 @@ export type WorkflowJournalRecord =
   /** Answers to pending interrupts, by interrupt id. */
   | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
   | { type: 'workflow-finished'; data: WorkflowEnding };
+
+/** The `workflow-started` record: the run's input, graph and policy, written once (R-3). */
+export type WorkflowStartedRecord = Extract<WorkflowJournalRecord, { type: 'workflow-started' }>;
+
+/** The typed reads of a workflow run's journal. */
+export const workflowJournal = journalReader<WorkflowJournalRecord>();

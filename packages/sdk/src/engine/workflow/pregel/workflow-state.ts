@@ -14,7 +14,8 @@ import {
   type RunLineage,
   WORKFLOW_JOURNAL_FORMAT,
   type WorkflowEnding,
-  type WorkflowJournalRecord,
+  type WorkflowStartedRecord,
+  workflowJournal,
 } from './workflow-journal.js';
 
 /** One task of a superstep: a node triggered by its channels (pull) or by a send (push). */
@@ -73,7 +74,8 @@ export function foldWorkflowJournal(graph: CompiledGraph, runId: string, entries
   // `workflow-started` is first, or follows the host's `run-requested` (and what reached the
   // pending run: a stop request); the other entries are applied in journal order.
   const startIndex = entries.findIndex((entry) => entry.type === 'workflow-started');
-  const first = entries[startIndex] as unknown as WorkflowJournalRecord | undefined;
+  const started = entries[startIndex];
+  const first = started && workflowJournal.recordOf(started);
   if (first?.type !== 'workflow-started') throw new UnsupportedJournalFormatError(runId, undefined);
   if (first.data.formatVersion !== WORKFLOW_JOURNAL_FORMAT)
     throw new UnsupportedJournalFormatError(runId, first.data.formatVersion);
@@ -90,10 +92,7 @@ export function foldWorkflowJournal(graph: CompiledGraph, runId: string, entries
   return state;
 }
 
-function createWorkflowRunState(
-  graph: CompiledGraph,
-  data: Extract<WorkflowJournalRecord, { type: 'workflow-started' }>['data'],
-): WorkflowRunState {
+function createWorkflowRunState(graph: CompiledGraph, data: WorkflowStartedRecord['data']): WorkflowRunState {
   const channels = graph.createChannels();
   const values: Record<string, unknown> = {};
   for (const name of graph.fieldNames) values[name] = channels.get(name)?.get();
@@ -134,7 +133,7 @@ function createWorkflowRunState(
  * point leaves a journal from which the fold finds exactly the pending work (R-7).
  */
 export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState, entry: JournalEntry): void {
-  const record = entry as unknown as WorkflowJournalRecord;
+  const record = workflowJournal.recordOf(entry);
   switch (record.type) {
     case 'task-finished': {
       expectTask(state, record.taskId, record.data.step);
@@ -181,9 +180,12 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
     case 'workflow-finished':
       state.ending = record.data;
       return;
-    default:
-      // `workflow-started` is folded first; entries of other kinds (written by other tools) do not
-      // change a workflow's state.
+    case 'workflow-started':
+      // Folded first, into the state it creates.
+      return;
+    case 'run-requested':
+    case 'stop-requested':
+      // A host's request: the owner starts the run from it, or stops it (`executeWorkflowRun`).
       return;
   }
 }

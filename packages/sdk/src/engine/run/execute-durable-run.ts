@@ -1,0 +1,168 @@
+import { InvalidRunRequestError, RunOwnedElsewhereError } from '../../core/errors/index.js';
+import { createOwnerId } from '../../core/ids.js';
+import type {
+  AcquireResult,
+  JournalEntry,
+  NewJournalEntry,
+  RunKind,
+  RunLabels,
+  RunRecord,
+  RunStore,
+} from '../../store/run-store.js';
+import { DurableRun } from './durable-run.js';
+import type { RunControl } from './run-control.js';
+import { retryTransient } from './store-retry.js';
+
+/** Calls a store operation that is safe to repeat, retrying transient failures (see `executeDurableRun`). */
+export type StoreCall = <T>(call: () => Promise<T>) => Promise<T>;
+
+/** What creates the run when it does not exist yet: its first entries, deadline and labels. */
+export interface RunCreation {
+  deadlineAt: number;
+  /** Written with the new run, in one step; ignored by the store when the run exists. */
+  initialEntries: NewJournalEntry[];
+  labels: RunLabels;
+}
+
+/** The owned run as an engine opened it: what the durable run and the shared steps need. */
+export interface OpenedRun<State> {
+  /** The run's state, folded from its journal; the durable run advances it from here. */
+  state: State;
+  /** The sequence of the last journal entry folded into `state`. */
+  lastSequence: number;
+  /** The run's deadline, fixed at creation (X-10). */
+  deadlineAt: number;
+  /** A stop was requested before this owner took the run (while pending, or from a dead owner's time). */
+  stopRequested: boolean;
+  /** Applies a committed entry: the same reducer the fold used, so live and recovered state agree. */
+  apply: (state: State, entry: JournalEntry) => void;
+  /** Called with each committed entry, the owner's own and those others appended, in journal order. */
+  onCommitted?: (entry: JournalEntry) => void;
+}
+
+/**
+ * One engine's part of a durable run's life. `executeDurableRun` calls these in order; everything
+ * else (owner id, transient-failure retries, ownership outcomes, the lease and its release) is
+ * the same for every engine.
+ */
+export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result> {
+  store: RunStore;
+  kind: RunKind;
+  runId: string;
+  sessionId: string;
+  leaseMs: number;
+  control: RunControl;
+  /** Called once the store has answered `acquire` (a handle's durable stop waits for it). */
+  onAcquired?: () => void;
+  /**
+   * Checks the request against the run as it is stored (undefined: it does not exist yet) and
+   * says how to create it. Throws `InvalidRunRequestError` for a request that cannot be executed.
+   */
+  creation(existing: RunRecord | undefined, call: StoreCall): Promise<RunCreation>;
+  /** The stored outcome of a run that has already ended: nothing is executed, no lease is held. */
+  answerEnded(run: RunRecord, call: StoreCall): Promise<Result>;
+  /**
+   * Reads the run this process now owns and folds its journal (starting a run a host created, R-3).
+   * If it throws, the lease is released and the error is rethrown.
+   */
+  open(run: RunRecord, outcome: 'created' | 'acquired', call: StoreCall): Promise<Opened>;
+  /** Executes the owned run, lease renewed, until it ends, pauses, or is interrupted. */
+  drive(durable: DurableRun<State, Entry>, opened: Opened): Promise<Result>;
+  /** Whether the result ends the run (its terminal commit closed it); otherwise the lease is released for the next owner. */
+  ends(result: Result): boolean;
+}
+
+/**
+ * The life of one `run` call, the same for agent and workflow runs (R-1…R-5): acquire the run by
+ * its stored state — create it, take over an unfinished one whose owner is gone, answer
+ * `owned-elsewhere` while a live owner holds it, or answer a finished one from the store without
+ * executing anything — then open it, arm its deadline, honour a stop requested before this owner
+ * took it, renew the lease while the engine drives it, and finally either leave it ended or release
+ * the lease so that another process can continue at once.
+ *
+ * The calls before the run is owned have no side effect to lose: a transient store failure is
+ * retried for up to one lease length, then reported. A retried `acquire` whose first try landed
+ * finds the run held by this call's own owner id, which is recognised as ours.
+ */
+export async function executeDurableRun<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result>(
+  steps: DurableRunSteps<State, Entry, Opened, Result>,
+): Promise<Result> {
+  const { store, runId, control } = steps;
+  const ownerId = createOwnerId();
+  const startedAt = Date.now();
+  const call: StoreCall = (operation) => retryTransient(operation, { until: () => startedAt + steps.leaseMs });
+  const existing = await call(() => store.getRun(runId));
+  if (existing && existing.kind !== steps.kind) {
+    throw new InvalidRunRequestError(
+      runId,
+      `Run ${runId} is ${article(existing.kind)} ${existing.kind} run; ${article(steps.kind)} ${steps.kind} cannot execute it.`,
+    );
+  }
+  const creation = await steps.creation(existing, call);
+  const acquired = ownAcquire(
+    ownerId,
+    existing === undefined,
+    await call(() =>
+      store.acquire({
+        runId,
+        sessionId: steps.sessionId,
+        ownerId,
+        leaseMs: steps.leaseMs,
+        deadlineAt: creation.deadlineAt,
+        // A run that existed at `getRun` is never created again, so no entries are needed for it.
+        initialEntries: existing ? [] : creation.initialEntries,
+        labels: creation.labels,
+      }),
+    ),
+  );
+  steps.onAcquired?.();
+  const { run } = acquired;
+  if (acquired.outcome === 'terminal') return steps.answerEnded(run, call);
+  if (acquired.outcome === 'owned-elsewhere') {
+    throw new RunOwnedElsewhereError(run.runId, run.ownerId ?? 'unknown', run.leaseExpiresAt);
+  }
+  let opened: Opened;
+  try {
+    opened = await steps.open(run, acquired.outcome, call);
+  } catch (error) {
+    await store.releaseLease(run.runId, run.epoch).catch(() => {});
+    throw error;
+  }
+  const durable = new DurableRun<State, Entry>({
+    store,
+    runId: run.runId,
+    epoch: run.epoch,
+    leaseMs: steps.leaseMs,
+    lastSequence: opened.lastSequence,
+    state: opened.state,
+    control,
+    apply: opened.apply,
+    ...(opened.onCommitted ? { onCommitted: opened.onCommitted } : {}),
+  });
+  control.armDeadline(opened.deadlineAt);
+  // A stop requested before this owner took the run is honoured at once (S-5).
+  if (opened.stopRequested) control.stop();
+  durable.startLeaseRenewal();
+  let ended = false;
+  try {
+    const result = await steps.drive(durable, opened);
+    ended = steps.ends(result);
+    return result;
+  } finally {
+    control.dispose();
+    await durable.dispose({ release: !ended });
+  }
+}
+
+/**
+ * An `acquire` retried after a transient failure may find that its first try landed: the run is
+ * then held by this very call's owner id (unique per call), which is ours, not someone else's.
+ */
+function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): AcquireResult {
+  if (result.outcome !== 'owned-elsewhere' || result.run.ownerId !== ownerId) return result;
+  return { outcome: creating ? 'created' : 'acquired', run: result.run };
+}
+
+function article(kind: RunKind): string {
+  return kind === 'agent' ? 'an' : 'a';
+}
