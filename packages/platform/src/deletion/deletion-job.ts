@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { PlatformContext } from '../application/context.js';
 import type { AppDeletionRow, AppDeletionStep } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 import {
   DeletionLeaseLostError,
   deleteAppFiles,
@@ -20,11 +20,11 @@ const nextStep: Record<Exclude<AppDeletionStep, 'done'>, AppDeletionStep> = {
 };
 
 /** The deletion jobs this process works on now, per platform (so `close` can end them). */
-const activeJobs = new WeakMap<PlatformServices, Map<string, { abort: AbortController; done: Promise<void> }>>();
+const activeJobs = new WeakMap<PlatformContext, Map<string, { abort: AbortController; done: Promise<void> }>>();
 /** One id per process: a job whose lease names another id is someone else's until the lease passes. */
 const processId = `deleter_${hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
 
-function jobsOf(services: PlatformServices) {
+function jobsOf(services: PlatformContext) {
   let jobs = activeJobs.get(services);
   if (!jobs) {
     jobs = new Map();
@@ -37,7 +37,7 @@ function jobsOf(services: PlatformServices) {
  * Works on a deletion in the background of this process unless it already does; errors are
  * logged and left to the next resumption. Answers at once.
  */
-export function startDeletionJob(services: PlatformServices, deletionId: string): void {
+export function startDeletionJob(services: PlatformContext, deletionId: string): void {
   const jobs = jobsOf(services);
   if (jobs.has(deletionId)) return;
   const abort = new AbortController();
@@ -50,7 +50,7 @@ export function startDeletionJob(services: PlatformServices, deletionId: string)
 }
 
 /** Stops working on this platform's deletion jobs (their leases hand them to another process) and waits for them. */
-export async function stopDeletionJobs(services: PlatformServices): Promise<void> {
+export async function stopDeletionJobs(services: PlatformContext): Promise<void> {
   const jobs = [...jobsOf(services).values()];
   for (const job of jobs) job.abort.abort();
   await Promise.allSettled(jobs.map((job) => job.done));
@@ -60,7 +60,7 @@ export async function stopDeletionJobs(services: PlatformServices): Promise<void
  * Continues every unfinished deletion nobody holds (never claimed, or its process died and the
  * lease passed): called by the sweeper, so a deletion survives the death of the process doing it.
  */
-export async function resumeAppDeletions(services: PlatformServices): Promise<string[]> {
+export async function resumeAppDeletions(services: PlatformContext): Promise<string[]> {
   const at = services.now().toISOString();
   const open = await services.database
     .selectFrom('app_deletions')
@@ -79,7 +79,7 @@ export async function resumeAppDeletions(services: PlatformServices): Promise<st
  * lease has passed, so a crash anywhere leaves a job that the sweeper continues; every write of
  * a step is fenced by the lease holder's id.
  */
-export async function runDeletionJob(services: PlatformServices, deletionId: string, signal?: AbortSignal): Promise<void> {
+export async function runDeletionJob(services: PlatformContext, deletionId: string, signal?: AbortSignal): Promise<void> {
   const { database, config } = services;
   const workerId = `${processId}_${randomUUID().slice(0, 6)}`;
   const leaseUntil = () => new Date(services.now().getTime() + config.runLeaseMs).toISOString();

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { RunNotFinishedError, RunNotFoundError } from '@agentloom/sdk';
+import type { PlatformContext } from '../application/context.js';
 import type { AppDeletionRow } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 import { stopRun } from '../runs/stop-runs.js';
 
 /** Thrown when the job's lease passed to another process: this one stops touching the job. */
@@ -15,7 +15,7 @@ export class DeletionLeaseLostError extends Error {
 
 /** What a step needs: the services, the job, and a check that the job is still this process's. */
 export interface StepContext {
-  services: PlatformServices;
+  services: PlatformContext;
   deletion: AppDeletionRow;
   /** Throws `DeletionLeaseLostError` once the lease is lost or the platform closes. */
   assertOwned(): void;

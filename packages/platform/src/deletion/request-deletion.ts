@@ -1,7 +1,7 @@
+import type { PlatformContext } from '../application/context.js';
 import { newId } from '../crypto/index.js';
 import type { AppDeletionRow, AppRow } from '../database/schema.js';
-import { ApiError } from '../http/api-error.js';
-import type { PlatformServices } from '../http/services.js';
+import { ConflictError } from '../domain/errors.js';
 
 /**
  * Starts deleting an app (P-13.1, NOT-21): in one transaction the app becomes `deleting` (from
@@ -11,7 +11,7 @@ import type { PlatformServices } from '../http/services.js';
  * published workflow release calls is refused with 409 `app-in-use` listing those workflows
  * (D-P4): their releases pin it, and their runs would fail.
  */
-export async function requestAppDeletion(services: PlatformServices, app: AppRow, requestedBy: string): Promise<AppDeletionRow> {
+export async function requestAppDeletion(services: PlatformContext, app: AppRow, requestedBy: string): Promise<AppDeletionRow> {
   return services.database.transaction().execute(async (transaction) => {
     if (app.kind === 'agent' && app.state === 'active') {
       const users = await transaction
@@ -31,7 +31,7 @@ export async function requestAppDeletion(services: PlatformServices, app: AppRow
           entry.releaseVersions.push(user.releaseVersion);
           workflows.set(user.appId, entry);
         }
-        throw new ApiError(409, 'app-in-use', 'Published workflow releases call this agent; delete those workflows first.', {
+        throw new ConflictError('app-in-use', 'Published workflow releases call this agent; delete those workflows first.', {
           workflows: [...workflows.values()],
         });
       }

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import type { AssemblyPorts } from '../assembly/index.js';
 import type { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 import { readActiveKey } from '../resources/connection-repository.js';
 
 /**
@@ -13,7 +13,7 @@ import { readActiveKey } from '../resources/connection-repository.js';
  * `queryable`: SQLite has one connection, so reading outside the transaction would wait forever.
  */
 export function databaseAssemblyPorts(
-  services: PlatformServices,
+  services: PlatformContext,
   app: Pick<AppRow, 'space_id' | 'file_root'>,
   options: {
     store?: RunStore;

@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import { AssemblyError, assembleAgent } from '../assembly/index.js';
 import { newId } from '../crypto/index.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../database/schema.js';
+import { ConflictError, ValidationError } from '../domain/errors.js';
 import { agentDraftSchema, agentDraftSchemaVersion, validateAgentDraft } from '../domain/index.js';
-import { ApiError } from '../http/api-error.js';
-import type { PlatformServices } from '../http/services.js';
 import { canonicalJson, hashJson } from '../resources/resource-repository.js';
 import { databaseAssemblyPorts } from './database-assembly-ports.js';
 import { readDraftLookups } from './draft-lookups.js';
@@ -18,14 +18,14 @@ import { resolveAgentSnapshot } from './resolve-snapshot.js';
  * that it interrupts runs in progress (P-6.3); stopping them lands with runs (issue 14).
  */
 export async function publishAgentRelease(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   actor: string,
   notes: string,
 ): Promise<AppReleaseRow> {
   if (app.kind !== 'agent')
-    throw new ApiError(422, 'not-yet-supported', 'Workflow apps are published once the workflow editor lands (a later issue).');
-  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+    throw new ValidationError('not-yet-supported', 'Workflow apps are published once the workflow editor lands (a later issue).');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
   const { database, now } = services;
   return database.transaction().execute(async (transaction) => {
     const { snapshot, pinned, draftRevision } = await buildDraftSnapshot(services, transaction, app);
@@ -56,7 +56,7 @@ export async function publishAgentRelease(
     try {
       await transaction.insertInto('app_releases').values(release).execute();
     } catch (error) {
-      throw new ApiError(409, 'publish-conflict', 'Another publish of this app happened at the same time; try again.', {
+      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
         cause: (error as Error).message,
       });
     }
@@ -99,7 +99,7 @@ export async function publishAgentRelease(
  * dry run (422 `release-build-failed`). Writes nothing.
  */
 export async function buildDraftSnapshot(
-  services: PlatformServices,
+  services: PlatformContext,
   transaction: Transaction<PlatformDatabase>,
   app: AppRow,
 ): Promise<Awaited<ReturnType<typeof resolveAgentSnapshot>> & { draftRevision: number }> {
@@ -108,12 +108,13 @@ export async function buildDraftSnapshot(
   const mode = app.mode ?? 'react';
   const issues = validateAgentDraft(draft, mode, await readDraftLookups(transaction, app.space_id, draft));
   if (issues.length > 0)
-    throw new ApiError(422, 'draft-invalid', 'The draft cannot be built; fix every issue listed.', { issues });
+    throw new ValidationError('draft-invalid', 'The draft cannot be built; fix every issue listed.', { issues });
   const resolved = await resolveAgentSnapshot(transaction, app, draft);
   try {
     await assembleAgent(resolved.snapshot, databaseAssemblyPorts(services, app, { queryable: transaction }));
   } catch (error) {
-    if (error instanceof AssemblyError) throw new ApiError(422, 'release-build-failed', error.message, { issues: error.issues });
+    if (error instanceof AssemblyError)
+      throw new ValidationError('release-build-failed', error.message, { issues: error.issues });
     throw error;
   }
   return { ...resolved, draftRevision: draftRow.revision };
@@ -126,7 +127,7 @@ export async function buildDraftSnapshot(
  * the release list and never become the app's latest release.
  */
 export async function createDebugRelease(
-  services: PlatformServices,
+  services: PlatformContext,
   transaction: Transaction<PlatformDatabase>,
   app: AppRow,
   actor: string,
@@ -155,7 +156,7 @@ export async function createDebugRelease(
   try {
     await transaction.insertInto('app_releases').values(release).execute();
   } catch (error) {
-    throw new ApiError(409, 'debug-conflict', 'Another debug run of this app started at the same time; try again.', {
+    throw new ConflictError('debug-conflict', 'Another debug run of this app started at the same time; try again.', {
       cause: (error as Error).message,
     });
   }

@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import { AssemblyError, assembleWorkflow } from '../assembly/index.js';
 import { newId } from '../crypto/index.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../database/schema.js';
+import { ConflictError, ValidationError } from '../domain/errors.js';
 import {
   type DraftIssue,
   validateWorkflowDraft,
@@ -10,8 +12,6 @@ import {
   workflowDraftSchemaVersion,
 } from '../domain/index.js';
 import type { PinnedResource, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
-import { ApiError } from '../http/api-error.js';
-import type { PlatformServices } from '../http/services.js';
 import { canonicalJson, hashJson } from '../resources/resource-repository.js';
 import { agentNameOf } from './resolve-snapshot.js';
 import { databaseWorkflowPorts, readWorkflowLookups } from './workflow-lookups.js';
@@ -28,7 +28,7 @@ export type WorkflowCheck = { issues: DraftIssue[]; snapshot?: undefined } | { i
  * problems (the SDK's `WorkflowIssue`s among them) become issues too, code `invalid-definition`.
  */
 export async function checkWorkflowDraft(
-  services: PlatformServices,
+  services: PlatformContext,
   database: Queryable,
   app: AppRow,
   draft: WorkflowDraft,
@@ -95,12 +95,12 @@ export async function checkWorkflowDraft(
  * at their start (D-P2).
  */
 export async function publishWorkflowRelease(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   actor: string,
   notes: string,
 ): Promise<AppReleaseRow> {
-  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
   const { database, now } = services;
   return database.transaction().execute(async (transaction) => {
     const draftRow = await transaction
@@ -111,7 +111,7 @@ export async function publishWorkflowRelease(
     const draft = workflowDraftSchema.parse(JSON.parse(draftRow.config));
     const checked = await checkWorkflowDraft(services, transaction, app, draft);
     if (!checked.snapshot)
-      throw new ApiError(422, 'draft-invalid', 'The draft cannot be published; fix every issue listed.', {
+      throw new ValidationError('draft-invalid', 'The draft cannot be published; fix every issue listed.', {
         issues: checked.issues,
       });
     const { snapshot } = checked;
@@ -141,7 +141,7 @@ export async function publishWorkflowRelease(
     try {
       await transaction.insertInto('app_releases').values(release).execute();
     } catch (error) {
-      throw new ApiError(409, 'publish-conflict', 'Another publish of this app happened at the same time; try again.', {
+      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
         cause: (error as Error).message,
       });
     }

@@ -1,11 +1,11 @@
 import { MemoryRunStore, type RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import type { WorkflowAssemblyPorts } from '../assembly/index.js';
 import type { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
 import { type WorkflowDraft, type WorkflowDraftLookups, workflowReferences } from '../domain/index.js';
 import type { AgentReleaseSnapshot } from '../domain/release-snapshot.js';
-import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from './database-assembly-ports.js';
 
 type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
@@ -48,7 +48,7 @@ export async function readWorkflowLookups(
  * and its agents share one new memory store (a publish's dry run).
  */
 export function databaseWorkflowPorts(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   options: { store?: RunStore; leaseMs?: number; queryable?: Queryable; mcpConnections?: McpConnectionSet } = {},
 ): WorkflowAssemblyPorts {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRunRequestError } from '@agentloom/sdk';
 import type { Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import type { AppRow, PlatformDatabase } from '../database/schema.js';
-import { ApiError } from '../http/api-error.js';
-import type { PlatformServices } from '../http/services.js';
+import { ConflictError, NotFoundError, ValidationError } from '../domain/errors.js';
 import { createDebugRelease } from '../releases/publish-release.js';
 import { hashJson } from '../resources/resource-repository.js';
 import { recordWebhook } from '../webhooks/index.js';
@@ -40,7 +40,7 @@ export interface StartedRun {
  * minted once here and every dispatch reuses it (R-3 keeps the input single).
  */
 export async function startAppRun(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   actor: string,
   request: RunRequest,
@@ -85,7 +85,7 @@ export async function startAppRun(
           .where('key', '=', idempotencyKey)
           .executeTakeFirstOrThrow();
         if (first.request_hash !== requestHash)
-          throw new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was used with another request body.', {
+          throw new ValidationError('idempotency-key-reused', 'This Idempotency-Key was used with another request body.', {
             runId: first.run_id,
           });
         return { runId: first.run_id, sessionId: first.session_id, created: false };
@@ -103,7 +103,7 @@ export async function startAppRun(
       );
       const active = await activeRunOf(transaction, services, request.sessionId);
       if (active)
-        throw new ApiError(409, 'run-active', 'The session has an active run; send a supplement instead.', { runId: active });
+        throw new ConflictError('run-active', 'The session has an active run; send a supplement instead.', { runId: active });
     }
     if (request.webhookUrl !== undefined) {
       const secret = await transaction
@@ -112,7 +112,7 @@ export async function startAppRun(
         .where('app_id', '=', app.id)
         .executeTakeFirst();
       if (!secret)
-        throw new ApiError(422, 'webhook-secret-missing', "Create the app's webhook secret before asking for a webhook.");
+        throw new ValidationError('webhook-secret-missing', "Create the app's webhook secret before asking for a webhook.");
     }
     const debugRelease = debug ? await createDebugRelease(services, transaction, app, actor) : undefined;
     await insertRun(
@@ -139,11 +139,14 @@ export async function startAppRun(
 function assertInputFits(app: AppRow, request: RunRequest): void {
   if (app.kind === 'agent') {
     if (typeof request.input !== 'string')
-      throw new ApiError(422, 'invalid-input', 'An agent run takes text input.', { path: 'input' });
+      throw new ValidationError('invalid-input', 'An agent run takes text input.', { path: 'input' });
     if (request.releaseVersion !== undefined)
-      throw new ApiError(422, 'release-pin-not-allowed', 'Agent runs always use the newest release; only workflow runs pin one.');
+      throw new ValidationError(
+        'release-pin-not-allowed',
+        'Agent runs always use the newest release; only workflow runs pin one.',
+      );
   } else if (typeof request.input !== 'object' || request.input === null || Array.isArray(request.input))
-    throw new ApiError(422, 'invalid-input', 'A workflow run takes an object: the values of its state fields.', {
+    throw new ValidationError('invalid-input', 'A workflow run takes an object: the values of its state fields.', {
       path: 'input',
     });
 }
@@ -162,7 +165,7 @@ async function pinnedReleaseOf(
     .where('kind', '=', 'release')
     .where('version', '=', releaseVersion)
     .executeTakeFirst();
-  if (!release) throw new ApiError(422, 'release-not-found', `The app has no release ${releaseVersion}.`, { releaseVersion });
+  if (!release) throw new ValidationError('release-not-found', `The app has no release ${releaseVersion}.`, { releaseVersion });
   return release.id;
 }
 
@@ -172,9 +175,9 @@ async function pinnedReleaseOf(
  */
 export function assertAppRunnable(app: AppRow, debug = false): void {
   if (debug && app.kind !== 'agent')
-    throw new ApiError(422, 'not-yet-supported', 'Debug runs of the draft are for agent apps; publish the workflow to run it.');
-  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
-  if (!app.latest_release_id && !debug) throw new ApiError(409, 'app-not-published', 'Publish the app before starting runs.');
+    throw new ValidationError('not-yet-supported', 'Debug runs of the draft are for agent apps; publish the workflow to run it.');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
+  if (!app.latest_release_id && !debug) throw new ConflictError('app-not-published', 'Publish the app before starting runs.');
 }
 
 /**
@@ -185,14 +188,14 @@ export function assertAppRunnable(app: AppRow, debug = false): void {
  */
 export async function assertAppActive(
   transaction: Transaction<PlatformDatabase>,
-  dialect: PlatformServices['dialect'],
+  dialect: PlatformContext['dialect'],
   appId: string,
 ): Promise<void> {
   let query = transaction.selectFrom('apps').select('state').where('id', '=', appId);
   if (dialect === 'postgres') query = query.forShare();
   const app = await query.executeTakeFirst();
-  if (!app) throw new ApiError(404, 'not-found', 'The app was not found.');
-  if (app.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
+  if (!app) throw new NotFoundError('not-found', 'The app was not found.');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
 }
 
 /**
@@ -201,7 +204,7 @@ export async function assertAppActive(
  */
 export async function activeRunOf(
   transaction: Transaction<PlatformDatabase>,
-  services: PlatformServices,
+  services: PlatformContext,
   sessionId: string,
 ): Promise<string | undefined> {
   const latest = await transaction
@@ -224,7 +227,7 @@ export async function activeRunOf(
  */
 export async function insertRun(
   transaction: Transaction<PlatformDatabase>,
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   actor: string,
   request: RunRequest & { sessionId: string },
@@ -280,7 +283,7 @@ export async function insertRun(
       metadata: { appId: app.id, spaceId: app.space_id, ...(debugReleaseId ? { debug: 'true' } : {}) },
     });
   } catch (error) {
-    if (error instanceof InvalidRunRequestError) throw new ApiError(422, 'invalid-run-request', error.message);
+    if (error instanceof InvalidRunRequestError) throw new ValidationError('invalid-run-request', error.message);
     throw error;
   }
 }
@@ -292,7 +295,7 @@ export async function insertRun(
  */
 export async function lockSession(
   transaction: Transaction<PlatformDatabase>,
-  dialect: PlatformServices['dialect'],
+  dialect: PlatformContext['dialect'],
   app: AppRow,
   sessionId: string,
   kind: 'agent' | 'debug' = 'agent',
@@ -303,10 +306,9 @@ export async function lockSession(
   const session = await query.executeTakeFirst();
   // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
   if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
-    throw new ApiError(404, 'not-found', 'The session was not found.');
+    throw new NotFoundError('not-found', 'The session was not found.');
   if (session.kind !== kind)
-    throw new ApiError(
-      409,
+    throw new ConflictError(
       'session-kind-mismatch',
       session.kind === 'debug'
         ? 'This is a debug session of the draft: continue it with `release: "draft"`.'

@@ -11,11 +11,11 @@ import {
   type Workflow,
   type WorkflowRun,
 } from '@agentloom/sdk';
+import type { PlatformContext } from '../application/context.js';
 import { assembleAgent, assembleWorkflow } from '../assembly/index.js';
 import { McpConnectionSet } from '../assembly/mcp-servers.js';
 import type { AppRow } from '../database/schema.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
-import type { PlatformServices } from '../http/services.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
 import { databaseWorkflowPorts } from '../releases/workflow-lookups.js';
 import { nudgeWebhook } from '../webhooks/index.js';
@@ -114,7 +114,7 @@ export class RunWorker {
   private readonly agentCacheMs = 10_000;
 
   constructor(
-    private readonly services: PlatformServices,
+    private readonly services: PlatformContext,
     private readonly options: RunWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? services.config.workerConcurrency;

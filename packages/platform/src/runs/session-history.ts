@@ -1,5 +1,5 @@
 import { type Message, RunNotFoundError, type SessionRun } from '@agentloom/sdk';
-import type { PlatformServices } from '../http/services.js';
+import type { PlatformContext } from '../application/context.js';
 import { type ApiRunStatus, apiStatusOf } from './run-status.js';
 
 /** How a supplement of a run ended up (PLATFORM.md §4.5): seen by the entry role, still waiting, or handed to the next run (S-4). */
@@ -28,7 +28,7 @@ export interface HistoryRun {
  * the store port's `readJournal` for runs that never started (queued, or stopped while queued, D-P10), so that
  * every question the session was asked appears. Never shortened, whatever the model sees.
  */
-export async function readSessionHistory(services: PlatformServices, sessionId: string): Promise<HistoryRun[]> {
+export async function readSessionHistory(services: PlatformContext, sessionId: string): Promise<HistoryRun[]> {
   const { database, runClient, runStore } = services;
   const started = new Map<string, SessionRun>();
   for (const run of await runClient.readSessionHistory(sessionId)) started.set(run.runId, run);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRunRequestError, RunNotActiveError } from '@agentloom/sdk';
+import type { PlatformContext } from '../application/context.js';
 import type { AppRow, SessionRow } from '../database/schema.js';
-import { ApiError } from '../http/api-error.js';
-import type { PlatformServices } from '../http/services.js';
+import { ValidationError } from '../domain/errors.js';
 import { hashJson } from '../resources/resource-repository.js';
 import { activeRunOf, assertAppActive, assertAppRunnable, insertRun, lockSession } from './create-run.js';
 
@@ -23,7 +23,7 @@ export type SessionMessageOutcome =
  * one's commit and then answers its outcome, so the text is never supplemented twice.
  */
 export async function postSessionMessage(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   session: SessionRow,
   actor: string,
@@ -32,7 +32,7 @@ export async function postSessionMessage(
 ): Promise<SessionMessageOutcome> {
   assertAppRunnable(app);
   if (app.kind !== 'agent')
-    throw new ApiError(422, 'not-a-chat-app', 'A workflow takes no chat messages; start a run with POST /apps/:appId/runs.');
+    throw new ValidationError('not-a-chat-app', 'A workflow takes no chat messages; start a run with POST /apps/:appId/runs.');
   const requestHash = hashJson({ text });
   const sessionId = session.id;
   return services.database.transaction().execute(async (transaction) => {
@@ -50,7 +50,7 @@ export async function postSessionMessage(
         .executeTakeFirst();
       if (first) {
         if (first.request_hash !== requestHash)
-          throw new ApiError(422, 'idempotency-key-reused', 'This Idempotency-Key was used with another message.', {
+          throw new ValidationError('idempotency-key-reused', 'This Idempotency-Key was used with another message.', {
             runId: first.run_id,
           });
         return first.kind === 'supplement' && first.supplement_id
@@ -65,7 +65,7 @@ export async function postSessionMessage(
         const receipt = await services.runClient.supplement(active, text);
         outcome = { kind: 'supplement', runId: active, supplementId: receipt.supplementId, sessionId, replayed: false };
       } catch (error) {
-        if (error instanceof InvalidRunRequestError) throw new ApiError(422, 'invalid-run-request', error.message);
+        if (error instanceof InvalidRunRequestError) throw new ValidationError('invalid-run-request', error.message);
         // The run ended after the check: the text is a new question (below).
         if (!(error instanceof RunNotActiveError)) throw error;
       }

@@ -1,6 +1,6 @@
 import { RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import type { PlatformContext } from '../application/context.js';
 import type { AppReleaseRow, AppRow } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 import { nudgeWebhook } from '../webhooks/index.js';
 
 /**
@@ -10,7 +10,7 @@ import { nudgeWebhook } from '../webhooks/index.js';
  * ended run answers false.
  */
 export async function stopRun(
-  services: PlatformServices,
+  services: PlatformContext,
   runId: string,
   cause: 'user' | 'release-published' | 'app-deleted',
   requestedBy: string,
@@ -39,7 +39,7 @@ export async function stopRun(
  * stay. Answers the stopped run ids.
  */
 export async function stopRunsOfOlderReleases(
-  services: PlatformServices,
+  services: PlatformContext,
   app: AppRow,
   release: AppReleaseRow,
   requestedBy: string,

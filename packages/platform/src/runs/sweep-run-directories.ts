@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspace } from '@agentloom/sdk';
-import type { PlatformServices } from '../http/services.js';
+import type { PlatformContext } from '../application/context.js';
 
 /**
  * Deletes the temporary run directories whose runs have settled (P-12.8) under every app's file
@@ -11,7 +11,7 @@ import type { PlatformServices } from '../http/services.js';
  * sweep only removes directories of runs that are terminal in the store. Answers the run ids
  * whose directories went.
  */
-export async function sweepRunDirectories(services: PlatformServices): Promise<string[]> {
+export async function sweepRunDirectories(services: PlatformContext): Promise<string[]> {
   const apps = await services.database.selectFrom('apps').select(['id', 'file_root']).where('state', '=', 'active').execute();
   const removed: string[] = [];
   for (const app of apps) {

@@ -1,5 +1,5 @@
+import type { PlatformContext } from '../application/context.js';
 import { resumeAppDeletions } from '../deletion/index.js';
-import type { PlatformServices } from '../http/services.js';
 import { sweepRunDirectories } from './sweep-run-directories.js';
 
 /**
@@ -10,7 +10,7 @@ import { sweepRunDirectories } from './sweep-run-directories.js';
  * is finished by another one, at start and then every round). Runs every lease period; answers
  * a function that stops it.
  */
-export function startSweeper(services: PlatformServices, intervalMs = services.config.runLeaseMs): () => void {
+export function startSweeper(services: PlatformContext, intervalMs = services.config.runLeaseMs): () => void {
   const resume = () =>
     resumeAppDeletions(services).catch((error: unknown) =>
       services.logger.warn({ err: { message: (error as Error).message } }, 'resuming app deletions failed'),

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { PlatformContext } from '../application/context.js';
 import { newId } from '../crypto/index.js';
 import type { AgentDraft } from '../domain/index.js';
 import { agentDraftSchemaVersion } from '../domain/index.js';
-import type { PlatformServices } from '../http/services.js';
 import { createUser } from '../identity/index.js';
 import { publishAgentRelease } from '../releases/publish-release.js';
 
@@ -31,7 +31,7 @@ export const demoReplies = [
  * that runs without any vendor key.
  */
 export async function prepareFirstStart(
-  services: PlatformServices,
+  services: PlatformContext,
   options: { createAdmin: boolean; seedDemo: boolean },
 ): Promise<FirstStartOutcome> {
   const { database, now } = services;

@@ -1,8 +1,8 @@
 import { RunNotFoundError } from '@agentloom/sdk';
 import { sql } from 'kysely';
 import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
+import type { PlatformContext } from '../application/context.js';
 import type { WebhookDeliveryRow } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 import { runView } from '../runs/run-status.js';
 import { type WebhookAttempt, webhookRecheckMs } from './webhook-deliveries.js';
 import { readWebhookSecret } from './webhook-secrets.js';
@@ -29,7 +29,7 @@ const batchSize = 20;
  * before recording); `AgentLoom-Delivery` carries the id to deduplicate on. Answers a function
  * that stops it.
  */
-export function startWebhookDeliverer(services: PlatformServices, owner: string, intervalMs = 250): () => void {
+export function startWebhookDeliverer(services: PlatformContext, owner: string, intervalMs = 250): () => void {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const round = async () => {
@@ -47,7 +47,7 @@ export function startWebhookDeliverer(services: PlatformServices, owner: string,
   };
 }
 
-async function claimDue(services: PlatformServices, owner: string): Promise<WebhookDeliveryRow[]> {
+async function claimDue(services: PlatformContext, owner: string): Promise<WebhookDeliveryRow[]> {
   const now = services.now();
   const at = now.toISOString();
   const until = new Date(now.getTime() + claimMs).toISOString();
@@ -83,7 +83,7 @@ async function claimDue(services: PlatformServices, owner: string): Promise<Webh
   });
 }
 
-async function deliver(services: PlatformServices, owner: string, delivery: WebhookDeliveryRow): Promise<void> {
+async function deliver(services: PlatformContext, owner: string, delivery: WebhookDeliveryRow): Promise<void> {
   const { database, runClient, config, now } = services;
   const run = await database.selectFrom('runs').selectAll().where('id', '=', delivery.run_id).executeTakeFirst();
   let description: Awaited<ReturnType<typeof runClient.describeRun>> | undefined;
@@ -165,7 +165,7 @@ async function deliver(services: PlatformServices, owner: string, delivery: Webh
 }
 
 async function finish(
-  services: PlatformServices,
+  services: PlatformContext,
   owner: string,
   delivery: WebhookDeliveryRow,
   state: 'delivered' | 'failed',

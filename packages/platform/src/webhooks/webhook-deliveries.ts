@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import type { PlatformContext } from '../application/context.js';
 import type { PlatformDatabase, WebhookDeliveryRow } from '../database/schema.js';
-import type { PlatformServices } from '../http/services.js';
 
 /**
  * How long a `waiting` delivery rests before the deliverer looks at its run again when nobody
@@ -29,7 +29,7 @@ export interface WebhookAttempt {
  */
 export async function recordWebhook(
   transaction: Transaction<PlatformDatabase>,
-  services: PlatformServices,
+  services: PlatformContext,
   delivery: { runId: string; appId: string; url: string },
 ): Promise<void> {
   const now = services.now();
@@ -53,7 +53,7 @@ export async function recordWebhook(
 }
 
 /** Says a run may have ended: its waiting delivery (if any) is due now rather than at the next recheck. */
-export async function nudgeWebhook(services: PlatformServices, runId: string): Promise<void> {
+export async function nudgeWebhook(services: PlatformContext, runId: string): Promise<void> {
   await services.database
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: services.now().toISOString() })

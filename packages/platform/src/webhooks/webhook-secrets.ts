@@ -1,12 +1,12 @@
+import type { PlatformContext } from '../application/context.js';
 import { randomToken } from '../crypto/index.js';
-import type { PlatformServices } from '../http/services.js';
 
 /**
  * Makes (or replaces) an app's webhook signing secret and answers it: the only time it is shown.
  * The platform keeps it sealed with its key, because it must sign with it later; a replaced
  * secret signs nothing from the next delivery on.
  */
-export async function rotateWebhookSecret(services: PlatformServices, appId: string, actor: string): Promise<string> {
+export async function rotateWebhookSecret(services: PlatformContext, appId: string, actor: string): Promise<string> {
   const secret = `whsec_${randomToken()}`;
   const at = services.now().toISOString();
   await services.database
@@ -22,7 +22,7 @@ export async function rotateWebhookSecret(services: PlatformServices, appId: str
 }
 
 /** The app's signing secret, or undefined when none was made. */
-export async function readWebhookSecret(services: PlatformServices, appId: string): Promise<string | undefined> {
+export async function readWebhookSecret(services: PlatformContext, appId: string): Promise<string | undefined> {
   const row = await services.database
     .selectFrom('app_webhook_secrets')
     .select('secret_sealed')
