@@ -1,12 +1,12 @@
 import type { RunClient, RunStore } from '@agentloom/sdk';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { SecretBox } from '../adapters/crypto/index.js';
+import type { DatabaseDialect } from '../adapters/database/index.js';
+import type { PlatformDatabase } from '../adapters/database/schema.js';
+import type { Dispatcher } from '../adapters/dispatch/dispatcher.js';
 import type { Outbound } from '../adapters/outbound/index.js';
 import type { PlatformConfig } from '../config/index.js';
-import type { SecretBox } from '../crypto/index.js';
-import type { DatabaseDialect } from '../database/index.js';
-import type { PlatformDatabase } from '../database/schema.js';
-import type { Dispatcher } from '../runs/dispatcher.js';
 
 /**
  * What the platform's use cases work with, built once per process (`createPlatform`): the

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { hashToken, keyedDigest, sameSecret } from '../crypto/index.js';
+import { hashToken, keyedDigest, sameSecret } from '../adapters/crypto/index.js';
 import { ApiError } from './api-error.js';
 import { actorOf, type Principal } from './principal.js';
 import type { PlatformEnvironment } from './services.js';

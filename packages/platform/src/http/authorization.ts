@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppRow, RunRow, SessionRow, SpaceRow } from '../database/index.js';
+import type { AppRow, RunRow, SessionRow, SpaceRow } from '../adapters/database/index.js';
 import { ApiError, forbidden, notFound } from './api-error.js';
 import { requirePrincipal } from './authentication.js';
 import { actorOf } from './principal.js';

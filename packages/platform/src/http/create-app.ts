@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { sql } from 'kysely';
-import { sameSecret } from '../crypto/index.js';
+import { sameSecret } from '../adapters/crypto/index.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';

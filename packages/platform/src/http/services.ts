@@ -1,5 +1,5 @@
+import type { SignInLimiter } from '../adapters/identity/index.js';
 import type { PlatformContext } from '../application/context.js';
-import type { SignInLimiter } from '../identity/index.js';
 import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { deletionView, requestAppDeletion, startDeletionJob } from '../../deletion/index.js';
+import { deletionView, requestAppDeletion, startDeletionJob } from '../../application/deletion/index.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor, requirePrincipal } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';

@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
-import type { AppRow } from '../../database/index.js';
+import { newId } from '../../adapters/crypto/index.js';
+import type { AppRow } from '../../adapters/database/index.js';
+import { agentNameOf } from '../../application/releases/resolve-snapshot.js';
 import { agentDraftSchemaVersion, emptyAgentDraft, emptyWorkflowDraft } from '../../domain/index.js';
-import { agentNameOf } from '../../releases/resolve-snapshot.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '../../crypto/index.js';
+import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '../../adapters/crypto/index.js';
 import { ApiError } from '../api-error.js';
 import { csrfTokenOf, requireUser, sessionCookieName } from '../authentication.js';
 import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { maskSecret, newId } from '../../crypto/index.js';
-import type { ModelConnectionRow } from '../../database/index.js';
-import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../models/index.js';
-import { readConnectionView } from '../../resources/connection-repository.js';
+import { maskSecret, newId } from '../../adapters/crypto/index.js';
+import type { ModelConnectionRow } from '../../adapters/database/index.js';
+import { readConnectionView } from '../../adapters/database/repositories/connection-repository.js';
+import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../adapters/models/index.js';
 import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';

@@ -1,5 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
+import { newId } from '../../adapters/crypto/index.js';
+import {
+  readDraftLookups,
+  replaceDraftReferences,
+  replaceWorkflowDraftReferences,
+} from '../../application/releases/draft-lookups.js';
+import { checkWorkflowDraft } from '../../application/releases/publish-workflow-release.js';
 import {
   type AgentDraft,
   agentDraftSchema,
@@ -7,8 +13,6 @@ import {
   type WorkflowDraft,
   workflowDraftSchema,
 } from '../../domain/index.js';
-import { readDraftLookups, replaceDraftReferences, replaceWorkflowDraftReferences } from '../../releases/draft-lookups.js';
-import { checkWorkflowDraft } from '../../releases/publish-workflow-release.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';

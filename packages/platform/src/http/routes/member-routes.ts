@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { Kysely, Transaction } from 'kysely';
-import type { PlatformDatabase } from '../../database/schema.js';
+import type { PlatformDatabase } from '../../adapters/database/schema.js';
 import { ApiError, forbidden, notFound } from '../api-error.js';
 import { authorizeSpace, type SpaceRole, spaceRoles } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';

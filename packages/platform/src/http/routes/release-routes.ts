@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import type { AppReleaseRow } from '../../database/index.js';
-import { publishAgentRelease } from '../../releases/publish-release.js';
-import { publishWorkflowRelease } from '../../releases/publish-workflow-release.js';
-import { stopRunsOfOlderReleases } from '../../runs/stop-runs.js';
+import type { AppReleaseRow } from '../../adapters/database/index.js';
+import { publishAgentRelease } from '../../application/releases/publish-release.js';
+import { publishWorkflowRelease } from '../../application/releases/publish-workflow-release.js';
+import { stopRunsOfOlderReleases } from '../../application/runs/stop-runs.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';

@@ -1,14 +1,19 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Selectable } from 'kysely';
-import { newId } from '../../crypto/index.js';
-import type { ResourceRow } from '../../database/index.js';
-import type { ResourceVersionsTable } from '../../database/schema.js';
-import { hideLiteralCredentials, literalCredentialIssues } from '../../resources/credential-headers.js';
-import { builtInTools, contentSchemaNames, contentSchemaOf, resourceTypes } from '../../resources/resource-content.js';
-import { appendResourceVersion, hashJson, readReferences, resourceView } from '../../resources/resource-repository.js';
-import { InvalidPackageError, type PackageFile, readZipPackage } from '../../skills/read-zip.js';
-import { storeSkillPackage } from '../../skills/store-skill-package.js';
+import { newId } from '../../adapters/crypto/index.js';
+import type { ResourceRow } from '../../adapters/database/index.js';
+import {
+  appendResourceVersion,
+  hashJson,
+  readReferences,
+  resourceView,
+} from '../../adapters/database/repositories/resource-repository.js';
+import type { ResourceVersionsTable } from '../../adapters/database/schema.js';
+import { InvalidPackageError, type PackageFile, readZipPackage } from '../../adapters/skills/read-zip.js';
+import { storeSkillPackage } from '../../adapters/skills/store-skill-package.js';
+import { hideLiteralCredentials, literalCredentialIssues } from '../../domain/credential-headers.js';
+import { builtInTools, contentSchemaNames, contentSchemaOf, resourceTypes } from '../../domain/resource-content.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor, requirePrincipal } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';

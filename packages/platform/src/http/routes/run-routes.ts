@@ -1,18 +1,18 @@
 import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { startAppRun } from '../../runs/create-run.js';
-import { runLogPage } from '../../runs/run-log.js';
-import { apiStatusOf, runView } from '../../runs/run-status.js';
-import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
-import { stopRun } from '../../runs/stop-runs.js';
-import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.js';
+import { startAppRun } from '../../application/runs/create-run.js';
+import { runLogPage } from '../../application/runs/run-log.js';
+import { apiStatusOf, runView } from '../../application/runs/run-status.js';
+import { stopRun } from '../../application/runs/stop-runs.js';
+import { agentRunOfTask, describeWorkflowTasks } from '../../application/runs/workflow-view.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment, PlatformServices } from '../services.js';
+import { resumeSequenceOf, streamRunEvents } from '../sse.js';
 
 const runParameters = z.object({ runId: idParameter('runId') });
 const appParameters = z.object({ appId: idParameter('appId') });

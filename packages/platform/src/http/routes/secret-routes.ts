@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maskSecret, newId } from '../../crypto/index.js';
+import { maskSecret, newId } from '../../adapters/crypto/index.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';

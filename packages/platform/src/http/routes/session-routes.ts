@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { apiStatusOf } from '../../runs/run-status.js';
+import { apiStatusOf } from '../../application/runs/run-status.js';
 import { currentActor } from '../authentication.js';
 import { authorizeAppUse, authorizeSession } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';

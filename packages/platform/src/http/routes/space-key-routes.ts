@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { createApiKey, withCreators } from '../../identity/index.js';
+import { createApiKey, withCreators } from '../../adapters/identity/index.js';
 import { notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';

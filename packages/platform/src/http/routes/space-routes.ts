@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
-import type { SpaceRow } from '../../database/index.js';
+import { newId } from '../../adapters/crypto/index.js';
+import type { SpaceRow } from '../../adapters/database/index.js';
 import { ApiError } from '../api-error.js';
 import { requireUser } from '../authentication.js';
 import { authorizeSpace, spaceRoles } from '../authorization.js';

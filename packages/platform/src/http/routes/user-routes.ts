@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { hashPassword } from '../../crypto/index.js';
-import { createUser, EmailTakenError, revokeKeysMadeBy, withCreators } from '../../identity/index.js';
+import { hashPassword } from '../../adapters/crypto/index.js';
+import { createUser, EmailTakenError, revokeKeysMadeBy, withCreators } from '../../adapters/identity/index.js';
 import { ApiError, notFound } from '../api-error.js';
 import { requireInstanceAdmin } from '../authentication.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { readWebhookSecret, rotateWebhookSecret, webhookDeliveryView } from '../../webhooks/index.js';
+import { readWebhookSecret, rotateWebhookSecret, webhookDeliveryView } from '../../application/webhooks/index.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeRun } from '../authorization.js';
