@@ -1,9 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { ConnectionSettings } from '../../../domain/connection-settings.js';
 import type { SecretBox } from '../../crypto/index.js';
-import type { ConnectionSettings } from '../../models/index.js';
-import type { ModelConnectionRow, PlatformDatabase } from '../schema.js';
-
-type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+import type { Queryable } from '../queryable.js';
+import type { ModelConnectionRow } from '../schema.js';
 
 /** A connection as the API shows it: keys masked (NOT-30), catalogue included. */
 export interface ConnectionView {
@@ -71,4 +69,147 @@ export async function readActiveKey(
     .where('active', '=', 1)
     .executeTakeFirst();
   return key ? secretBox.open(key.ciphertext) : undefined;
+}
+
+/** A connection's catalogue entry as the API takes it. */
+export interface CatalogueEntry {
+  modelId: string;
+  contextWindow: number | null;
+  supportsThinking: boolean;
+  enabled: boolean;
+}
+
+/** A new key of a connection: its label, sealed value and mask. */
+export interface SealedKey {
+  id: string;
+  label: string;
+  ciphertext: string;
+  mask: string;
+  active: boolean;
+  createdAt: string;
+}
+
+/** The connection `connectionId` of the space, or undefined. */
+export function findConnection(database: Queryable, spaceId: string, connectionId: string) {
+  return database
+    .selectFrom('model_connections')
+    .selectAll()
+    .where('id', '=', connectionId)
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+}
+
+/** The space's connections, by name. */
+export function listConnections(database: Queryable, spaceId: string): Promise<ModelConnectionRow[]> {
+  return database.selectFrom('model_connections').selectAll().where('space_id', '=', spaceId).orderBy('name').execute();
+}
+
+/** The connection `connectionId` (any space); throws when it does not exist. */
+export function readConnection(database: Queryable, connectionId: string): Promise<ModelConnectionRow> {
+  return database.selectFrom('model_connections').selectAll().where('id', '=', connectionId).executeTakeFirstOrThrow();
+}
+
+export async function insertConnection(database: Queryable, row: ModelConnectionRow): Promise<void> {
+  await database.insertInto('model_connections').values(row).execute();
+}
+
+export async function updateConnection(
+  database: Queryable,
+  connectionId: string,
+  changes: Partial<Pick<ModelConnectionRow, 'name' | 'base_url' | 'settings' | 'state'>> & { updated_at: string },
+): Promise<void> {
+  await database.updateTable('model_connections').set(changes).where('id', '=', connectionId).execute();
+}
+
+export async function deleteConnection(database: Queryable, connectionId: string): Promise<void> {
+  await database.deleteFrom('model_connections').where('id', '=', connectionId).execute();
+}
+
+/** Whether an app or release references the connection (then it is archived, never deleted). */
+export async function connectionIsReferenced(database: Queryable, connectionId: string): Promise<boolean> {
+  const reference = await database
+    .selectFrom('app_resource_refs')
+    .select('id')
+    .where('target_kind', '=', 'model-connection')
+    .where('resource_id', '=', connectionId)
+    .executeTakeFirst();
+  return reference !== undefined;
+}
+
+/** Replaces the connection's catalogue (`replace: false` only adds, for a new connection). */
+export async function writeCatalogue(
+  database: Queryable,
+  connectionId: string,
+  models: readonly CatalogueEntry[],
+  replace: boolean,
+): Promise<void> {
+  if (replace) await database.deleteFrom('models').where('connection_id', '=', connectionId).execute();
+  for (const model of models) {
+    await database
+      .insertInto('models')
+      .values({
+        connection_id: connectionId,
+        model_id: model.modelId,
+        context_window: model.contextWindow,
+        supports_thinking: model.supportsThinking ? 1 : 0,
+        enabled: model.enabled ? 1 : 0,
+      })
+      .execute();
+  }
+}
+
+/** Whether the connection has an active key. */
+export async function hasActiveKey(database: Queryable, connectionId: string): Promise<boolean> {
+  const key = await database
+    .selectFrom('model_connection_keys')
+    .select('id')
+    .where('connection_id', '=', connectionId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return key !== undefined;
+}
+
+/** Makes every key of the connection inactive (before another one becomes the active key). */
+export async function deactivateKeys(database: Queryable, connectionId: string): Promise<void> {
+  await database.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', connectionId).execute();
+}
+
+export async function insertKey(database: Queryable, connectionId: string, key: SealedKey): Promise<void> {
+  await database
+    .insertInto('model_connection_keys')
+    .values({
+      id: key.id,
+      connection_id: connectionId,
+      label: key.label,
+      ciphertext: key.ciphertext,
+      mask: key.mask,
+      active: key.active ? 1 : 0,
+      created_at: key.createdAt,
+    })
+    .execute();
+}
+
+/** Whether the key `keyId` belongs to the connection. */
+export async function keyExists(database: Queryable, connectionId: string, keyId: string): Promise<boolean> {
+  const key = await database
+    .selectFrom('model_connection_keys')
+    .select('id')
+    .where('id', '=', keyId)
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  return key !== undefined;
+}
+
+export async function activateKey(database: Queryable, keyId: string): Promise<void> {
+  await database.updateTable('model_connection_keys').set({ active: 1 }).where('id', '=', keyId).execute();
+}
+
+/** Deletes the key; answers whether there was one. */
+export async function deleteKey(database: Queryable, connectionId: string, keyId: string): Promise<boolean> {
+  const result = await database
+    .deleteFrom('model_connection_keys')
+    .where('id', '=', keyId)
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
