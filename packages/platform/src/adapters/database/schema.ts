@@ -350,6 +350,7 @@ export type UserRow = Selectable<UsersTable>;
 export type SpaceRow = Selectable<SpacesTable>;
 export type AppRow = Selectable<AppsTable>;
 export type ResourceRow = Selectable<ResourcesTable>;
+export type ResourceVersionRow = Selectable<ResourceVersionsTable>;
 export type ModelConnectionRow = Selectable<ModelConnectionsTable>;
 export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { PlatformDatabase, ResourceRow } from '../schema.js';
-
-type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+import type { Transaction } from 'kysely';
+import type { Queryable } from '../queryable.js';
+import type { PlatformDatabase, ResourceRow, ResourceVersionRow } from '../schema.js';
 
 /** A resource as the API shows it. */
 export interface ResourceView {
@@ -98,4 +97,73 @@ export async function readReferences(database: Queryable, targetId: string) {
     .where('app_resource_refs.resource_id', '=', targetId)
     .orderBy('apps.name')
     .execute();
+}
+
+/** The resource `resourceId` of the space, or undefined. */
+export function findResource(database: Queryable, spaceId: string, resourceId: string) {
+  return database
+    .selectFrom('resources')
+    .selectAll()
+    .where('id', '=', resourceId)
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+}
+
+/** The resource `resourceId`; throws when it does not exist. */
+export function readResource(database: Queryable, resourceId: string): Promise<ResourceRow> {
+  return database.selectFrom('resources').selectAll().where('id', '=', resourceId).executeTakeFirstOrThrow();
+}
+
+/** The space's resources (of one type when given), by name. */
+export function listResources(database: Queryable, spaceId: string, type?: ResourceRow['type']): Promise<ResourceRow[]> {
+  let query = database.selectFrom('resources').selectAll().where('space_id', '=', spaceId);
+  if (type) query = query.where('type', '=', type);
+  return query.orderBy('name').execute();
+}
+
+export async function insertResource(database: Queryable, row: ResourceRow): Promise<void> {
+  await database.insertInto('resources').values(row).execute();
+}
+
+export async function updateResource(
+  database: Queryable,
+  resourceId: string,
+  changes: Partial<Pick<ResourceRow, 'name' | 'description' | 'state'>> & { updated_at: string },
+): Promise<void> {
+  await database.updateTable('resources').set(changes).where('id', '=', resourceId).execute();
+}
+
+export async function deleteResource(database: Queryable, resourceId: string): Promise<void> {
+  await database.deleteFrom('resources').where('id', '=', resourceId).execute();
+}
+
+/** Whether an app or release references the resource (then it is archived, never deleted). */
+export async function resourceIsReferenced(database: Queryable, resourceId: string): Promise<boolean> {
+  const reference = await database
+    .selectFrom('app_resource_refs')
+    .select('id')
+    .where('target_kind', '=', 'resource')
+    .where('resource_id', '=', resourceId)
+    .executeTakeFirst();
+  return reference !== undefined;
+}
+
+/** The resource's versions, newest first. */
+export function listResourceVersions(database: Queryable, resourceId: string): Promise<ResourceVersionRow[]> {
+  return database
+    .selectFrom('resource_versions')
+    .selectAll()
+    .where('resource_id', '=', resourceId)
+    .orderBy('version', 'desc')
+    .execute();
+}
+
+/** One version of the resource, or undefined. */
+export function findResourceVersion(database: Queryable, resourceId: string, version: number) {
+  return database
+    .selectFrom('resource_versions')
+    .selectAll()
+    .where('resource_id', '=', resourceId)
+    .where('version', '=', version)
+    .executeTakeFirst();
 }
