@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { hashToken, newId, randomToken } from '../crypto/index.js';
+import type { Queryable } from '../database/queryable.js';
 import type { ApiKeysTable, PlatformDatabase } from '../database/schema.js';
 
 /**
@@ -80,4 +81,28 @@ export async function revokeKeysMadeBy(
     )
     .execute();
   return active.map((key) => ({ ...key, revoked_at: revokedAt }));
+}
+
+/** Whose keys: one app's, or the space's own keys (not bound to an app). */
+export type ApiKeyScope = { appId: string } | { spaceId: string };
+
+/** The keys of a scope, oldest first (prefixes only; the secret is never stored). */
+export function listApiKeys(database: Queryable, scope: ApiKeyScope) {
+  let query = database.selectFrom('api_keys').selectAll();
+  query =
+    'appId' in scope
+      ? query.where('app_id', '=', scope.appId)
+      : query.where('space_id', '=', scope.spaceId).where('app_id', 'is', null);
+  return query.orderBy('created_at').execute();
+}
+
+/** Revokes a live key of the scope; answers whether there was one. */
+export async function revokeApiKey(database: Queryable, scope: ApiKeyScope, keyId: string, at: Date): Promise<boolean> {
+  let query = database.updateTable('api_keys').set({ revoked_at: at.toISOString() }).where('id', '=', keyId);
+  query =
+    'appId' in scope
+      ? query.where('app_id', '=', scope.appId)
+      : query.where('space_id', '=', scope.spaceId).where('app_id', 'is', null);
+  const result = await query.where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
