@@ -8,4 +8,14 @@ export {
   withCreators,
 } from './api-keys.js';
 export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
-export { createUser, EmailTakenError } from './users.js';
+export {
+  createUser,
+  deleteWebSessionsOf,
+  EmailTakenError,
+  findUser,
+  findUserByEmail,
+  listKeysMadeBy,
+  listUsers,
+  updateUser,
+} from './users.js';
+export { deleteWebSession, insertWebSession, membershipsOf, type NewWebSession } from './web-sessions.js';
