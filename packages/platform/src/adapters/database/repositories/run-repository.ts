@@ -44,3 +44,8 @@ export async function readReleaseSnapshotText(database: Queryable, releaseId: st
     .executeTakeFirstOrThrow();
   return release.config_snapshot;
 }
+
+/** The completion webhook delivery of a run, if it asked for one. */
+export function findWebhookDelivery(database: Queryable, runId: string) {
+  return database.selectFrom('webhook_deliveries').selectAll().where('run_id', '=', runId).executeTakeFirst();
+}
