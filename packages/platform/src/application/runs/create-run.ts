@@ -3,11 +3,12 @@ import { InvalidRunRequestError } from '@agentloom/sdk';
 import type { Transaction } from 'kysely';
 import { hashJson } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import { ConflictError, ValidationError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
 import { createDebugRelease } from '../releases/publish-release.js';
 import { recordWebhook } from '../webhooks/index.js';
 import { requirementsOfRelease } from './run-requirements.js';
+import { activeRunOf, assertAppActive, lockSession } from './run-session.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
@@ -181,45 +182,6 @@ export function assertAppRunnable(app: AppRow, debug = false): void {
 }
 
 /**
- * Re-reads the app's state inside the transaction that records a run (PostgreSQL: `FOR SHARE`,
- * which waits for a deletion that is marking the app right now): a deletion that committed
- * first refuses the run with 409 `app-deleting` (NOT-21); one that commits after sees the run
- * and stops it.
- */
-export async function assertAppActive(
-  transaction: Transaction<PlatformDatabase>,
-  dialect: PlatformContext['dialect'],
-  appId: string,
-): Promise<void> {
-  let query = transaction.selectFrom('apps').select('state').where('id', '=', appId);
-  if (dialect === 'postgres') query = query.forShare();
-  const app = await query.executeTakeFirst();
-  if (!app) throw new NotFoundError('not-found', 'The app was not found.');
-  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
-}
-
-/**
- * The session's active run (queued or running in the SDK store), if any: only its newest run can
- * be active, because a session never has two at once (S-2). Call it with the session locked.
- */
-export async function activeRunOf(
-  transaction: Transaction<PlatformDatabase>,
-  services: PlatformContext,
-  sessionId: string,
-): Promise<string | undefined> {
-  const latest = await transaction
-    .selectFrom('runs')
-    .select('id')
-    .where('session_id', '=', sessionId)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!latest) return undefined;
-  const stored = await services.runStore.getRun(latest.id);
-  return stored && (stored.status === 'pending' || stored.status === 'running') ? latest.id : undefined;
-}
-
-/**
  * Records a new run inside the caller's transaction: the session (created when `newSession`,
  * else its activity time), the run's index row, its job and the SDK's pending run (input once,
  * so a stop or a supplement that arrives before any worker finds it there). The caller has
@@ -286,32 +248,4 @@ export async function insertRun(
     if (error instanceof InvalidRunRequestError) throw new ValidationError('invalid-run-request', error.message);
     throw error;
   }
-}
-
-/**
- * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time
- * (SQLite transactions already do), and refuses to mix debug and ordinary runs in one session.
- * With `startedBy`, only a session that actor started is found (D-P6).
- */
-export async function lockSession(
-  transaction: Transaction<PlatformDatabase>,
-  dialect: PlatformContext['dialect'],
-  app: AppRow,
-  sessionId: string,
-  kind: 'agent' | 'debug' = 'agent',
-  startedBy?: string,
-): Promise<void> {
-  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'kind', 'created_by']).where('id', '=', sessionId);
-  if (dialect === 'postgres') query = query.forUpdate();
-  const session = await query.executeTakeFirst();
-  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
-  if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
-    throw new NotFoundError('not-found', 'The session was not found.');
-  if (session.kind !== kind)
-    throw new ConflictError(
-      'session-kind-mismatch',
-      session.kind === 'debug'
-        ? 'This is a debug session of the draft: continue it with `release: "draft"`.'
-        : 'A debug run of the draft cannot continue an ordinary session; start a new one.',
-    );
 }

@@ -4,7 +4,8 @@ import { hashJson } from '../../adapters/database/repositories/resource-reposito
 import type { AppRow, SessionRow } from '../../adapters/database/schema.js';
 import { ValidationError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
-import { activeRunOf, assertAppActive, assertAppRunnable, insertRun, lockSession } from './create-run.js';
+import { assertAppRunnable, insertRun } from './create-run.js';
+import { activeRunOf, assertAppActive, lockSession } from './run-session.js';
 
 /** What the chat box did with a message (P-8.3): it supplemented the active run, or started a new one. */
 export type SessionMessageOutcome =
