@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { AgentDraft, DraftPermissions } from './agent-draft.js';
-import { type ConnectionSettings, connectionSettingsSchema, type Provider, providers } from './connection-settings.js';
+import { type ConnectionSettings, type Provider, providers } from './connection-settings.js';
 
 /** A pinned resource version: the release references it, never copies it (P-4.5). */
 export interface PinnedResource {
@@ -98,7 +98,10 @@ const roleSnapshotSchema = z.looseObject({
   skills: z.array(namedPinSchema.extend({ storageRef: z.string() })),
   mcpServers: z.array(namedPinSchema).optional(),
 });
-/** Parts of the draft a snapshot copies as they were validated at publish (their schema is the draft's). */
+/**
+ * Parts a snapshot copies as they were validated at publish (their schema is the draft's or the
+ * connection's, which may grow): read as records, typed as the snapshot declares them.
+ */
 const draftPartSchema = z.record(z.string(), z.unknown());
 
 /** The stored form of an agent release snapshot, checked when a worker or a publish reads it back. */
@@ -112,7 +115,7 @@ const agentReleaseSnapshotSchema = z.looseObject({
     connectionId: z.string(),
     provider: z.enum(providers),
     baseUrl: z.string().nullable(),
-    settings: connectionSettingsSchema,
+    settings: draftPartSchema,
     modelId: z.string(),
     thinking: z.looseObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
