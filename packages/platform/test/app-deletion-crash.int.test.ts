@@ -111,7 +111,7 @@ describe.each(dialects)('an app deletion whose process is SIGKILLed mid-way, on 
     let attempt = 1;
     let found = await trial(attempt);
     while (!found.caught && attempt < 6) {
-      await waitUntil(async () => ((await client.request('GET', `/apps/${found.appId}`)).status === 404));
+      await waitUntil(async () => (await client.request('GET', `/apps/${found.appId}`)).status === 404);
       found = await trial(++attempt);
     }
     expect(found.caught, `the deletion was caught in its first step within ${attempt} trials`).toBe(true);
