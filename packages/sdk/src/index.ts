@@ -293,6 +293,7 @@ export {
 } from './core/errors/index.js';
 export {
   FileEditConflictError,
+  FileNotReadError,
   FileNotFoundError,
   FileTooLargeError,
   InvalidSearchPatternError,

@@ -40,6 +40,7 @@ export type AgentLoomErrorCode =
   | 'workspace-access-denied'
   | 'file-not-found'
   | 'file-edit-conflict'
+  | 'file-not-read'
   | 'file-too-large'
   | 'invalid-search-pattern'
   | 'sandbox-unavailable'
