@@ -60,6 +60,15 @@ export {
   type SkillProblem,
   validateSkillFile,
 } from './capabilities/skills/index.js';
+export {
+  createMemoryTools,
+  type FactStore,
+  InProcessFactStore,
+  type MemoryFact,
+  type MemoryOptions,
+  type MemoryScope,
+  MemoryScopeMissingError,
+} from './capabilities/memory/index.js';
 
 // Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
 export type {

@@ -15,6 +15,10 @@ export interface ToolExecutionContext {
   attempt: number;
   /** Aborted on attempt timeout, stop, deadline or lost ownership. Honour it. */
   signal: AbortSignal;
+  /** The agent making the call, when an agent makes it. */
+  agentName?: string;
+  /** The run's labels as the host gave them (`userId` scopes memory, N-15). */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /** A capability the model can call. Create one with `tool()`. */

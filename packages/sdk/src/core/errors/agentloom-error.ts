@@ -41,6 +41,7 @@ export type AgentLoomErrorCode =
   | 'file-not-found'
   | 'file-edit-conflict'
   | 'file-not-read'
+  | 'memory-scope-missing'
   | 'file-too-large'
   | 'invalid-search-pattern'
   | 'sandbox-unavailable'

@@ -4,6 +4,7 @@
  * live in agent-config.ts; this file holds only types, so type-only importers load no zod.
  */
 import type { z } from 'zod';
+import type { MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import type { Tool } from '../../capabilities/tools/tool.js';
 import type { Failure } from '../../core/failure.js';
@@ -65,6 +66,11 @@ interface AgentConfigBase {
    * process (S-5, F-4); never after a crash or a disconnect (F-5).
    */
   workspace?: Workspace;
+  /**
+   * Facts kept across sessions (N-15): every role gets `remember`, `recall` and `forget`, scoped
+   * to this agent and the run's `metadata.userId`. Off unless given.
+   */
+  memory?: MemoryOptions;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */

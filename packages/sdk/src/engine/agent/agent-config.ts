@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createMemoryTools, type MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { type ConfigurationIssue, InvalidConfigurationError } from '../../core/errors/index.js';
@@ -156,6 +157,12 @@ const baseShape = {
     )
     .optional(),
   leaseMs: z.number().int().min(50).default(30_000),
+  memory: z
+    .custom<MemoryOptions>(
+      (value) => typeof (value as MemoryOptions | undefined)?.store?.remember === 'function',
+      'must be { store: FactStore, budgetCharacters? }',
+    )
+    .optional(),
   workspace: z
     .custom<Workspace>(
       (value) => typeof (value as Workspace | undefined)?.cleanupRun === 'function',
@@ -297,8 +304,9 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
     store: data.store,
     leaseMs: data.leaseMs,
   };
-  // Every role gets the workspace's file tools; each role its own skills, listed in its prompt.
-  const shared = data.workspace?.tools ?? [];
+  // Every role gets the workspace's file tools and the memory tools; each role its own skills,
+  // listed in its prompt.
+  const shared = [...(data.workspace?.tools ?? []), ...(data.memory ? createMemoryTools(data.memory) : [])];
   const prompted = (prompt: string, skills: SkillCatalog | undefined) =>
     skills?.promptSection ? `${prompt}\n\n${skills.promptSection}` : prompt;
   const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => [...tools, ...(skills?.tools ?? []), ...shared];

@@ -136,6 +136,7 @@ function contextOf(
   return {
     runId: run.runId,
     sessionId: run.sessionId,
+    metadata: run.metadata,
     model: agent.model,
     fallbackModels: agent.fallbackModels,
     durable,

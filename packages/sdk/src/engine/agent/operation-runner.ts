@@ -209,6 +209,8 @@ async function runAttempt(
           taskId: operation.taskId,
           operationId: operation.operationId,
           attempt,
+          agentName: durable.state.agentName,
+          metadata: context.metadata,
           get signal() {
             return guard.signal;
           },
