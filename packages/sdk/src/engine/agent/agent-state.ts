@@ -44,6 +44,8 @@ export interface OperationState {
   };
   /** A successful attempt's raw result waiting for post-use hooks (R-8). */
   rawResult?: { attempt: number; raw: string };
+  /** The call's durable notes, by key (`operation-noted`, the tool's `callJournal`). */
+  notes?: Record<string, unknown>;
 }
 
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
@@ -261,6 +263,11 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       operation.attempts = record.data.attempt;
       operation.attemptOpen = true;
       delete operation.retryAt;
+      return;
+    }
+    case 'operation-noted': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.notes = { ...operation.notes, [record.data.key]: record.data.value };
       return;
     }
     case 'attempt-failed': {
