@@ -1,0 +1,227 @@
+/**
+ * The SDK's A2A client (`a2aAgent`) against the official `@a2a-js/sdk` server (N-13): as a
+ * Plan–Executor executor role, as a workflow node and as a tool; input and auth requests, failed
+ * tasks, refused cards and credentials, and a send whose answer is lost (reconciled, X-7).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  A2ACardError,
+  A2ARequestError,
+  a2aAgent,
+} from '../../src/capabilities/a2a/index.js';
+import type { ToolResultMessage } from '../../src/core/messages.js';
+import { Agent, END, lastValue, START, WorkflowBuilder } from '../../src/index.js';
+import type { ModelRequest } from '../../src/model/language-model.js';
+import { MemoryRunStore } from '../../src/store/memory/memory-run-store.js';
+import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { type A2ATestServer, startA2ATestServer } from './a2a-test-server.js';
+
+let server: A2ATestServer;
+beforeAll(async () => {
+  server = await startA2ATestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const results = (request: ModelRequest) =>
+  request.messages.filter((message): message is ToolResultMessage => message.role === 'tool');
+
+/** A planner that delegates `task` to `remote` once, then reports what came back. */
+function delegatingPlanner(task: string) {
+  return new ScriptedModel({
+    respond: (request) =>
+      results(request).length === 0
+        ? { text: 'delegating', toolCalls: [{ name: 'remote', arguments: { task } }] }
+        : { text: `report: ${results(request).map((message) => message.content).join(' / ')}` },
+  });
+}
+
+function planExecutor(model: ScriptedModel, remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' })) {
+  return new Agent({
+    name: 'team',
+    mode: 'plan-executor',
+    model,
+    store: new MemoryRunStore(),
+    planner: { prompt: 'Plan and delegate.' },
+    executors: [remote],
+  });
+}
+
+function receivedTimes(text: string): number {
+  return server.texts.filter((received) => received === text).length;
+}
+
+describe('a2aAgent as a Plan–Executor executor role', () => {
+  it('delegates a task that the remote agent completes, shown to the planner as a delegation (L-3)', async () => {
+    const model = delegatingPlanner('wait:200 summarise the report');
+    const result = await planExecutor(model).run({ sessionId: 's', input: 'Go.' }).result();
+    expect(result).toMatchObject({ status: 'succeeded', output: 'report: done: summarise the report' });
+    expect(model.requests[0]?.tools?.map((definition) => [definition.name, definition.kind])).toEqual([['remote', 'delegation']]);
+    expect(receivedTimes('wait:200 summarise the report')).toBe(1);
+    const [messageId] = [...server.received].find(([, count]) => count === 1) ?? [];
+    expect(messageId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a remote INPUT_REQUIRED through onInputRequired and sends the answer on the same task', async () => {
+    const questions: string[] = [];
+    const remote = a2aAgent({
+      cardUrl: server.cardUrl,
+      name: 'remote',
+      description: 'Asks back.',
+      onInputRequired: (request) => {
+        questions.push(request.question);
+        return 'blue';
+      },
+    });
+    const result = await planExecutor(delegatingPlanner('ask colour'), remote).run({ sessionId: 's', input: 'Go.' }).result();
+    expect(questions).toEqual(['which colour?']);
+    expect(result).toMatchObject({ status: 'succeeded', output: 'report: answered: blue' });
+  });
+
+  it('turns AUTH_REQUIRED, a failed task and an unanswered question into typed failures the planner reads', async () => {
+    const model = new ScriptedModel({
+      respond: (request) =>
+        results(request).length === 0
+          ? {
+              text: 'delegating',
+              toolCalls: [
+                { name: 'remote', arguments: { task: 'auth please' } },
+                { name: 'remote', arguments: { task: 'fail this' } },
+                { name: 'remote', arguments: { task: 'ask size' } },
+              ],
+            }
+          : { text: results(request).map((message) => message.content).join('\n') },
+    });
+    const store = new MemoryRunStore();
+    const agent = new Agent({
+      name: 'team',
+      mode: 'plan-executor',
+      model,
+      store,
+      planner: { prompt: 'Plan and delegate.' },
+      executors: [a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' })],
+    });
+    const result = await agent.run({ sessionId: 's', input: 'Go.', runId: 'typed-failures' }).result();
+    expect(result.status).toBe('succeeded');
+    const lines = String(result.output).split('\n');
+    expect(lines[0]).toMatch(/^Error \(tool-error\): A2A agent "remote" needs authorization for task .+: sign in first$/);
+    expect(lines[1]).toMatch(/^Error \(tool-error\): A2A agent "remote" ended task .+ as TASK_STATE_FAILED: could not this$/);
+    expect(lines[2]).toMatch(/^Error \(tool-error\): A2A agent "remote" asks for input on task .+: which size\?$/);
+    const journal = await store.readJournal('typed-failures');
+    const codes = journal
+      .filter((entry) => entry.type === 'operation-finished')
+      .map((entry) => (entry.data as { failure?: { code?: string } }).failure?.code);
+    expect(codes.sort()).toEqual(['a2a-auth-required', 'a2a-input-required', 'a2a-task-failed']);
+  });
+});
+
+describe('a2aAgent as a workflow node', () => {
+  const state = { question: lastValue(z.string()), answer: lastValue(z.string(), { default: '' }) };
+
+  function workflow(store: MemoryRunStore) {
+    const remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' });
+    return new WorkflowBuilder({ name: 'ask-remote', state })
+      .addCapabilityNode('remote', remote.tool, { input: { task: 'question' }, output: 'answer' })
+      .addEdge(START, 'remote')
+      .addEdge('remote', END)
+      .compile({ store });
+  }
+
+  it('runs the remote task as a capability node and writes its artifact to the state', async () => {
+    const result = await workflow(new MemoryRunStore()).run({ sessionId: 's', input: { question: 'wait:100 translate' } }).result();
+    expect(result).toMatchObject({ status: 'succeeded', output: { answer: 'done: translate' } });
+    expect(receivedTimes('wait:100 translate')).toBe(1);
+  });
+
+  it('pauses the workflow on INPUT_REQUIRED and sends the resume value to the same remote task, once', async () => {
+    const store = new MemoryRunStore();
+    const paused = await workflow(store).run({ sessionId: 's', runId: 'wf-ask', input: { question: 'ask flavour' } }).result();
+    expect(paused.status).toBe('interrupted');
+    expect(paused.interrupts?.[0]?.value).toMatchObject({ type: 'a2a-input-required', agent: 'remote', question: 'which flavour?' });
+    const done = await workflow(store).run({ sessionId: 's', runId: 'wf-ask', resume: 'vanilla' }).result();
+    expect(done).toMatchObject({ status: 'succeeded', output: { answer: 'answered: vanilla' } });
+    expect(receivedTimes('ask flavour')).toBe(1);
+    expect(receivedTimes('vanilla')).toBe(1);
+  });
+});
+
+describe('a2aAgent as a tool, its errors and its reconciliation', () => {
+  const context = (operationId: string) => ({
+    runId: 'direct',
+    sessionId: 's',
+    taskId: 't',
+    operationId,
+    attempt: 1,
+    signal: new AbortController().signal,
+  });
+
+  it('refuses a card without a JSON-RPC 1.0 interface instead of falling back (§3.6.3)', async () => {
+    const remote = a2aAgent({
+      card: {
+        name: 'Old agent',
+        description: 'Speaks 0.3 only.',
+        supportedInterfaces: [{ url: `${server.url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+      },
+    });
+    expect(remote.name).toBe('Old_agent');
+    await expect(remote.tool.execute({ task: 'hello' }, context('card'))).rejects.toSatisfy(A2ACardError.isInstance);
+  });
+
+  it('sends credentials, and a refused credential is a typed request error that sends nothing', async () => {
+    const guarded = await startA2ATestServer({ bearer: 'secret' });
+    try {
+      const card = await (await fetch(guarded.cardUrl)).json();
+      const refused = a2aAgent({ card, auth: { bearer: 'wrong' } });
+      const error = await refused.tool.execute({ task: 'hello' }, context('refused')).catch((caught: unknown) => caught);
+      expect(A2ARequestError.isInstance(error) && error.status).toBe(401);
+      const accepted = a2aAgent({ card, auth: { bearer: 'secret' } });
+      await expect(accepted.tool.execute({ task: 'hello' }, context('accepted'))).resolves.toBe('done: hello');
+      expect(guarded.texts).toEqual(['hello']);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('reconciles a send whose answer is lost through ListTasks by its context, without sending again (X-7)', async () => {
+    const dropping: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(init?.body ?? '').includes('"SendMessage"')) {
+        await response.text();
+        throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+      }
+      return response;
+    };
+    const remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.', fetch: dropping });
+    await expect(remote.tool.execute({ task: 'wait:100 lost answer' }, context('lost'))).resolves.toBe('done: lost answer');
+    expect(receivedTimes('wait:100 lost answer')).toBe(1);
+  });
+
+  it('records a send it cannot reconcile as unknown, and a retrying run does not send it again', async () => {
+    const blind: typeof fetch = async (input, init) => {
+      const body = String(init?.body ?? '');
+      if (body.includes('"ListTasks"')) throw new TypeError('fetch failed');
+      const response = await fetch(input, init);
+      if (body.includes('"SendMessage"')) {
+        await response.text();
+        throw new TypeError('fetch failed');
+      }
+      return response;
+    };
+    const remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.', fetch: blind });
+    const model = delegatingPlanner('unknowable');
+    const agent = new Agent({
+      name: 'team',
+      mode: 'plan-executor',
+      model,
+      store: new MemoryRunStore(),
+      planner: { prompt: 'Plan and delegate.' },
+      executors: [remote],
+      execution: { retry: { enabled: true, attempts: 3, waitMs: 10 } },
+    });
+    const result = await agent.run({ sessionId: 's', input: 'Go.' }).result();
+    expect(result.output).toMatch(/^report: Error \(unknown-outcome\): A2A agent "remote": whether message .+ was received is unknown/);
+    expect(receivedTimes('unknowable')).toBe(1);
+  });
+});
