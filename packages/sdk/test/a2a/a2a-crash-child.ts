@@ -8,12 +8,13 @@
  * - `after-task`: at the first `GetTask`, after the task id was journaled and before the answer.
  * Prints `RESULT <json>` when the run ends in this process.
  */
+
+import { z } from 'zod';
 import { a2aAgent } from '../../src/capabilities/a2a/index.js';
 import { Agent, END, lastValue, START, WorkflowBuilder } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { z } from 'zod';
-import { freezeHere, report, waitOutOwner } from '../helpers/child-process.js';
 import { openStore } from '../crash/open-store.js';
+import { freezeHere, report, waitOutOwner } from '../helpers/child-process.js';
 
 const environment = process.env;
 const freeze = environment.A2A_CRASH_FREEZE ?? '';
@@ -55,7 +56,9 @@ function start() {
   const model = new ScriptedModel({
     respond: (request) => {
       const result = request.messages.find((message) => message.role === 'tool');
-      return result ? { text: `report: ${result.content}` } : { text: 'delegating', toolCalls: [{ name: 'remote', arguments: { task } }] };
+      return result
+        ? { text: `report: ${result.content}` }
+        : { text: 'delegating', toolCalls: [{ name: 'remote', arguments: { task } }] };
     },
   });
   const agent = new Agent({

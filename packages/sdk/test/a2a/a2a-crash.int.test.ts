@@ -9,12 +9,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry, RunStore } from '../../src/store/run-store.js';
-import { runScript } from '../helpers/child-process.js';
-import { openStore } from '../crash/open-store.js';
-import { describeWithPostgres, dropSchema, postgresUrlWithSchema, uniqueSchemaName } from '../postgres/postgres-availability.js';
 import { PostgresRunStore } from '../../src/store/postgres/index.js';
-import { postgresUrl } from '../postgres/postgres-availability.js';
+import type { JournalEntry, RunStore } from '../../src/store/run-store.js';
+import { openStore } from '../crash/open-store.js';
+import { runScript } from '../helpers/child-process.js';
+import {
+  describeWithPostgres,
+  dropSchema,
+  postgresUrl,
+  postgresUrlWithSchema,
+  uniqueSchemaName,
+} from '../postgres/postgres-availability.js';
 import { type A2ATestServer, startA2ATestServer } from './a2a-test-server.js';
 
 const child = join(import.meta.dirname, 'a2a-crash-child.ts');
@@ -50,7 +55,13 @@ async function journalOf(storeUrl: string, runId: string): Promise<JournalEntry[
 async function crashAndTakeOver(storeUrl: string, kind: Kind, freeze: Freeze, label: string) {
   const runId = `a2a-${kind}-${freeze}-${label}`;
   const task = `wait:2500 ${runId}`;
-  const env = { A2A_CRASH_STORE: storeUrl, A2A_CRASH_RUN_ID: runId, A2A_CRASH_CARD_URL: server.cardUrl, A2A_CRASH_KIND: kind, A2A_CRASH_TASK: task };
+  const env = {
+    A2A_CRASH_STORE: storeUrl,
+    A2A_CRASH_RUN_ID: runId,
+    A2A_CRASH_CARD_URL: server.cardUrl,
+    A2A_CRASH_KIND: kind,
+    A2A_CRASH_TASK: task,
+  };
   const crashed = await runScript(child, { ...env, A2A_CRASH_FREEZE: freeze });
   expect(crashed.killed, crashed.stderr).toBe(true);
   expect(server.texts.filter((text) => text === task)).toHaveLength(1);
@@ -68,14 +79,16 @@ async function crashAndTakeOver(storeUrl: string, kind: Kind, freeze: Freeze, la
   expect(server.texts.filter((text) => text === task)).toHaveLength(1);
   const after = await journalOf(storeUrl, runId);
   expect(noteKeys(after)).toEqual(['a2a.send', 'a2a.task']);
-  const sent = after.find((entry) => (entry.data as { key?: string }).key === 'a2a.send')?.data as { value: { messageId: string } };
+  const sent = after.find((entry) => (entry.data as { key?: string }).key === 'a2a.send')?.data as {
+    value: { messageId: string };
+  };
   expect(server.received.get(sent.value.messageId)).toBe(1);
   if (kind === 'executor') {
     // The attempt the dead owner opened was continued, not recorded unknown nor started again.
     expect(after.filter((entry) => entry.type === 'attempt-started')).toHaveLength(1);
-    expect(after.filter((entry) => entry.type === 'operation-finished').map((entry) => (entry.data as { status: string }).status)).toEqual([
-      'succeeded',
-    ]);
+    expect(
+      after.filter((entry) => entry.type === 'operation-finished').map((entry) => (entry.data as { status: string }).status),
+    ).toEqual(['succeeded']);
   }
 }
 

@@ -5,11 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  A2ACardError,
-  A2ARequestError,
-  a2aAgent,
-} from '../../src/capabilities/a2a/index.js';
+import { A2ACardError, A2ARequestError, a2aAgent } from '../../src/capabilities/a2a/index.js';
 import type { ToolResultMessage } from '../../src/core/messages.js';
 import { Agent, END, lastValue, START, WorkflowBuilder } from '../../src/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
@@ -34,11 +30,18 @@ function delegatingPlanner(task: string) {
     respond: (request) =>
       results(request).length === 0
         ? { text: 'delegating', toolCalls: [{ name: 'remote', arguments: { task } }] }
-        : { text: `report: ${results(request).map((message) => message.content).join(' / ')}` },
+        : {
+            text: `report: ${results(request)
+              .map((message) => message.content)
+              .join(' / ')}`,
+          },
   });
 }
 
-function planExecutor(model: ScriptedModel, remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' })) {
+function planExecutor(
+  model: ScriptedModel,
+  remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' }),
+) {
   return new Agent({
     name: 'team',
     mode: 'plan-executor',
@@ -92,7 +95,11 @@ describe('a2aAgent as a Plan–Executor executor role', () => {
                 { name: 'remote', arguments: { task: 'ask size' } },
               ],
             }
-          : { text: results(request).map((message) => message.content).join('\n') },
+          : {
+              text: results(request)
+                .map((message) => message.content)
+                .join('\n'),
+            },
     });
     const store = new MemoryRunStore();
     const agent = new Agent({
@@ -130,16 +137,24 @@ describe('a2aAgent as a workflow node', () => {
   }
 
   it('runs the remote task as a capability node and writes its artifact to the state', async () => {
-    const result = await workflow(new MemoryRunStore()).run({ sessionId: 's', input: { question: 'wait:100 translate' } }).result();
+    const result = await workflow(new MemoryRunStore())
+      .run({ sessionId: 's', input: { question: 'wait:100 translate' } })
+      .result();
     expect(result).toMatchObject({ status: 'succeeded', output: { answer: 'done: translate' } });
     expect(receivedTimes('wait:100 translate')).toBe(1);
   });
 
   it('pauses the workflow on INPUT_REQUIRED and sends the resume value to the same remote task, once', async () => {
     const store = new MemoryRunStore();
-    const paused = await workflow(store).run({ sessionId: 's', runId: 'wf-ask', input: { question: 'ask flavour' } }).result();
+    const paused = await workflow(store)
+      .run({ sessionId: 's', runId: 'wf-ask', input: { question: 'ask flavour' } })
+      .result();
     expect(paused.status).toBe('interrupted');
-    expect(paused.interrupts?.[0]?.value).toMatchObject({ type: 'a2a-input-required', agent: 'remote', question: 'which flavour?' });
+    expect(paused.interrupts?.[0]?.value).toMatchObject({
+      type: 'a2a-input-required',
+      agent: 'remote',
+      question: 'which flavour?',
+    });
     const done = await workflow(store).run({ sessionId: 's', runId: 'wf-ask', resume: 'vanilla' }).result();
     expect(done).toMatchObject({ status: 'succeeded', output: { answer: 'answered: vanilla' } });
     expect(receivedTimes('ask flavour')).toBe(1);
@@ -172,11 +187,13 @@ describe('a2aAgent as a tool, its errors and its reconciliation', () => {
   it('sends credentials, and a refused credential is a typed request error that sends nothing', async () => {
     const guarded = await startA2ATestServer({ bearer: 'secret' });
     try {
-      const card = await (await fetch(guarded.cardUrl)).json();
-      const refused = a2aAgent({ card, auth: { bearer: 'wrong' } });
-      const error = await refused.tool.execute({ task: 'hello' }, context('refused')).catch((caught: unknown) => caught);
+      const options = { cardUrl: guarded.cardUrl, name: 'guarded', description: 'Needs a token.' };
+      const refused = a2aAgent({ ...options, auth: { bearer: 'wrong' } });
+      const error = await Promise.resolve(refused.tool.execute({ task: 'hello' }, context('refused'))).catch(
+        (caught: unknown) => caught,
+      );
       expect(A2ARequestError.isInstance(error) && error.status).toBe(401);
-      const accepted = a2aAgent({ card, auth: { bearer: 'secret' } });
+      const accepted = a2aAgent({ ...options, auth: { bearer: 'secret' } });
       await expect(accepted.tool.execute({ task: 'hello' }, context('accepted'))).resolves.toBe('done: hello');
       expect(guarded.texts).toEqual(['hello']);
     } finally {
@@ -221,7 +238,9 @@ describe('a2aAgent as a tool, its errors and its reconciliation', () => {
       execution: { retry: { enabled: true, attempts: 3, waitMs: 10 } },
     });
     const result = await agent.run({ sessionId: 's', input: 'Go.' }).result();
-    expect(result.output).toMatch(/^report: Error \(unknown-outcome\): A2A agent "remote": whether message .+ was received is unknown/);
+    expect(result.output).toMatch(
+      /^report: Error \(unknown-outcome\): A2A agent "remote": whether message .+ was received is unknown/,
+    );
     expect(receivedTimes('unknowable')).toBe(1);
   });
 });

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentCard, type Message, type Task, TaskState, Role } from '@a2a-js/sdk';
+import { type AgentCard, type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type AgentExecutor,
   DefaultRequestHandler,
@@ -38,7 +38,13 @@ export interface A2ATestServer {
 
 function textOf(message: Message): string {
   return message.parts
-    .map((part) => (part.content?.$case === 'text' ? part.content.value : part.content?.$case === 'data' ? JSON.stringify(part.content.value) : ''))
+    .map((part) =>
+      part.content?.$case === 'text'
+        ? part.content.value
+        : part.content?.$case === 'data'
+          ? JSON.stringify(part.content.value)
+          : '',
+    )
     .join('');
 }
 
@@ -122,14 +128,24 @@ class CountingExecutor implements AgentExecutor {
     });
     bus.publish({
       kind: 'statusUpdate',
-      data: { taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined },
+      data: {
+        taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      },
     });
   }
 
   async cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
     bus.publish({
       kind: 'statusUpdate',
-      data: { taskId, contextId: '', status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() }, metadata: undefined },
+      data: {
+        taskId,
+        contextId: '',
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      },
     });
     bus.finished();
   }
@@ -149,7 +165,18 @@ export async function startA2ATestServer(options: { port?: number; bearer?: stri
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
       defaultInputModes: ['text/plain'],
       defaultOutputModes: ['text/plain'],
-      skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the task.', tags: ['test'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+      skills: [
+        {
+          id: 'echo',
+          name: 'Echo',
+          description: 'Echoes the task.',
+          tags: ['test'],
+          examples: [],
+          inputModes: [],
+          outputModes: [],
+          securityRequirements: [],
+        },
+      ],
       securitySchemes: {},
       securityRequirements: [],
       signatures: [],

@@ -56,7 +56,10 @@ const optionsSchema = z
       .loose()
       .optional(),
     auth: z.unknown().optional(),
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters').optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters')
+      .optional(),
     description: z.string().min(1).optional(),
     inputSchema: z.custom<z.ZodType>((value) => value instanceof z.ZodType, 'a zod schema').optional(),
     onInputRequired: z.custom<A2AInputPort>((value) => typeof value === 'function', 'a function').optional(),
@@ -65,7 +68,8 @@ const optionsSchema = z
   })
   .strict()
   .superRefine((options, context) => {
-    if (!options.cardUrl === !options.card) context.addIssue({ code: 'custom', path: ['cardUrl'], message: 'give exactly one of cardUrl and card' });
+    if (!options.cardUrl === !options.card)
+      context.addIssue({ code: 'custom', path: ['cardUrl'], message: 'give exactly one of cardUrl and card' });
     if (options.cardUrl && !options.card && !options.name) {
       context.addIssue({ code: 'custom', path: ['name'], message: 'with cardUrl alone, give the name the model calls it by' });
     }
@@ -76,7 +80,10 @@ const optionsSchema = z
 
 /** The card's name as a tool name (letters, digits, `_`, `-`; at most 64). */
 function toolNameOf(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
   return cleaned || 'remote_agent';
 }
 

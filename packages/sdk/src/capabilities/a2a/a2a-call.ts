@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { abortableSleep } from '../../core/abortable-sleep.js';
 import type { CallJournal, ToolExecutionContext } from '../tools/tool.js';
 import {
   A2AAuthRequiredError,
@@ -10,7 +11,6 @@ import {
 import { callJsonRpc, type JsonRpcEndpoint } from './a2a-json-rpc.js';
 import { type FollowOptions, findTaskOfMessage, followTask, getTask } from './a2a-remote-task.js';
 import { type A2AMessage, type A2APart, type A2ATask, textOfParts } from './a2a-types.js';
-import { abortableSleep } from '../../core/abortable-sleep.js';
 
 /** A question of a remote task in `TASK_STATE_INPUT_REQUIRED`, as the run is asked it. */
 export interface A2AInputRequest {
@@ -149,10 +149,15 @@ export async function runA2ACall(setup: A2ACallSetup, message: unknown, context:
     replies.push(round);
     await journal.write(REPLIES, replies);
     try {
-      await callJsonRpc(endpoint, 'SendMessage', {
-        message: userMessage(reply.messageId, answer, { contextId: bound.contextId, taskId: bound.taskId }),
-        configuration: { returnImmediately: true },
-      }, signal);
+      await callJsonRpc(
+        endpoint,
+        'SendMessage',
+        {
+          message: userMessage(reply.messageId, answer, { contextId: bound.contextId, taskId: bound.taskId }),
+          configuration: { returnImmediately: true },
+        },
+        signal,
+      );
     } catch (error) {
       if (!A2AConnectionError.isInstance(error)) throw error;
       if (!(await replyReceived(endpoint, bound.taskId, reply.messageId, signal)))
@@ -170,10 +175,15 @@ async function send(
 ): Promise<A2ATask | { answer: string }> {
   let result: { task?: A2ATask; message?: A2AMessage };
   try {
-    result = await callJsonRpc(endpoint, 'SendMessage', {
-      message: userMessage(intent.messageId, message, { contextId: intent.contextId }),
-      configuration: { returnImmediately: true },
-    }, signal);
+    result = await callJsonRpc(
+      endpoint,
+      'SendMessage',
+      {
+        message: userMessage(intent.messageId, message, { contextId: intent.contextId }),
+        configuration: { returnImmediately: true },
+      },
+      signal,
+    );
   } catch (error) {
     // A refusal had no effect and is thrown as it is; a transport failure leaves it unknown.
     if (!A2AConnectionError.isInstance(error)) throw error;
@@ -195,12 +205,18 @@ async function reconcileSend(endpoint: JsonRpcEndpoint, intent: SendIntent, sign
   } catch (error) {
     throw new A2AOutcomeUnknownError(endpoint.agent, intent.messageId, `${why}; ListTasks failed: ${(error as Error).message}`);
   }
-  if (!found) throw new A2AOutcomeUnknownError(endpoint.agent, intent.messageId, `${why}; ListTasks finds no task in its context`);
+  if (!found)
+    throw new A2AOutcomeUnknownError(endpoint.agent, intent.messageId, `${why}; ListTasks finds no task in its context`);
   return found;
 }
 
 /** Whether the task's history holds the message (how a follow-up with a lost answer is reconciled). */
-async function replyReceived(endpoint: JsonRpcEndpoint, taskId: string, messageId: string, signal: AbortSignal): Promise<boolean> {
+async function replyReceived(
+  endpoint: JsonRpcEndpoint,
+  taskId: string,
+  messageId: string,
+  signal: AbortSignal,
+): Promise<boolean> {
   try {
     const task = await getTask(endpoint, taskId, signal);
     return task.history?.some((entry) => entry.messageId === messageId) ?? false;

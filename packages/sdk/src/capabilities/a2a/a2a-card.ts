@@ -48,7 +48,10 @@ export function selectInterface(card: A2AAgentCard, cardUrl?: string): A2AAgentI
   );
   if (!chosen) {
     const offered = interfaces.map((candidate) => `${candidate?.protocolBinding} ${candidate?.protocolVersion}`).join(', ');
-    throw new A2ACardError(cardUrl, `no JSON-RPC interface with protocol version ${A2A_PROTOCOL_VERSION} (offered: ${offered || 'none'})`);
+    throw new A2ACardError(
+      cardUrl,
+      `no JSON-RPC interface with protocol version ${A2A_PROTOCOL_VERSION} (offered: ${offered || 'none'})`,
+    );
   }
   return chosen;
 }

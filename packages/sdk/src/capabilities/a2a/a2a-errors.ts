@@ -57,7 +57,10 @@ export class A2ARequestError extends AgentLoomError {
   readonly retryable: boolean;
 
   constructor(agent: string, method: string, message: string, options: { a2aCode?: number; status?: number }) {
-    super('a2a-request-failed', `A2A agent "${agent}" refused ${method}${options.a2aCode !== undefined ? ` (${options.a2aCode})` : ''}: ${message}`);
+    super(
+      'a2a-request-failed',
+      `A2A agent "${agent}" refused ${method}${options.a2aCode !== undefined ? ` (${options.a2aCode})` : ''}: ${message}`,
+    );
     this.agent = agent;
     this.method = method;
     this.a2aCode = options.a2aCode;
@@ -149,7 +152,10 @@ export class A2AOutcomeUnknownError extends AgentLoomError {
   readonly failureKind = 'unknown-outcome';
 
   constructor(agent: string, messageId: string, detail: string) {
-    super('a2a-outcome-unknown', `A2A agent "${agent}": whether message ${messageId} was received is unknown (${detail}); it is not sent again`);
+    super(
+      'a2a-outcome-unknown',
+      `A2A agent "${agent}": whether message ${messageId} was received is unknown (${detail}); it is not sent again`,
+    );
     this.agent = agent;
     this.messageId = messageId;
   }

@@ -49,7 +49,9 @@ async function post(endpoint: JsonRpcEndpoint, method: string, params: unknown, 
   }
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel().catch(() => {});
-    throw new A2ARequestError(endpoint.agent, method, `HTTP ${response.status}: credentials refused`, { status: response.status });
+    throw new A2ARequestError(endpoint.agent, method, `HTTP ${response.status}: credentials refused`, {
+      status: response.status,
+    });
   }
   if (response.status >= 500) {
     await response.body?.cancel().catch(() => {});
@@ -125,7 +127,8 @@ export async function* streamJsonRpc<Event>(
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n/g, '\n');
-      if (buffer.length > MAX_EVENT_BYTES) throw new A2AConnectionError(endpoint.agent, `${method}: an event is larger than ${MAX_EVENT_BYTES} bytes`);
+      if (buffer.length > MAX_EVENT_BYTES)
+        throw new A2AConnectionError(endpoint.agent, `${method}: an event is larger than ${MAX_EVENT_BYTES} bytes`);
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);

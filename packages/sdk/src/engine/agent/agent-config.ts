@@ -351,13 +351,13 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
             isRemoteExecutor(executor)
               ? { name: executor.name, description: executor.description, prompt: '', tools: [], remote: executor.tool }
               : role(
-              executor.name,
-              executor.description,
-              prompted(executor.prompt, executor.skills),
-              tooled(executor.tools, executor.skills),
-              executor.inputSchema,
-              executor.outputSchema,
-            ),
+                  executor.name,
+                  executor.description,
+                  prompted(executor.prompt, executor.skills),
+                  tooled(executor.tools, executor.skills),
+                  executor.inputSchema,
+                  executor.outputSchema,
+                ),
           ),
         };
   return resolved;
