@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { A2ACardError, A2ARequestError, a2aAgent } from '../../src/capabilities/a2a/index.js';
 import type { ToolResultMessage } from '../../src/core/messages.js';
-import { Agent, END, lastValue, START, WorkflowBuilder } from '../../src/index.js';
+import { Agent, END, lastValue, RunClient, START, WorkflowBuilder } from '../../src/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
 import { MemoryRunStore } from '../../src/store/memory/memory-run-store.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
@@ -83,29 +83,26 @@ describe('a2aAgent as a Plan–Executor executor role', () => {
     expect(result).toMatchObject({ status: 'succeeded', output: 'report: answered: blue' });
   });
 
-  it('turns AUTH_REQUIRED, a failed task and an unanswered question into typed failures the planner reads', async () => {
-    const model = new ScriptedModel({
+  /** A planner that delegates each task at once and then reports every result, one per line. */
+  function fanOut(tasks: string[]) {
+    return new ScriptedModel({
       respond: (request) =>
         results(request).length === 0
-          ? {
-              text: 'delegating',
-              toolCalls: [
-                { name: 'remote', arguments: { task: 'auth please' } },
-                { name: 'remote', arguments: { task: 'fail this' } },
-                { name: 'remote', arguments: { task: 'ask size' } },
-              ],
-            }
+          ? { text: 'delegating', toolCalls: tasks.map((task) => ({ name: 'remote', arguments: { task } })) }
           : {
               text: results(request)
                 .map((message) => message.content)
                 .join('\n'),
             },
     });
+  }
+
+  it('turns AUTH_REQUIRED and a failed task into typed failures the planner reads', async () => {
     const store = new MemoryRunStore();
     const agent = new Agent({
       name: 'team',
       mode: 'plan-executor',
-      model,
+      model: fanOut(['auth please', 'fail this']),
       store,
       planner: { prompt: 'Plan and delegate.' },
       executors: [a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.' })],
@@ -115,12 +112,48 @@ describe('a2aAgent as a Plan–Executor executor role', () => {
     const lines = String(result.output).split('\n');
     expect(lines[0]).toMatch(/^Error \(tool-error\): A2A agent "remote" needs authorization for task .+: sign in first$/);
     expect(lines[1]).toMatch(/^Error \(tool-error\): A2A agent "remote" ended task .+ as TASK_STATE_FAILED: could not this$/);
-    expect(lines[2]).toMatch(/^Error \(tool-error\): A2A agent "remote" asks for input on task .+: which size\?$/);
     const journal = await store.readJournal('typed-failures');
     const codes = journal
       .filter((entry) => entry.type === 'operation-finished')
       .map((entry) => (entry.data as { failure?: { code?: string } }).failure?.code);
-    expect(codes.sort()).toEqual(['a2a-auth-required', 'a2a-input-required', 'a2a-task-failed']);
+    expect(codes).toEqual(['a2a-auth-required', 'a2a-task-failed']);
+  });
+
+  it('puts a remote INPUT_REQUIRED to the run as an approval request, answered from another client (K-5)', async () => {
+    const store = new MemoryRunStore();
+    const agent = new Agent({
+      name: 'team',
+      mode: 'plan-executor',
+      model: fanOut(['ask size', 'ask shape']),
+      store,
+      planner: { prompt: 'Plan and delegate.' },
+      executors: [a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Asks back.' })],
+      // The wait for a person is not bounded by the 10 s attempt timeout, only by the approval timeout.
+      execution: { toolTimeoutMs: 1_000 },
+    });
+    const client = new RunClient({ store });
+    const run = agent.run({ sessionId: 's', input: 'Go.', runId: 'asks' });
+    const requests: { approvalId: string; reason: string }[] = [];
+    for await (const event of run.events()) {
+      if (event.type !== 'approval-request') continue;
+      requests.push(event);
+      if (event.reason.includes('which size?')) {
+        // Longer than the attempt timeout: the call is still waiting, not timed out.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await client.decideApproval('asks', { approvalId: event.approvalId, approved: true, reason: 'large' });
+      } else await client.decideApproval('asks', { approvalId: event.approvalId, approved: false, reason: 'not now' });
+    }
+    const result = await run.result();
+    expect(requests.map((request) => request.reason)).toEqual([
+      'The remote agent "remote" asks: which size? — approve with your answer as the reason, or deny.',
+      'The remote agent "remote" asks: which shape? — approve with your answer as the reason, or deny.',
+    ]);
+    const lines = String(result.output).split('\n');
+    expect(lines[0]).toBe('answered: large');
+    expect(lines[1]).toMatch(/^Error \(tool-error\): A2A agent "remote" asks for input on task .+: which shape\?$/);
+    expect(receivedTimes('large')).toBe(1);
+    const described = await client.describeRun('asks');
+    expect(JSON.stringify(described)).toContain('"approved":true');
   });
 });
 

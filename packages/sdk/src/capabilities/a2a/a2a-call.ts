@@ -141,8 +141,8 @@ export async function runA2ACall(setup: A2ACallSetup, message: unknown, context:
       question: detail,
       subject: { runId: context.runId, sessionId: context.sessionId, operationId: context.operationId },
     };
-    // Asking is not caught: a workflow's pause passes through to the engine.
-    const answer = context.requestInput ? context.requestInput(request) : await setup.onInputRequired?.(request, signal);
+    // Asking is not caught: a workflow's pause and a run's stop pass through to the engine.
+    const answer = await ask(setup, context, request, round);
     if (answer === undefined) throw new A2AInputRequiredError(endpoint.agent, task.id, detail);
     const reply = { messageId: stableId('reply', context, round) };
     await journal.write(round, reply);
@@ -164,6 +164,28 @@ export async function runA2ACall(setup: A2ACallSetup, message: unknown, context:
         throw new A2AOutcomeUnknownError(endpoint.agent, reply.messageId, `the answer's send failed: ${error.message}`);
     }
   }
+}
+
+/**
+ * Puts a remote question to the run: a workflow pauses (`requestInput`); in an agent run the
+ * `onInputRequired` port answers if given, else the run's approvals do (an approval request whose
+ * approval carries the answer as its reason, `yes` without one). `undefined`: unanswered.
+ */
+async function ask(
+  setup: A2ACallSetup,
+  context: ToolExecutionContext,
+  request: A2AInputRequest,
+  round: string,
+): Promise<unknown> {
+  if (context.requestInput) return context.requestInput(request);
+  if (setup.onInputRequired) return setup.onInputRequired(request, context.signal);
+  if (!context.requestApproval) return undefined;
+  const decision = await context.requestApproval({
+    key: round,
+    reason: `The remote agent "${request.agent}" asks: ${request.question || '(no question given)'} — approve with your answer as the reason, or deny.`,
+  });
+  if (!decision.approved) return undefined;
+  return decision.reason === undefined || decision.reason === '' ? 'yes' : decision.reason;
 }
 
 /** Sends the first message; a lost answer is reconciled before anything else happens. */

@@ -27,6 +27,17 @@ export interface ToolExecutionContext {
    * the run; the call is executed again once the run is resumed, and then returns the answer.
    */
   requestInput?: <Answer = unknown>(value: unknown) => Answer;
+  /**
+   * Asks the run for a decision (an approval request of the run, K-5) and waits for it: present in
+   * agent runs. Journaled once per `key` (asked again after a crash, it waits for the same
+   * request), decided by the agent's approval port or `RunClient.decideApproval` from any machine,
+   * denied at the approval timeout. The wait does not count toward the attempt's timeout; the run's
+   * deadline and a stop still end it.
+   */
+  requestApproval?: (request: {
+    key: string;
+    reason: string;
+  }) => Promise<{ approved: boolean; reason?: string; decidedBy: string }>;
 }
 
 /**

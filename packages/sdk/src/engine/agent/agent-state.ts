@@ -48,6 +48,14 @@ export interface OperationState {
   notes?: Record<string, unknown>;
 }
 
+/** An approval a running call asked for: requested once, decided once (the first decision wins). */
+export interface CallApprovalState {
+  operationId: string;
+  /** When an unanswered request is denied (epoch ms), fixed when it was requested. */
+  expiresAt?: number;
+  decided?: { approved: boolean; reason?: string; decidedBy: string };
+}
+
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
 export interface HookVerdict {
   decision: string;
@@ -104,6 +112,12 @@ export interface AgentRunState {
   variables: Record<string, string>;
   tasks: Map<string, TaskState>;
   operations: Map<string, OperationState>;
+  /**
+   * Approvals a running call asked for itself (`ToolExecutionContext.requestApproval`: a remote
+   * agent's question, say), by approval id `<operationId>#<key>`; a gate's approval lives on its
+   * operation instead.
+   */
+  callApprovals: Map<string, CallApprovalState>;
   loopsUsed: number;
   usage: Usage;
   /** Every supplement the run accepted, in order, and whether it reached the entry role. */
@@ -191,6 +205,7 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
     variables: data.variables ?? {},
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
     operations: new Map(),
+    callApprovals: new Map(),
     loopsUsed: 0,
     usage: emptyUsage(),
     supplements: new Map(),
@@ -286,6 +301,14 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     }
     case 'approval-requested':
+      if (record.data.approvalId !== record.data.operationId) {
+        operationOf(state, record.data.operationId);
+        state.callApprovals.set(record.data.approvalId, {
+          operationId: record.data.operationId,
+          ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
+        });
+        return;
+      }
       operationOf(state, record.data.operationId).approval = {
         requested: true,
         ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
@@ -294,6 +317,13 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     case 'approval-decided': {
       // Decisions may come from outside (another machine); an unknown or already decided approval
       // is ignored: the first decision wins.
+      const asked = state.callApprovals.get(record.data.approvalId);
+      if (asked) {
+        if (asked.decided || state.operations.get(asked.operationId)?.result) return;
+        asked.decided = { approved: record.data.approved, decidedBy: record.data.decidedBy };
+        if (record.data.reason !== undefined) asked.decided.reason = record.data.reason;
+        return;
+      }
       const operation = state.operations.get(record.data.approvalId);
       if (!operation || operation.approval?.decided || operation.result) return;
       const decided: NonNullable<OperationState['approval']>['decided'] = {

@@ -10,6 +10,7 @@ import { RunInterrupt } from '../run/run-control.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import { ensureApproval } from './governance/approvals.js';
+import { requestCallApproval } from './governance/call-approvals.js';
 import { hasHooks } from './governance/governance.js';
 import { identityOf } from './governance/hook-identity.js';
 import { ensureGate } from './governance/tool-gate.js';
@@ -231,6 +232,18 @@ async function runAttempt(
             return guard.signal;
           },
           callJournal: callJournalOf(context, operation.operationId),
+          requestApproval: async ({ key, reason }) => {
+            // A person's time is not the attempt's: only the run's deadline bounds the wait, and
+            // the attempt gets its full timeout again once the decision is in.
+            guard.setTimer(context.durable.state.deadlineAt - context.now(), () => control.timeOut());
+            try {
+              return await requestCallApproval(context, operation.operationId, key, reason);
+            } finally {
+              const left = context.durable.state.deadlineAt - context.now();
+              const again = Math.min(durable.state.execution.toolTimeoutMs, left);
+              guard.setTimer(again, () => (again === left ? control.timeOut() : guard.fire(timeout)));
+            }
+          },
         }),
       ),
     );
@@ -242,6 +255,8 @@ async function runAttempt(
   } catch (error) {
     const fired = guard.firedReason?.reason;
     if (RunInterrupt.isInstance(fired)) throw fired;
+    // A stop or deadline met while the call waited for a decision is control flow (X-3).
+    if (RunInterrupt.isInstance(error)) throw error;
     if (fired === timeout) {
       return { ok: false, failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` } };
     }
