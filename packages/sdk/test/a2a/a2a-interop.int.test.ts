@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { A2ACardError, A2ARequestError, a2aAgent } from '../../src/capabilities/a2a/index.js';
+import { type A2AAgentCard, A2ACardError, A2ARequestError, a2aAgent } from '../../src/capabilities/a2a/index.js';
 import type { ToolResultMessage } from '../../src/core/messages.js';
 import { Agent, END, lastValue, RunClient, START, WorkflowBuilder } from '../../src/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
@@ -232,6 +232,34 @@ describe('a2aAgent as a tool, its errors and its reconciliation', () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  it('follows with SubscribeToTask when the agent streams, and polls GetTask when it does not', async () => {
+    const served = (await (await fetch(server.cardUrl)).json()) as A2AAgentCard;
+    const methodsOf = () => {
+      const methods: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        const method = /"method":"(\w+)"/.exec(String(init?.body ?? ''))?.[1];
+        if (method) methods.push(method);
+        return fetch(input, init);
+      };
+      return { methods, counting };
+    };
+    const streamed = methodsOf();
+    const streaming = a2aAgent({ card: served, name: 'streaming', fetch: streamed.counting });
+    await expect(streaming.tool.execute({ task: 'wait:300 streamed' }, context('streamed'))).resolves.toBe('done: streamed');
+    expect(streamed.methods).toContain('SubscribeToTask');
+    const polled = methodsOf();
+    const polling = a2aAgent({
+      card: { ...served, capabilities: { streaming: false } },
+      name: 'polling',
+      pollMs: 50,
+      fetch: polled.counting,
+    });
+    await expect(polling.tool.execute({ task: 'wait:300 polled' }, context('polled'))).resolves.toBe('done: polled');
+    expect(polled.methods).not.toContain('SubscribeToTask');
+    expect(polled.methods.filter((method) => method === 'GetTask').length).toBeGreaterThan(1);
+    expect(polled.methods.filter((method) => method === 'SendMessage')).toHaveLength(1);
   });
 
   it('reconciles a send whose answer is lost through ListTasks by its context, without sending again (X-7)', async () => {
