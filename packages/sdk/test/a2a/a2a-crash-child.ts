@@ -5,7 +5,8 @@
  * `A2A_CRASH_FREEZE` it freezes, for the parent to SIGKILL it:
  * - `after-send`: once the agent answered `SendMessage`, before the answer reaches the client
  *   (the task id is not journaled: the taker must reconcile with `ListTasks`);
- * - `after-task`: at the first `GetTask`, after the task id was journaled and before the answer.
+ * - `after-task`: at the first `GetTask`, after the task id was journaled and before the answer;
+ * - `at-approval`: once a remote question became an approval request of the agent run.
  * Prints `RESULT <json>` when the run ends in this process.
  */
 
@@ -76,7 +77,15 @@ function start() {
 
 for (;;) {
   try {
-    const result = await start().result();
+    const run = start();
+    if (freeze === 'at-approval') {
+      void (async () => {
+        for await (const event of run.events()) {
+          if (event.type === 'approval-request') freezeHere('waiting for the approval of a remote question');
+        }
+      })();
+    }
+    const result = await run.result();
     report('RESULT', result);
     break;
   } catch (error) {

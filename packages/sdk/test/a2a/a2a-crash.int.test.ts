@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunClient } from '../../src/index.js';
 import { PostgresRunStore } from '../../src/store/postgres/index.js';
 import type { JournalEntry, RunStore } from '../../src/store/run-store.js';
 import { openStore } from '../crash/open-store.js';
@@ -104,6 +105,40 @@ describe('an A2A delegation cut by SIGKILL, taken over on SQLite (X-7, N-13)', (
       await crashAndTakeOver(`sqlite:${join(directory, `${kind}-${freeze}.db`)}`, kind, freeze, 'sqlite');
     }, 60_000);
   }
+});
+
+describe('a remote question waiting for approval when the owner is SIGKILLed (K-5, X-7)', () => {
+  it('is answered once on the taker: no second approval request, no second send', async () => {
+    const storeUrl = `sqlite:${join(directory, 'approval.db')}`;
+    const runId = 'a2a-approval';
+    const env = {
+      A2A_CRASH_STORE: storeUrl,
+      A2A_CRASH_RUN_ID: runId,
+      A2A_CRASH_CARD_URL: server.cardUrl,
+      A2A_CRASH_KIND: 'executor',
+      A2A_CRASH_TASK: 'ask size',
+    };
+    const crashed = await runScript(child, { ...env, A2A_CRASH_FREEZE: 'at-approval' });
+    expect(crashed.killed, crashed.stderr).toBe(true);
+    const requested = (await journalOf(storeUrl, runId)).filter((entry) => entry.type === 'approval-requested');
+    expect(requested).toHaveLength(1);
+    const approvalId = (requested[0]?.data as { approvalId?: string } | undefined)?.approvalId ?? '';
+    const taker = runScript(child, env);
+    // Decided from this process while the taker waits (after the dead owner's 1 s lease).
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const store = await openStore(storeUrl);
+    try {
+      await new RunClient({ store }).decideApproval(runId, { approvalId, approved: true, reason: 'large' });
+    } finally {
+      await store.close();
+    }
+    const finished = await taker;
+    expect(finished.values.RESULT, finished.stderr).toMatchObject({ status: 'succeeded', output: 'report: answered: large' });
+    const after = await journalOf(storeUrl, runId);
+    expect(after.filter((entry) => entry.type === 'approval-requested')).toHaveLength(1);
+    expect(server.texts.filter((text) => text === 'ask size')).toHaveLength(1);
+    expect(server.texts.filter((text) => text === 'large')).toHaveLength(1);
+  }, 60_000);
 });
 
 await describeWithPostgres('an A2A delegation cut by SIGKILL, taken over on PostgreSQL (X-7, N-13)', () => {
