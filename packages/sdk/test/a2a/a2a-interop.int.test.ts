@@ -276,6 +276,35 @@ describe('a2aAgent as a tool, its errors and its reconciliation', () => {
     expect(receivedTimes('wait:100 lost answer')).toBe(1);
   });
 
+  it('sends afresh on a retry after the agent refused the send (-32603), which had no effect', async () => {
+    let refusals = 0;
+    const busyOnce: typeof fetch = async (input, init) => {
+      if (String(init?.body ?? '').includes('"SendMessage"') && refusals === 0) {
+        refusals += 1;
+        const busy = { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'busy' } };
+        return new Response(JSON.stringify(busy), { status: 200, headers: { 'content-type': 'application/json' } });
+      }
+      return fetch(input, init);
+    };
+    const remote = a2aAgent({ cardUrl: server.cardUrl, name: 'remote', description: 'Echoes.', fetch: busyOnce });
+    const store = new MemoryRunStore();
+    const agent = new Agent({
+      name: 'team',
+      mode: 'plan-executor',
+      model: delegatingPlanner('after a refusal'),
+      store,
+      planner: { prompt: 'Plan and delegate.' },
+      executors: [remote],
+      execution: { retry: { enabled: true, attempts: 2, waitMs: 10 } },
+    });
+    const result = await agent.run({ sessionId: 's', runId: 'refused-once', input: 'Go.' }).result();
+    expect(result).toMatchObject({ status: 'succeeded', output: 'report: done: after a refusal' });
+    expect(refusals).toBe(1);
+    expect(receivedTimes('after a refusal')).toBe(1);
+    const attempts = (await store.readJournal('refused-once')).filter((entry) => entry.type === 'attempt-started');
+    expect(attempts).toHaveLength(2);
+  });
+
   it('records a send it cannot reconcile as unknown, and a retrying run does not send it again', async () => {
     const blind: typeof fetch = async (input, init) => {
       const body = String(init?.body ?? '');

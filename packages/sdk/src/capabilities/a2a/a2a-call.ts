@@ -6,6 +6,7 @@ import {
   A2AConnectionError,
   A2AInputRequiredError,
   A2AOutcomeUnknownError,
+  A2ARequestError,
   A2ATaskFailedError,
 } from './a2a-errors.js';
 import { callJsonRpc, type JsonRpcEndpoint } from './a2a-json-rpc.js';
@@ -82,8 +83,10 @@ function userMessage(messageId: string, content: unknown, ids: { contextId: stri
  *    interrupted; a takeover enters here at step 3 and never sends the message again;
  * 4. a send whose answer was lost (here or in a dead process) is reconciled with `ListTasks` by
  *    the context id before it is called unknown (`A2AOutcomeUnknownError`, never retried);
- * 5. `INPUT_REQUIRED` asks the run (a workflow pauses on it; an agent run asks `onInputRequired`),
- *    and the answer is sent as a follow-up message, journaled the same way; `AUTH_REQUIRED`
+ * 5. `INPUT_REQUIRED` asks the run (a workflow pauses on it; an agent run asks `onInputRequired`
+ *    or, without it, the run's approvals), and the answer is sent as a follow-up message,
+ *    journaled the same way; a send the agent refused had no effect and a retry sends afresh;
+ *    `AUTH_REQUIRED`
  *    is `A2AAuthRequiredError`; failed, rejected and canceled tasks are `A2ATaskFailedError`.
  * Returns the completed task's artifacts as text (else its status message).
  */
@@ -95,15 +98,27 @@ export async function runA2ACall(setup: A2ACallSetup, message: unknown, context:
   if (typeof answered === 'string') return answered;
   let bound = journal.read(TASK) as BoundTask | undefined;
   if (!bound) {
-    const known = journal.read(SEND) as SendIntent | undefined;
-    const intent = known ?? { messageId: stableId('send', context), contextId: `agentloom-${stableId('context', context)}` };
+    // A send the agent refused had no effect: a later attempt sends afresh, with its own ids.
+    const saved = journal.read(SEND) as (SendIntent & { refused?: true }) | undefined;
+    const known = saved?.refused ? undefined : saved;
+    const attempt = String(context.attempt);
+    const intent = known ?? {
+      messageId: stableId('send', context, attempt),
+      contextId: `agentloom-${stableId('context', context, attempt)}`,
+    };
     let task: A2ATask | undefined;
     if (known) {
       // An earlier execution journaled the intent and died before the task id: reconcile (X-7).
       task = await reconcileSend(endpoint, intent, signal, 'the process that sent it stopped before saving the answer');
     } else {
       await journal.write(SEND, intent);
-      const result = await send(endpoint, intent, message, signal);
+      let result: A2ATask | { answer: string };
+      try {
+        result = await send(endpoint, intent, message, signal);
+      } catch (error) {
+        if (A2ARequestError.isInstance(error)) await journal.write(SEND, { ...intent, refused: true });
+        throw error;
+      }
       if ('answer' in result) {
         // A direct answer creates no task: it is the call's result, kept for a re-execution.
         await journal.write(ANSWER, result.answer);
