@@ -10,6 +10,12 @@ import {
   type SessionCheckpoint,
   type WindowSettings,
 } from './agent-journal.js';
+import {
+  applyApprovalDecided,
+  applyApprovalRequested,
+  type CallApprovalState,
+  type OperationApproval,
+} from './approval-state.js';
 import { applyCheckpoint } from './checkpoint-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -36,24 +42,11 @@ export interface OperationState {
     modifiedBy: string[];
   };
   /** The approval of an `ask` gate: requested, then decided once. */
-  approval?: {
-    requested: boolean;
-    /** When an unanswered request is denied (epoch ms), fixed when it was requested. */
-    expiresAt?: number;
-    decided?: { approved: boolean; reason?: string; decidedBy: string };
-  };
+  approval?: OperationApproval;
   /** A successful attempt's raw result waiting for post-use hooks (R-8). */
   rawResult?: { attempt: number; raw: string };
   /** The call's durable notes, by key (`operation-noted`, the tool's `callJournal`). */
   notes?: Record<string, unknown>;
-}
-
-/** An approval a running call asked for: requested once, decided once (the first decision wins). */
-export interface CallApprovalState {
-  operationId: string;
-  /** When an unanswered request is denied (epoch ms), fixed when it was requested. */
-  expiresAt?: number;
-  decided?: { approved: boolean; reason?: string; decidedBy: string };
 }
 
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
@@ -313,39 +306,12 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     }
     case 'approval-requested':
-      if (record.data.approvalId !== record.data.operationId) {
-        operationOf(state, record.data.operationId);
-        state.callApprovals.set(record.data.approvalId, {
-          operationId: record.data.operationId,
-          ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
-        });
-        return;
-      }
-      operationOf(state, record.data.operationId).approval = {
-        requested: true,
-        ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
-      };
+      operationOf(state, record.data.operationId);
+      applyApprovalRequested(state, record.data);
       return;
-    case 'approval-decided': {
-      // Decisions may come from outside (another machine); an unknown or already decided approval
-      // is ignored: the first decision wins.
-      const asked = state.callApprovals.get(record.data.approvalId);
-      if (asked) {
-        if (asked.decided || state.operations.get(asked.operationId)?.result) return;
-        asked.decided = { approved: record.data.approved, decidedBy: record.data.decidedBy };
-        if (record.data.reason !== undefined) asked.decided.reason = record.data.reason;
-        return;
-      }
-      const operation = state.operations.get(record.data.approvalId);
-      if (!operation || operation.approval?.decided || operation.result) return;
-      const decided: NonNullable<OperationState['approval']>['decided'] = {
-        approved: record.data.approved,
-        decidedBy: record.data.decidedBy,
-      };
-      if (record.data.reason !== undefined) decided.reason = record.data.reason;
-      operation.approval = { requested: operation.approval?.requested ?? false, decided };
+    case 'approval-decided':
+      applyApprovalDecided(state, record.data);
       return;
-    }
     case 'attempt-succeeded': {
       const operation = operationOf(state, record.data.operationId);
       operation.attemptOpen = false;

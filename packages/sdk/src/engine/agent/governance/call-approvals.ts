@@ -1,6 +1,7 @@
 import { subscribeToAbort } from '../../../core/abort-subscription.js';
 import { abortableSleep } from '../../../core/abortable-sleep.js';
-import type { CallApprovalState, OperationState } from '../agent-state.js';
+import type { OperationState } from '../agent-state.js';
+import type { CallApprovalState } from '../approval-state.js';
 import type { RunContext } from '../run-context.js';
 
 const POLL_MS = 100;
