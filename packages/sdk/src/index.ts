@@ -44,7 +44,14 @@ export { type Failure, type FailureKind, isRetryableFailure } from './core/failu
 
 // Tools, skills and the deferred tool registry (K-1). The MCP client is
 // `@agentloom/sdk/capabilities/mcp` (it needs the optional peer dependency `@modelcontextprotocol/sdk`).
-export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export {
+  type CallJournal,
+  type RemoteExecutor,
+  type Tool,
+  type ToolExecutionContext,
+  type ToolOptions,
+  tool,
+} from './capabilities/tools/index.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
 export type { JsonSchema } from './core/json-schema/index.js';
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';

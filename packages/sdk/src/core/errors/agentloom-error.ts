@@ -52,6 +52,13 @@ export type AgentLoomErrorCode =
   | 'mcp-authorization-required'
   | 'mcp-authorization-refused'
   | 'mcp-authorization-discovery-failed'
+  | 'a2a-card-failed'
+  | 'a2a-connection-failed'
+  | 'a2a-request-failed'
+  | 'a2a-task-failed'
+  | 'a2a-auth-required'
+  | 'a2a-input-required'
+  | 'a2a-outcome-unknown'
   | 'deferred-tool-not-found'
   | 'invalid-tool-arguments';
 

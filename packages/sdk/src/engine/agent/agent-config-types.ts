@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
+import type { RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
 import type { Tool } from '../../capabilities/tools/tool.js';
 import type { Failure } from '../../core/failure.js';
 import type { ApprovalPort } from '../../hooks/approval.js';
@@ -120,7 +121,8 @@ export interface ExecutorConfig {
 export interface PlanExecutorAgentConfig extends AgentConfigBase {
   mode: 'plan-executor';
   planner: PlannerConfig;
-  executors: readonly ExecutorConfig[];
+  /** The executor roles: local ones, and remote agents (`a2aAgent()`) delegated to the same way. */
+  executors: readonly (ExecutorConfig | RemoteExecutor)[];
 }
 
 /** The configuration of an agent; its `mode` is fixed for the agent's life (D-4). */
@@ -134,6 +136,8 @@ export interface ResolvedRole {
   tools: readonly Tool[];
   inputSchema?: z.ZodType;
   outputSchema?: z.ZodType;
+  /** A remote executor role: each delegation is one call of this tool, not a local loop. */
+  remote?: Tool;
 }
 
 /** An agent configuration with defaults resolved. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createMemoryTools, type MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
+import { isRemoteExecutor, type RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { type ConfigurationIssue, InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
@@ -194,12 +195,34 @@ const executorSchema = z
   })
   .strict();
 
+/**
+ * One executor role: a remote executor (`a2aAgent()`) as given, or a local role checked by
+ * `executorSchema`, its problems reported at their own paths.
+ */
+const executorEntry = z
+  .any()
+  .superRefine((value, context) => {
+    if (isRemoteExecutor(value)) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(value.name)) {
+        context.addIssue({ code: 'custom', path: ['name'], message: 'letters, digits, _ and - only, 1 to 64 characters' });
+      }
+      return;
+    }
+    const parsed = executorSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  })
+  .transform((value): z.output<typeof executorSchema> | RemoteExecutor =>
+    isRemoteExecutor(value) ? value : executorSchema.parse(value),
+  );
+
 const planExecutorSchema = z
   .object({
     ...baseShape,
     mode: z.literal('plan-executor'),
     planner: z.object({ prompt: z.string(), tools: toolList, skills: skillCatalog, outputSchema: zodSchema.optional() }).strict(),
-    executors: z.array(executorSchema).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
+    executors: z.array(executorEntry).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
   })
   .strict()
   .superRefine((config, context) => {
@@ -337,14 +360,16 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
             data.planner.outputSchema,
           ),
           executors: data.executors.map((executor) =>
-            role(
-              executor.name,
-              executor.description,
-              prompted(executor.prompt, executor.skills),
-              tooled(executor.tools, executor.skills),
-              executor.inputSchema,
-              executor.outputSchema,
-            ),
+            isRemoteExecutor(executor)
+              ? { name: executor.name, description: executor.description, prompt: '', tools: [], remote: executor.tool }
+              : role(
+                  executor.name,
+                  executor.description,
+                  prompted(executor.prompt, executor.skills),
+                  tooled(executor.tools, executor.skills),
+                  executor.inputSchema,
+                  executor.outputSchema,
+                ),
           ),
         };
   return resolved;

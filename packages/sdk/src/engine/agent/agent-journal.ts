@@ -98,6 +98,12 @@ export type AgentJournalRecord =
     }
   /** Intent: attempt `attempt` of an operation is about to run (written before the external call, X-7). */
   | { type: 'attempt-started'; taskId: string; data: { operationId: string; attempt: number } }
+  /**
+   * A note of a running call (its `callJournal`), written by the tool before an external effect so
+   * that the attempt continuing the call after a crash reads it (X-7): e.g. an A2A message id
+   * before the send, the remote task id before the wait.
+   */
+  | { type: 'operation-noted'; taskId: string; data: { operationId: string; key: string; value: unknown } }
   /** An attempt failed and another will follow at `retryAt` (epoch ms). */
   | { type: 'attempt-failed'; taskId: string; data: { operationId: string; attempt: number; failure: Failure; retryAt: number } }
   /** The final outcome of an operation, as the model will see it. */
