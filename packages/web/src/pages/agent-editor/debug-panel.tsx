@@ -29,7 +29,7 @@ export function DebugPanel({
   const [fieldError, setFieldError] = useState<string>();
   const [runIds, setRunIds] = useState<string[]>([]);
   const latestRunId = runIds.at(-1);
-  const stream = useRunStream(latestRunId);
+  const stream = useRunStream(latestRunId, 'agent');
   const eventCount = stream.events.length;
   useEffect(() => {
     if (eventCount > 0 && latestRunId) void queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] });

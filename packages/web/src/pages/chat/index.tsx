@@ -26,7 +26,7 @@ export function ChatPage() {
   const [started, setStarted] = useState<{ runId: string; sessionId: string }>();
   const startedRunId = started && started.sessionId === sessionId ? started.runId : undefined;
   const latestRunId = startedRunId ?? runs.at(-1)?.id;
-  const stream = useRunStream(latestRunId);
+  const stream = useRunStream(latestRunId, 'agent');
   const latestEntry = runs.find((run) => run.id === latestRunId);
   const finished = stream.events.some((event) => event.type === 'run-finish');
   const active = Boolean(latestRunId) && !finished && !(latestEntry && isTerminal(latestEntry.status) && !startedRunId);

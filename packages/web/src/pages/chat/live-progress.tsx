@@ -1,4 +1,4 @@
-import { progressOf, type RunStream } from '../../runs/index.js';
+import { type AgentRunEvent, progressOf, type RunStream } from '../../runs/index.js';
 
 const connectionWords = {
   connecting: 'Connecting to the run…',
@@ -12,7 +12,7 @@ const connectionWords = {
  * character streaming): loops, model calls, tool calls and executor tasks, and the state of the
  * connection, including a re-attach after a drop or a reload (with the sequence it resumed after).
  */
-export function LiveProgress({ stream }: { stream: RunStream }) {
+export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
   const progress = progressOf(stream.events);
   return (
     <section className="card live-progress" aria-labelledby="progress-title">
