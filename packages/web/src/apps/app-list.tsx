@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, type Schema, unwrap } from '../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -57,7 +57,7 @@ export function AppListPage({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const apps = useQuery({
-    queryKey: ['apps', spaceId, kind],
+    queryKey: queryKeys.apps(spaceId, kind),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
   });
   const [name, setName] = useState('');
@@ -69,7 +69,7 @@ export function AppListPage({
       unwrap(api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: createBody({ name, description }) })),
     onSuccess: async (result) => {
       // Every list of the space's apps (this one, the workflow editor's agent choices) is now out of date.
-      await queryClient.invalidateQueries({ queryKey: ['apps', spaceId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.apps(spaceId) });
       navigate(`/spaces/${spaceId}/${kind}s/${result.app.id}`);
     },
   });

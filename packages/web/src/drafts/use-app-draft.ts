@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/index.js';
+import { api, queryKeys, unwrap } from '../api/index.js';
 
 /** What an editor holds besides the draft: the revision it was read at (sent as If-Match), whether it changed. */
 export interface DraftEdit<Draft> {
@@ -15,11 +15,11 @@ export interface DraftEdit<Draft> {
  */
 export function useAppWithDraft(appId: string) {
   const app = useQuery({
-    queryKey: ['app', appId],
+    queryKey: queryKeys.app(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
   });
   const stored = useQuery({
-    queryKey: ['draft', appId],
+    queryKey: queryKeys.draft(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
     refetchOnWindowFocus: false,
   });

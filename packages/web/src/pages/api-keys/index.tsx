@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -22,11 +22,11 @@ export function ApiKeysPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const keys = useQuery({
-    queryKey: ['space-keys', spaceId],
+    queryKey: queryKeys.spaceKeys(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/api-keys', { params: { path: { spaceId } } })),
     enabled: access.canAdminister,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['space-keys', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.spaceKeys(spaceId) });
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [secret, setSecret] = useState<{ name: string; value: string } | undefined>();

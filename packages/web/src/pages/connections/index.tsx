@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, type Schema, unwrap } from '../../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -31,10 +31,10 @@ export function ConnectionsPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const connections = useQuery({
-    queryKey: ['connections', spaceId],
+    queryKey: queryKeys.connections(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['connections', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.connections(spaceId) });
 
   return (
     <>

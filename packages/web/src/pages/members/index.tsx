@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -22,10 +22,10 @@ export function MembersPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const members = useQuery({
-    queryKey: ['members', spaceId],
+    queryKey: queryKeys.members(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/members', { params: { path: { spaceId } } })),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.members(spaceId) });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<SpaceRole>('editor');
   const [errors, setErrors] = useState<FieldErrors>({});

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 
 /** The immutable releases of an agent or a workflow, newest first (P-6). */
@@ -9,11 +9,11 @@ export function ReleasesPage() {
   // The editor this page belongs to: the agent or workflow editor at the path without `/releases`.
   const editorPath = useLocation().pathname.replace(/\/releases\/?$/, '');
   const app = useQuery({
-    queryKey: ['app', appId],
+    queryKey: queryKeys.app(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
   });
   const releases = useQuery({
-    queryKey: ['releases', appId],
+    queryKey: queryKeys.releases(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
   });
   return (

@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { queryKeys } from '../../api/index.js';
 import { CheckboxField, PageHeader, ProblemAlert, SelectField } from '../../components/index.js';
 import { endingInWords, fetchRunLog, RunStatusBadge, useApp } from '../../runs/index.js';
 
@@ -30,7 +31,7 @@ export function RunLogPage() {
   };
   const app = useApp(appId);
   const log = useInfiniteQuery({
-    queryKey: ['run-log', appId, status, withDebugRuns],
+    queryKey: queryKeys.runLog(appId, status, withDebugRuns),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => fetchRunLog(appId, status, pageParam, withDebugRuns),
     getNextPageParam: (page) => page.nextCursor,

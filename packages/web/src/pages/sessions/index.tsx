@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import { useApp } from '../../runs/index.js';
 
@@ -9,7 +9,7 @@ export function SessionsPage() {
   const { spaceId = '', appId = '' } = useParams();
   const app = useApp(appId);
   const sessions = useQuery({
-    queryKey: ['sessions', appId],
+    queryKey: queryKeys.sessions(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/sessions', { params: { path: { appId }, query: { limit: 100 } } })),
   });
   const base = `/spaces/${spaceId}/agents/${appId}`;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, rememberCsrfToken, unwrap } from '../../api/index.js';
+import { api, queryKeys, rememberCsrfToken, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -25,7 +25,7 @@ export function SignInPage() {
     mutationFn: () => unwrap(api.POST('/auth/login', { body: { email, password } })),
     onSuccess: async (result) => {
       rememberCsrfToken(result.csrfToken);
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       const next = search.get('next');
       navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/');
     },

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
   fieldMessage,
@@ -24,7 +24,7 @@ export function SpacesPage() {
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces', { body: { name } })),
     onSuccess: async (result) => {
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       navigate(`/spaces/${result.space.id}/agents`);
     },
   });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import '../workflow-editor/workflow-editor.css';
 import { nodesOf, normaliseWorkflowDraft, type WorkflowDraft } from '../workflow-editor/draft-model.js';
@@ -19,20 +19,20 @@ export function WorkflowRunPage() {
   const navigate = useNavigate();
   const base = `/spaces/${spaceId}/workflows/${appId}`;
   const app = useQuery({
-    queryKey: ['app', appId],
+    queryKey: queryKeys.app(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
   });
   const releases = useQuery({
-    queryKey: ['releases', appId],
+    queryKey: queryKeys.releases(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
   });
   // The canvas layout is the draft's (a release keeps no layout); nodes it does not know are placed by depth.
   const stored = useQuery({
-    queryKey: ['draft', appId],
+    queryKey: queryKeys.draft(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
   });
   const run = useQuery({
-    queryKey: ['run', runId],
+    queryKey: queryKeys.run(runId),
     enabled: Boolean(runId),
     queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
   });
@@ -92,7 +92,7 @@ export function WorkflowRunPage() {
 /** The workflow definition of one release (its snapshot), once `version` is known. */
 function useReleaseDefinition(appId: string, version: number | undefined) {
   return useQuery({
-    queryKey: ['release', appId, version],
+    queryKey: queryKeys.release(appId, version),
     enabled: version !== undefined,
     queryFn: async () => {
       const { release } = await unwrap(

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
 import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
 import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.js';
@@ -38,7 +38,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
   const finished = progress.finished;
   // The run row: its status (queued before a worker takes it, `stopping`) and, at the end, its output.
   const run = useQuery({
-    queryKey: ['run', runId, Boolean(finished)],
+    queryKey: queryKeys.run(runId, Boolean(finished)),
     queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId } } }))).run,
     refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 2000),
   });
