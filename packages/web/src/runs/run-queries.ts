@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, queryKeys, unwrap } from '../api/index.js';
+import { api, queries, queryKeys, unwrap } from '../api/index.js';
 import type { RunDescriptionView, RunLogEntry, SessionRunEntry } from './run-types.js';
 import { isTerminal } from './run-types.js';
 
@@ -18,9 +18,7 @@ export function useRunView(runId: string | undefined) {
 /** `GET /runs/:id`: the API status (with `stopping`) and the platform's stop cause. */
 export function useRun(runId: string | undefined) {
   return useQuery({
-    queryKey: queryKeys.run(runId),
-    enabled: Boolean(runId),
-    queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
+    ...queries.run(runId),
     refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 1000),
   });
 }
@@ -56,8 +54,5 @@ export async function fetchRunLog(appId: string, status: string, cursor?: string
 
 /** The app's name and mode for page titles. */
 export function useApp(appId: string) {
-  return useQuery({
-    queryKey: queryKeys.app(appId),
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
+  return useQuery(queries.app(appId));
 }

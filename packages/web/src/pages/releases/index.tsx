@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
-import { api, queryKeys, unwrap } from '../../api/index.js';
+import { queries } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 
 /** The immutable releases of an agent or a workflow, newest first (P-6). */
@@ -8,14 +8,8 @@ export function ReleasesPage() {
   const { appId = '' } = useParams();
   // The editor this page belongs to: the agent or workflow editor at the path without `/releases`.
   const editorPath = useLocation().pathname.replace(/\/releases\/?$/, '');
-  const app = useQuery({
-    queryKey: queryKeys.app(appId),
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
-  const releases = useQuery({
-    queryKey: queryKeys.releases(appId),
-    queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
-  });
+  const app = useQuery(queries.app(appId));
+  const releases = useQuery(queries.releases(appId));
   return (
     <>
       <PageHeader title={`Releases${app.data ? ` of ${app.data.app.name}` : ''}`}>
