@@ -30,4 +30,5 @@ export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> |
 }
 
 export { type HookTrigger, hookTriggers, isHookTrigger, useHookContents } from './hook-triggers.js';
+export { resourceColumns } from './resource-columns.js';
 export { ResourceList } from './resource-list.js';

@@ -3,17 +3,18 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   SelectField,
   TextAreaField,
   TextField,
 } from '../../components/index.js';
-import { useResources } from '../../resources/index.js';
+import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -25,37 +26,16 @@ export function HttpToolsPage() {
   const access = useSpaceAccess(spaceId);
   const tools = useResources(spaceId, 'tool');
   return (
-    <>
-      <PageHeader title="HTTP tools" />
-      <ProblemAlert problem={tools.error} />
-      <table className="table">
-        <caption className="visually-hidden">HTTP tools of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tool name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Version</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tools.data?.resources.map((tool) => (
-            <tr key={tool.id}>
-              <td>
-                <code>{tool.name}</code>
-              </td>
-              <td>{tool.description}</td>
-              <td>v{tool.latestVersion}</td>
-            </tr>
-          ))}
-          {tools.data?.resources.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No HTTP tool yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title="HTTP tools" problem={tools.error}>
+      <DataTable
+        caption="HTTP tools of this space"
+        columns={resourceColumns('Tool name')}
+        rows={tools.data?.resources}
+        rowKey={(tool) => tool.id}
+        empty="No HTTP tool yet."
+      />
       {access.canEdit ? <NewToolForm spaceId={spaceId} onCreated={tools.refresh} /> : null}
-    </>
+    </PageShell>
   );
 }
 
