@@ -3,11 +3,13 @@ import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 import {
+  type Column,
+  DataTable,
   type FieldErrors,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextField,
 } from '../components/index.js';
@@ -18,10 +20,7 @@ export type AppSummary = Schema<'App'>;
 type CreateBody = Schema<'CreateApp'>;
 
 /** A column an app kind adds to the list, after the name. */
-export interface AppColumn {
-  header: string;
-  cell: (app: AppSummary) => ReactNode;
-}
+export type AppColumn = Column<AppSummary>;
 
 /**
  * The list page of one kind of app (agents, workflows) with its "create" card: the table (name,
@@ -80,45 +79,20 @@ export function AppListPage({
     if (hasErrors(found)) return focusFirstInvalid(form.current);
     create.mutate();
   };
-  const columnCount = columns.length + 3;
   return (
-    <>
-      <PageHeader title={title} />
-      <ProblemAlert problem={apps.error} />
-      <table className="table">
-        <caption className="visually-hidden">{title} of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">{noun[0]?.toUpperCase() + noun.slice(1)}</th>
-            {columns.map((column) => (
-              <th scope="col" key={column.header}>
-                {column.header}
-              </th>
-            ))}
-            <th scope="col">Published</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {apps.data?.apps.map((app) => (
-            <tr key={app.id}>
-              <td>
-                <Link to={app.id}>{app.name}</Link>
-              </td>
-              {columns.map((column) => (
-                <td key={column.header}>{column.cell(app)}</td>
-              ))}
-              <td>{app.latestReleaseId ? publishedCell(app) : 'not yet'}</td>
-              <td>{app.description}</td>
-            </tr>
-          ))}
-          {apps.data?.apps.length === 0 ? (
-            <tr>
-              <td colSpan={columnCount}>No {noun} yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title={title} problem={apps.error}>
+      <DataTable
+        caption={`${title} of this space`}
+        columns={[
+          { header: noun[0]?.toUpperCase() + noun.slice(1), cell: (app) => <Link to={app.id}>{app.name}</Link> },
+          ...columns,
+          { header: 'Published', cell: (app) => (app.latestReleaseId ? publishedCell(app) : 'not yet') },
+          { header: 'Description', cell: (app) => app.description },
+        ]}
+        rows={apps.data?.apps}
+        rowKey={(app) => app.id}
+        empty={`No ${noun} yet.`}
+      />
       {access.canEdit ? (
         <section className="card" aria-labelledby={`new-${kind}`}>
           <h2 id={`new-${kind}`}>New {noun}</h2>
@@ -140,6 +114,6 @@ export function AppListPage({
           </form>
         </section>
       ) : null}
-    </>
+    </PageShell>
   );
 }

@@ -3,11 +3,12 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextField,
 } from '../../components/index.js';
@@ -54,15 +55,13 @@ export function ApiKeysPage() {
 
   if (!access.canAdminister) {
     return (
-      <>
-        <PageHeader title="API keys" />
+      <PageShell title="API keys">
         <p>Only admins and owners see and create space API keys.</p>
-      </>
+      </PageShell>
     );
   }
   return (
-    <>
-      <PageHeader title="API keys" />
+    <PageShell title="API keys" problem={keys.error ?? revoke.error}>
       {secret ? (
         <div className="alert alert-success" role="status">
           <p>
@@ -80,40 +79,27 @@ export function ApiKeysPage() {
           </button>
         </div>
       ) : null}
-      <ProblemAlert problem={keys.error ?? revoke.error} />
-      <table className="table">
-        <caption className="visually-hidden">API keys of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data?.keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{key.createdBy.email ?? key.createdBy.id}</td>
-              <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
-              <td>{key.revokedAt ? 'revoked' : 'active'}</td>
-              <td>
-                {key.revokedAt ? null : (
-                  <button type="button" className="button-danger" onClick={() => revoke.mutate(key.id)}>
-                    Revoke <span className="visually-hidden">{key.name}</span>
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="API keys of this space"
+        columns={[
+          { header: 'Name', cell: (key) => key.name },
+          { header: 'Prefix', cell: (key) => <code>{key.prefix}…</code> },
+          { header: 'Created by', cell: (key) => key.createdBy.email ?? key.createdBy.id },
+          { header: 'Last used', cell: (key) => (key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never') },
+          { header: 'State', cell: (key) => (key.revokedAt ? 'revoked' : 'active') },
+          {
+            header: 'Actions',
+            cell: (key) =>
+              key.revokedAt ? null : (
+                <button type="button" className="button-danger" onClick={() => revoke.mutate(key.id)}>
+                  Revoke <span className="visually-hidden">{key.name}</span>
+                </button>
+              ),
+          },
+        ]}
+        rows={keys.data?.keys}
+        rowKey={(key) => key.id}
+      />
       <section aria-labelledby="new-key" className="card">
         <h2 id="new-key">New space key</h2>
         <form ref={form} onSubmit={submit} noValidate className="inline-form">
@@ -129,6 +115,6 @@ export function ApiKeysPage() {
         </form>
         <ProblemAlert problem={create.error} />
       </section>
-    </>
+    </PageShell>
   );
 }

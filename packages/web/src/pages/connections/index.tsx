@@ -3,11 +3,12 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   SelectField,
   TextAreaField,
@@ -37,9 +38,7 @@ export function ConnectionsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.connections(spaceId) });
 
   return (
-    <>
-      <PageHeader title="Model connections" />
-      <ProblemAlert problem={connections.error} />
+    <PageShell title="Model connections" problem={connections.error}>
       {connections.data?.connections.length === 0 ? <p>No model connection yet.</p> : null}
       {connections.data?.connections.map((connection) => (
         <ConnectionCard
@@ -55,7 +54,7 @@ export function ConnectionsPage() {
       ) : (
         <p className="field-hint">Only admins and owners manage model connections.</p>
       )}
-    </>
+    </PageShell>
   );
 }
 
@@ -101,42 +100,30 @@ function ConnectionCard({
       </h2>
       {connection.baseUrl ? <p>Base URL: {connection.baseUrl}</p> : null}
       <p>Models: {connection.models.map((model) => model.modelId).join(', ') || 'none listed'}</p>
-      <table className="table">
-        <caption>Keys (masked)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Key</th>
-            <th scope="col">In use</th>
-          </tr>
-        </thead>
-        <tbody>
-          {connection.keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.label}</td>
-              <td>
-                <code>{key.mask}</code>
-              </td>
-              <td>
-                {key.active ? (
-                  'active'
-                ) : canManage ? (
-                  <button type="button" className="button-quiet" onClick={() => activate.mutate(key.id)}>
-                    Make active <span className="visually-hidden">{key.label}</span>
-                  </button>
-                ) : (
-                  'inactive'
-                )}
-              </td>
-            </tr>
-          ))}
-          {connection.keys.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No key{connection.provider === 'offline-demo' ? ' needed' : ''}.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Keys (masked)"
+        showCaption
+        columns={[
+          { header: 'Label', cell: (key) => key.label },
+          { header: 'Key', cell: (key) => <code>{key.mask}</code> },
+          {
+            header: 'In use',
+            cell: (key) =>
+              key.active ? (
+                'active'
+              ) : canManage ? (
+                <button type="button" className="button-quiet" onClick={() => activate.mutate(key.id)}>
+                  Make active <span className="visually-hidden">{key.label}</span>
+                </button>
+              ) : (
+                'inactive'
+              ),
+          },
+        ]}
+        rows={connection.keys}
+        rowKey={(key) => key.id}
+        empty={`No key${connection.provider === 'offline-demo' ? ' needed' : ''}.`}
+      />
       <ProblemAlert problem={activate.error} />
       {canManage ? (
         <div className="inline-form">

@@ -3,11 +3,12 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   SelectField,
   TextField,
@@ -61,51 +62,43 @@ export function MembersPage() {
   };
 
   return (
-    <>
-      <PageHeader title="Members" />
-      <ProblemAlert problem={members.error} />
+    <PageShell title="Members" problem={members.error}>
       <ProblemAlert problem={change.error ?? remove.error} />
-      <table className="table">
-        <caption className="visually-hidden">Members of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.data?.members.map((member) => (
-            <tr key={member.userId}>
-              <td>{member.email}</td>
-              <td>{member.displayName}</td>
-              <td>
-                {access.canAdminister ? (
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
-                  >
-                    {roles.map((item) => (
-                      <option key={item}>{item}</option>
-                    ))}
-                  </select>
-                ) : (
-                  member.role
-                )}
-              </td>
-              <td>
-                {access.canAdminister ? (
-                  <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
-                    Remove <span className="visually-hidden">{member.email}</span>
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Members of this space"
+        columns={[
+          { header: 'Email', cell: (member) => member.email },
+          { header: 'Name', cell: (member) => member.displayName },
+          {
+            header: 'Role',
+            cell: (member) =>
+              access.canAdminister ? (
+                <select
+                  aria-label={`Role of ${member.email}`}
+                  value={member.role}
+                  onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
+                >
+                  {roles.map((item) => (
+                    <option key={item}>{item}</option>
+                  ))}
+                </select>
+              ) : (
+                member.role
+              ),
+          },
+          {
+            header: 'Actions',
+            cell: (member) =>
+              access.canAdminister ? (
+                <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
+                  Remove <span className="visually-hidden">{member.email}</span>
+                </button>
+              ) : null,
+          },
+        ]}
+        rows={members.data?.members}
+        rowKey={(member) => member.userId}
+      />
       {access.canAdminister ? (
         <section aria-labelledby="add-member" className="card">
           <h2 id="add-member">Add a member</h2>
@@ -131,6 +124,6 @@ export function MembersPage() {
       ) : (
         <p className="field-hint">Only admins and owners manage members.</p>
       )}
-    </>
+    </PageShell>
   );
 }

@@ -8,7 +8,7 @@ import {
   focusFirstInvalid,
   hasErrors,
   Notice,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextAreaField,
   TextField,
@@ -27,9 +27,7 @@ export function PromptsPage() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const selected = prompts.data?.resources.find((resource) => resource.id === selectedId);
   return (
-    <>
-      <PageHeader title="Prompts" />
-      <ProblemAlert problem={prompts.error} />
+    <PageShell title="Prompts" problem={prompts.error}>
       <ResourceList
         resources={prompts.data?.resources}
         selectedId={selectedId}
@@ -50,7 +48,7 @@ export function PromptsPage() {
       ) : (
         <p className="field-hint">Viewers cannot change prompts.</p>
       )}
-    </>
+    </PageShell>
   );
 }
 
