@@ -6,9 +6,11 @@ import {
   type Column,
   DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
+  NameAndDescription,
   PageShell,
   ProblemAlert,
   TextField,
@@ -94,25 +96,24 @@ export function AppListPage({
         empty={`No ${noun} yet.`}
       />
       {access.canEdit ? (
-        <section className="card" aria-labelledby={`new-${kind}`}>
-          <h2 id={`new-${kind}`}>New {noun}</h2>
-          <form ref={form} onSubmit={submit} noValidate>
-            <div className="form-grid">
-              <TextField
-                label="Name"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-                error={fieldMessage(errors, create.error, 'name')}
-              />
-              <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-            </div>
-            {createFields}
-            <ProblemAlert problem={create.error} />
-            <button type="submit" className="button-primary" disabled={create.isPending}>
-              Create {noun}
-            </button>
-          </form>
-        </section>
+        <FormCard
+          id={`new-${kind}`}
+          title={`New ${noun}`}
+          formRef={form}
+          onSubmit={submit}
+          problem={create.error}
+          submitLabel={`Create ${noun}`}
+          pending={create.isPending}
+        >
+          <NameAndDescription
+            name={name}
+            onName={setName}
+            nameError={fieldMessage(errors, create.error, 'name')}
+            description={description}
+            onDescription={setDescription}
+          />
+          {createFields}
+        </FormCard>
       ) : null}
     </PageShell>
   );

@@ -5,6 +5,7 @@ import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
@@ -198,61 +199,62 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
     create.mutate();
   };
   return (
-    <section aria-labelledby="new-connection" className="card">
-      <h2 id="new-connection">New model connection</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value as Provider)}>
-            {Object.entries(providerLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Base URL (optional)"
-            value={baseUrl}
-            onChange={(event) => setBaseUrl(event.target.value)}
-            error={fieldMessage(errors, create.error, 'baseUrl')}
-          />
-          <TextField
-            label="Models (comma-separated ids)"
-            value={models}
-            onChange={(event) => setModels(event.target.value)}
-            error={fieldMessage(errors, create.error, 'models')}
-            hint="The catalogue agents choose their model from, e.g. offline-demo-1."
-          />
-          <TextField label="Key label" value={keyLabel} onChange={(event) => setKeyLabel(event.target.value)} />
-          <TextField
-            label="API key"
-            type="password"
-            autoComplete="off"
-            value={keyValue}
-            onChange={(event) => setKeyValue(event.target.value)}
-            error={fieldMessage(errors, create.error, 'key.value')}
-            hint="Stored encrypted; shown masked from now on."
-          />
-        </div>
-        {provider === 'offline-demo' ? (
-          <TextAreaField
-            label="Demo fallback reply"
-            value={fallback}
-            onChange={(event) => setFallback(event.target.value)}
-            rows={2}
-            hint="What the offline model answers when no rule matches."
-          />
-        ) : null}
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create connection
-        </button>
-      </form>
-    </section>
+    <FormCard
+      id="new-connection"
+      title="New model connection"
+      formRef={form}
+      onSubmit={submit}
+      problem={create.error}
+      submitLabel="Create connection"
+      pending={create.isPending}
+    >
+      <div className="form-grid">
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+        />
+        <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value as Provider)}>
+          {Object.entries(providerLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Base URL (optional)"
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+          error={fieldMessage(errors, create.error, 'baseUrl')}
+        />
+        <TextField
+          label="Models (comma-separated ids)"
+          value={models}
+          onChange={(event) => setModels(event.target.value)}
+          error={fieldMessage(errors, create.error, 'models')}
+          hint="The catalogue agents choose their model from, e.g. offline-demo-1."
+        />
+        <TextField label="Key label" value={keyLabel} onChange={(event) => setKeyLabel(event.target.value)} />
+        <TextField
+          label="API key"
+          type="password"
+          autoComplete="off"
+          value={keyValue}
+          onChange={(event) => setKeyValue(event.target.value)}
+          error={fieldMessage(errors, create.error, 'key.value')}
+          hint="Stored encrypted; shown masked from now on."
+        />
+      </div>
+      {provider === 'offline-demo' ? (
+        <TextAreaField
+          label="Demo fallback reply"
+          value={fallback}
+          onChange={(event) => setFallback(event.target.value)}
+          rows={2}
+          hint="What the offline model answers when no rule matches."
+        />
+      ) : null}
+    </FormCard>
   );
 }

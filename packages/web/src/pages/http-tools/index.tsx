@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
@@ -100,58 +101,59 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
     create.mutate(parsed);
   };
   return (
-    <section className="card" aria-labelledby="new-tool">
-      <h2 id="new-tool">New HTTP tool</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Tool name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
-          />
-          <SelectField
-            label="Method"
-            value={method}
-            onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
-          >
-            {methods.map((item) => (
-              <option key={item}>{item}</option>
-            ))}
-          </SelectField>
-          <TextField
-            label="URL"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.request.url')}
-          />
-          <TextField
-            label="Timeout (ms)"
-            inputMode="numeric"
-            value={timeout}
-            onChange={(event) => setTimeoutText(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.timeoutMs')}
-          />
-        </div>
-        <TextAreaField
-          label="Parameters (JSON Schema)"
-          rows={6}
-          className="code"
-          value={parameters}
-          onChange={(event) => setParameters(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.parameters')}
+    <FormCard
+      id="new-tool"
+      title="New HTTP tool"
+      formRef={form}
+      onSubmit={submit}
+      problem={create.error}
+      submitLabel="Create tool"
+      pending={create.isPending}
+    >
+      <div className="form-grid">
+        <TextField
+          label="Tool name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
         />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create tool
-        </button>
-      </form>
-    </section>
+        <TextField
+          label="Description"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
+        />
+        <SelectField
+          label="Method"
+          value={method}
+          onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
+        >
+          {methods.map((item) => (
+            <option key={item}>{item}</option>
+          ))}
+        </SelectField>
+        <TextField
+          label="URL"
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.request.url')}
+        />
+        <TextField
+          label="Timeout (ms)"
+          inputMode="numeric"
+          value={timeout}
+          onChange={(event) => setTimeoutText(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.timeoutMs')}
+        />
+      </div>
+      <TextAreaField
+        label="Parameters (JSON Schema)"
+        rows={6}
+        className="code"
+        value={parameters}
+        onChange={(event) => setParameters(event.target.value)}
+        error={fieldMessage(errors, create.error, 'content.parameters')}
+      />
+    </FormCard>
   );
 }

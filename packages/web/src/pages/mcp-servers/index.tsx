@@ -5,6 +5,7 @@ import { api, type Schema, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
@@ -261,25 +262,26 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     create.mutate(checked.content);
   };
   return (
-    <section className="card" aria-labelledby="new-mcp-server">
-      <h2 id="new-mcp-server">New MCP server</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-            hint="Agents’ models see its tools as <name>__<tool>."
-          />
-          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-        </div>
-        <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create MCP server
-        </button>
-      </form>
-    </section>
+    <FormCard
+      id="new-mcp-server"
+      title="New MCP server"
+      formRef={form}
+      onSubmit={submit}
+      problem={create.error}
+      submitLabel="Create MCP server"
+      pending={create.isPending}
+    >
+      <div className="form-grid">
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+          hint="Agents’ models see its tools as <name>__<tool>."
+        />
+        <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+      </div>
+      <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
+    </FormCard>
   );
 }

@@ -4,9 +4,11 @@ import { useParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
+  NameAndDescription,
   Notice,
   PageShell,
   ProblemAlert,
@@ -139,31 +141,30 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     create.mutate();
   };
   return (
-    <section className="card" aria-labelledby="new-prompt">
-      <h2 id="new-prompt">New prompt</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-        </div>
-        <TextAreaField
-          label="Text"
-          rows={5}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.text')}
-          hint="Use {{name}} for prompt variables."
-        />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create prompt
-        </button>
-      </form>
-    </section>
+    <FormCard
+      id="new-prompt"
+      title="New prompt"
+      formRef={form}
+      onSubmit={submit}
+      problem={create.error}
+      submitLabel="Create prompt"
+      pending={create.isPending}
+    >
+      <NameAndDescription
+        name={name}
+        onName={setName}
+        nameError={fieldMessage(errors, create.error, 'name')}
+        description={description}
+        onDescription={setDescription}
+      />
+      <TextAreaField
+        label="Text"
+        rows={5}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        error={fieldMessage(errors, create.error, 'content.text')}
+        hint="Use {{name}} for prompt variables."
+      />
+    </FormCard>
   );
 }
