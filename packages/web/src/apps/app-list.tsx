@@ -5,15 +5,11 @@ import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 import {
   type Column,
   DataTable,
-  type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   NameAndDescription,
   PageShell,
-  ProblemAlert,
-  TextField,
+  useFieldChecks,
 } from '../components/index.js';
 import { useSpaceAccess } from '../session/index.js';
 
@@ -63,8 +59,7 @@ export function AppListPage({
   });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: createBody({ name, description }) })),
@@ -77,8 +72,7 @@ export function AppListPage({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = { name: name.trim() ? undefined : `Give the ${noun} a name.` };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
   return (
@@ -101,9 +95,8 @@ export function AppListPage({
           title={`New ${noun}`}
           formRef={form}
           onSubmit={submit}
-          problem={create.error}
+          mutation={create}
           submitLabel={`Create ${noun}`}
-          pending={create.isPending}
         >
           <NameAndDescription
             name={name}

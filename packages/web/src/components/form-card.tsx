@@ -13,30 +13,33 @@ export function FormCard({
   title,
   formRef,
   onSubmit,
-  problem,
+  mutation,
   submitLabel,
-  pending,
+  inline = false,
   children,
 }: {
   id: string;
   title: ReactNode;
   formRef?: RefObject<HTMLFormElement | null>;
   onSubmit: (event: FormEvent) => void;
-  problem: unknown;
+  /** The request the form sends: its refusal is shown, and the button waits while it runs. */
+  mutation: { error: unknown; isPending: boolean };
   submitLabel: ReactNode;
-  pending: boolean;
+  /** Fields and button on one line (a short form); the refusal then stands below the line. */
+  inline?: boolean;
   children: ReactNode;
 }) {
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <form ref={formRef} onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate className={inline ? 'inline-form' : undefined}>
         {children}
-        <ProblemAlert problem={problem} />
-        <button type="submit" className="button-primary" disabled={pending}>
+        {inline ? null : <ProblemAlert problem={mutation.error} />}
+        <button type="submit" className="button-primary" disabled={mutation.isPending}>
           {submitLabel}
         </button>
       </form>
+      {inline ? <ProblemAlert problem={mutation.error} /> : null}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
@@ -100,21 +101,22 @@ export function ApiKeysPage() {
         rows={keys.data?.keys}
         rowKey={(key) => key.id}
       />
-      <section aria-labelledby="new-key" className="card">
-        <h2 id="new-key">New space key</h2>
-        <form ref={form} onSubmit={submit} noValidate className="inline-form">
-          <TextField
-            label="Key name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <button type="submit" className="button-primary" disabled={create.isPending}>
-            Create key
-          </button>
-        </form>
-        <ProblemAlert problem={create.error} />
-      </section>
+      <FormCard
+        id="new-key"
+        title="New space key"
+        formRef={form}
+        onSubmit={submit}
+        mutation={create}
+        submitLabel="Create key"
+        inline
+      >
+        <TextField
+          label="Key name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+        />
+      </FormCard>
     </PageShell>
   );
 }

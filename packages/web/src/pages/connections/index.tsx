@@ -7,13 +7,12 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   PageShell,
   ProblemAlert,
   SelectField,
   TextAreaField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -158,8 +157,7 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   const [keyValue, setKeyValue] = useState('');
   const [models, setModels] = useState('');
   const [fallback, setFallback] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -194,8 +192,7 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
       'key.value': provider !== 'offline-demo' && !keyValue ? 'This provider needs an API key.' : undefined,
       models: models.split(',').some((model) => model.trim()) ? undefined : 'List at least one model id.',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
   return (
@@ -204,9 +201,8 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
       title="New model connection"
       formRef={form}
       onSubmit={submit}
-      problem={create.error}
+      mutation={create}
       submitLabel="Create connection"
-      pending={create.isPending}
     >
       <div className="form-grid">
         <TextField

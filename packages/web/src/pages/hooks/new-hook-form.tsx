@@ -6,12 +6,10 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   NameAndDescription,
-  ProblemAlert,
   SelectField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { type HookTrigger, hookTriggers, isHookTrigger } from '../../resources/index.js';
 
@@ -30,8 +28,7 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
   const [matcher, setMatcher] = useState('');
   const [timeout, setTimeoutText] = useState('10000');
   const [failClosed, setFailClosed] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const toolTrigger = hookTriggers.find((item) => item.trigger === trigger)?.toolCalls ?? false;
   const matched = matcher
     .split(',')
@@ -82,20 +79,10 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           ? undefined
           : 'A whole number of milliseconds from 100 to 600000.',
     };
-    setErrors(found);
-    if (hasErrors(found) || !isHookTrigger(trigger)) return focusFirstInvalid(form.current);
-    create.mutate(trigger);
+    if (accept(found) && isHookTrigger(trigger)) create.mutate(trigger);
   };
   return (
-    <FormCard
-      id="new-hook"
-      title="New hook"
-      formRef={form}
-      onSubmit={submit}
-      problem={create.error}
-      submitLabel="Create hook"
-      pending={create.isPending}
-    >
+    <FormCard id="new-hook" title="New hook" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create hook">
       <NameAndDescription
         name={name}
         onName={setName}

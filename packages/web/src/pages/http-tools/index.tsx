@@ -7,13 +7,11 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   PageShell,
-  ProblemAlert,
   SelectField,
   TextAreaField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
@@ -47,8 +45,7 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
   const [url, setUrl] = useState('');
   const [parameters, setParameters] = useState(exampleParameters);
   const [timeout, setTimeoutText] = useState('30000');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: (parsed: Record<string, unknown>) =>
       unwrap(
@@ -96,20 +93,10 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       'content.parameters': parametersError,
       'content.timeoutMs': Number.isInteger(Number(timeout)) && Number(timeout) >= 100 ? undefined : 'At least 100 ms.',
     };
-    setErrors(found);
-    if (hasErrors(found) || !parsed) return focusFirstInvalid(form.current);
-    create.mutate(parsed);
+    if (accept(found, parsed !== undefined) && parsed) create.mutate(parsed);
   };
   return (
-    <FormCard
-      id="new-tool"
-      title="New HTTP tool"
-      formRef={form}
-      onSubmit={submit}
-      problem={create.error}
-      submitLabel="Create tool"
-      pending={create.isPending}
-    >
+    <FormCard id="new-tool" title="New HTTP tool" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create tool">
       <div className="form-grid">
         <TextField
           label="Tool name"

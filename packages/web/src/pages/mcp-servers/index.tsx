@@ -267,9 +267,8 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
       title="New MCP server"
       formRef={form}
       onSubmit={submit}
-      problem={create.error}
+      mutation={create}
       submitLabel="Create MCP server"
-      pending={create.isPending}
     >
       <div className="form-grid">
         <TextField

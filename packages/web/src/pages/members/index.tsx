@@ -4,14 +4,13 @@ import { useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
   DataTable,
-  type FieldErrors,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   PageShell,
   ProblemAlert,
   SelectField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { type SpaceRole, useSpaceAccess } from '../../session/index.js';
 
@@ -29,8 +28,7 @@ export function MembersPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.members(spaceId) });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<SpaceRole>('editor');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const add = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces/{spaceId}/members', { params: { path: { spaceId } }, body: { email, role } })),
     onSuccess: () => {
@@ -56,8 +54,7 @@ export function MembersPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = { email: email.includes('@') ? undefined : 'Enter the email of an existing user.' };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     add.mutate();
   };
 
@@ -100,27 +97,28 @@ export function MembersPage() {
         rowKey={(member) => member.userId}
       />
       {access.canAdminister ? (
-        <section aria-labelledby="add-member" className="card">
-          <h2 id="add-member">Add a member</h2>
-          <form ref={form} onSubmit={submit} noValidate className="inline-form">
-            <TextField
-              label="Email"
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              error={fieldMessage(errors, add.error, 'email')}
-            />
-            <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
-              {roles.map((item) => (
-                <option key={item}>{item}</option>
-              ))}
-            </SelectField>
-            <button type="submit" className="button-primary" disabled={add.isPending}>
-              Add member
-            </button>
-          </form>
-          <ProblemAlert problem={add.error} />
-        </section>
+        <FormCard
+          id="add-member"
+          title="Add a member"
+          formRef={form}
+          onSubmit={submit}
+          mutation={add}
+          submitLabel="Add member"
+          inline
+        >
+          <TextField
+            label="Email"
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={fieldMessage(errors, add.error, 'email')}
+          />
+          <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
+            {roles.map((item) => (
+              <option key={item}>{item}</option>
+            ))}
+          </SelectField>
+        </FormCard>
       ) : (
         <p className="field-hint">Only admins and owners manage members.</p>
       )}

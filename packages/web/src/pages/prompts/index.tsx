@@ -6,14 +6,12 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   NameAndDescription,
   Notice,
   PageShell,
   ProblemAlert,
   TextAreaField,
-  TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
@@ -113,8 +111,7 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [text, setText] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -136,20 +133,11 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
       name: name.trim() ? undefined : 'Give the prompt a name.',
       'content.text': text.trim() ? undefined : 'Write the prompt text.',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
   return (
-    <FormCard
-      id="new-prompt"
-      title="New prompt"
-      formRef={form}
-      onSubmit={submit}
-      problem={create.error}
-      submitLabel="Create prompt"
-      pending={create.isPending}
-    >
+    <FormCard id="new-prompt" title="New prompt" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create prompt">
       <NameAndDescription
         name={name}
         onName={setName}

@@ -6,11 +6,10 @@ import {
   DataTable,
   type FieldErrors,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
   PageShell,
   ProblemAlert,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
@@ -50,8 +49,7 @@ export function SkillsPage() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const fileInput = useRef<HTMLInputElement>(null);
   const upload = useMutation({
     mutationFn: async () => {
@@ -104,8 +102,7 @@ export function SkillsPage() {
         : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
       files: files.length > 0 ? undefined : 'Choose a .zip, or the files of the skill folder (SKILL.md first).',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     upload.mutate();
   };
   const problems = packageProblems(upload.error);
