@@ -27,6 +27,12 @@ interface AgentConfigBase {
   description?: string;
   /** The model of every role; executors and compression inherit it (C-14). */
   model: LanguageModel;
+  /**
+   * Models tried in order after `model` when a call fails in a way another model may not: the
+   * provider overloaded or failing after the retries, or a context too long for it (N-15). The
+   * switch is journaled, so a takeover continues on the model the run had moved to.
+   */
+  fallbackModels?: readonly LanguageModel[];
   /** Model-side settings for every role: thinking on/off and effort, output limit (C-12). */
   modelSettings?: ModelSettings;
   execution?: ExecutionOptions & {
@@ -130,6 +136,8 @@ export interface ResolvedAgentConfig {
   description: string;
   mode: 'react' | 'plan-executor';
   model: LanguageModel;
+  /** The fallback chain after `model`, in order; empty when none (N-15). */
+  fallbackModels: readonly LanguageModel[];
   modelSettings: ModelSettings | undefined;
   /** The entry role: the ReAct role (named after the agent) or the planner. */
   entry: ResolvedRole;

@@ -99,17 +99,20 @@ const skillCatalog = z
   )
   .optional();
 
+const languageModelSchema = z.custom<LanguageModel>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as LanguageModel).specificationVersion === 'v1' &&
+    typeof (value as LanguageModel).doStream === 'function',
+  'must be a LanguageModel (specificationVersion "v1" with doStream)',
+);
+
 const baseShape = {
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
   description: z.string().default(''),
-  model: z.custom<LanguageModel>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      (value as LanguageModel).specificationVersion === 'v1' &&
-      typeof (value as LanguageModel).doStream === 'function',
-    'must be a LanguageModel (specificationVersion "v1" with doStream)',
-  ),
+  model: languageModelSchema,
+  fallbackModels: z.array(languageModelSchema).max(8).optional(),
   modelSettings: z
     .object({
       thinking: z
@@ -276,6 +279,7 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
     name: data.name,
     description: data.description,
     model: data.model,
+    fallbackModels: data.fallbackModels ?? [],
     modelSettings: data.modelSettings as ModelSettings | undefined,
     execution,
     isRetryable,

@@ -104,6 +104,10 @@ export interface AgentRunState {
   operations: Map<string, OperationState>;
   loopsUsed: number;
   usage: Usage;
+  /** Which model of the fallback chain the run calls now (N-15): 0 is the agent's `model`. */
+  modelIndex: number;
+  /** Usage by `provider/modelId`, kept for agents with fallback models (N-15). */
+  usageByModel: Map<string, Usage>;
   /** Every supplement the run accepted, in order, and whether it reached the entry role. */
   supplements: Map<string, { text: string; consumed: boolean }>;
   /** Supplements carried in from earlier runs (S-4). */
@@ -191,6 +195,8 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
     operations: new Map(),
     loopsUsed: 0,
     usage: emptyUsage(),
+    modelIndex: 0,
+    usageByModel: new Map(),
     supplements: new Map(),
     carried,
     hookVerdicts: new Map(),
@@ -229,11 +235,17 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     case 'model-attempt-failed':
       taskOf(state, record.taskId).modelAttempts = record.data.attempt;
       return;
+    case 'model-fallback':
+      // Concurrent tasks may each fall back from the same model: the chain only moves forward.
+      state.modelIndex = Math.max(state.modelIndex, record.data.toIndex);
+      taskOf(state, record.taskId).modelAttempts = 0;
+      return;
     case 'model-responded': {
       const task = taskOf(state, record.taskId);
       const { message, loop } = record.data;
       task.messages.push(message);
       addUsage(state.usage, record.data.usage);
+      if (record.data.model) addModelUsage(state, record.data.model, record.data.usage);
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) {
         task.phase = 'answered';
@@ -434,6 +446,13 @@ function useEffectiveArguments(state: AgentRunState, operation: OperationState, 
       call.id === operation.call.id ? { ...call, arguments: effectiveArguments } : call,
     ),
   };
+}
+
+function addModelUsage(state: AgentRunState, model: { provider: string; modelId: string }, usage: Usage): void {
+  const key = `${model.provider}/${model.modelId}`;
+  const total = state.usageByModel.get(key) ?? emptyUsage();
+  addUsage(total, usage);
+  state.usageByModel.set(key, total);
 }
 
 function taskOf(state: AgentRunState, taskId: string): TaskState {

@@ -113,6 +113,7 @@ export class Agent {
       roles: [this.config.entry.name, ...this.config.executors.map((executor) => executor.name)],
       mode: this.config.mode,
       model: this.config.model,
+      fallbackModels: this.config.fallbackModels,
       store: this.store,
       entry: this.entry,
       execution: this.config.execution,

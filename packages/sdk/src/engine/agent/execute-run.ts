@@ -137,6 +137,7 @@ function contextOf(
     runId: run.runId,
     sessionId: run.sessionId,
     model: agent.model,
+    fallbackModels: agent.fallbackModels,
     durable,
     control,
     retry: { ...state.execution.retry, ...(agent.isRetryable ? { isRetryable: agent.isRetryable } : {}) },

@@ -33,6 +33,8 @@ export interface RunContext {
   runId: string;
   sessionId: string;
   model: LanguageModel;
+  /** The fallback chain after `model` (N-15): the run's current model is `modelAt(state.modelIndex)`. */
+  fallbackModels: readonly LanguageModel[];
   durable: DurableRun<AgentRunState, AgentJournalRecord>;
   control: RunControl;
   retry: RetryPolicy;
