@@ -8,6 +8,8 @@ export interface RunProgress {
   tools: { operationId: string; toolName: string; status: string; attempt: number }[];
   executors: { taskId: string; role: string; status: string }[];
   stopRequested: boolean;
+  /** Each move to the next model of the fallback chain (N-15): from, to, and why. */
+  fallbacks: { sequence: number; from: string; to: string; reason: string }[];
   finished?: AgentRunResult;
 }
 
@@ -30,6 +32,14 @@ export const agentProgressHandlers: EventHandlers<AgentRunEvent, AgentFold> = {
   },
   'model-call-start': ignored('live only: the stream replays the journal, which does not keep it'),
   'model-call-fail': ignored('a retried model call shows as the next call; the failure that ends the run is in its result'),
+  'model-fallback': ({ progress }, event) => {
+    progress.fallbacks.push({
+      sequence: event.sequence,
+      from: event.from.modelId,
+      to: event.to.modelId,
+      reason: event.failure.message,
+    });
+  },
   'model-call-finish': ({ progress }) => {
     progress.modelCalls += 1;
   },
@@ -76,7 +86,7 @@ export const agentProgressHandlers: EventHandlers<AgentRunEvent, AgentFold> = {
 /** Folds an agent run's events into the progress the chat page shows. */
 export function progressOf(events: readonly AgentRunEvent[]): RunProgress {
   const fold: AgentFold = {
-    progress: { loopsUsed: 0, modelCalls: 0, tools: [], executors: [], stopRequested: false },
+    progress: { loopsUsed: 0, modelCalls: 0, tools: [], executors: [], stopRequested: false, fallbacks: [] },
     tools: new Map(),
     executors: new Map(),
   };

@@ -7714,6 +7714,17 @@ export interface components {
                 id?: string;
                 modelId?: string;
             };
+            model?: components["schemas"]["ModelIdentity"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "model-fallback";
+            runId: string;
+            taskId: string;
+            loop: number;
+            from: components["schemas"]["ModelIdentity"];
+            to: components["schemas"]["ModelIdentity"];
+            failure: components["schemas"]["Failure"];
             sequence: number;
         } | {
             /** @constant */
@@ -7843,6 +7854,11 @@ export interface components {
             outputTokens: number;
             totalTokens: number;
         };
+        /** @description A model of a fallback chain (N-15). */
+        ModelIdentity: {
+            provider: string;
+            modelId: string;
+        };
         /** @description How an agent run ended (S-11). */
         AgentRunResult: {
             runId: string;
@@ -7855,6 +7871,9 @@ export interface components {
             failure?: components["schemas"]["Failure"];
             loops: number;
             usage: components["schemas"]["Usage"];
+            usageByModel?: {
+                [key: string]: components["schemas"]["Usage"];
+            };
         };
         /** @description An event of a workflow run, with its journal sequence. */
         WorkflowRunEvent: {

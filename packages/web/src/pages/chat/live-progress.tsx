@@ -32,6 +32,18 @@ export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
         <dt>Events</dt>
         <dd>{stream.events.length}</dd>
       </dl>
+      {progress.fallbacks.length > 0 ? (
+        <>
+          <h3>Model fallbacks</h3>
+          <ul className="item-list">
+            {progress.fallbacks.map((fallback) => (
+              <li key={fallback.sequence}>
+                <code>{fallback.from}</code> → <code>{fallback.to}</code>: {fallback.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {progress.tools.length > 0 ? (
         <>
           <h3>Tool calls</h3>
