@@ -170,7 +170,8 @@ async function authorizeDebugRun(c: Context<PlatformEnvironment>, appId: string)
  */
 export function runRoutes() {
   const app = createSubApp();
-  for (const [name, schema] of Object.entries(runEventComponents())) app.openAPIRegistry.registerComponent('schemas', name, schema);
+  for (const [name, schema] of Object.entries(runEventComponents()))
+    app.openAPIRegistry.registerComponent('schemas', name, schema);
 
   app.openapi(
     apiRoute({
