@@ -17,6 +17,7 @@ const publicEntries = [
   'src/providers/openai-compatible/index\\.ts',
   'src/providers/anthropic/index\\.ts',
   'src/capabilities/mcp/index\\.ts',
+  'src/capabilities/a2a/index\\.ts',
   'src/intent/index\\.ts',
   'schemas/[^/]+\\.json',
 ];
@@ -37,7 +38,7 @@ const acceptedTypeOnlyCycles = [
  */
 const consumers = '^(examples|bench|packages/(?!sdk/|intent/))';
 /**
- * The platform's zones (docs/architecture.md, "Platform core"; ADR 0021): `http` → `application`
+ * The platform's zones (docs/architecture.md, "Platform core"; ADR 0024): `http` → `application`
  * → `domain`, with `adapters` (and `config`) beside the application, `assembly` between the
  * snapshot and the SDK, `worker` beside `http`, and `cli` with the composition root
  * (`platform.ts`, `index.ts`) on top.

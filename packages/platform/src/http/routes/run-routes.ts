@@ -26,6 +26,8 @@ import {
   acceptedSchema,
   appParameters,
   idempotencyHeader,
+  runEventComponents,
+  runEventStream,
   runParameters,
   runSchema,
   startBody,
@@ -60,6 +62,8 @@ async function authorizeDebugRun(c: Context<PlatformEnvironment>, appId: string)
  */
 export function runRoutes() {
   const app = createSubApp();
+  for (const [name, schema] of Object.entries(runEventComponents()))
+    app.openAPIRegistry.registerComponent('schemas', name, schema);
 
   app.openapi(
     apiRoute({
@@ -75,8 +79,8 @@ export function runRoutes() {
       },
       responses: {
         200: {
-          description: 'Blocking: the run ended (its view); stream: `text/event-stream`.',
-          content: { 'application/json': { schema: z.object({ run: runSchema }) }, 'text/event-stream': { schema: z.string() } },
+          description: 'Blocking: the run ended (its view); stream: `text/event-stream` of `RunEvent`s.',
+          content: { 'application/json': { schema: z.object({ run: runSchema }) }, ...runEventStream },
         },
         202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
         422: errorResponse('`webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals.'),
@@ -198,7 +202,13 @@ export function runRoutes() {
         params: runParameters,
         query: z.object({ after: z.coerce.number().int().min(0).optional() }),
       },
-      responses: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } } },
+      responses: {
+        200: {
+          description:
+            "The event stream: each message's `event:` is the event's `type`, its `data:` one `RunEvent` (JSON; the SDK's `runEventSchema`), its `id:` the `sequence`.",
+          content: runEventStream,
+        },
+      },
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);

@@ -1,3 +1,4 @@
+import { runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import { idParameter } from '../openapi.js';
 
@@ -83,3 +84,16 @@ export function runLinks(runId: string) {
 export function accepted(runId: string, sessionId: string, status: string) {
   return { runId, sessionId, status, links: runLinks(runId) };
 }
+
+/**
+ * The `data:` of each message of a run's event stream: one `RunEvent` of the SDK's `runEventSchema`
+ * (the run contract's single source, ADR 0020), an agent run's or a workflow run's event, each of
+ * the two a union discriminated by `type`. Its JSON Schema (the same as `run-event.schema.json`)
+ * becomes the document's components as it is: the OpenAPI generator would flatten the union of
+ * unions, losing which engine an event type belongs to (three types exist in both).
+ */
+export function runEventComponents(): Record<string, Record<string, unknown>> {
+  const { $defs } = z.toJSONSchema(runEventSchema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' });
+  return JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
+}
+export const runEventStream = { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } };
