@@ -106,3 +106,15 @@ export async function revokeApiKey(database: Queryable, scope: ApiKeyScope, keyI
   const result = await query.where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The live (unrevoked) key whose secret hashes to `secretHash`, marked used now; undefined when none. */
+export async function useApiKey(database: Queryable, secretHash: string, at: Date) {
+  const key = await database
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('secret_hash', '=', secretHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (key) await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();
+  return key;
+}

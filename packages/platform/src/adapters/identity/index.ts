@@ -5,6 +5,7 @@ export {
   listApiKeys,
   revokeApiKey,
   revokeKeysMadeBy,
+  useApiKey,
   withCreators,
 } from './api-keys.js';
 export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
@@ -18,4 +19,4 @@ export {
   listUsers,
   updateUser,
 } from './users.js';
-export { deleteWebSession, insertWebSession, membershipsOf, type NewWebSession } from './web-sessions.js';
+export { deleteWebSession, findWebSession, insertWebSession, membershipsOf, type NewWebSession } from './web-sessions.js';

@@ -38,3 +38,20 @@ export function membershipsOf(database: Queryable, userId: string) {
     .orderBy('spaces.created_at')
     .execute();
 }
+
+/** The console session whose token hashes to `tokenHash`, with its user's id, email, admin flag and status. */
+export function findWebSession(database: Queryable, tokenHash: string) {
+  return database
+    .selectFrom('web_sessions')
+    .innerJoin('users', 'users.id', 'web_sessions.user_id')
+    .select([
+      'web_sessions.id as sessionId',
+      'web_sessions.expires_at',
+      'users.id',
+      'users.email',
+      'users.is_instance_admin',
+      'users.status',
+    ])
+    .where('web_sessions.id', '=', tokenHash)
+    .executeTakeFirst();
+}

@@ -49,3 +49,8 @@ export async function readReleaseSnapshotText(database: Queryable, releaseId: st
 export function findWebhookDelivery(database: Queryable, runId: string) {
   return database.selectFrom('webhook_deliveries').selectAll().where('run_id', '=', runId).executeTakeFirst();
 }
+
+/** The run's index row, or undefined. */
+export function findRun(database: Queryable, runId: string): Promise<RunRow | undefined> {
+  return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}

@@ -14,3 +14,8 @@ export function listAppSessions(
   if (options.createdBy !== undefined) query = query.where('created_by', '=', options.createdBy);
   return query.orderBy('last_run_at', 'desc').limit(options.limit).execute();
 }
+
+/** The session `sessionId`, or undefined. */
+export function findSession(database: Queryable, sessionId: string): Promise<SessionRow | undefined> {
+  return database.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+}

@@ -40,3 +40,19 @@ export async function tablesHoldingRowsOf(database: Queryable, spaceId: string) 
 export async function deleteSpace(database: Queryable, spaceId: string): Promise<void> {
   await database.deleteFrom('spaces').where('id', '=', spaceId).execute();
 }
+
+/** The space `spaceId`, or undefined. */
+export function findSpace(database: Queryable, spaceId: string): Promise<SpaceRow | undefined> {
+  return database.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+}
+
+/** The user's role in the space, or undefined when not a member. */
+export async function roleInSpace(database: Queryable, spaceId: string, userId: string) {
+  const membership = await database
+    .selectFrom('space_members')
+    .select('role')
+    .where('space_id', '=', spaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return membership?.role;
+}
