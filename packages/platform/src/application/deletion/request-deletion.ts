@@ -5,10 +5,10 @@ import type { PlatformContext } from '../context.js';
 
 /**
  * Starts deleting an app (P-13.1, NOT-21): in one transaction the app becomes `deleting` (from
- * then on new runs, chat messages and supplements are refused with 409 `app-deleting`, and
+ * then on new runs, chat messages and supplements are refused with a conflict `app-deleting`, and
  * workers start no new work of it) and its durable deletion job is recorded at the first step.
  * Idempotent: asking again answers the job already under way (or done). An agent app that a
- * published workflow release calls is refused with 409 `app-in-use` listing those workflows
+ * published workflow release calls is refused with a conflict `app-in-use` listing those workflows
  * (D-P4): their releases pin it, and their runs would fail.
  */
 export async function requestAppDeletion(services: PlatformContext, app: AppRow, requestedBy: string): Promise<AppDeletionRow> {

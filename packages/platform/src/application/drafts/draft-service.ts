@@ -62,8 +62,8 @@ export async function readDraft(context: Pick<PlatformContext, 'database'>, app:
 }
 
 /**
- * Saves the draft with optimistic concurrency: `ifMatch` must carry the revision read (428
- * without it, 412 `stale-revision` when someone saved in between). The draft's references to
+ * Saves the draft with optimistic concurrency: `ifMatch` must carry the revision read (a required precondition
+ * without it, a failed precondition `stale-revision` when someone saved in between). The draft's references to
  * resources are replaced in the same transaction.
  */
 export async function saveDraft(

@@ -11,8 +11,8 @@ import { readDraftLookups } from './draft-lookups.js';
 import { resolveAgentSnapshot } from './resolve-snapshot.js';
 
 /**
- * Publishes an agent app's draft (P-6, S): validate (every issue, 422 `draft-invalid`) →
- * resolve into a snapshot with pinned versions → build it into an SDK agent as a dry run (422
+ * Publishes an agent app's draft (P-6, S): validate (every issue, a validation error `draft-invalid`) →
+ * resolve into a snapshot with pinned versions → build it into an SDK agent as a dry run (a validation error
  * `release-build-failed`) → save the immutable release, its "who uses this" rows and the app's
  * latest release, all in one transaction: a refused publish writes nothing. The release records
  * that it interrupts runs in progress (P-6.3); stopping them lands with runs (issue 14).
@@ -95,8 +95,8 @@ export async function publishAgentRelease(
 
 /**
  * The app's saved draft as a release snapshot, checked the way publish checks it: validate (every
- * issue, 422 `draft-invalid`) → resolve with pinned versions → build it into an SDK agent as a
- * dry run (422 `release-build-failed`). Writes nothing.
+ * issue, a validation error `draft-invalid`) → resolve with pinned versions → build it into an SDK agent as a
+ * dry run (a validation error `release-build-failed`). Writes nothing.
  */
 export async function buildDraftSnapshot(
   services: PlatformContext,

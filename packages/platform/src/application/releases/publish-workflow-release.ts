@@ -87,7 +87,7 @@ export async function checkWorkflowDraft(
 }
 
 /**
- * Publishes a workflow app's draft (P-6.7, P-6.9): every issue refuses it with 422
+ * Publishes a workflow app's draft (P-6.7, P-6.9): every issue refuses it with a validation error
  * `draft-invalid` (an unpublished agent app among them, listed at its binding); otherwise one
  * transaction saves the immutable release, whose snapshot pins the agent releases it calls, its
  * "who uses this" rows (tools by version, agent apps by release version, D-P4) and the app's

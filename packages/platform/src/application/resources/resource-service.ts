@@ -105,7 +105,7 @@ export async function createResource(
   return resourceView(created);
 }
 
-/** Renames, describes, archives or restores a resource; skills and tools keep their name (409 `name-fixed`). */
+/** Renames, describes, archives or restores a resource; skills and tools keep their name (a conflict `name-fixed`). */
 export async function changeResource(
   context: ResourceContext,
   row: ResourceRow,
@@ -135,7 +135,7 @@ export function removeResource(context: ResourceContext, row: ResourceRow): Prom
   });
 }
 
-/** Refuses new versions of an archived resource (409 `resource-archived`). */
+/** Refuses new versions of an archived resource (a conflict `resource-archived`). */
 export function assertResourceOpen(row: ResourceRow): void {
   if (row.state === 'archived') throw new ConflictError('resource-archived', 'Restore the resource before adding versions.');
 }

@@ -33,9 +33,9 @@ export interface StartedRun {
 
 /**
  * Starts a run of an app (PLATFORM.md §4.4), all in one transaction of the platform database:
- * the idempotency key (same key and body → the first run; another body → 422
+ * the idempotency key (same key and body → the first run; another body → a validation error
  * `idempotency-key-reused`), the session (new, or an existing one locked so that two requests
- * never both see it idle), the one-active-run rule (409 `run-active` with its run id, S-2), the
+ * never both see it idle), the one-active-run rule (a conflict `run-active` with its run id, S-2), the
  * run's index row and its job. The SDK run is recorded (pending, input once) before the commit,
  * so a stop or a supplement that arrives before any worker finds the run there; the run id is
  * minted once here and every dispatch reuses it (R-3 keeps the input single).
@@ -133,9 +133,9 @@ export async function startAppRun(
 }
 
 /**
- * Refuses a request that does not fit the app's kind with 422 `invalid-input`: an agent takes
+ * Refuses a request that does not fit the app's kind with a validation error `invalid-input`: an agent takes
  * text, a workflow an object (an update of its state). Only a workflow run may pin a release
- * (D-P1: an agent run always uses the newest release), else 422 `release-pin-not-allowed`.
+ * (D-P1: an agent run always uses the newest release), else a validation error `release-pin-not-allowed`.
  */
 function assertInputFits(app: AppRow, request: RunRequest): void {
   if (app.kind === 'agent') {
@@ -152,7 +152,7 @@ function assertInputFits(app: AppRow, request: RunRequest): void {
     });
 }
 
-/** The release a workflow run pins (`releaseVersion`), or null: 422 `release-not-found` when the app has no such release. */
+/** The release a workflow run pins (`releaseVersion`), or null: a validation error `release-not-found` when the app has no such release. */
 async function pinnedReleaseOf(
   transaction: Transaction<PlatformDatabase>,
   app: AppRow,

@@ -78,7 +78,7 @@ export async function readAgentTaskView(context: Pick<PlatformContext, 'runClien
   return (await describeRun(context, agentRunId)) as unknown as Record<string, unknown>;
 }
 
-/** One page of the app's run log, newest first; a cursor that cannot be read is 400 `invalid-cursor`. */
+/** One page of the app's run log, newest first; a cursor that cannot be read is an invalid request `invalid-cursor`. */
 export async function readRunLog(context: Pick<PlatformContext, 'runClient'>, appId: string, query: RunLogQuery) {
   const page = await runLogPage(context.runClient, appId, query).catch((error: unknown) => {
     throw new InvalidRequestError('invalid-cursor', (error as Error).message);

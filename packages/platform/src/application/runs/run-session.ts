@@ -11,7 +11,7 @@ import type { PlatformContext } from '../context.js';
 /**
  * Re-reads the app's state inside the transaction that records a run (PostgreSQL: `FOR SHARE`,
  * which waits for a deletion that is marking the app right now): a deletion that committed
- * first refuses the run with 409 `app-deleting` (NOT-21); one that commits after sees the run
+ * first refuses the run with a conflict `app-deleting` (NOT-21); one that commits after sees the run
  * and stops it.
  */
 export async function assertAppActive(
@@ -63,7 +63,7 @@ export async function lockSession(
   let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'kind', 'created_by']).where('id', '=', sessionId);
   if (dialect === 'postgres') query = query.forUpdate();
   const session = await query.executeTakeFirst();
-  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same 404.
+  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same not-found.
   if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
     throw new NotFoundError('not-found', 'The session was not found.');
   if (session.kind !== kind)

@@ -20,7 +20,7 @@ export type SessionMessageOutcome =
  * ends between the check and the supplement, the SDK refuses the supplement
  * (`RunNotActiveError`) and the text becomes a new run instead: never lost, never both.
  * With an `Idempotency-Key`, the same key and text answer the first outcome; another text is a
- * 422 `idempotency-key-reused`. A concurrent duplicate waits on the session lock for the first
+ * a validation error `idempotency-key-reused`. A concurrent duplicate waits on the session lock for the first
  * one's commit and then answers its outcome, so the text is never supplemented twice.
  */
 export async function postSessionMessage(

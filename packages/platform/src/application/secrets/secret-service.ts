@@ -23,7 +23,7 @@ export async function spaceSecrets(context: Pick<PlatformContext, 'database'>, s
   return rows.map((row) => ({ id: row.id, name: row.name, mask: row.mask, updatedAt: row.updated_at }));
 }
 
-/** Stores a secret sealed at rest; 409 `secret-name-taken` when the space has one of this name. */
+/** Stores a secret sealed at rest; a conflict `secret-name-taken` when the space has one of this name. */
 export async function storeSecret(
   context: Pick<PlatformContext, 'database' | 'secretBox' | 'now'>,
   spaceId: string,

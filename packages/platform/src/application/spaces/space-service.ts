@@ -27,7 +27,7 @@ export function renameSpaceTo(context: Pick<PlatformContext, 'database'>, spaceI
   return renameSpace(context.database, spaceId, name);
 }
 
-/** Deletes an empty space; one with apps, resources or connections is refused (409 `space-not-empty`). */
+/** Deletes an empty space; one with apps, resources or connections is refused (a conflict `space-not-empty`). */
 export async function deleteEmptySpace(context: Pick<PlatformContext, 'database'>, spaceId: string): Promise<void> {
   await context.database.transaction().execute(async (transaction) => {
     const used = await tablesHoldingRowsOf(transaction, spaceId);

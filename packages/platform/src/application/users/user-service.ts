@@ -30,7 +30,7 @@ export function allUsers(context: Pick<PlatformContext, 'database'>) {
   return listUsers(context.database);
 }
 
-/** Creates a local account; 409 `email-taken` when the email has one. */
+/** Creates a local account; a conflict `email-taken` when the email has one. */
 export async function createAccount(
   context: UserContext,
   values: { email: string; displayName: string; password: string; isInstanceAdmin: boolean },
