@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspace } from '@agentloom/sdk';
+import { activeAppFileRoots } from '../adapters/database/repositories/app-repository.js';
 import type { PlatformContext } from '../application/context.js';
 
 /**
@@ -12,7 +13,7 @@ import type { PlatformContext } from '../application/context.js';
  * whose directories went.
  */
 export async function sweepRunDirectories(services: Pick<PlatformContext, 'database' | 'runStore'>): Promise<string[]> {
-  const apps = await services.database.selectFrom('apps').select(['id', 'file_root']).where('state', '=', 'active').execute();
+  const apps = await activeAppFileRoots(services.database);
   const removed: string[] = [];
   for (const app of apps) {
     if (!existsSync(path.join(app.file_root, 'runs'))) continue;

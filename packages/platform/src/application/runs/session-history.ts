@@ -1,4 +1,5 @@
 import { type Message, RunNotFoundError, type SessionRun } from '@agentloom/sdk';
+import { runsOfSession } from '../../adapters/database/repositories/run-repository.js';
 import type { PlatformContext } from '../context.js';
 import { type ApiRunStatus, apiStatusOf } from './run-status.js';
 
@@ -32,12 +33,7 @@ export async function readSessionHistory(services: PlatformContext, sessionId: s
   const { database, runClient, runStore } = services;
   const started = new Map<string, SessionRun>();
   for (const run of await runClient.readSessionHistory(sessionId)) started.set(run.runId, run);
-  const rows = await database
-    .selectFrom('runs')
-    .select(['id', 'created_at'])
-    .where('session_id', '=', sessionId)
-    .orderBy('created_at', 'asc')
-    .execute();
+  const rows = await runsOfSession(database, sessionId);
   const history: HistoryRun[] = [];
   for (const row of rows) {
     let description: Awaited<ReturnType<typeof runClient.describeRun>>;

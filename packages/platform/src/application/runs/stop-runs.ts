@@ -1,11 +1,11 @@
 import { RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import { newestRunsOnOtherReleases, recordStopCause } from '../../adapters/database/repositories/run-repository.js';
+import type { AppReleaseRow, AppRow } from '../../adapters/database/schema.js';
 import type { PlatformContext } from '../context.js';
+import { nudgeWebhook } from '../webhooks/index.js';
 
 /** What stopping runs uses: the run index, the SDK store and client, the clock (webhook nudges). */
 export type StopContext = Pick<PlatformContext, 'database' | 'runClient' | 'runStore' | 'now'>;
-
-import type { AppReleaseRow, AppRow } from '../../adapters/database/schema.js';
-import { nudgeWebhook } from '../webhooks/index.js';
 
 /**
  * Asks a run to stop through the SDK (a durable journal entry any owner honours, D-P10) and
@@ -19,12 +19,7 @@ export async function stopRun(
   cause: 'user' | 'release-published' | 'app-deleted',
   requestedBy: string,
 ): Promise<boolean> {
-  await services.database
-    .updateTable('runs')
-    .set({ stop_cause: cause })
-    .where('id', '=', runId)
-    .where('stop_cause', 'is', null)
-    .execute();
+  await recordStopCause(services.database, runId, cause);
   try {
     await services.runClient.requestStop(runId, { reason: cause, requestedBy });
     // A queued run ends at once: its completion webhook is due now.
@@ -50,25 +45,9 @@ export async function stopRunsOfOlderReleases(
 ): Promise<string[]> {
   // Only a session's newest run can be unfinished (one active run per session, S-2); the SDK
   // store says whether it is (P-11.9), whichever dispatcher carried it.
-  const candidates = await services.database
-    .selectFrom('runs')
-    .select('runs.id')
-    .where('runs.app_id', '=', app.id)
-    .where('runs.release_id', 'is not', null)
-    .where('runs.release_id', '!=', release.id)
-    .where((where) =>
-      where(
-        'runs.created_at',
-        '=',
-        where
-          .selectFrom('runs as newest')
-          .select((select) => select.fn.max('newest.created_at').as('created_at'))
-          .whereRef('newest.session_id', '=', 'runs.session_id'),
-      ),
-    )
-    .execute();
+  const candidates = await newestRunsOnOtherReleases(services.database, app.id, release.id);
   const stopped: string[] = [];
-  for (const { id } of candidates) {
+  for (const id of candidates) {
     const stored = await services.runStore.getRun(id);
     if (stored?.status !== 'pending' && stored?.status !== 'running') continue;
     if (await stopRun(services, id, 'release-published', requestedBy)) stopped.push(id);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { insertWebhookDelivery, makeWaitingDeliveryDue } from '../../adapters/database/repositories/webhook-repository.js';
 import type { PlatformDatabase, WebhookDeliveryRow } from '../../adapters/database/schema.js';
 import type { PlatformContext } from '../context.js';
 
@@ -33,34 +34,25 @@ export async function recordWebhook(
   delivery: { runId: string; appId: string; url: string },
 ): Promise<void> {
   const now = services.now();
-  await transaction
-    .insertInto('webhook_deliveries')
-    .values({
-      id: `whd_${randomUUID()}`,
-      run_id: delivery.runId,
-      app_id: delivery.appId,
-      url: delivery.url,
-      state: 'waiting',
-      attempts: 0,
-      attempt_log: '[]',
-      next_attempt_at: new Date(now.getTime() + webhookRecheckMs).toISOString(),
-      locked_by: null,
-      locked_until: null,
-      created_at: now.toISOString(),
-      finished_at: null,
-    })
-    .execute();
+  await insertWebhookDelivery(transaction, {
+    id: `whd_${randomUUID()}`,
+    run_id: delivery.runId,
+    app_id: delivery.appId,
+    url: delivery.url,
+    state: 'waiting',
+    attempts: 0,
+    attempt_log: '[]',
+    next_attempt_at: new Date(now.getTime() + webhookRecheckMs).toISOString(),
+    locked_by: null,
+    locked_until: null,
+    created_at: now.toISOString(),
+    finished_at: null,
+  });
 }
 
 /** Says a run may have ended: its waiting delivery (if any) is due now rather than at the next recheck. */
 export async function nudgeWebhook(services: Pick<PlatformContext, 'database' | 'now'>, runId: string): Promise<void> {
-  await services.database
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: services.now().toISOString() })
-    .where('run_id', '=', runId)
-    .where('state', '=', 'waiting')
-    .where('attempts', '=', 0)
-    .execute();
+  await makeWaitingDeliveryDue(services.database, runId, services.now().toISOString());
 }
 
 /** The delivery of a run as the API shows it. */

@@ -1,4 +1,5 @@
 import { randomToken } from '../../adapters/crypto/index.js';
+import { findWebhookSecret, upsertWebhookSecret } from '../../adapters/database/repositories/webhook-repository.js';
 import type { PlatformContext } from '../context.js';
 
 /**
@@ -9,15 +10,12 @@ import type { PlatformContext } from '../context.js';
 export async function rotateWebhookSecret(services: PlatformContext, appId: string, actor: string): Promise<string> {
   const secret = `whsec_${randomToken()}`;
   const at = services.now().toISOString();
-  await services.database
-    .insertInto('app_webhook_secrets')
-    .values({ app_id: appId, secret_sealed: services.secretBox.seal(secret), created_by: actor, created_at: at })
-    .onConflict((conflict) =>
-      conflict
-        .column('app_id')
-        .doUpdateSet({ secret_sealed: services.secretBox.seal(secret), created_by: actor, created_at: at }),
-    )
-    .execute();
+  await upsertWebhookSecret(services.database, {
+    appId,
+    sealed: services.secretBox.seal(secret),
+    createdBy: actor,
+    createdAt: at,
+  });
   return secret;
 }
 
@@ -26,10 +24,6 @@ export async function readWebhookSecret(
   services: Pick<PlatformContext, 'database' | 'secretBox'>,
   appId: string,
 ): Promise<string | undefined> {
-  const row = await services.database
-    .selectFrom('app_webhook_secrets')
-    .select('secret_sealed')
-    .where('app_id', '=', appId)
-    .executeTakeFirst();
-  return row ? services.secretBox.open(row.secret_sealed) : undefined;
+  const sealed = await findWebhookSecret(services.database, appId);
+  return sealed === undefined ? undefined : services.secretBox.open(sealed);
 }

@@ -40,3 +40,8 @@ export async function updateApp(
 ): Promise<void> {
   await database.updateTable('apps').set(changes).where('id', '=', appId).execute();
 }
+
+/** The file roots of the active apps (the sweeper looks for stale run directories in them). */
+export function activeAppFileRoots(database: Queryable) {
+  return database.selectFrom('apps').select(['id', 'file_root']).where('state', '=', 'active').execute();
+}

@@ -54,3 +54,47 @@ export function findWebhookDelivery(database: Queryable, runId: string) {
 export function findRun(database: Queryable, runId: string): Promise<RunRow | undefined> {
   return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
 }
+
+/** Records why a run was asked to stop, once (the first cause stays). */
+export async function recordStopCause(
+  database: Queryable,
+  runId: string,
+  cause: NonNullable<RunRow['stop_cause']>,
+): Promise<void> {
+  await database.updateTable('runs').set({ stop_cause: cause }).where('id', '=', runId).where('stop_cause', 'is', null).execute();
+}
+
+/**
+ * The newest run of each session of the app that is pinned to a release other than `releaseId`
+ * (only a session's newest run can be unfinished: one active run per session, S-2).
+ */
+export async function newestRunsOnOtherReleases(database: Queryable, appId: string, releaseId: string): Promise<string[]> {
+  const rows = await database
+    .selectFrom('runs')
+    .select('runs.id')
+    .where('runs.app_id', '=', appId)
+    .where('runs.release_id', 'is not', null)
+    .where('runs.release_id', '!=', releaseId)
+    .where((where) =>
+      where(
+        'runs.created_at',
+        '=',
+        where
+          .selectFrom('runs as newest')
+          .select((select) => select.fn.max('newest.created_at').as('created_at'))
+          .whereRef('newest.session_id', '=', 'runs.session_id'),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The runs of a session (id and creation time), oldest first. */
+export function runsOfSession(database: Queryable, sessionId: string) {
+  return database
+    .selectFrom('runs')
+    .select(['id', 'created_at'])
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at', 'asc')
+    .execute();
+}
