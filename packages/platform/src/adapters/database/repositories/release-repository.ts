@@ -21,3 +21,13 @@ export function findRelease(database: Queryable, appId: string, version: number)
     .where('version', '=', version)
     .executeTakeFirst();
 }
+
+/** The stored snapshot (JSON text) of a release, or undefined when there is no such release. */
+export async function findReleaseSnapshotText(database: Queryable, releaseId: string): Promise<string | undefined> {
+  const release = await database
+    .selectFrom('app_releases')
+    .select('config_snapshot')
+    .where('id', '=', releaseId)
+    .executeTakeFirst();
+  return release?.config_snapshot;
+}
