@@ -3,6 +3,8 @@
  * idempotency and message keys, workers, sign-in limits, app deletions and webhook deliveries.
  * `schema.ts` gathers them with the configuration tables into `PlatformDatabase`.
  */
+import type { Selectable } from 'kysely';
+
 /** A conversation of an app; the SDK keeps its runs, this row says whose it is (P-9). */
 export interface SessionsTable {
   id: string;
@@ -144,3 +146,24 @@ export interface WebhookDeliveriesTable {
   created_at: string;
   finished_at: string | null;
 }
+
+/** The run-side tables by name, as `PlatformDatabase` (schema.ts) holds them. */
+export interface RunSideTables {
+  sessions: SessionsTable;
+  runs: RunsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  run_jobs: RunJobsTable;
+  message_keys: MessageKeysTable;
+  app_deletions: AppDeletionsTable;
+  app_webhook_secrets: AppWebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  workers: WorkersTable;
+  sign_in_limits: SignInLimitsTable;
+}
+
+export type RunRow = Selectable<RunsTable>;
+export type RunJobRow = Selectable<RunJobsTable>;
+export type WorkerRow = Selectable<WorkersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type AppDeletionRow = Selectable<AppDeletionsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

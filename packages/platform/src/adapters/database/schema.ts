@@ -1,30 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
-import type {
-  AppDeletionsTable,
-  AppWebhookSecretsTable,
-  IdempotencyKeysTable,
-  MessageKeysTable,
-  RunJobsTable,
-  RunsTable,
-  SessionsTable,
-  SignInLimitsTable,
-  WebhookDeliveriesTable,
-  WorkersTable,
-} from './schema-runs.js';
+import type { RunSideTables } from './schema-runs.js';
 
-export type {
-  AppDeletionStep,
-  AppDeletionsTable,
-  AppWebhookSecretsTable,
-  IdempotencyKeysTable,
-  MessageKeysTable,
-  RunJobsTable,
-  RunsTable,
-  SessionsTable,
-  SignInLimitsTable,
-  WebhookDeliveriesTable,
-  WorkersTable,
-} from './schema-runs.js';
+export type * from './schema-runs.js';
 
 /**
  * The platform tables (PLATFORM.md §4.3) as Kysely sees them. The same types serve SQLite and
@@ -202,7 +179,7 @@ export interface AppResourceRefsTable {
 }
 
 /** Every table of the platform database. */
-export interface PlatformDatabase {
+export interface PlatformDatabase extends RunSideTables {
   users: UsersTable;
   web_sessions: WebSessionsTable;
   spaces: SpacesTable;
@@ -218,16 +195,6 @@ export interface PlatformDatabase {
   app_drafts: AppDraftsTable;
   app_releases: AppReleasesTable;
   app_resource_refs: AppResourceRefsTable;
-  sessions: SessionsTable;
-  runs: RunsTable;
-  idempotency_keys: IdempotencyKeysTable;
-  run_jobs: RunJobsTable;
-  message_keys: MessageKeysTable;
-  app_deletions: AppDeletionsTable;
-  app_webhook_secrets: AppWebhookSecretsTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  workers: WorkersTable;
-  sign_in_limits: SignInLimitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -238,9 +205,3 @@ export type ResourceVersionRow = Selectable<ResourceVersionsTable>;
 export type ModelConnectionRow = Selectable<ModelConnectionsTable>;
 export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
-export type RunRow = Selectable<RunsTable>;
-export type RunJobRow = Selectable<RunJobsTable>;
-export type WorkerRow = Selectable<WorkersTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type AppDeletionRow = Selectable<AppDeletionsTable>;
-export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -1,15 +1,8 @@
 import type { Queryable } from '../queryable.js';
+import type { SecretsTable } from '../schema.js';
 
 /** A space secret as stored: its value sealed, its mask for display. */
-export interface SecretRow {
-  id: string;
-  space_id: string;
-  name: string;
-  ciphertext: string;
-  mask: string;
-  created_by: string;
-  updated_at: string;
-}
+export type SecretRow = SecretsTable;
 
 /** The space's secrets (names and masks only), by name. */
 export function listSecrets(database: Queryable, spaceId: string) {
