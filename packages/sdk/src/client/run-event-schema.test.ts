@@ -11,6 +11,8 @@ import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
 import { interrupt } from '../engine/workflow/pregel/interrupt.js';
 import type { ModelRequest } from '../model/language-model.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
+import { Team } from '../teams/team.js';
+import { handoff } from '../teams/topologies/handoff.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
 import {
@@ -232,6 +234,24 @@ async function realRuns() {
     .addLoop({ from: 'again', to: 'again', exit: 'ask', while: () => true, maxIterations: 1 })
     .addEdge('ask', END)
     .compile({ store });
+  // A team (N-12): a handoff, then an answer: speaker-selected, team-turn, handoff, team-stop.
+  const triage = {
+    name: 'triage',
+    instructions: 'T',
+    model: new ScriptedModel({ replies: [{ toolCalls: [{ name: 'transfer_to_billing', arguments: {} }] }] }),
+  };
+  const billing = { name: 'billing', instructions: 'B', model: new ScriptedModel({ replies: [{ text: 'refunded' }] }) };
+  const support = new Team({
+    name: 'support',
+    members: [triage, billing],
+    topology: handoff({ entry: 'triage', handoffs: { triage: ['billing'] } }),
+    store,
+  });
+  const teamRun = support.run({ sessionId: 'team-run', input: 'charged twice' });
+  workflowEvents.push(...(await collect(teamRun.events())));
+  expect(await teamRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(teamRun.runId);
+
   const paused = workflow.run({ sessionId: 'w', input: {} });
   workflowEvents.push(...(await collect(paused.events())));
   expect(await paused.result()).toMatchObject({ status: 'interrupted' });
