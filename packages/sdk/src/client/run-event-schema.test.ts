@@ -13,6 +13,7 @@ import type { ModelRequest } from '../model/language-model.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { Team } from '../teams/team.js';
 import { handoff } from '../teams/topologies/handoff.js';
+import { orchestrator } from '../teams/topologies/orchestrator.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
 import {
@@ -251,6 +252,20 @@ async function realRuns() {
   workflowEvents.push(...(await collect(teamRun.events())));
   expect(await teamRun.result()).toMatchObject({ status: 'succeeded' });
   runIds.push(teamRun.runId);
+  // An orchestrator: ledger-updated.
+  const lead = new ScriptedModel({
+    replies: [
+      { text: '{"facts":"f","guesses":"g","plan":"p"}' },
+      {
+        text: '{"isRequestSatisfied":true,"isInLoop":false,"isProgressBeingMade":true,"nextSpeaker":"billing","instruction":"done"}',
+      },
+    ],
+  });
+  const led = new Team({ name: 'led', members: [billing], topology: orchestrator({ model: lead }), store });
+  const ledRun = led.run({ sessionId: 'led-run', input: 'go' });
+  workflowEvents.push(...(await collect(ledRun.events())));
+  expect(await ledRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(ledRun.runId);
 
   const paused = workflow.run({ sessionId: 'w', input: {} });
   workflowEvents.push(...(await collect(paused.events())));

@@ -205,6 +205,7 @@ function teamEventSchemas() {
     'team-turn': 'A team member took a turn: its message joined the shared transcript.',
     'speaker-selected': 'The next speaker of a team was chosen (saved before it speaks).',
     handoff: 'A member handed the ownership of the final answer to another (N-12).',
+    'ledger-updated': "An orchestrator's task or progress ledger changed (its stall and re-plan counters included).",
     'team-stop': 'The team stopped, with its typed reason and the conditions that held.',
   };
   const identity = { ...task, runId: z.string() };

@@ -40,4 +40,5 @@ export {
   type SpeakerView,
 } from './topologies/group-chat.js';
 export { type HandoffOptions, HISTORY_FILTERS, type HistoryFilter, handoff } from './topologies/handoff.js';
+export { type OrchestratorOptions, orchestrator, PROGRESS_LEDGER_PROMPT, TASK_LEDGER_PROMPT } from './topologies/orchestrator.js';
 export type { StepScope, Topology, TopologyIssue } from './topology.js';

@@ -55,6 +55,12 @@ export const teamEventPayloadSchemas = {
     instruction: z.string().optional(),
   }),
   handoff: z.strictObject({ type: z.literal('handoff'), turn: count(), from: z.string(), to: z.string(), handoffs: count() }),
+  'ledger-updated': z.strictObject({
+    type: z.literal('ledger-updated'),
+    turn: count(),
+    change: z.enum(['planned', 'progress', 'replanned']),
+    ledger: teamLedgerSchema,
+  }),
   'team-stop': z.strictObject({
     type: z.literal('team-stop'),
     turn: count(),
