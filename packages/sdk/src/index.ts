@@ -154,7 +154,48 @@ export {
   type WorkflowDefinition,
   type WorkflowStateView,
   workflowDefinitionSchema,
+  createTeam,
+  type TeamDefinition,
+  teamDefinitionSchema,
 } from './definitions/index.js';
+
+// Teams (N-12): topologies on the workflow engine, every turn, choice and ledger in the journal.
+export {
+  and,
+  costBudget,
+  DEFAULT_MAX_TURNS,
+  ExternalStop,
+  externalStop,
+  type GroupChatOptions,
+  groupChat,
+  type HandoffOptions,
+  type HistoryFilter,
+  handoff,
+  handoffToUser,
+  maxMessages,
+  maxTurns,
+  type OrchestratorOptions,
+  or,
+  orchestrator,
+  type PrivateNote,
+  type SelectorModel,
+  type SpeakerFunction,
+  type SpeakerView,
+  Team,
+  type TeamConfig,
+  type TeamMember,
+  type TeamMessage,
+  type TeamOutput,
+  type TeamStopReason,
+  type TeamTermination,
+  type TerminationCondition,
+  terminationSchema,
+  textMention,
+  timeout,
+  tokenBudget,
+  type Topology,
+} from './teams/index.js';
+export type { ProgressLedger, TeamEventPayload, TeamLedger } from './engine/workflow/team-events.js';
 
 // Models: the port an agent is given, choosing one from the environment (docs/providers.md); telemetry (N-3).
 export type { LanguageModel, ModelSettings } from './model/index.js';
@@ -214,6 +255,7 @@ export {
   WorkflowRun,
   type WorkflowRunOptions,
   type WorkflowTaskFailure,
+  type WorkflowTeamEvent,
   type WorkflowTerminalReason,
 } from './engine/workflow/index.js';
 

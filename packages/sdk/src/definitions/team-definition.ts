@@ -4,8 +4,10 @@ import { formatVersionSchema, referenceSchema } from './definition-parts.js';
 
 const memberNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1 to 64 characters')
-  .refine((name) => name !== 'user' && name !== 'orchestrator', '"user" and "orchestrator" are reserved');
+  .regex(
+    /^(?!(?:user|orchestrator)$)[A-Za-z0-9_-]{1,64}$/,
+    'letters, digits, _ and - only, 1 to 64 characters; "user" and "orchestrator" are reserved',
+  );
 
 const memberSchema = z
   .object({
