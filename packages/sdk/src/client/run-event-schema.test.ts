@@ -14,6 +14,8 @@ import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { Team } from '../teams/team.js';
 import { handoff } from '../teams/topologies/handoff.js';
 import { orchestrator } from '../teams/topologies/orchestrator.js';
+import { taskBoard } from '../teams/topologies/task-board.js';
+import { vote } from '../teams/topologies/vote.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
 import {
@@ -266,6 +268,34 @@ async function realRuns() {
   workflowEvents.push(...(await collect(ledRun.events())));
   expect(await ledRun.result()).toMatchObject({ status: 'succeeded' });
   runIds.push(ledRun.runId);
+  // A task board with mail (task-claimed, mail-sent) and a vote (vote-cast).
+  const mailer = {
+    name: 'mailer',
+    instructions: 'M',
+    model: new ScriptedModel({
+      replies: [{ text: 'built', toolCalls: [{ name: 'send_message', arguments: { to: 'billing', text: 'hi' } }] }],
+    }),
+  };
+  const board = new Team({
+    name: 'board',
+    members: [mailer, billing],
+    topology: taskBoard({ tasks: [{ id: 'build', description: 'Build.', assignee: 'mailer' }] }),
+    store,
+  });
+  const boardRun = board.run({ sessionId: 'board-run', input: 'go' });
+  workflowEvents.push(...(await collect(boardRun.events())));
+  expect(await boardRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(boardRun.runId);
+  const ballot = new Team({
+    name: 'ballot',
+    members: [{ name: 'voter', instructions: 'V', model: new ScriptedModel({ replies: [{ text: 'yes' }] }) }],
+    topology: vote(),
+    store,
+  });
+  const ballotRun = ballot.run({ sessionId: 'ballot-run', input: 'go?' });
+  workflowEvents.push(...(await collect(ballotRun.events())));
+  expect(await ballotRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(ballotRun.runId);
 
   const paused = workflow.run({ sessionId: 'w', input: {} });
   workflowEvents.push(...(await collect(paused.events())));

@@ -206,6 +206,9 @@ function teamEventSchemas() {
     'speaker-selected': 'The next speaker of a team was chosen (saved before it speaks).',
     handoff: 'A member handed the ownership of the final answer to another (N-12).',
     'ledger-updated': "An orchestrator's task or progress ledger changed (its stall and re-plan counters included).",
+    'vote-cast': 'A member of a vote cast its vote (saved once: a resumed run never casts it again).',
+    'task-claimed': 'A member claimed a task of the task board, exclusively (the claim survives a crash).',
+    'mail-sent': "A member wrote to another member's mailbox (data, never the user's authority).",
     'team-stop': 'The team stopped, with its typed reason and the conditions that held.',
   };
   const identity = { ...task, runId: z.string() };

@@ -32,6 +32,7 @@ export {
   timeout,
   tokenBudget,
 } from './termination.js';
+export { type Evaluation, type EvaluatorOptimizerOptions, evaluatorOptimizer } from './topologies/evaluator-optimizer.js';
 export {
   type GroupChatOptions,
   groupChat,
@@ -41,4 +42,13 @@ export {
 } from './topologies/group-chat.js';
 export { type HandoffOptions, HISTORY_FILTERS, type HistoryFilter, handoff } from './topologies/handoff.js';
 export { type OrchestratorOptions, orchestrator, PROGRESS_LEDGER_PROMPT, TASK_LEDGER_PROMPT } from './topologies/orchestrator.js';
+export { type FoundProblem, type ReviewOptions, review } from './topologies/review.js';
+export {
+  type BoardTaskDefinition,
+  type ClaimApproval,
+  SEND_MESSAGE_TOOL,
+  type TaskBoardOptions,
+  taskBoard,
+} from './topologies/task-board.js';
+export { type VoteAggregate, type VoteOptions, type VoteOutcome, vote } from './topologies/vote.js';
 export type { StepScope, Topology, TopologyIssue } from './topology.js';

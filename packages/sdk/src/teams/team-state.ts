@@ -22,7 +22,21 @@ import {
 export const nextTurnSchema = z.strictObject({
   speaker: z.string(),
   instruction: z.string().optional(),
+  /** What the turn is about: a claimed task of the board, a problem to verify, a phase. */
+  subject: z.string().optional(),
 });
+
+/** One task of a task board, as saved (N-12): its status and who claimed it. */
+export const boardTaskSchema = z.strictObject({
+  status: z.enum(['pending', 'claimed', 'done', 'declined']),
+  owner: z.string().optional(),
+  result: z.string().optional(),
+});
+export type BoardTask = z.output<typeof boardTaskSchema>;
+
+/** A message of a member's mailbox: data from a peer, never an instruction with the user's authority. */
+export const mailSchema = z.strictObject({ turn: z.number().int().min(0), from: z.string(), to: z.string(), text: z.string() });
+export type Mail = z.output<typeof mailSchema>;
 export type NextTurn = z.output<typeof nextTurnSchema>;
 
 /**
@@ -56,6 +70,15 @@ export function teamStateDefinition() {
       initial: emptyUsage,
       merge: (current: Usage, update: Usage) => addUsage({ ...current }, update),
     }),
+    /** The task board: each task's status, owner and result, by task id. */
+    board: lastValue(z.record(z.string(), boardTaskSchema)),
+    /** Every mailbox message; a member reads those addressed to it. */
+    mail: appendList(mailSchema),
+    /** Votes, evaluations, found problems: a topology's own saved records, by key. */
+    records: mergeWith(z.record(z.string(), z.unknown()), {
+      initial: () => ({}),
+      merge: (current: Record<string, unknown>, update: Record<string, unknown>) => ({ ...current, ...update }),
+    }),
     /** The orchestrator's ledgers. */
     ledger: lastValue(teamLedgerSchema),
     /** How the team ended. */
@@ -80,6 +103,9 @@ export interface TeamState {
   startedAt: number | undefined;
   usage: Usage;
   ledger: TeamLedger | undefined;
+  board: Record<string, BoardTask> | undefined;
+  mail: Mail[];
+  records: Record<string, unknown>;
   termination: TeamTermination | undefined;
   answer: string | undefined;
   teamEvents: TeamEventPayload[];
@@ -97,6 +123,9 @@ export interface TeamUpdate {
   startedAt?: number;
   usage?: Usage;
   ledger?: TeamLedger;
+  board?: Record<string, BoardTask>;
+  mail?: Mail[];
+  records?: Record<string, unknown>;
   termination?: TeamTermination;
   answer?: string;
   teamEvents?: TeamEventPayload[];

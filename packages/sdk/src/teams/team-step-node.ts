@@ -6,6 +6,7 @@ import type {
   NodeValidationContext,
   WorkflowNode,
 } from '../engine/workflow/nodes/workflow-node.js';
+import { interrupt } from '../engine/workflow/pregel/interrupt.js';
 import type { TeamState, TeamUpdate } from './team-state.js';
 import type { StepScope } from './topology.js';
 
@@ -33,6 +34,7 @@ export class TeamStepNode implements WorkflowNode {
         deadlineAt: invocation.deadlineAt,
         now: invocation.now,
         taskId: invocation.taskId,
+        askUser: (question) => interrupt(context, question),
       });
       return update as Record<string, unknown>;
     });

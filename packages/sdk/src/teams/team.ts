@@ -46,7 +46,19 @@ export interface TeamConfig {
 }
 
 /** The fields a team run returns as its output. */
-const OUTPUT = ['answer', 'owner', 'termination', 'transcript', 'turns', 'handoffs', 'ledger', 'usage'] as const;
+const OUTPUT = [
+  'answer',
+  'owner',
+  'termination',
+  'transcript',
+  'turns',
+  'handoffs',
+  'ledger',
+  'board',
+  'mail',
+  'records',
+  'usage',
+] as const;
 
 type Definition = ReturnType<typeof teamStateDefinition>;
 
@@ -157,7 +169,8 @@ export class Team {
 
   /**
    * Starts a team run on `input` (the user's request), or resumes one (`runId` of an unfinished
-   * run: after a crash, on any process). Returns the workflow run's handle.
+   * run: after a crash, on any process; with `resume`, the user's answer to its pending
+   * question). Returns the workflow run's handle.
    */
   run(options: {
     sessionId: string;
@@ -165,6 +178,8 @@ export class Team {
     runId?: string;
     signal?: AbortSignal;
     metadata?: Readonly<Record<string, string>>;
+    /** The user's answer to the run's pending question (a task board approval): only this answers it. */
+    resume?: unknown;
   }): WorkflowRun<StateOf<Definition>> {
     return this.workflow.run({
       sessionId: options.sessionId,
@@ -172,6 +187,7 @@ export class Team {
       ...(options.input !== undefined ? { input: { task: options.input } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.metadata ? { metadata: options.metadata } : {}),
+      ...('resume' in options ? { resume: options.resume } : {}),
     });
   }
 }

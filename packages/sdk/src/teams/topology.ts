@@ -12,6 +12,11 @@ export interface StepScope {
   now(): number;
   /** The workflow task's id: the same after a recovery (an idempotency key). */
   taskId: string;
+  /**
+   * Pauses the run for the user's answer (`workflow.run({ runId, resume })`): the only way a
+   * pending approval is answered — never by a member's message (N-12).
+   */
+  askUser<Answer>(question: unknown): Answer;
 }
 
 /** A problem of a topology's configuration, found before anything runs (W-4). */

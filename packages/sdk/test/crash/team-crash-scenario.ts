@@ -17,11 +17,12 @@ import {
   PROGRESS_LEDGER_PROMPT,
   Team,
   type TeamMember,
+  taskBoard,
 } from '../../src/teams/index.js';
 import { ScriptedModel, type ScriptedReply } from '../../src/testing/scripted-model.js';
 
 /** The scenarios, by name. */
-export type TeamScenario = 'handoff' | 'group-chat' | 'orchestrator';
+export type TeamScenario = 'handoff' | 'group-chat' | 'orchestrator' | 'task-board';
 
 /** The request log's lines. */
 export function readRequestLog(path: string): string[] {
@@ -85,6 +86,29 @@ export function scenarioTeam(scenario: TeamScenario, store: RunStore, logPath: s
         members: [member('writer', writer), member('critic', critic), member('editor', editor)],
         topology: groupChat(),
         termination: maxTurns(5),
+      });
+    }
+    case 'task-board': {
+      // Four tasks with dependencies, claimed in turn; the builder mails the tester.
+      const work = (name: string) =>
+        logged(logPath, name, (request) => {
+          const task = /Your task \((\w+)\)/.exec(request.messages[0]?.content ?? '')?.[1] ?? '?';
+          return task === 'build'
+            ? { text: 'built', toolCalls: [{ name: 'send_message', arguments: { to: 'tester', text: 'flaky test in auth' } }] }
+            : { text: `${task} done by ${name} (${seen(request)})` };
+        });
+      return new Team({
+        ...common,
+        name: 'crash-task-board',
+        members: [member('builder', work('builder')), member('tester', work('tester')), member('writer', work('writer'))],
+        topology: taskBoard({
+          tasks: [
+            { id: 'release', description: 'Release.', dependsOn: ['test', 'docs'] },
+            { id: 'test', description: 'Test.', dependsOn: ['build'], assignee: 'tester' },
+            { id: 'docs', description: 'Docs.', dependsOn: ['build'] },
+            { id: 'build', description: 'Build.', assignee: 'builder' },
+          ],
+        }),
       });
     }
     case 'orchestrator': {

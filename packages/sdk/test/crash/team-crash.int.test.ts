@@ -1,13 +1,14 @@
 /**
  * Teams survive a crash mid-conversation (N-12, R-1…R-4), on SQLite and PostgreSQL: a handoff
- * chain, a group chat and an orchestrator that stalls and re-plans are SIGKILLed after every
+ * chain, a group chat, an orchestrator that stalls and re-plans, and a task board with mail are SIGKILLed after every
  * durable write of their run and resumed by a new process from the same store. After the
  * takeover no model request is made twice (no turn, speaker choice, handoff or ledger redone),
- * every task is saved once, and the final transcript, owner, ledger and termination equal those
+ * every task is saved once, no board task is claimed twice, and the final transcript, board, owner, ledger and termination equal those
  * of the uninterrupted run.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { teamEventsOf } from '../../src/engine/workflow/team-events.js';
 import type { JournalEntry } from '../../src/store/run-store.js';
 import { runScript } from '../helpers/child-process.js';
 import { describeWithPostgres, dropSchema, postgresUrlWithSchema, uniqueSchemaName } from '../postgres/postgres-availability.js';
@@ -104,12 +105,12 @@ function teamCrashSuite(
 }
 
 describe('team crash recovery on SQLite', () => {
-  teamCrashSuite(sqliteCrashTarget, ['handoff', 'group-chat', 'orchestrator']);
+  teamCrashSuite(sqliteCrashTarget, ['handoff', 'group-chat', 'orchestrator', 'task-board']);
 });
 
 await describeWithPostgres('team crash recovery on PostgreSQL', () => {
   teamCrashSuite(() => {
     const schema = uniqueSchemaName('teamcrash');
     return postgresCrashTarget({ schema, storeUrl: postgresUrlWithSchema(schema), dropSchema });
-  }, ['handoff', 'group-chat', 'orchestrator']);
+  }, ['handoff', 'group-chat', 'orchestrator', 'task-board']);
 });

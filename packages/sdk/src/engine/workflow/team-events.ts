@@ -49,7 +49,7 @@ export const teamEventPayloadSchemas = {
     type: z.literal('speaker-selected'),
     turn: count(),
     speaker: z.string(),
-    by: z.enum(['owner', 'round-robin', 'selector-model', 'function', 'orchestrator']),
+    by: z.enum(['owner', 'round-robin', 'selector-model', 'function', 'orchestrator', 'claim', 'topology']),
     /** Selector-model attempts it took (an invalid choice is retried). */
     attempts: count().optional(),
     instruction: z.string().optional(),
@@ -60,6 +60,15 @@ export const teamEventPayloadSchemas = {
     turn: count(),
     change: z.enum(['planned', 'progress', 'replanned']),
     ledger: teamLedgerSchema,
+  }),
+  'vote-cast': z.strictObject({ type: z.literal('vote-cast'), turn: count(), voter: z.string(), choice: z.string() }),
+  'task-claimed': z.strictObject({ type: z.literal('task-claimed'), turn: count(), task: z.string(), member: z.string() }),
+  'mail-sent': z.strictObject({
+    type: z.literal('mail-sent'),
+    turn: count(),
+    from: z.string(),
+    to: z.string(),
+    text: z.string(),
   }),
   'team-stop': z.strictObject({
     type: z.literal('team-stop'),
