@@ -34,6 +34,24 @@ describe('createTeam', () => {
     const model = new ScriptedModel({ respond: () => ({ text: 'ok' }) });
     expect(createTeam(sample('fix-team.json'), { models: { default: model, lead: model } }).topology.kind).toBe('orchestrator');
     expect(createTeam(sample('review-chat.json'), { models: { default: model } }).topology.kind).toBe('group-chat');
+    expect(createTeam(sample('release-board.json'), { models: { default: model } }).topology.kind).toBe('task-board');
+    const base = {
+      formatVersion: 1,
+      kind: 'team',
+      name: 'x',
+      members: [
+        { name: 'a', model: 'default', instructions: 'A' },
+        { name: 'b', model: 'default', instructions: 'B' },
+      ],
+    };
+    const kinds = [
+      { kind: 'review', reviewers: ['a'], verifier: 'b' },
+      { kind: 'evaluator-optimizer', generator: 'a', evaluator: 'b', maxIterations: 2 },
+      { kind: 'vote', aggregate: { judge: 'default' } },
+      { kind: 'vote', aggregate: { threshold: 2 } },
+    ];
+    for (const topology of kinds)
+      expect(createTeam({ ...base, topology }, { models: { default: model } }).topology.kind).toBe(topology.kind);
   });
 
   it('lists every problem at once: unknown models, functions and members', () => {

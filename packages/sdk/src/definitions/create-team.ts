@@ -2,9 +2,13 @@ import { InvalidConfigurationError } from '../core/errors/index.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { Team } from '../teams/team.js';
 import type { TeamMember } from '../teams/team-types.js';
+import { evaluatorOptimizer } from '../teams/topologies/evaluator-optimizer.js';
 import { type GroupChatOptions, groupChat } from '../teams/topologies/group-chat.js';
 import { type HandoffOptions, handoff } from '../teams/topologies/handoff.js';
 import { orchestrator } from '../teams/topologies/orchestrator.js';
+import { review } from '../teams/topologies/review.js';
+import { taskBoard } from '../teams/topologies/task-board.js';
+import { vote } from '../teams/topologies/vote.js';
 import type { Topology } from '../teams/topology.js';
 import type { DefinitionRegistry } from './definition-registry.js';
 import { type DefinitionProblem, InvalidDefinitionError, pathOf } from './invalid-definition-error.js';
@@ -113,6 +117,26 @@ function topologyOf(
           });
       }
       return groupChat(options);
+    }
+    case 'task-board':
+      return taskBoard({ tasks: topology.tasks });
+    case 'review':
+      return review({ reviewers: topology.reviewers, verifier: topology.verifier });
+    case 'evaluator-optimizer':
+      return evaluatorOptimizer({
+        generator: topology.generator,
+        evaluator: topology.evaluator,
+        ...(topology.maxIterations !== undefined ? { maxIterations: topology.maxIterations } : {}),
+      });
+    case 'vote': {
+      const aggregate = topology.aggregate;
+      if (aggregate === undefined || aggregate === 'majority' || 'threshold' in aggregate)
+        return vote(aggregate ? { aggregate } : {});
+      const judge = model(aggregate.judge, 'topology.aggregate.judge');
+      if (!judge) return undefined;
+      return vote({
+        aggregate: { judge, ...(aggregate.instructions !== undefined ? { instructions: aggregate.instructions } : {}) },
+      });
     }
     case 'orchestrator': {
       const lead = model(topology.model, 'topology.model');

@@ -76,6 +76,56 @@ const orchestratorTopologySchema = z
   })
   .strict();
 
+const taskBoardTopologySchema = z
+  .object({
+    kind: z.literal('task-board'),
+    tasks: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^\w{1,64}$/, 'letters, digits and _ only, 1 to 64 characters'),
+            description: z.string().min(1),
+            dependsOn: z.array(z.string()).optional().describe('Tasks that must be done before this one can be claimed.'),
+            assignee: memberNameSchema.optional().describe('The only member that may claim it.'),
+            requiresApproval: z.boolean().optional().describe("Claiming it waits for the user's answer (never a member's)."),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict();
+
+const reviewTopologySchema = z
+  .object({
+    kind: z.literal('review'),
+    reviewers: z.array(memberNameSchema).min(1).describe('Members that find problems.'),
+    verifier: memberNameSchema.describe('The member that verifies each problem on its own.'),
+  })
+  .strict();
+
+const evaluatorOptimizerTopologySchema = z
+  .object({
+    kind: z.literal('evaluator-optimizer'),
+    generator: memberNameSchema,
+    evaluator: memberNameSchema,
+    maxIterations: z.number().int().min(1).optional().describe('Drafts allowed (default 3).'),
+  })
+  .strict();
+
+const voteTopologySchema = z
+  .object({
+    kind: z.literal('vote'),
+    aggregate: z
+      .union([
+        z.literal('majority'),
+        z.object({ threshold: z.number().int().min(1) }).strict(),
+        z.object({ judge: referenceSchema.describe('A model of the registry.'), instructions: z.string().optional() }).strict(),
+      ])
+      .optional()
+      .describe('majority (a tie goes to the answer cast first), a threshold of votes, or a judge model.'),
+  })
+  .strict();
+
 /**
  * The published format of a team as data (N-12, version 1): its members (a model of the registry
  * and instructions each), its topology, its termination and its hard cap of turns.
@@ -89,7 +139,15 @@ export const teamDefinitionSchema = z
     name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
     description: z.string().optional(),
     members: z.array(memberSchema).min(1),
-    topology: z.discriminatedUnion('kind', [handoffTopologySchema, groupChatTopologySchema, orchestratorTopologySchema]),
+    topology: z.discriminatedUnion('kind', [
+      handoffTopologySchema,
+      groupChatTopologySchema,
+      orchestratorTopologySchema,
+      taskBoardTopologySchema,
+      reviewTopologySchema,
+      evaluatorOptimizerTopologySchema,
+      voteTopologySchema,
+    ]),
     termination: terminationSchema.optional().describe('When to stop, checked at every turn boundary (and/or of conditions).'),
     maxTurns: z.number().int().min(1).optional().describe('Hard cap of member turns, always applied (default 50).'),
     leaseMs: z.number().int().min(50).optional(),
