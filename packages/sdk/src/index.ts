@@ -316,6 +316,7 @@ export type {
   RunDescription,
   SupplementDescription,
   TaskDescription,
+  TeamRunDescription,
 } from './client/index.js';
 
 // Where runs are kept: the store a host gives its agents, workflows and `RunClient`. Writing a

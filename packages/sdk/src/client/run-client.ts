@@ -22,6 +22,7 @@ import type {
   StoredRunStatus,
 } from '../store/run-store.js';
 import { describeAgentRun } from './describe-agent-run.js';
+import { describeTeamRun } from './describe-team-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
 
@@ -180,6 +181,8 @@ export class RunClient {
     } else if (run.kind === 'workflow') {
       const started = journal.find((entry) => entry.type === 'workflow-started')?.data as { input?: unknown } | undefined;
       if (started && description.input === undefined) description.input = started.input;
+      const team = describeTeamRun(journal);
+      if (team) description.team = team;
     }
     return description;
   }

@@ -85,6 +85,14 @@ describe('orchestrator topology (Magentic-style ledgers)', () => {
     );
     expect(changes).toEqual(['planned:0', 'progress:0', 'progress:1', 'progress:2', 'replanned:0', 'progress:0', 'progress:0']);
     expect(changes.filter((change) => change.startsWith('replanned'))).toHaveLength(1);
+    // The ledger and its counters are visible to any process through describeRun.
+    const described = await new RunClient({ store }).describeRun(result.runId);
+    expect(described.team).toMatchObject({
+      turns: 3,
+      owner: 'coder',
+      ledger: { plan: 'plan B', replans: 1, stalls: 0 },
+      termination: { reason: 'final-answer' },
+    });
     // Speakers follow the progress ledgers, each turn with the orchestrator's instruction.
     expect(
       result.output?.transcript?.filter((message) => message.speaker !== 'orchestrator').map((message) => message.speaker),

@@ -73,6 +73,12 @@ describe('taskBoard topology', () => {
       description: 'Deploy.',
     });
     expect(deployer.model.requestCount).toBe(0);
+    const waiting = await new RunClient({ store }).describeRun(first.runId);
+    expect(waiting.team?.board).toEqual({
+      build: { status: 'done', owner: 'builder', result: 'built' },
+      deploy: { status: 'pending' },
+    });
+    expect(waiting.team?.termination).toBeUndefined();
     const events = await new RunClient({ store }).readEvents(first.runId);
     expect(events.filter((event) => event.type === 'mail-sent')).toEqual([
       expect.objectContaining({ from: 'builder', to: 'deployer', text: 'The user approved the deploy. APPROVED: yes.' }),
