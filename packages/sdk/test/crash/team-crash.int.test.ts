@@ -95,6 +95,14 @@ function teamCrashSuite(
             journal.filter((entry: JournalEntry) => entry.type === 'workflow-finished'),
             point,
           ).toHaveLength(1);
+          // No task claimed twice, no mail sent twice, no vote cast twice.
+          const events = journal.flatMap((entry: JournalEntry) =>
+            entry.type === 'task-finished' ? teamEventsOf((entry.data as { writes: [string, unknown][] }).writes) : [],
+          );
+          const claims = events.flatMap((event) => (event.type === 'task-claimed' ? [event.task] : []));
+          expect(claims.length, point).toBe(new Set(claims).size);
+          expect(claims.length, point).toBe(scenario === 'task-board' ? 4 : 0);
+          expect(events.filter((event) => event.type === 'mail-sent').length, point).toBe(scenario === 'task-board' ? 1 : 0);
         });
         expect(killedAt).toHaveLength(points.length);
         expect(killedAt.some((label) => label.endsWith('task-finished'))).toBe(true);

@@ -8,7 +8,7 @@ import {
 } from '../../engine/workflow/team-events.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import { callTeamModel, memberMessages, memberSystem, usageOf } from '../model-turn.js';
-import type { TeamState, TeamUpdate } from '../team-state.js';
+import type { TeamState } from '../team-state.js';
 import type { TeamMessage } from '../team-types.js';
 import type { StepScope, Topology, TopologyIssue } from '../topology.js';
 
