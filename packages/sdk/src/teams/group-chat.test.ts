@@ -166,6 +166,26 @@ describe('composable termination', () => {
     expect(result.output?.termination).toEqual({ reason: 'external-stop', conditions: ['external-stop'], turns: 2 });
   });
 
+  it('a stop of the run reaches the member speaking: the run ends user-stop, no later member speaks', async () => {
+    let run: ReturnType<Team['run']> | undefined;
+    const a = member('a', () => ({ text: 'first' }));
+    const b = member('b', () => {
+      void run?.stop({ reason: 'enough' });
+      return { text: 'second', delayMs: 200 };
+    });
+    const c = member('c', () => ({ text: 'third' }));
+    const team = new Team({
+      name: 'stop',
+      members: [a.config, b.config, c.config],
+      topology: groupChat(),
+      termination: maxTurns(10),
+    });
+    run = team.run({ sessionId: 's', input: 'go' });
+    const result = await run.result();
+    expect(result).toMatchObject({ status: 'stopped', reason: 'user-stop' });
+    expect(c.model.requestCount).toBe(0);
+  });
+
   it('every team has a hard cap of turns (maxTurns, default 50)', async () => {
     const a = member('a', () => ({ text: 'again' }));
     const team = new Team({ name: 'cap', members: [a.config], topology: groupChat({ allowRepeat: true }), maxTurns: 3 });

@@ -25,7 +25,10 @@ const positive = z.number().int().min(1);
 export const terminationSchema: z.ZodType<TerminationCondition> = z.lazy(() =>
   z.discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('max-turns'), turns: positive.describe('Member turns.') }),
-    z.strictObject({ kind: z.literal('max-messages'), messages: positive.describe('Transcript messages, the task included.') }),
+    z.strictObject({
+      kind: z.literal('max-messages'),
+      messages: positive.describe('Transcript messages (the task not counted).'),
+    }),
     z.strictObject({
       kind: z.literal('text-mention'),
       text: z.string().min(1).describe('Stops when a message contains this text.'),
