@@ -164,23 +164,23 @@ export class SqliteRunStore implements RunStore {
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
-    return this.call('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
+    return this.write('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     assertAcquireRequest(request);
-    return this.call('acquire', () => this.acquireTransaction.immediate(request));
+    return this.write('acquire', () => this.acquireTransaction.immediate(request));
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
     assertIdentifier('runId', request.runId);
     assertIdentifier('sessionId', request.sessionId);
-    return this.call('createRun', () => this.createTransaction.immediate(request));
+    return this.write('createRun', () => this.createTransaction.immediate(request));
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
     assertIdentifier('runId', runId);
-    return this.call('renewLease', () => {
+    return this.write('renewLease', () => {
       const now = this.now();
       const leaseExpiresAt = now + leaseMs;
       const renewed = this.statements.renew.get(leaseExpiresAt, now, runId, epoch);
@@ -192,7 +192,7 @@ export class SqliteRunStore implements RunStore {
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
     assertCheckpointThrough(request);
-    return this.call('append', () => {
+    return this.write('append', () => {
       const lastSequence = this.appendTransaction.immediate(request);
       this.injectFault('append', 'after-commit');
       return { lastSequence };
@@ -201,7 +201,7 @@ export class SqliteRunStore implements RunStore {
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
     assertIdentifier('runId', runId);
-    await this.call('releaseLease', () => this.statements.release.run(runId, epoch));
+    await this.write('releaseLease', () => this.statements.release.run(runId, epoch));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
@@ -316,7 +316,7 @@ export class SqliteRunStore implements RunStore {
 
   async deleteRuns(runIds: readonly string[]): Promise<string[]> {
     for (const runId of runIds) assertIdentifier('runId', runId);
-    return this.call('deleteRuns', () => this.deleteTransaction.immediate(runIds));
+    return this.write('deleteRuns', () => this.deleteTransaction.immediate(runIds));
   }
 
   async close(): Promise<void> {
@@ -332,15 +332,25 @@ export class SqliteRunStore implements RunStore {
   protected injectFault(_operation: 'append', _point: 'before-commit' | 'after-commit'): void {}
 
   /**
-   * Runs one synchronous store operation: refuses a closed store and a file that was deleted or
-   * replaced, maps driver errors to `StoreFailureError`, and while another process holds the lock
-   * waits with back-off on timers, so that the event loop never stalls on a lock.
+   * Runs one synchronous store operation that writes: as `call`, and first refuses a file that was
+   * deleted or replaced under the store (issue 18), so that no write lands in a file nobody else
+   * sees. Reads skip that check (one `stat` each): a read of a replaced file lands nothing, and
+   * the owner's next write or lease renewal (within a third of its lease) stops the run.
    */
-  private async call<T>(operation: string, work: () => T): Promise<T> {
+  private write<T>(operation: string, work: () => T): Promise<T> {
+    return this.call(operation, work, true);
+  }
+
+  /**
+   * Runs one synchronous store operation: refuses a closed store (and, for a write, a file that
+   * was deleted or replaced), maps driver errors to `StoreFailureError`, and while another process
+   * holds the lock waits with back-off on timers, so that the event loop never stalls on a lock.
+   */
+  private async call<T>(operation: string, work: () => T, writes = false): Promise<T> {
     const startedAt = Date.now();
     for (let attempt = 0; ; attempt += 1) {
       if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
-      if (this.opened) assertSameFile(this.path, this.opened);
+      if (writes && this.opened) assertSameFile(this.path, this.opened);
       try {
         return work();
       } catch (error) {
