@@ -149,6 +149,13 @@ export interface AppendRequest {
   entries: readonly NewJournalEntry[];
   /** Loops charged by these entries, added to `loopsUsed` in the same transaction. */
   chargeLoops?: number;
+  /**
+   * Writes only if the run's journal still ends at this sequence: when anyone appended since
+   * (an external entry), nothing is written and the call rejects with `JournalMovedError`. Lets
+   * an owner commit a decision taken on the journal it has seen without reading the journal
+   * first: one store call instead of two (ADR 0024). The epoch fence is checked first.
+   */
+  ifLastSequence?: number;
   /** Ends the run with this result in the same transaction; the owner is cleared. */
   terminal?: RunResult;
   /**

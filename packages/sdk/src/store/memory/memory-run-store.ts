@@ -1,4 +1,10 @@
-import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import {
+  JournalMovedError,
+  RunNotActiveError,
+  RunNotFinishedError,
+  StaleEpochError,
+  StoreFailureError,
+} from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import {
@@ -117,6 +123,9 @@ export class MemoryRunStore implements RunStore {
     const stored = this.fenced(request.runId, request.epoch);
     const now = this.now();
     const record = stored.record;
+    if (request.ifLastSequence !== undefined && record.lastSequence !== request.ifLastSequence) {
+      throw new JournalMovedError(request.runId, request.ifLastSequence, record.lastSequence);
+    }
     if (request.checkpointThrough !== undefined) {
       const through = this.runs.get(request.checkpointThrough)?.record;
       if (!through || through.sessionId !== record.sessionId || through.createdAt >= record.createdAt) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   InvalidConfigurationError,
+  JournalMovedError,
   RunNotActiveError,
   RunNotFinishedError,
   StaleEpochError,
@@ -242,6 +243,7 @@ export class PostgresRunStore implements RunStore {
       terminal && request.digest !== undefined ? JSON.stringify(request.digest) : null,
       request.checkpointThrough ?? null,
       checkpointAt,
+      request.ifLastSequence ?? null,
     ];
     return this.run('append', async () => {
       // A named (prepared) statement: parsed and planned once per connection, which halves the
@@ -253,11 +255,17 @@ export class PostgresRunStore implements RunStore {
       });
       const row = written.rows[0];
       if (row) return { lastSequence: row.last_sequence };
-      const state = await this.pool.query<{ epoch: number; status: string }>(this.statements.fenceState, [request.runId]);
+      const state = await this.pool.query<{ epoch: number; status: string; last_sequence: number }>(this.statements.fenceState, [
+        request.runId,
+      ]);
       const current = state.rows[0];
       if (!current) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (current.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
-      throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      if (current.status !== 'running' || request.ifLastSequence === undefined) {
+        throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      }
+      // The fence held, so the journal had moved past the sequence the writer named.
+      throw new JournalMovedError(request.runId, request.ifLastSequence as number, Number(current.last_sequence));
     });
   }
 

@@ -64,7 +64,8 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       SELECT run_id FROM created`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
-    // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012),
+    // $13 the last sequence the journal must still end at, or NULL (ADR 0024). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
     // consumes its RETURNING, so a refused write inserts nothing.
     append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
@@ -82,6 +83,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
           lease_expires_at = CASE WHEN $8::text IS NULL THEN run.lease_expires_at ELSE 0 END
         FROM clock
         WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'
+          AND ($13::integer IS NULL OR run.last_sequence = $13::integer)
         RETURNING run.last_sequence, clock.now
       ), written AS (
         INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
@@ -105,7 +107,7 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
     checkpointThrough: `SELECT through.created_at FROM ${runs} AS holder JOIN ${runs} AS through
       ON through.run_id = $2 AND through.session_id = holder.session_id AND through.created_at < holder.created_at
       WHERE holder.run_id = $1`,
-    fenceState: `SELECT epoch, status FROM ${runs} WHERE run_id = $1`,
+    fenceState: `SELECT epoch, status, last_sequence FROM ${runs} WHERE run_id = $1`,
     renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
       FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
       WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'

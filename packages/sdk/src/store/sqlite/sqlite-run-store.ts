@@ -1,5 +1,11 @@
 import Database from 'better-sqlite3';
-import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import {
+  JournalMovedError,
+  RunNotActiveError,
+  RunNotFinishedError,
+  StaleEpochError,
+  StoreFailureError,
+} from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import {
@@ -147,6 +153,9 @@ export class SqliteRunStore implements RunStore {
       if (!row) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (row.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      if (request.ifLastSequence !== undefined && row.last_sequence !== request.ifLastSequence) {
+        throw new JournalMovedError(request.runId, request.ifLastSequence, row.last_sequence);
+      }
       const through = request.checkpointThrough === undefined ? undefined : this.checkpointOf(request);
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
