@@ -14,6 +14,7 @@ import {
   assertReadSession,
   notAnEarlierRun,
 } from '../request-validation.js';
+import { RunChangeNotifier } from '../run-change-notifier.js';
 import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
@@ -73,6 +74,7 @@ interface StoredRun {
 export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, StoredRun>();
   private readonly now: () => number;
+  private readonly changes = new RunChangeNotifier();
   private closed = false;
 
   constructor(options: MemoryRunStoreOptions = {}) {
@@ -88,6 +90,7 @@ export class MemoryRunStore implements RunStore {
     if (decision.outcome === 'created') {
       const journal = request.initialEntries.map((entry, index) => toStored(entry, index + 1, 1, now));
       this.runs.set(request.runId, { record: { ...decision.run, lastSequence: journal.length }, journal });
+      this.changes.notify(request.runId);
     } else if (decision.outcome === 'acquired' && stored) {
       stored.record = decision.run;
     }
@@ -146,6 +149,7 @@ export class MemoryRunStore implements RunStore {
       record.ownerId = null;
       record.leaseExpiresAt = 0;
     }
+    this.changes.notify(request.runId);
     return { lastSequence: record.lastSequence };
   }
 
@@ -161,6 +165,7 @@ export class MemoryRunStore implements RunStore {
       stored.record.lastSequence += 1;
       stored.journal.push(toStored(entry, stored.record.lastSequence, 0, now));
     }
+    this.changes.notify(request.runId);
     return { lastSequence: stored.record.lastSequence };
   }
 
@@ -263,8 +268,14 @@ export class MemoryRunStore implements RunStore {
       stored.record.status = 'deleted';
       stored.record.updatedAt = now;
       delete stored.record.result;
+      this.changes.notify(stored.record.runId);
     }
     return found.map((stored) => stored.record.runId);
+  }
+
+  /** Wakes a follower after each write to `runId` (ADR 0024); every writer is in this process, so none is missed. */
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.changes.watch(runId, listener);
   }
 
   async close(): Promise<void> {

@@ -35,6 +35,7 @@ import type {
 } from '../run-store.js';
 import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
 import { migrate } from './migrations.js';
+import { SqliteChanges } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
@@ -79,6 +80,7 @@ export class SqliteRunStore implements RunStore {
   private readonly externalTransaction;
   private readonly createTransaction;
   private readonly deleteTransaction;
+  private readonly changes: SqliteChanges;
   /** Listing statements, prepared once per combination of filters. */
   private readonly listStatements = new Map<string, Database.Statement>();
 
@@ -101,6 +103,7 @@ export class SqliteRunStore implements RunStore {
     this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
     const database = this.database;
     this.statements = prepareStatements(database);
+    this.changes = new SqliteChanges(database, this.opened);
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
       const now = this.now();
       const row = this.statements.getRun.get(request.runId);
@@ -173,12 +176,16 @@ export class SqliteRunStore implements RunStore {
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
-    return this.write('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
+    const written = await this.write('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
+    this.changes.notify(request.runId);
+    return written;
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     assertAcquireRequest(request);
-    return this.write('acquire', () => this.acquireTransaction.immediate(request));
+    const result = await this.write('acquire', () => this.acquireTransaction.immediate(request));
+    if (result.outcome === 'created') this.changes.notify(request.runId);
+    return result;
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
@@ -201,11 +208,13 @@ export class SqliteRunStore implements RunStore {
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
     assertCheckpointThrough(request);
-    return this.write('append', () => {
+    const written = await this.write('append', () => {
       const lastSequence = this.appendTransaction.immediate(request);
+      this.changes.notify(request.runId);
       this.injectFault('append', 'after-commit');
       return { lastSequence };
     });
+    return written;
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
@@ -325,10 +334,21 @@ export class SqliteRunStore implements RunStore {
 
   async deleteRuns(runIds: readonly string[]): Promise<string[]> {
     for (const runId of runIds) assertIdentifier('runId', runId);
-    return this.write('deleteRuns', () => this.deleteTransaction.immediate(runIds));
+    const deleted = await this.write('deleteRuns', () => this.deleteTransaction.immediate(runIds));
+    for (const runId of deleted) this.changes.notify(runId);
+    return deleted;
+  }
+
+  /**
+   * Wakes a follower after each write to `runId` (ADR 0024): at once for writes through any store
+   * of this process on the same file, within `FOREIGN_WRITE_CHECK_MS` for other processes' writes.
+   */
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.changes.watch(runId, listener);
   }
 
   async close(): Promise<void> {
+    this.changes.close();
     if (this.database.open) this.database.close();
   }
 
