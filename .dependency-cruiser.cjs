@@ -17,6 +17,7 @@ const publicEntries = [
   'src/providers/openai-compatible/index\\.ts',
   'src/providers/anthropic/index\\.ts',
   'src/capabilities/mcp/index\\.ts',
+  'src/capabilities/a2a/index\\.ts',
   'src/intent/index\\.ts',
   'schemas/[^/]+\\.json',
 ];

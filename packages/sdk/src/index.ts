@@ -44,7 +44,14 @@ export { type Failure, type FailureKind, isRetryableFailure } from './core/failu
 
 // Tools, skills and the deferred tool registry (K-1). The MCP client is
 // `@agentloom/sdk/capabilities/mcp` (it needs the optional peer dependency `@modelcontextprotocol/sdk`).
-export { type Tool, type ToolExecutionContext, type ToolOptions, tool } from './capabilities/tools/index.js';
+export {
+  type CallJournal,
+  type RemoteExecutor,
+  type Tool,
+  type ToolExecutionContext,
+  type ToolOptions,
+  tool,
+} from './capabilities/tools/index.js';
 export { type JsonSchemaToolOptions, jsonSchemaTool } from './capabilities/tools/json-schema-tool.js';
 export type { JsonSchema } from './core/json-schema/index.js';
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './capabilities/tools/tool-registry.js';
@@ -60,6 +67,15 @@ export {
   type SkillProblem,
   validateSkillFile,
 } from './capabilities/skills/index.js';
+export {
+  createMemoryTools,
+  type FactStore,
+  InProcessFactStore,
+  type MemoryFact,
+  type MemoryOptions,
+  type MemoryScope,
+  MemoryScopeMissingError,
+} from './capabilities/memory/index.js';
 
 // Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
 export type {
@@ -293,6 +309,7 @@ export {
 } from './core/errors/index.js';
 export {
   FileEditConflictError,
+  FileNotReadError,
   FileNotFoundError,
   FileTooLargeError,
   InvalidSearchPatternError,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkRunInput, sampleInput } from '../src/pages/workflow-run/run-input.js';
-import { type RunGraph, type WorkflowStreamEvent, workflowProgressOf } from '../src/runs/workflow-progress.js';
+import type { WorkflowResult, WorkflowRunEvent } from '../src/runs/run-events.js';
+import { type RunGraph, workflowProgressOf } from '../src/runs/workflow-progress.js';
 
 /** The seeds' example (P-7.5): its state fields and graph, as the run page reads them from a release. */
 const example = JSON.parse(
@@ -13,11 +14,19 @@ const graph: RunGraph = {
   edges: example.edges.map((edge) => ({ from: typeof edge.from === 'string' ? [edge.from] : edge.from, to: edge.to })),
 };
 
+/** An event as the test writes it: the stream adds the run id and the sequence. */
+type EventInput = WorkflowRunEvent extends infer Event
+  ? Event extends WorkflowRunEvent
+    ? Omit<Event, 'sequence' | 'runId'>
+    : never
+  : never;
+
 /** Builds a stream of events with dense sequences, as the platform's SSE sends them. */
-function stream(...events: Omit<WorkflowStreamEvent, 'sequence'>[]): WorkflowStreamEvent[] {
-  return events.map((event, index) => ({ ...event, sequence: index + 1 }));
+function stream(...events: EventInput[]): WorkflowRunEvent[] {
+  return events.map((event, index) => ({ ...event, runId: 'run-1', sequence: index + 1 }) as WorkflowRunEvent);
 }
-const statuses = (events: WorkflowStreamEvent[]) =>
+const start: EventInput = { type: 'workflow-start', sessionId: 'session-1', resumed: false, epoch: 1 };
+const statuses = (events: WorkflowRunEvent[]) =>
   Object.fromEntries([...workflowProgressOf(events, graph).nodes].map(([name, state]) => [name, state.status]));
 
 describe("a workflow run's node statuses, folded from its events", () => {
@@ -29,15 +38,29 @@ describe("a workflow run's node statuses, folded from its events", () => {
       'write-report': 'pending',
       save: 'pending',
     });
-    expect(statuses(stream({ type: 'workflow-start' }))).toMatchObject({ query: 'running', summarize: 'pending' });
+    expect(statuses(stream(start))).toMatchObject({ query: 'running', summarize: 'pending' });
   });
 
   it('show agent nodes bound to their inner runs as running, and a join waits for all of its sources', () => {
     const events = stream(
-      { type: 'workflow-start' },
+      start,
       { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' },
-      { type: 'agent-invoke', taskId: '1/summarize', node: 'summarize', step: 1, agentRunId: 'inner-1' },
-      { type: 'agent-invoke', taskId: '1/find-risks', node: 'find-risks', step: 1, agentRunId: 'inner-2' },
+      {
+        type: 'agent-invoke',
+        taskId: '1/summarize',
+        node: 'summarize',
+        step: 1,
+        agentRunId: 'inner-1',
+        agentSessionId: 'inner-session-1',
+      },
+      {
+        type: 'agent-invoke',
+        taskId: '1/find-risks',
+        node: 'find-risks',
+        step: 1,
+        agentRunId: 'inner-2',
+        agentSessionId: 'inner-session-2',
+      },
       { type: 'task-finish', taskId: '1/summarize', node: 'summarize', step: 1, status: 'succeeded' },
     );
     const progress = workflowProgressOf(events, graph);
@@ -53,11 +76,25 @@ describe("a workflow run's node statuses, folded from its events", () => {
   });
 
   it('show a retry with its next attempt and failure, then the failure that ended the run; unreached nodes did not run', () => {
-    const failure = { kind: 'tool', message: 'search_documents answered 503' };
-    const retrying = stream(
-      { type: 'workflow-start' },
-      { type: 'task-retry', taskId: '0/query', node: 'query', step: 0, attempt: 1, failure },
-    );
+    const failure = { node: 'query', taskId: '0/query', kind: 'tool-failed', message: 'search_documents answered 503' } as const;
+    const result: WorkflowResult = {
+      runId: 'run-1',
+      sessionId: 'session-1',
+      status: 'failed',
+      reason: 'node-failed',
+      steps: 1,
+      loops: 0,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    };
+    const retrying = stream(start, {
+      type: 'task-retry',
+      taskId: '0/query',
+      node: 'query',
+      step: 0,
+      attempt: 1,
+      failure,
+      waitMs: 1000,
+    });
     expect(workflowProgressOf(retrying, graph).nodes.get('query')).toMatchObject({
       status: 'retrying',
       attempt: 2,
@@ -67,11 +104,11 @@ describe("a workflow run's node statuses, folded from its events", () => {
       ...retrying,
       ...stream(
         { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'failed', failure },
-        { type: 'workflow-finish', result: { status: 'failed', reason: 'node-failed' } },
+        { type: 'workflow-finish', result },
       ).map((event) => ({ ...event, sequence: event.sequence + retrying.length })),
     ];
     const progress = workflowProgressOf(failed, graph);
-    expect(progress.finished).toEqual({ status: 'failed', reason: 'node-failed' });
+    expect(progress.finished).toEqual(result);
     expect(statuses(failed)).toEqual({
       query: 'failed',
       summarize: 'not-run',
@@ -82,10 +119,7 @@ describe("a workflow run's node statuses, folded from its events", () => {
   });
 
   it('do not depend on the order events arrive in: they are read in sequence order', () => {
-    const events = stream(
-      { type: 'workflow-start' },
-      { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' },
-    );
+    const events = stream(start, { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' });
     expect(statuses([...events].reverse())).toEqual(statuses(events));
   });
 });

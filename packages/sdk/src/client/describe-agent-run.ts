@@ -78,7 +78,10 @@ function approvalsOf(journal: readonly JournalEntry[], state: AgentRunState): Ag
   return journal.flatMap((entry) => {
     const record = agentJournal.recordOf(entry);
     if (record.type !== 'approval-requested') return [];
-    const decided = state.operations.get(record.data.operationId)?.approval?.decided;
+    const decided =
+      record.data.approvalId === record.data.operationId
+        ? state.operations.get(record.data.operationId)?.approval?.decided
+        : state.callApprovals.get(record.data.approvalId)?.decided;
     return [
       {
         approvalId: record.data.approvalId,

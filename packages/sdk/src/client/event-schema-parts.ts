@@ -76,6 +76,10 @@ export const modelResponseSchema = z
   .strictObject({ id: z.string().optional(), modelId: z.string().optional() })
   .describe("The provider's id of the response and the model that answered, when it gave them.");
 
+export const modelIdentitySchema = z
+  .strictObject({ provider: z.string(), modelId: z.string() })
+  .meta({ id: 'ModelIdentity', description: 'A model of a fallback chain (N-15).' });
+
 export const finishReasonSchema = z.enum([
   'stop',
   'tool-calls',
@@ -111,6 +115,7 @@ export const agentRunResultSchema = z
     failure: failureSchema.optional(),
     loops: count(),
     usage: usageSchema,
+    usageByModel: z.record(z.string(), usageSchema).optional(),
   })
   .meta({ id: 'AgentRunResult', description: 'How an agent run ended (S-11).' });
 

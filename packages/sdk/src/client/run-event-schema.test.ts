@@ -112,6 +112,21 @@ async function realRuns() {
   expect(await first.result()).toMatchObject({ status: 'succeeded', output: '{"answer":"done"}' });
   runIds.push(first.runId);
 
+  // A fallback chain: model-fallback, and model-call-finish with the model that answered (N-15).
+  const chained = new Agent({
+    name: 'chained',
+    mode: 'react',
+    store,
+    prompt: 'You help.',
+    execution: { retry: { enabled: false } },
+    model: new ScriptedModel({ modelId: 'down', replies: [{ error: { kind: 'server', message: 'overloaded' } }] }),
+    fallbackModels: [new ScriptedModel({ modelId: 'up', replies: [{ text: 'answered by the fallback' }] })],
+  });
+  const fallen = chained.run({ sessionId: 'chained', input: 'go' });
+  agentEvents.push(...(await collect(fallen.events())));
+  expect(await fallen.result()).toMatchObject({ status: 'succeeded', usageByModel: { 'scripted/up': expect.any(Object) } });
+  runIds.push(fallen.runId);
+
   // Approvals: approval-request, approval-decide.
   const guarded = tool({ name: 'guarded', description: 'Needs approval.', parameters: z.object({}), execute: () => 'ran' });
   const approving = new Agent({

@@ -6,6 +6,7 @@ import {
   count,
   failureSchema,
   finishReasonSchema,
+  modelIdentitySchema,
   modelResponseSchema,
   runLineageSchema,
   type SameShape,
@@ -75,6 +76,14 @@ const agentEventSchemas = {
     usage: usageSchema,
     toolCalls: count(),
     response: modelResponseSchema.optional(),
+    model: modelIdentitySchema.optional(),
+  }),
+  'model-fallback': agentEvent('model-fallback', 'The run moved to the next model of its fallback chain (N-15).', {
+    taskId: z.string(),
+    loop: count(),
+    from: modelIdentitySchema,
+    to: modelIdentitySchema,
+    failure: failureSchema,
   }),
   'tool-call-start': agentEvent('tool-call-start', 'An attempt of a tool call is about to run (its intent is saved).', {
     ...operation,

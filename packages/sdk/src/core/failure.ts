@@ -93,7 +93,10 @@ export function failureFromToolError(error: unknown): Failure {
     const record = error as { code?: unknown; message?: unknown; name?: unknown; retryable?: unknown; failureKind?: unknown };
     const code = typeof record.code === 'string' ? record.code : undefined;
     // A typed transport error (an MCP connection error, say) may state its kind itself.
-    const stated = record.failureKind === 'connection' || record.failureKind === 'server' ? record.failureKind : undefined;
+    const stated =
+      record.failureKind === 'connection' || record.failureKind === 'server' || record.failureKind === 'unknown-outcome'
+        ? record.failureKind
+        : undefined;
     const failure: Failure = {
       kind: stated ?? (code !== undefined && connectionCodes.has(code) ? 'connection' : 'tool-error'),
       message: typeof record.message === 'string' && record.message !== '' ? record.message : String(error),

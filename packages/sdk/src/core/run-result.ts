@@ -45,4 +45,9 @@ export interface RunResult {
   /** Business loops charged to the run, across every role (X-8). */
   loops: number;
   usage: Usage;
+  /**
+   * The model calls' usage by `provider/modelId`, for an agent with fallback models (N-15);
+   * compression is counted in `usage` only.
+   */
+  usageByModel?: Record<string, Usage>;
 }

@@ -79,6 +79,11 @@ const baseShape = {
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
   description: z.string().optional(),
   model: referenceSchema.describe('The model of every role, by name; executors and compression inherit it (C-14).'),
+  fallbackModels: z
+    .array(referenceSchema)
+    .max(8)
+    .optional()
+    .describe('Models by name, tried in order when the model fails for good in a way another may not (N-15).'),
   modelSettings: modelSettingsSchema.optional(),
   variables: z
     .record(z.string(), z.string())

@@ -63,12 +63,18 @@ export function agentConfigFromDefinition(
   const problems: DefinitionProblem[] = [];
   const model = registry.models?.[data.model];
   if (!model) problems.push({ path: 'model', message: `no model "${data.model}" in the registry` });
+  const fallbackModels = (data.fallbackModels ?? []).flatMap((name, index) => {
+    const found = registry.models?.[name];
+    if (!found) problems.push({ path: `fallbackModels.${index}`, message: `no model "${name}" in the registry` });
+    return found ? [found] : [];
+  });
   const hooks = resolveHooks(data.hooks ?? {}, registry, problems);
   const guardrails = resolveGuardrails(data.guardrails ?? {}, registry, problems);
   const common = {
     name: data.name,
     ...(data.description !== undefined ? { description: data.description } : {}),
     model: model as NonNullable<typeof model>,
+    ...(fallbackModels.length > 0 ? { fallbackModels } : {}),
     ...(data.modelSettings ? { modelSettings: data.modelSettings } : {}),
     execution: { ...(data.execution ?? {}), ...(registry.isRetryable ? { isRetryable: registry.isRetryable } : {}) },
     context: { ...(data.context ?? {}), ...(registry.countTokens ? { countTokens: registry.countTokens } : {}) },

@@ -10,8 +10,15 @@ import {
   withDirectory,
   withParentDirectory,
 } from './confined-fs.js';
+import { type FileVersion, sameVersion } from './file-read-ledger.js';
 import { grepFiles } from './grep-files.js';
-import { FileEditConflictError, FileNotFoundError, FileTooLargeError, WorkspaceAccessError } from './sandbox-errors.js';
+import {
+  FileEditConflictError,
+  FileNotFoundError,
+  FileNotReadError,
+  FileTooLargeError,
+  WorkspaceAccessError,
+} from './sandbox-errors.js';
 import type { Workspace } from './workspace.js';
 import { type ResolvedEntry, resolveVirtualPath, type WorkspaceView } from './workspace-view.js';
 
@@ -36,17 +43,58 @@ function writableEntry(resolved: ReturnType<typeof resolveVirtualPath>, path: st
   return fileEntry(resolved, path);
 }
 
-/** Reads a whole regular file of the view through the confined operations. */
+/** Reads a whole regular file of the view through the confined operations, with the version read. */
 export async function readViewFile(entry: ResolvedEntry, maximumBytes: number) {
   return withParentDirectory(entry, false, async (directory, name) => {
     const handle = await openRegularFile(directory, name as string, entry.virtualPath);
     if (!handle) throw new FileNotFoundError(entry.virtualPath);
     try {
-      return await readLimited(handle, maximumBytes);
+      return { ...(await readLimited(handle, maximumBytes)), version: versionOf(await handle.stat({ bigint: true })) };
     } finally {
       await handle.close();
     }
   });
+}
+
+/** The version of a view file now, or `undefined` when there is none. */
+async function currentVersion(entry: ResolvedEntry): Promise<FileVersion | undefined> {
+  return withParentDirectory(entry, false, async (directory, name) => {
+    const handle = await openRegularFile(directory, name as string, entry.virtualPath);
+    if (!handle) return undefined;
+    try {
+      return versionOf(await handle.stat({ bigint: true }));
+    } finally {
+      await handle.close();
+    }
+  }).catch((error: unknown) => {
+    if (FileNotFoundError.isInstance(error)) return undefined;
+    throw error;
+  });
+}
+
+function versionOf(status: { ino: bigint; size: bigint; mtimeNs: bigint }): FileVersion {
+  return { ino: status.ino.toString(), size: status.size.toString(), mtimeNs: status.mtimeNs.toString() };
+}
+
+/**
+ * Write only what was read (N-15): an existing file may be replaced or edited only when this run
+ * read it and it has not changed since. A file that does not exist yet may be created.
+ */
+async function assertReadBeforeWrite(workspace: Workspace, context: ToolExecutionContext, entry: ResolvedEntry) {
+  const ledger = workspace.readLedger({ sessionId: context.sessionId, runId: context.runId });
+  if (!ledger) return;
+  const now = await currentVersion(entry);
+  if (!now) return;
+  const seen = await ledger.seen(entry.virtualPath);
+  if (!seen) throw new FileNotReadError(entry.virtualPath, 'not-read');
+  if (!sameVersion(seen, now)) throw new FileNotReadError(entry.virtualPath, 'changed');
+}
+
+/** Remembers the version of `entry` this run now knows, after reading or writing it. */
+async function rememberVersion(workspace: Workspace, context: ToolExecutionContext, entry: ResolvedEntry, version?: FileVersion) {
+  const ledger = workspace.readLedger({ sessionId: context.sessionId, runId: context.runId });
+  const known = version ?? (ledger ? await currentVersion(entry) : undefined);
+  if (ledger && known) await ledger.remember(entry.virtualPath, known);
 }
 
 /** Writes a file of the view atomically, recording its previous content first (N-6). */
@@ -115,7 +163,8 @@ export function createFileTools(workspace: Workspace): Tool[] {
     execute: async ({ path, offset, limit }, context) => {
       const { resolved } = await resolveFor(workspace, context, path);
       const entry = fileEntry(resolved, path);
-      const { content, size, truncated } = await readViewFile(entry, workspace.limits.readBytes);
+      const { content, size, truncated, version } = await readViewFile(entry, workspace.limits.readBytes);
+      await rememberVersion(workspace, context, entry, version);
       if (content.subarray(0, 8192).includes(0)) return `[binary file of ${size} bytes; not shown]`;
       let lines = content.toString('utf8').split('\n');
       const first = (offset ?? 1) - 1;
@@ -133,7 +182,9 @@ export function createFileTools(workspace: Workspace): Tool[] {
       const { view, resolved } = await resolveFor(workspace, context, path);
       const entry = writableEntry(resolved, path);
       const data = Buffer.from(content, 'utf8');
+      await assertReadBeforeWrite(workspace, context, entry);
       await writeViewFile(workspace, view, context, entry, data, true);
+      await rememberVersion(workspace, context, entry);
       return `wrote ${data.length} bytes to ${entry.virtualPath}`;
     },
   });
@@ -150,6 +201,7 @@ export function createFileTools(workspace: Workspace): Tool[] {
     execute: async ({ path, oldText, newText, replaceAll }, context) => {
       const { view, resolved } = await resolveFor(workspace, context, path);
       const entry = writableEntry(resolved, path);
+      await assertReadBeforeWrite(workspace, context, entry);
       const { content, size, truncated } = await readViewFile(entry, workspace.limits.editBytes);
       if (truncated) throw new FileTooLargeError(entry.virtualPath, size, workspace.limits.editBytes, 'edit_file');
       const text = content.toString('utf8');
@@ -157,6 +209,7 @@ export function createFileTools(workspace: Workspace): Tool[] {
       if (occurrences === 0 || (occurrences > 1 && !replaceAll)) throw new FileEditConflictError(entry.virtualPath, occurrences);
       const updated = replaceAll ? text.split(oldText).join(newText) : text.replace(oldText, () => newText);
       await writeViewFile(workspace, view, context, entry, Buffer.from(updated, 'utf8'), false);
+      await rememberVersion(workspace, context, entry);
       return `replaced ${replaceAll ? occurrences : 1} occurrence(s) in ${entry.virtualPath}`;
     },
   });

@@ -14,6 +14,7 @@ export type { CommandRequest, CommandResult, HostUser, ProcessLaunch, ProcessReq
 export {
   FileEditConflictError,
   FileNotFoundError,
+  FileNotReadError,
   FileTooLargeError,
   InvalidSearchPatternError,
   RunNotSettledError,

@@ -2,7 +2,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunStore } from '../store/run-store.js';
 import { RunNotSettledError } from './sandbox-errors.js';
-import { checkpointDirectory, layout, runDirectory } from './workspace-layout.js';
+import { checkpointDirectory, layout, readLedgerDirectory, runDirectory } from './workspace-layout.js';
 
 /** What `cleanupRun` did. */
 export interface CleanupOutcome {
@@ -32,7 +32,20 @@ export async function cleanupRunDirectory(root: string, runId: string, store: Ru
   const existed = await exists(directory);
   await rm(directory, { recursive: true, force: true });
   await rm(checkpointDirectory(root, false, { sessionId: run.sessionId, runId }), { recursive: true, force: true });
+  await rm(readLedgerDirectory(root, runId), { recursive: true, force: true });
   return { runId, outcome: existed ? 'removed' : 'already-removed' };
+}
+
+/**
+ * Deletes what a settled run of a persistent work directory read (its file-read ledger, N-15):
+ * the files stay with the session, the ledger belongs to the run. Refused like
+ * `cleanupRunDirectory` while the run is not terminal.
+ */
+export async function cleanupRunReadLedger(root: string, runId: string, store: RunStore): Promise<void> {
+  const run = await store.getRun(runId);
+  if (!run) throw new RunNotSettledError(runId, 'missing');
+  if (run.status === 'running') throw new RunNotSettledError(runId, run.status);
+  await rm(readLedgerDirectory(root, runId), { recursive: true, force: true });
 }
 
 /**

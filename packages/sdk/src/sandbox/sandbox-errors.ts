@@ -155,3 +155,30 @@ export class RunNotSettledError extends AgentLoomError {
     return hasErrorCode(error, 'run-not-settled');
   }
 }
+
+/**
+ * A write or edit of an existing file the run has not read, or that changed on disk since the run
+ * read it (N-15, write only what was read): the model should read the file (again) and redo its
+ * change on what is there now. Never retried: the same call would be refused again.
+ */
+export class FileNotReadError extends AgentLoomError {
+  readonly path: string;
+  /** `not-read`: never read in this run; `changed`: read, then changed by someone else. */
+  readonly reason: 'not-read' | 'changed';
+  readonly retryable = false;
+
+  constructor(path: string, reason: 'not-read' | 'changed') {
+    super(
+      'file-not-read',
+      reason === 'not-read'
+        ? `"${path}" exists and was not read in this run; read it with read_file before changing it`
+        : `"${path}" changed on disk since this run read it; read it again before changing it`,
+    );
+    this.path = path;
+    this.reason = reason;
+  }
+
+  static override isInstance(error: unknown): error is FileNotReadError {
+    return hasErrorCode(error, 'file-not-read');
+  }
+}

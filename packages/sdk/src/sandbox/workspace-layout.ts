@@ -21,6 +21,7 @@ export const layout = {
   runMarker: 'run.json',
   system: 'system',
   checkpoints: 'checkpoints',
+  reads: 'reads',
 } as const;
 
 const plainSegment = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/;
@@ -55,4 +56,9 @@ export function checkpointDirectory(root: string, persistent: boolean, scope: { 
   return persistent
     ? join(root, layout.system, layout.checkpoints, layout.sessions, encodeIdentifier(scope.sessionId))
     : join(root, layout.system, layout.checkpoints, layout.runs, encodeIdentifier(scope.runId));
+}
+
+/** The system directory where a run's file-read ledger is kept (N-15; outside every view, F-3). */
+export function readLedgerDirectory(root: string, runId: string): string {
+  return join(root, layout.system, layout.reads, encodeIdentifier(runId));
 }

@@ -7,16 +7,18 @@ import type { RunStore } from '../store/run-store.js';
 import { createCommandTool } from './command-tool.js';
 import { openMountRoot } from './confined-fs.js';
 import { FileCheckpointLog } from './file-checkpoints.js';
+import { FileReadLedger } from './file-read-ledger.js';
 import { type RollbackOptions, type RollbackResult, rollbackFiles } from './file-rollback.js';
 import { createFileTools } from './file-tools.js';
 import {
   type CleanupOutcome,
   cleanupRunDirectory,
+  cleanupRunReadLedger,
   cleanupStaleRunDirectories,
   type StaleCleanupReport,
 } from './run-directory-cleanup.js';
 import type { Sandbox } from './sandbox.js';
-import { checkpointDirectory, layout, runDirectory, workSegments } from './workspace-layout.js';
+import { checkpointDirectory, layout, readLedgerDirectory, runDirectory, workSegments } from './workspace-layout.js';
 import { isSafeMountName, type MountBinding, type WorkspaceScope, type WorkspaceView } from './workspace-view.js';
 
 /** Limits of the file and command tools. */
@@ -58,6 +60,11 @@ export interface WorkspaceOptions {
   mounts?: readonly { name: string; directory: string; writable?: boolean }[];
   /** Record file contents before each write or edit so that files can be rolled back (N-6). Default on. */
   checkpoints?: boolean;
+  /**
+   * Refuse to write or edit an existing file the run has not read, or that changed on disk since
+   * it read it (N-15), with `FileNotReadError` the model can act on. Default on.
+   */
+  writeOnlyWhatWasRead?: boolean;
   /** Where `run_command` runs; without one there is no command tool. */
   sandbox?: Sandbox;
   limits?: WorkspaceLimits;
@@ -74,6 +81,7 @@ const optionsSchema = z
       .array(z.object({ name: mountName, directory: absoluteDirectory, writable: z.boolean().default(false) }).strict())
       .default([]),
     checkpoints: z.boolean().default(true),
+    writeOnlyWhatWasRead: z.boolean().default(true),
     sandbox: z
       .custom<Sandbox>((value) => typeof (value as Sandbox | undefined)?.runCommand === 'function', 'must implement Sandbox')
       .optional(),
@@ -145,6 +153,7 @@ export class Workspace {
   readonly sandbox: Sandbox | undefined;
   readonly limits: ResolvedWorkspaceLimits;
   private readonly checkpointsEnabled: boolean;
+  private readonly readsChecked: boolean;
   private readonly readOnlyMounts: readonly MountBinding[];
   private readonly prepared = new Set<string>();
   private cachedTools: readonly Tool[] | undefined;
@@ -163,6 +172,7 @@ export class Workspace {
     this.sandbox = data.sandbox;
     this.limits = data.limits;
     this.checkpointsEnabled = data.checkpoints;
+    this.readsChecked = data.writeOnlyWhatWasRead;
     this.readOnlyMounts = [
       ...data.skills.map((skill) => binding('skill', `/skills/${skill.name}`, skill.directory, false)),
       ...data.mounts.map((mount) => binding('mount', `/mounts/${mount.name}`, mount.directory, mount.writable)),
@@ -209,6 +219,11 @@ export class Workspace {
     return view;
   }
 
+  /** The file-read ledger of a run, or `undefined` when writes are not checked against reads (N-15). */
+  readLedger(scope: WorkspaceScope): FileReadLedger | undefined {
+    return this.readsChecked ? new FileReadLedger(readLedgerDirectory(this.root, scope.runId)) : undefined;
+  }
+
   /** The file checkpoint log of a scope, or `undefined` when checkpoints are off (N-6). */
   checkpointLog(scope: WorkspaceScope): FileCheckpointLog | undefined {
     return this.checkpointsEnabled ? new FileCheckpointLog(checkpointDirectory(this.root, this.persistent, scope)) : undefined;
@@ -232,7 +247,8 @@ export class Workspace {
    * after `run.result()` settled. Persistent work directories are never deleted here.
    */
   cleanupRun(runId: string, store: RunStore): Promise<CleanupOutcome> {
-    if (this.persistent) return Promise.resolve({ runId, outcome: 'kept-persistent' });
+    if (this.persistent)
+      return cleanupRunReadLedger(this.root, runId, store).then(() => ({ runId, outcome: 'kept-persistent' as const }));
     for (const key of this.prepared) if (key.endsWith(`\u0000${runId}`)) this.prepared.delete(key);
     return cleanupRunDirectory(this.root, runId, store);
   }

@@ -30,7 +30,9 @@ for (;;) {
 `;
 
 it('never follows a directory swapped for a link while reading or writing through it', { timeout: 60_000 }, async () => {
-  const workspace = createWorkspace({ root: join(directory, 'agent'), persistent: true });
+  // The attacker's writes race its own swaps on purpose: the read-before-write check (N-15) is off
+  // so that every write reaches the confined file operations this test is about.
+  const workspace = createWorkspace({ root: join(directory, 'agent'), persistent: true, writeOnlyWhatWasRead: false });
   const victim = toolContext({ sessionId: 'victim', runId: 'victim-run' });
   await callTool(workspace.tools, 'write_file', { path: 'swap/secret.txt', content: 'VICTIM-SECRET' }, victim);
   const attacker = toolContext({ sessionId: 'attacker', runId: 'attack-run' });

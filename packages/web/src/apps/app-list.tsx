@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, type Schema, unwrap } from '../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 import {
-  type FieldErrors,
+  type Column,
+  DataTable,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
-  ProblemAlert,
-  TextField,
+  NameAndDescription,
+  PageShell,
+  useFieldChecks,
 } from '../components/index.js';
 import { useSpaceAccess } from '../session/index.js';
 
@@ -18,10 +18,7 @@ export type AppSummary = Schema<'App'>;
 type CreateBody = Schema<'CreateApp'>;
 
 /** A column an app kind adds to the list, after the name. */
-export interface AppColumn {
-  header: string;
-  cell: (app: AppSummary) => ReactNode;
-}
+export type AppColumn = Column<AppSummary>;
 
 /**
  * The list page of one kind of app (agents, workflows) with its "create" card: the table (name,
@@ -57,89 +54,60 @@ export function AppListPage({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const apps = useQuery({
-    queryKey: ['apps', spaceId, kind],
+    queryKey: queryKeys.apps(spaceId, kind),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
   });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: createBody({ name, description }) })),
     onSuccess: async (result) => {
       // Every list of the space's apps (this one, the workflow editor's agent choices) is now out of date.
-      await queryClient.invalidateQueries({ queryKey: ['apps', spaceId] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.apps(spaceId) });
       navigate(`/spaces/${spaceId}/${kind}s/${result.app.id}`);
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = { name: name.trim() ? undefined : `Give the ${noun} a name.` };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
-  const columnCount = columns.length + 3;
   return (
-    <>
-      <PageHeader title={title} />
-      <ProblemAlert problem={apps.error} />
-      <table className="table">
-        <caption className="visually-hidden">{title} of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">{noun[0]?.toUpperCase() + noun.slice(1)}</th>
-            {columns.map((column) => (
-              <th scope="col" key={column.header}>
-                {column.header}
-              </th>
-            ))}
-            <th scope="col">Published</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {apps.data?.apps.map((app) => (
-            <tr key={app.id}>
-              <td>
-                <Link to={app.id}>{app.name}</Link>
-              </td>
-              {columns.map((column) => (
-                <td key={column.header}>{column.cell(app)}</td>
-              ))}
-              <td>{app.latestReleaseId ? publishedCell(app) : 'not yet'}</td>
-              <td>{app.description}</td>
-            </tr>
-          ))}
-          {apps.data?.apps.length === 0 ? (
-            <tr>
-              <td colSpan={columnCount}>No {noun} yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title={title} problem={apps.error}>
+      <DataTable
+        caption={`${title} of this space`}
+        columns={[
+          { header: noun[0]?.toUpperCase() + noun.slice(1), cell: (app) => <Link to={app.id}>{app.name}</Link> },
+          ...columns,
+          { header: 'Published', cell: (app) => (app.latestReleaseId ? publishedCell(app) : 'not yet') },
+          { header: 'Description', cell: (app) => app.description },
+        ]}
+        rows={apps.data?.apps}
+        rowKey={(app) => app.id}
+        empty={`No ${noun} yet.`}
+      />
       {access.canEdit ? (
-        <section className="card" aria-labelledby={`new-${kind}`}>
-          <h2 id={`new-${kind}`}>New {noun}</h2>
-          <form ref={form} onSubmit={submit} noValidate>
-            <div className="form-grid">
-              <TextField
-                label="Name"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-                error={fieldMessage(errors, create.error, 'name')}
-              />
-              <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-            </div>
-            {createFields}
-            <ProblemAlert problem={create.error} />
-            <button type="submit" className="button-primary" disabled={create.isPending}>
-              Create {noun}
-            </button>
-          </form>
-        </section>
+        <FormCard
+          id={`new-${kind}`}
+          title={`New ${noun}`}
+          formRef={form}
+          onSubmit={submit}
+          mutation={create}
+          submitLabel={`Create ${noun}`}
+        >
+          <NameAndDescription
+            name={name}
+            onName={setName}
+            nameError={fieldMessage(errors, create.error, 'name')}
+            description={description}
+            onDescription={setDescription}
+          />
+          {createFields}
+        </FormCard>
       ) : null}
-    </>
+    </PageShell>
   );
 }

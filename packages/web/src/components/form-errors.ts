@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { ApiProblem } from '../api/index.js';
 
 /** Field messages of a form: keyed by the field's API path. */
@@ -20,4 +21,21 @@ export function hasErrors(errors: FieldErrors): boolean {
 /** Moves focus to the first control marked invalid inside a form (after a refused submit). */
 export function focusFirstInvalid(form: HTMLFormElement | null): void {
   requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}
+
+/**
+ * A form's own checks: the messages to show at the fields, the form element, and `accept(found)`,
+ * which shows what the checks found and answers whether the form may be sent (when not, the first
+ * refused field takes focus). `valid` adds a check that has no field of its own.
+ */
+export function useFieldChecks() {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const accept = (found: FieldErrors, valid = true): boolean => {
+    setErrors(found);
+    if (!hasErrors(found) && valid) return true;
+    focusFirstInvalid(form.current);
+    return false;
+  };
+  return { errors, form, accept };
 }

@@ -1,5 +1,9 @@
-/** The console's accessible building blocks: labelled fields, alerts, the page header. */
+/** The console's accessible building blocks: labelled fields, alerts, the page header and shell, the table. */
+
+export { type Column, DataTable } from './data-table.js';
 export { CheckboxField, SelectField, TextAreaField, TextField } from './field.js';
-export { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors } from './form-errors.js';
+export { FormCard, NameAndDescription } from './form-card.js';
+export { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, useFieldChecks } from './form-errors.js';
 export { PageHeader } from './page-header.js';
+export { PageShell } from './page-shell.js';
 export { Notice, ProblemAlert } from './problem-alert.js';

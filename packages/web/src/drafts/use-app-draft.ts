@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/index.js';
+import { queries } from '../api/index.js';
 
 /** What an editor holds besides the draft: the revision it was read at (sent as If-Match), whether it changed. */
 export interface DraftEdit<Draft> {
@@ -14,14 +14,7 @@ export interface DraftEdit<Draft> {
  * is caught by `If-Match` when it happens.
  */
 export function useAppWithDraft(appId: string) {
-  const app = useQuery({
-    queryKey: ['app', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
-  const stored = useQuery({
-    queryKey: ['draft', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
-    refetchOnWindowFocus: false,
-  });
+  const app = useQuery(queries.app(appId));
+  const stored = useQuery({ ...queries.draft(appId), refetchOnWindowFocus: false });
   return { app, stored };
 }

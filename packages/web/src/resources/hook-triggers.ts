@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { api, type Schema, unwrap } from '../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 
 /** A lifecycle trigger point a hook resource can be called at (K-4), as the platform accepts them. */
 export type HookTrigger = Schema<'HookContent'>['trigger'];
@@ -40,7 +40,7 @@ export function isHookTrigger(value: string): value is HookTrigger {
 export function useHookContents(spaceId: string, hooks: readonly Schema<'Resource'>[]) {
   const versions = useQueries({
     queries: hooks.map((hook) => ({
-      queryKey: ['resource-version', spaceId, hook.id, hook.latestVersion],
+      queryKey: queryKeys.resourceVersion(spaceId, hook.id, hook.latestVersion),
       enabled: hook.latestVersion > 0,
       queryFn: () =>
         unwrap(

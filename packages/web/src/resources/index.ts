@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type Schema, unwrap } from '../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 
 /** A shared resource type (prompts, skills, tools, MCP servers, hooks). */
 export type ResourceType = Schema<'Resource'>['type'];
@@ -8,17 +8,17 @@ export type ResourceType = Schema<'Resource'>['type'];
 export function useResources(spaceId: string, type: ResourceType) {
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: ['resources', spaceId, type],
+    queryKey: queryKeys.resources(spaceId, type),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/resources', { params: { path: { spaceId }, query: { type } } })),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['resources', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.resources(spaceId) });
   return { ...query, refresh };
 }
 
 /** The newest version of a resource (its content), when it has one. */
 export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> | undefined) {
   return useQuery({
-    queryKey: ['resource-version', spaceId, resource?.id, resource?.latestVersion],
+    queryKey: queryKeys.resourceVersion(spaceId, resource?.id, resource?.latestVersion),
     enabled: Boolean(resource && resource.latestVersion > 0),
     queryFn: () =>
       unwrap(
@@ -30,4 +30,5 @@ export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> |
 }
 
 export { type HookTrigger, hookTriggers, isHookTrigger, useHookContents } from './hook-triggers.js';
+export { resourceColumns } from './resource-columns.js';
 export { ResourceList } from './resource-list.js';

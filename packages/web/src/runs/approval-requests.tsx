@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/index.js';
+import { api, queryKeys, unwrap } from '../api/index.js';
 import { ProblemAlert } from '../components/index.js';
 import type { ApprovalView } from './run-types.js';
 
@@ -20,7 +20,7 @@ export function ApprovalRequests({
   const decide = useMutation({
     mutationFn: ({ approvalId, approved }: { approvalId: string; approved: boolean }) =>
       unwrap(api.POST('/runs/{runId}/approvals/{approvalId}', { params: { path: { runId, approvalId } }, body: { approved } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['run-view', runId] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.runView(runId) }),
   });
   if (approvals.length === 0) return null;
   return (

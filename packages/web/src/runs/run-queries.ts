@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/index.js';
+import { api, queries, queryKeys, unwrap } from '../api/index.js';
 import type { RunDescriptionView, RunLogEntry, SessionRunEntry } from './run-types.js';
 import { isTerminal } from './run-types.js';
 
 /** `GET /runs/:id/view`, refreshed every second while the run is not over. */
 export function useRunView(runId: string | undefined) {
   return useQuery({
-    queryKey: ['run-view', runId],
+    queryKey: queryKeys.runView(runId),
     enabled: Boolean(runId),
     queryFn: async () =>
       (await unwrap(api.GET('/runs/{runId}/view', { params: { path: { runId: runId ?? '' } } })))
@@ -18,9 +18,7 @@ export function useRunView(runId: string | undefined) {
 /** `GET /runs/:id`: the API status (with `stopping`) and the platform's stop cause. */
 export function useRun(runId: string | undefined) {
   return useQuery({
-    queryKey: ['run', runId],
-    enabled: Boolean(runId),
-    queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
+    ...queries.run(runId),
     refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 1000),
   });
 }
@@ -28,7 +26,7 @@ export function useRun(runId: string | undefined) {
 /** `GET /sessions/:id`: the session and its runs (the API lists them newest first; this answers oldest first). */
 export function useSession(sessionId: string | undefined) {
   return useQuery({
-    queryKey: ['session', sessionId],
+    queryKey: queryKeys.session(sessionId),
     enabled: Boolean(sessionId),
     queryFn: async () => {
       const answer = await unwrap(api.GET('/sessions/{sessionId}', { params: { path: { sessionId: sessionId ?? '' } } }));
@@ -56,8 +54,5 @@ export async function fetchRunLog(appId: string, status: string, cursor?: string
 
 /** The app's name and mode for page titles. */
 export function useApp(appId: string) {
-  return useQuery({
-    queryKey: ['app', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
+  return useQuery(queries.app(appId));
 }

@@ -1,6 +1,6 @@
 /**
  * The shapes of the run API's free-form answers (`GET /runs/:id/view`, the run log, a session's
- * runs). The OpenAPI document types them as records because they come straight from the SDK's
+ * runs; the event stream's types are generated: `run-events.ts`). The OpenAPI document types them as records because they come straight from the SDK's
  * `RunClient.describeRun`; these are the fields the console reads, kept optional where the SDK
  * leaves them out, so a missing field renders as "—" instead of throwing.
  */
@@ -122,27 +122,6 @@ export interface SessionRunEntry {
   output: string | null;
   reason: string | null;
   createdAt: string;
-}
-
-/** One lifecycle event of the SSE stream (`id:` is `sequence`); the fields the console reads. */
-export interface RunStreamEvent {
-  type: string;
-  sequence: number;
-  taskId?: string;
-  loop?: number;
-  loopsUsed?: number;
-  toolName?: string;
-  operationId?: string;
-  attempt?: number;
-  status?: string;
-  role?: string;
-  approvalId?: string;
-  approved?: boolean;
-  reason?: string;
-  arguments?: unknown;
-  supplementId?: string;
-  supplementIds?: string[];
-  result?: { status: string; output?: string; reason?: string; loops: number };
 }
 
 /** Whether a status is final. */

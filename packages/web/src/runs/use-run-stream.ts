@@ -1,35 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RunStreamEvent } from './run-types.js';
+import { agentProgressHandlers } from './agent-progress.js';
+import { type AgentRunEvent, eventTypesOf, type RunEvent, type WorkflowRunEvent } from './run-events.js';
+import { workflowProgressHandlers } from './workflow-progress.js';
 
-/** Every lifecycle event type the platform streams (S-7); an EventSource only hears named types it listens to. */
-const eventTypes = [
-  'run-start',
-  'loop-start',
-  'model-call-start',
-  'model-call-fail',
-  'model-call-finish',
-  'tool-call-start',
-  'tool-call-fail',
-  'tool-call-finish',
-  'batch-join',
-  'approval-request',
-  'approval-decide',
-  'supplement-accept',
-  'supplement-consume',
-  'task-start',
-  'task-finish',
-  'answer-reject',
-  'stop-request',
-  'run-finish',
-  // A workflow run's saved facts (W-5): its start, agent nodes bound to inner runs, retries, its end.
-  'workflow-start',
-  'agent-invoke',
-  'task-retry',
-  'workflow-finish',
-] as const;
+/** What each run kind's stream carries, and the handler map that names every type of it. */
+const listenedTypes = {
+  agent: eventTypesOf(agentProgressHandlers),
+  workflow: eventTypesOf(workflowProgressHandlers),
+} as const;
+
+/** The events of each run kind. */
+interface EventsOfKind {
+  agent: AgentRunEvent;
+  workflow: WorkflowRunEvent;
+}
 
 /** The events after which a run's stream has nothing more to say. */
-const isFinish = (event: RunStreamEvent) => event.type === 'run-finish' || event.type === 'workflow-finish';
+const isFinish = (event: RunEvent) => event.type === 'run-finish' || event.type === 'workflow-finish';
 
 /** Where the events seen so far are kept, per tab, so that a reload re-attaches after the last one. */
 const storageKey = (runId: string) => `agentloom.run-events.${runId}`;
@@ -38,8 +25,8 @@ const keptEvents = 400;
 /** How the stream is doing, for the status line the chat page shows. */
 export type StreamConnection = 'connecting' | 'live' | 're-attaching' | 'ended';
 
-export interface RunStream {
-  events: RunStreamEvent[];
+export interface RunStream<Event extends RunEvent = RunEvent> {
+  events: Event[];
   connection: StreamConnection;
   /** The sequence the latest (re-)attach resumed after: 0 for a fresh start. */
   resumedAfter: number;
@@ -47,16 +34,16 @@ export interface RunStream {
   reattachments: number;
 }
 
-function restore(runId: string): RunStreamEvent[] {
+function restore(runId: string): RunEvent[] {
   try {
     const stored = JSON.parse(sessionStorage.getItem(storageKey(runId)) ?? '[]') as unknown;
-    return Array.isArray(stored) ? (stored as RunStreamEvent[]) : [];
+    return Array.isArray(stored) ? (stored as RunEvent[]) : [];
   } catch {
     return [];
   }
 }
 
-function lastSequenceOf(events: readonly RunStreamEvent[]): number {
+function lastSequenceOf(events: readonly RunEvent[]): number {
   return events.reduce((highest, event) => Math.max(highest, event.sequence), 0);
 }
 
@@ -66,10 +53,15 @@ function lastSequenceOf(events: readonly RunStreamEvent[]): number {
  * a dropped connection is re-opened by the browser with `Last-Event-ID` (or by this hook with
  * `?after=` when the browser gave up). The journal is the stream's only source, so nothing is
  * missed or repeated; the stream closes after `run-finish` or a workflow's `workflow-finish` (P-8.10).
+ * `kind` is the run's: it says which events the stream carries (the listener list is the keys of
+ * that kind's handler map, so it names every event type of the SDK's schema).
  */
-export function useRunStream(runId: string | undefined): RunStream {
+export function useRunStream<Kind extends keyof EventsOfKind>(
+  runId: string | undefined,
+  kind: Kind,
+): RunStream<EventsOfKind[Kind]> {
   const [state, setState] = useState<RunStream>({ events: [], connection: 'connecting', resumedAfter: 0, reattachments: 0 });
-  const eventsRef = useRef<RunStreamEvent[]>([]);
+  const eventsRef = useRef<RunEvent[]>([]);
 
   useEffect(() => {
     if (!runId) return;
@@ -88,9 +80,10 @@ export function useRunStream(runId: string | undefined): RunStream {
     if (finished) return;
 
     const receive = (message: MessageEvent<string>) => {
-      let event: RunStreamEvent;
+      let event: RunEvent;
       try {
-        event = JSON.parse(message.data) as RunStreamEvent;
+        // The platform writes each event as its OpenAPI document (the SDK's schema) describes it.
+        event = JSON.parse(message.data) as RunEvent;
       } catch {
         return;
       }
@@ -111,7 +104,7 @@ export function useRunStream(runId: string | undefined): RunStream {
       const after = lastSequenceOf(eventsRef.current);
       source = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events${after > 0 ? `?after=${after}` : ''}`);
       source.onopen = () => setState((previous) => ({ ...previous, connection: 'live' }));
-      for (const type of eventTypes) source.addEventListener(type, receive as EventListener);
+      for (const type of listenedTypes[kind]) source.addEventListener(type, receive as EventListener);
       source.onerror = () => {
         if (closed) return;
         setState((previous) => ({
@@ -130,49 +123,8 @@ export function useRunStream(runId: string | undefined): RunStream {
       clearTimeout(retryTimer);
       source?.close();
     };
-  }, [runId]);
+  }, [runId, kind]);
 
-  return state;
-}
-
-/** What the events say about a run's progress: loops, model calls, tool calls, executor tasks. */
-export interface RunProgress {
-  loopsUsed: number;
-  /** Model calls that finished (a start is live-only, so a replay would not count it). */
-  modelCalls: number;
-  tools: { operationId: string; toolName: string; status: string; attempt: number }[];
-  executors: { taskId: string; role: string; status: string }[];
-  stopRequested: boolean;
-  finished?: RunStreamEvent['result'];
-}
-
-/** Folds the stream's events into the progress the chat page shows. */
-export function progressOf(events: readonly RunStreamEvent[]): RunProgress {
-  const progress: RunProgress = { loopsUsed: 0, modelCalls: 0, tools: [], executors: [], stopRequested: false };
-  const tools = new Map<string, RunProgress['tools'][number]>();
-  const executors = new Map<string, RunProgress['executors'][number]>();
-  for (const event of events) {
-    if (event.type === 'loop-start') progress.loopsUsed = Math.max(progress.loopsUsed, event.loopsUsed ?? 0);
-    else if (event.type === 'model-call-finish') progress.modelCalls += 1;
-    else if (event.type.startsWith('tool-call-') && event.operationId) {
-      const status =
-        event.type === 'tool-call-start' ? 'running' : event.type === 'tool-call-fail' ? 'retrying' : (event.status ?? 'done');
-      tools.set(event.operationId, {
-        operationId: event.operationId,
-        toolName: event.toolName ?? 'tool',
-        status,
-        attempt: event.attempt ?? tools.get(event.operationId)?.attempt ?? 1,
-      });
-    } else if ((event.type === 'task-start' || event.type === 'task-finish') && event.taskId) {
-      executors.set(event.taskId, {
-        taskId: event.taskId,
-        role: event.role ?? 'executor',
-        status: event.type === 'task-start' ? 'working' : (event.status ?? 'done'),
-      });
-    } else if (event.type === 'stop-request') progress.stopRequested = true;
-    else if (event.type === 'run-finish') progress.finished = event.result;
-  }
-  progress.tools = [...tools.values()];
-  progress.executors = [...executors.values()];
-  return progress;
+  // The stream of a run of this kind carries only this kind's events (its listener list).
+  return state as RunStream<EventsOfKind[Kind]>;
 }

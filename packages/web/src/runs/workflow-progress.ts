@@ -7,6 +7,8 @@
  * it has fired since it last finished (START fires when the run starts).
  */
 
+import { type EventHandlers, handleEvent, ignored, type WorkflowResult, type WorkflowRunEvent } from './run-events.js';
+
 /** A node's status on the canvas of a run. */
 export type NodeRunStatus = 'pending' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'interrupted' | 'stopped' | 'not-run';
 
@@ -25,20 +27,6 @@ export interface NodeRunState {
   runs: number;
 }
 
-/** A workflow event as the stream sends it; only the fields the fold reads. */
-export interface WorkflowStreamEvent {
-  type: string;
-  sequence: number;
-  taskId?: string;
-  node?: string;
-  step?: number;
-  status?: string;
-  attempt?: number;
-  agentRunId?: string;
-  failure?: { message?: string; kind?: string; code?: string } | unknown;
-  result?: { status: string; output?: unknown; reason?: string; steps?: number; loops?: number };
-}
-
 /** The graph the fold needs: node names and the arrows between them (a join is one arrow from several). */
 export interface RunGraph {
   nodes: readonly string[];
@@ -50,54 +38,75 @@ export interface RunGraph {
 export interface WorkflowProgress {
   started: boolean;
   nodes: Map<string, NodeRunState>;
-  finished?: { status: string; output?: unknown; reason?: string; steps?: number; loops?: number };
+  finished?: WorkflowResult;
 }
 
-function failureText(failure: unknown): string | undefined {
-  if (typeof failure !== 'object' || failure === null) return undefined;
-  const typed = failure as { message?: unknown; kind?: unknown };
-  if (typeof typed.message === 'string') return typed.message;
-  return typeof typed.kind === 'string' ? typed.kind : undefined;
+/** What the fold carries from one event to the next. */
+interface WorkflowFold {
+  progress: WorkflowProgress;
+  /** The event count at which each node (and START) last finished: an arrow has fired when its source finished after its target did. */
+  finishedAt: Map<string, number>;
+  /** The position of the event being folded (1 for the first). */
+  position: number;
 }
+
+/**
+ * Every workflow run event type, and what the canvas of a run makes of it. The ignored ones never
+ * reach the stream (it replays the journal, which keeps only the facts) or are read elsewhere.
+ */
+export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowFold> = {
+  'workflow-start': ({ progress, finishedAt, position }) => {
+    progress.started = true;
+    finishedAt.set('START', position);
+  },
+  'step-start': ignored('live only: a step is read from the tasks that finish in it'),
+  'task-start': ignored('live only: a running node is read from the arrows into it'),
+  'task-finish': ({ progress, finishedAt, position }, event) => {
+    const state = progress.nodes.get(event.node);
+    if (!state) return;
+    state.status = event.status;
+    if (event.taskId !== state.taskId) delete state.agentRunId;
+    state.taskId = event.taskId;
+    state.runs += 1;
+    delete state.attempt;
+    if (event.failure) state.failure = event.failure.message;
+    else delete state.failure;
+    if (event.status === 'succeeded') finishedAt.set(event.node, position);
+  },
+  'task-retry': ({ progress }, event) => {
+    const state = progress.nodes.get(event.node);
+    if (!state) return;
+    state.status = 'retrying';
+    state.taskId = event.taskId;
+    state.attempt = event.attempt + 1;
+    state.failure = event.failure.message;
+  },
+  'loop-limit': ignored("live only: the result's `loopLimits` keeps it"),
+  'agent-event': ignored("live only: an agent node's inner run is followed through its own stream (drill-in)"),
+  'agent-invoke': ({ progress }, event) => {
+    const state = progress.nodes.get(event.node);
+    if (!state) return;
+    Object.assign(state, { status: 'running', taskId: event.taskId, agentRunId: event.agentRunId });
+    delete state.failure;
+  },
+  'stop-request': ignored('the run row says `stopping`; the end comes with `workflow-finish`'),
+  'workflow-interrupt': ignored('live only: an interrupted run ends with `workflow-finish` (status `interrupted`)'),
+  'workflow-finish': ({ progress }, event) => {
+    progress.finished = event.result;
+  },
+};
 
 /** Folds a workflow run's events (in sequence order) into each node's status. */
-export function workflowProgressOf(events: readonly WorkflowStreamEvent[], graph: RunGraph): WorkflowProgress {
+export function workflowProgressOf(events: readonly WorkflowRunEvent[], graph: RunGraph): WorkflowProgress {
   const nodes = new Map<string, NodeRunState>(graph.nodes.map((name) => [name, { status: 'pending', runs: 0 }]));
-  // The event count at which each node (and START) last finished: an arrow has fired when its source finished after its target did.
-  const finishedAt = new Map<string, number>();
   const progress: WorkflowProgress = { started: false, nodes };
+  const fold: WorkflowFold = { progress, finishedAt: new Map(), position: 0 };
   const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
-  ordered.forEach((event, index) => {
-    const position = index + 1;
-    const node = event.node;
-    const state = node ? nodes.get(node) : undefined;
-    if (event.type === 'workflow-start') {
-      progress.started = true;
-      finishedAt.set('START', position);
-    } else if (event.type === 'agent-invoke' && state) {
-      Object.assign(state, { status: 'running', taskId: event.taskId, agentRunId: event.agentRunId });
-      delete state.failure;
-    } else if (event.type === 'task-retry' && state) {
-      state.status = 'retrying';
-      state.taskId = event.taskId ?? state.taskId;
-      state.attempt = (event.attempt ?? 1) + 1;
-      const text = failureText(event.failure);
-      if (text) state.failure = text;
-    } else if (event.type === 'task-finish' && state && node) {
-      const status = event.status === 'failed' ? 'failed' : event.status === 'interrupted' ? 'interrupted' : 'succeeded';
-      state.status = status;
-      if (event.taskId !== state.taskId) delete state.agentRunId;
-      state.taskId = event.taskId ?? state.taskId;
-      state.runs += 1;
-      delete state.attempt;
-      const text = failureText(event.failure);
-      if (text) state.failure = text;
-      else delete state.failure;
-      if (status === 'succeeded') finishedAt.set(node, position);
-    } else if (event.type === 'workflow-finish' && event.result) {
-      progress.finished = event.result;
-    }
-  });
+  for (const event of ordered) {
+    fold.position += 1;
+    handleEvent(workflowProgressHandlers, fold, event);
+  }
+  const { finishedAt } = fold;
   if (!progress.started) return progress;
   for (const [name, state] of nodes) {
     if (progress.finished) {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, type Schema, unwrap } from '../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 
 /** A space role, weakest first. */
 export type SpaceRole = 'viewer' | 'editor' | 'admin' | 'owner';
@@ -8,7 +8,7 @@ const roleRank: Record<SpaceRole, number> = { viewer: 0, editor: 1, admin: 2, ow
 /** The signed-in user and their spaces (a 401 problem when the session is gone). */
 export function useMe() {
   return useQuery({
-    queryKey: ['me'],
+    queryKey: queryKeys.me(),
     queryFn: () => unwrap(api.GET('/auth/me')),
   });
 }

@@ -1,4 +1,4 @@
-import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError, runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { startAppRun } from '../../runs/create-run.js';
@@ -27,6 +27,19 @@ export const idempotencyHeader = z.object({
       description: 'Idempotency-Key: the same key and body answer the first run.',
     }),
 });
+
+/**
+ * The `data:` of each message of a run's event stream: one `RunEvent` of the SDK's `runEventSchema`
+ * (the run contract's single source, ADR 0020), an agent run's or a workflow run's event, each of
+ * the two a union discriminated by `type`. Its JSON Schema (the same as `run-event.schema.json`)
+ * becomes the document's components as it is: the OpenAPI generator would flatten the union of
+ * unions, losing which engine an event type belongs to (three types exist in both).
+ */
+function runEventComponents(): Record<string, Record<string, unknown>> {
+  const { $defs } = z.toJSONSchema(runEventSchema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' });
+  return JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
+}
+const runEventStream = { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } };
 
 const runSchema = z
   .object({
@@ -157,6 +170,8 @@ async function authorizeDebugRun(c: Context<PlatformEnvironment>, appId: string)
  */
 export function runRoutes() {
   const app = createSubApp();
+  for (const [name, schema] of Object.entries(runEventComponents()))
+    app.openAPIRegistry.registerComponent('schemas', name, schema);
 
   app.openapi(
     apiRoute({
@@ -172,8 +187,8 @@ export function runRoutes() {
       },
       responses: {
         200: {
-          description: 'Blocking: the run ended (its view); stream: `text/event-stream`.',
-          content: { 'application/json': { schema: z.object({ run: runSchema }) }, 'text/event-stream': { schema: z.string() } },
+          description: 'Blocking: the run ended (its view); stream: `text/event-stream` of `RunEvent`s.',
+          content: { 'application/json': { schema: z.object({ run: runSchema }) }, ...runEventStream },
         },
         202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
         422: errorResponse('`webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals.'),
@@ -329,7 +344,13 @@ export function runRoutes() {
         params: runParameters,
         query: z.object({ after: z.coerce.number().int().min(0).optional() }),
       },
-      responses: { 200: { description: 'The event stream.', content: { 'text/event-stream': { schema: z.string() } } } },
+      responses: {
+        200: {
+          description:
+            "The event stream: each message's `event:` is the event's `type`, its `data:` one `RunEvent` (JSON; the SDK's `runEventSchema`), its `id:` the `sequence`.",
+          content: runEventStream,
+        },
+      },
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);

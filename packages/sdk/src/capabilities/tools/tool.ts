@@ -15,6 +15,46 @@ export interface ToolExecutionContext {
   attempt: number;
   /** Aborted on attempt timeout, stop, deadline or lost ownership. Honour it. */
   signal: AbortSignal;
+  /** The agent making the call, when an agent makes it. */
+  agentName?: string;
+  /** The run's labels as the host gave them (`userId` scopes memory, N-15). */
+  metadata?: Readonly<Record<string, string>>;
+  /**
+   * The durable notes of this logical call, kept in the run's journal (X-7): what a tool writes
+   * here before an external effect is read back by the attempt that continues the call after a
+   * crash or a takeover. Present in agent runs and workflow capability nodes.
+   */
+  callJournal?: CallJournal;
+  /**
+   * Asks the run for outside input and returns the answer (a workflow's `interrupt()`): present
+   * only where the engine can pause durably (a workflow capability node). The first call pauses
+   * the run; the call is executed again once the run is resumed, and then returns the answer.
+   */
+  requestInput?: <Answer = unknown>(value: unknown) => Answer;
+  /**
+   * Asks the run for a decision (an approval request of the run, K-5) and waits for it: present in
+   * agent runs. Journaled once per `key` (asked again after a crash, it waits for the same
+   * request), decided by the agent's approval port or `RunClient.decideApproval` from any machine,
+   * denied at the approval timeout. The wait does not count toward the attempt's timeout; the run's
+   * deadline and a stop still end it.
+   */
+  requestApproval?: (request: {
+    key: string;
+    reason: string;
+  }) => Promise<{ approved: boolean; reason?: string; decidedBy: string }>;
+}
+
+/**
+ * The durable notes of one logical tool call (operation), by key: written to the run's journal
+ * before `write` resolves, and read by every later attempt, owner and process of the same call.
+ * A tool that must never repeat an effect (send a message, charge a card) writes its intent here
+ * first, and on a later execution reads it to continue instead of starting again.
+ */
+export interface CallJournal {
+  /** The value noted under `key` by this call so far, or `undefined`. */
+  read(key: string): unknown;
+  /** Records `value` (JSON) under `key`; resolves once it is durable in the run's journal. */
+  write(key: string, value: unknown): Promise<void>;
 }
 
 /** A capability the model can call. Create one with `tool()`. */
@@ -25,6 +65,12 @@ export interface Tool<Parameters extends z.ZodType = z.ZodType> {
   readonly parameters: Parameters;
   /** Runs the tool. Returns text, or any JSON value (sent to the model as JSON text). */
   execute(args: z.output<Parameters>, context: ToolExecutionContext): Promise<unknown> | unknown;
+  /**
+   * `true` when the tool continues a call from its `callJournal` notes: an attempt left open by a
+   * crash is then executed again (same attempt number) instead of being recorded `unknown`, and the
+   * tool itself reconciles what the dead attempt did (X-7). Default: not resumable.
+   */
+  readonly resumable?: boolean;
 }
 
 /** Options of `tool()`. */
@@ -39,6 +85,8 @@ export interface ToolOptions<Parameters extends z.ZodType> {
    */
   parameters: Parameters;
   execute(args: z.output<Parameters>, context: ToolExecutionContext): Promise<unknown> | unknown;
+  /** See `Tool.resumable`: only for a tool that reconciles its own calls from `callJournal`. */
+  resumable?: boolean;
 }
 
 const toolOptionsSchema = z.object({
@@ -49,6 +97,7 @@ const toolOptionsSchema = z.object({
     if (problem) context.addIssue({ code: 'custom', message: problem });
   }),
   execute: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === 'function', 'must be a function'),
+  resumable: z.boolean().optional(),
 });
 
 /**
@@ -77,6 +126,7 @@ export function tool<Parameters extends z.ZodType>(options: ToolOptions<Paramete
     description: options.description,
     parameters: options.parameters,
     execute: options.execute,
+    ...(options.resumable ? { resumable: true } : {}),
   });
 }
 

@@ -41,6 +41,8 @@ export type AgentLoomErrorCode =
   | 'workspace-access-denied'
   | 'file-not-found'
   | 'file-edit-conflict'
+  | 'file-not-read'
+  | 'memory-scope-missing'
   | 'file-too-large'
   | 'invalid-search-pattern'
   | 'sandbox-unavailable'
@@ -51,6 +53,13 @@ export type AgentLoomErrorCode =
   | 'mcp-authorization-required'
   | 'mcp-authorization-refused'
   | 'mcp-authorization-discovery-failed'
+  | 'a2a-card-failed'
+  | 'a2a-connection-failed'
+  | 'a2a-request-failed'
+  | 'a2a-task-failed'
+  | 'a2a-auth-required'
+  | 'a2a-input-required'
+  | 'a2a-outcome-unknown'
   | 'deferred-tool-not-found'
   | 'invalid-tool-arguments';
 

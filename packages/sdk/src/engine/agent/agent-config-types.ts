@@ -4,7 +4,9 @@
  * live in agent-config.ts; this file holds only types, so type-only importers load no zod.
  */
 import type { z } from 'zod';
+import type { MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
+import type { RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
 import type { Tool } from '../../capabilities/tools/tool.js';
 import type { Failure } from '../../core/failure.js';
 import type { ApprovalPort } from '../../hooks/approval.js';
@@ -27,6 +29,12 @@ interface AgentConfigBase {
   description?: string;
   /** The model of every role; executors and compression inherit it (C-14). */
   model: LanguageModel;
+  /**
+   * Models tried in order after `model` when a call fails in a way another model may not: the
+   * provider overloaded or failing after the retries, or a context too long for it (N-15). The
+   * switch is journaled, so a takeover continues on the model the run had moved to.
+   */
+  fallbackModels?: readonly LanguageModel[];
   /** Model-side settings for every role: thinking on/off and effort, output limit (C-12). */
   modelSettings?: ModelSettings;
   execution?: ExecutionOptions & {
@@ -59,6 +67,11 @@ interface AgentConfigBase {
    * process (S-5, F-4); never after a crash or a disconnect (F-5).
    */
   workspace?: Workspace;
+  /**
+   * Facts kept across sessions (N-15): every role gets `remember`, `recall` and `forget`, scoped
+   * to this agent and the run's `metadata.userId`. Off unless given.
+   */
+  memory?: MemoryOptions;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */
@@ -108,7 +121,8 @@ export interface ExecutorConfig {
 export interface PlanExecutorAgentConfig extends AgentConfigBase {
   mode: 'plan-executor';
   planner: PlannerConfig;
-  executors: readonly ExecutorConfig[];
+  /** The executor roles: local ones, and remote agents (`a2aAgent()`) delegated to the same way. */
+  executors: readonly (ExecutorConfig | RemoteExecutor)[];
 }
 
 /** The configuration of an agent; its `mode` is fixed for the agent's life (D-4). */
@@ -122,6 +136,8 @@ export interface ResolvedRole {
   tools: readonly Tool[];
   inputSchema?: z.ZodType;
   outputSchema?: z.ZodType;
+  /** A remote executor role: each delegation is one call of this tool, not a local loop. */
+  remote?: Tool;
 }
 
 /** An agent configuration with defaults resolved. */
@@ -130,6 +146,8 @@ export interface ResolvedAgentConfig {
   description: string;
   mode: 'react' | 'plan-executor';
   model: LanguageModel;
+  /** The fallback chain after `model`, in order; empty when none (N-15). */
+  fallbackModels: readonly LanguageModel[];
   modelSettings: ModelSettings | undefined;
   /** The entry role: the ReAct role (named after the agent) or the planner. */
   entry: ResolvedRole;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { createMemoryTools, type MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
+import { isRemoteExecutor, type RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
 import { isTool, type Tool } from '../../capabilities/tools/tool.js';
 import { type ConfigurationIssue, InvalidConfigurationError } from '../../core/errors/index.js';
 import type { Failure } from '../../core/failure.js';
@@ -99,17 +101,20 @@ const skillCatalog = z
   )
   .optional();
 
+const languageModelSchema = z.custom<LanguageModel>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as LanguageModel).specificationVersion === 'v1' &&
+    typeof (value as LanguageModel).doStream === 'function',
+  'must be a LanguageModel (specificationVersion "v1" with doStream)',
+);
+
 const baseShape = {
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'letters, digits, _, - and . only, 1 to 128 characters'),
   description: z.string().default(''),
-  model: z.custom<LanguageModel>(
-    (value) =>
-      typeof value === 'object' &&
-      value !== null &&
-      (value as LanguageModel).specificationVersion === 'v1' &&
-      typeof (value as LanguageModel).doStream === 'function',
-    'must be a LanguageModel (specificationVersion "v1" with doStream)',
-  ),
+  model: languageModelSchema,
+  fallbackModels: z.array(languageModelSchema).max(8).optional(),
   modelSettings: z
     .object({
       thinking: z
@@ -153,6 +158,12 @@ const baseShape = {
     )
     .optional(),
   leaseMs: z.number().int().min(50).default(30_000),
+  memory: z
+    .custom<MemoryOptions>(
+      (value) => typeof (value as MemoryOptions | undefined)?.store?.remember === 'function',
+      'must be { store: FactStore, budgetCharacters? }',
+    )
+    .optional(),
   workspace: z
     .custom<Workspace>(
       (value) => typeof (value as Workspace | undefined)?.cleanupRun === 'function',
@@ -184,12 +195,34 @@ const executorSchema = z
   })
   .strict();
 
+/**
+ * One executor role: a remote executor (`a2aAgent()`) as given, or a local role checked by
+ * `executorSchema`, its problems reported at their own paths.
+ */
+const executorEntry = z
+  .any()
+  .superRefine((value, context) => {
+    if (isRemoteExecutor(value)) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(value.name)) {
+        context.addIssue({ code: 'custom', path: ['name'], message: 'letters, digits, _ and - only, 1 to 64 characters' });
+      }
+      return;
+    }
+    const parsed = executorSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+  })
+  .transform((value): z.output<typeof executorSchema> | RemoteExecutor =>
+    isRemoteExecutor(value) ? value : executorSchema.parse(value),
+  );
+
 const planExecutorSchema = z
   .object({
     ...baseShape,
     mode: z.literal('plan-executor'),
     planner: z.object({ prompt: z.string(), tools: toolList, skills: skillCatalog, outputSchema: zodSchema.optional() }).strict(),
-    executors: z.array(executorSchema).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
+    executors: z.array(executorEntry).min(1, 'a Plan–Executor agent needs at least one executor role (L-2)'),
   })
   .strict()
   .superRefine((config, context) => {
@@ -276,6 +309,7 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
     name: data.name,
     description: data.description,
     model: data.model,
+    fallbackModels: data.fallbackModels ?? [],
     modelSettings: data.modelSettings as ModelSettings | undefined,
     execution,
     isRetryable,
@@ -293,8 +327,9 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
     store: data.store,
     leaseMs: data.leaseMs,
   };
-  // Every role gets the workspace's file tools; each role its own skills, listed in its prompt.
-  const shared = data.workspace?.tools ?? [];
+  // Every role gets the workspace's file tools and the memory tools; each role its own skills,
+  // listed in its prompt.
+  const shared = [...(data.workspace?.tools ?? []), ...(data.memory ? createMemoryTools(data.memory) : [])];
   const prompted = (prompt: string, skills: SkillCatalog | undefined) =>
     skills?.promptSection ? `${prompt}\n\n${skills.promptSection}` : prompt;
   const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => [...tools, ...(skills?.tools ?? []), ...shared];
@@ -325,14 +360,16 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
             data.planner.outputSchema,
           ),
           executors: data.executors.map((executor) =>
-            role(
-              executor.name,
-              executor.description,
-              prompted(executor.prompt, executor.skills),
-              tooled(executor.tools, executor.skills),
-              executor.inputSchema,
-              executor.outputSchema,
-            ),
+            isRemoteExecutor(executor)
+              ? { name: executor.name, description: executor.description, prompt: '', tools: [], remote: executor.tool }
+              : role(
+                  executor.name,
+                  executor.description,
+                  prompted(executor.prompt, executor.skills),
+                  tooled(executor.tools, executor.skills),
+                  executor.inputSchema,
+                  executor.outputSchema,
+                ),
           ),
         };
   return resolved;

@@ -7,6 +7,12 @@ import { journalReader } from '../run/journal-reader.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
 import type { ResolvedExecution } from './execution-options.js';
 
+/** Which model of a fallback chain: its place (0 = the agent's `model`) is in the record beside it. */
+export interface ModelIdentity {
+  provider: string;
+  modelId: string;
+}
+
 /**
  * Journal format written by this version. Format 2 (issue 18, ADR 0010) keeps the session history
  * of `run-started` by reference (`historyFrom`) instead of a copy (`history`, format 1).
@@ -77,10 +83,27 @@ export type AgentJournalRecord =
         usage: Usage;
         /** The provider's id and model of the response, when it gave them (telemetry, audit). */
         response?: ModelResponseMetadata;
+        /** The model of the chain that answered; kept only by agents with fallback models (N-15). */
+        model?: ModelIdentity;
       };
+    }
+  /**
+   * The run moves to the next model of its fallback chain (N-15) after `failure`, the final
+   * failure of `from`; every later call of the run, a takeover's included, uses `to`.
+   */
+  | {
+      type: 'model-fallback';
+      taskId: string;
+      data: { loop: number; fromIndex: number; toIndex: number; from: ModelIdentity; to: ModelIdentity; failure: Failure };
     }
   /** Intent: attempt `attempt` of an operation is about to run (written before the external call, X-7). */
   | { type: 'attempt-started'; taskId: string; data: { operationId: string; attempt: number } }
+  /**
+   * A note of a running call (its `callJournal`), written by the tool before an external effect so
+   * that the attempt continuing the call after a crash reads it (X-7): e.g. an A2A message id
+   * before the send, the remote task id before the wait.
+   */
+  | { type: 'operation-noted'; taskId: string; data: { operationId: string; key: string; value: unknown } }
   /** An attempt failed and another will follow at `retryAt` (epoch ms). */
   | { type: 'attempt-failed'; taskId: string; data: { operationId: string; attempt: number; failure: Failure; retryAt: number } }
   /** The final outcome of an operation, as the model will see it. */

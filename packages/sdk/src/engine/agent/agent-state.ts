@@ -10,6 +10,12 @@ import {
   type SessionCheckpoint,
   type WindowSettings,
 } from './agent-journal.js';
+import {
+  applyApprovalDecided,
+  applyApprovalRequested,
+  type CallApprovalState,
+  type OperationApproval,
+} from './approval-state.js';
 import { applyCheckpoint } from './checkpoint-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -36,14 +42,11 @@ export interface OperationState {
     modifiedBy: string[];
   };
   /** The approval of an `ask` gate: requested, then decided once. */
-  approval?: {
-    requested: boolean;
-    /** When an unanswered request is denied (epoch ms), fixed when it was requested. */
-    expiresAt?: number;
-    decided?: { approved: boolean; reason?: string; decidedBy: string };
-  };
+  approval?: OperationApproval;
   /** A successful attempt's raw result waiting for post-use hooks (R-8). */
   rawResult?: { attempt: number; raw: string };
+  /** The call's durable notes, by key (`operation-noted`, the tool's `callJournal`). */
+  notes?: Record<string, unknown>;
 }
 
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
@@ -102,8 +105,18 @@ export interface AgentRunState {
   variables: Record<string, string>;
   tasks: Map<string, TaskState>;
   operations: Map<string, OperationState>;
+  /**
+   * Approvals a running call asked for itself (`ToolExecutionContext.requestApproval`: a remote
+   * agent's question, say), by approval id `<operationId>#<key>`; a gate's approval lives on its
+   * operation instead.
+   */
+  callApprovals: Map<string, CallApprovalState>;
   loopsUsed: number;
   usage: Usage;
+  /** Which model of the fallback chain the run calls now (N-15): 0 is the agent's `model`. */
+  modelIndex: number;
+  /** Usage by `provider/modelId`, kept for agents with fallback models (N-15). */
+  usageByModel: Map<string, Usage>;
   /** Every supplement the run accepted, in order, and whether it reached the entry role. */
   supplements: Map<string, { text: string; consumed: boolean }>;
   /** Supplements carried in from earlier runs (S-4). */
@@ -189,8 +202,11 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
     variables: data.variables ?? {},
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
     operations: new Map(),
+    callApprovals: new Map(),
     loopsUsed: 0,
     usage: emptyUsage(),
+    modelIndex: 0,
+    usageByModel: new Map(),
     supplements: new Map(),
     carried,
     hookVerdicts: new Map(),
@@ -229,11 +245,17 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     case 'model-attempt-failed':
       taskOf(state, record.taskId).modelAttempts = record.data.attempt;
       return;
+    case 'model-fallback':
+      // Concurrent tasks may each fall back from the same model: the chain only moves forward.
+      state.modelIndex = Math.max(state.modelIndex, record.data.toIndex);
+      taskOf(state, record.taskId).modelAttempts = 0;
+      return;
     case 'model-responded': {
       const task = taskOf(state, record.taskId);
       const { message, loop } = record.data;
       task.messages.push(message);
       addUsage(state.usage, record.data.usage);
+      if (record.data.model) addModelUsage(state, record.data.model, record.data.usage);
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) {
         task.phase = 'answered';
@@ -263,6 +285,11 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       delete operation.retryAt;
       return;
     }
+    case 'operation-noted': {
+      const operation = operationOf(state, record.data.operationId);
+      operation.notes = { ...operation.notes, [record.data.key]: record.data.value };
+      return;
+    }
     case 'attempt-failed': {
       const operation = operationOf(state, record.data.operationId);
       operation.attemptOpen = false;
@@ -279,24 +306,12 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     }
     case 'approval-requested':
-      operationOf(state, record.data.operationId).approval = {
-        requested: true,
-        ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
-      };
+      operationOf(state, record.data.operationId);
+      applyApprovalRequested(state, record.data);
       return;
-    case 'approval-decided': {
-      // Decisions may come from outside (another machine); an unknown or already decided approval
-      // is ignored: the first decision wins.
-      const operation = state.operations.get(record.data.approvalId);
-      if (!operation || operation.approval?.decided || operation.result) return;
-      const decided: NonNullable<OperationState['approval']>['decided'] = {
-        approved: record.data.approved,
-        decidedBy: record.data.decidedBy,
-      };
-      if (record.data.reason !== undefined) decided.reason = record.data.reason;
-      operation.approval = { requested: operation.approval?.requested ?? false, decided };
+    case 'approval-decided':
+      applyApprovalDecided(state, record.data);
       return;
-    }
     case 'attempt-succeeded': {
       const operation = operationOf(state, record.data.operationId);
       operation.attemptOpen = false;
@@ -434,6 +449,13 @@ function useEffectiveArguments(state: AgentRunState, operation: OperationState, 
       call.id === operation.call.id ? { ...call, arguments: effectiveArguments } : call,
     ),
   };
+}
+
+function addModelUsage(state: AgentRunState, model: { provider: string; modelId: string }, usage: Usage): void {
+  const key = `${model.provider}/${model.modelId}`;
+  const total = state.usageByModel.get(key) ?? emptyUsage();
+  addUsage(total, usage);
+  state.usageByModel.set(key, total);
 }
 
 function taskOf(state: AgentRunState, taskId: string): TaskState {

@@ -17,6 +17,7 @@ import { ExecutorNode } from './nodes/executor-node.js';
 import type { Node } from './nodes/node.js';
 import { PlannerNode } from './nodes/planner-node.js';
 import { ReactNode } from './nodes/react-node.js';
+import { RemoteExecutorNode } from './nodes/remote-executor-node.js';
 import { assertVariablesComplete } from './prompt-template.js';
 import type { RoleDefinition } from './run-context.js';
 import type { RunEvent } from './run-events.js';
@@ -113,6 +114,7 @@ export class Agent {
       roles: [this.config.entry.name, ...this.config.executors.map((executor) => executor.name)],
       mode: this.config.mode,
       model: this.config.model,
+      fallbackModels: this.config.fallbackModels,
       store: this.store,
       entry: this.entry,
       execution: this.config.execution,
@@ -220,12 +222,13 @@ function telemetryProfileOf(config: ResolvedAgentConfig): AgentTelemetryProfile 
 function buildEntryNode(config: ResolvedAgentConfig): Node {
   const roleDefinition = (role: ResolvedRole) => toRoleDefinition(role, config.modelSettings);
   if (config.mode === 'react') return new ReactNode(roleDefinition(config.entry));
-  const executors = config.executors.map(
-    (executor) =>
-      new ExecutorNode(roleDefinition(executor), {
-        description: executor.description,
-        ...(executor.inputSchema ? { inputSchema: executor.inputSchema } : {}),
-      }),
+  const executors = config.executors.map((executor) =>
+    executor.remote
+      ? new RemoteExecutorNode({ name: executor.name, description: executor.description, tool: executor.remote })
+      : new ExecutorNode(roleDefinition(executor), {
+          description: executor.description,
+          ...(executor.inputSchema ? { inputSchema: executor.inputSchema } : {}),
+        }),
   );
   const planner = roleDefinition(config.entry);
   return new PlannerNode(

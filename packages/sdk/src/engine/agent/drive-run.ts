@@ -113,6 +113,7 @@ async function finishRun(
       ...detail,
       loops: state.loopsUsed,
       usage: { ...state.usage },
+      ...(state.usageByModel.size > 0 ? { usageByModel: Object.fromEntries(state.usageByModel) } : {}),
     };
     // The digest lets the session's later runs summarise this one without its journal (ADR 0010).
     // A session checkpoint it made is found by later runs through the run it covers (ADR 0012).

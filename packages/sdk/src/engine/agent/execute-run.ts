@@ -136,7 +136,9 @@ function contextOf(
   return {
     runId: run.runId,
     sessionId: run.sessionId,
+    metadata: run.metadata,
     model: agent.model,
+    fallbackModels: agent.fallbackModels,
     durable,
     control,
     retry: { ...state.execution.retry, ...(agent.isRetryable ? { isRetryable: agent.isRetryable } : {}) },

@@ -1,7 +1,9 @@
-import { callModel } from '../../model/call-model.js';
+import { ModelCallError } from '../../core/errors/index.js';
+import { type CallModelResult, callModel } from '../../model/call-model.js';
 import type { TaskState } from './agent-state.js';
 import { ensureContextFits, visibleContext } from './compression/index.js';
 import { notifyHooks } from './governance/step-hooks.js';
+import { identityOf, modelAt, movesToNextModel } from './model-fallback.js';
 import { renderTemplate } from './prompt-template.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
 
@@ -11,15 +13,80 @@ import type { RoleDefinition, RunContext } from './run-context.js';
  * model failure is thrown as `ModelCallError` for the caller to end the task or run (S-10).
  */
 export async function runModelStep(context: RunContext, startTask: TaskState, role: RoleDefinition): Promise<void> {
-  const { durable, control } = context;
+  const { durable } = context;
   await ensureContextFits(context, startTask, role);
   const task = durable.state.tasks.get(startTask.taskId) as TaskState;
+  const loop = task.loop;
   const messages = visibleContext(task);
   await notifyHooks(context, 'ModelRequest', task.taskId, { messages: messages.length, tools: role.toolDefinitions.length });
+  const chained = context.fallbackModels.length > 0;
+  let response: CallModelResult;
+  let answeredBy = durable.state.modelIndex;
+  for (;;) {
+    answeredBy = durable.state.modelIndex;
+    const model = modelAt(context, answeredBy) ?? context.model;
+    try {
+      response = await callModelOnce(context, task.taskId, role, messages, model);
+      break;
+    } catch (error) {
+      const next = modelAt(context, answeredBy + 1);
+      if (!(ModelCallError.isInstance(error) && next && movesToNextModel(error.failure))) throw error;
+      // Journaled before the next model is called: a takeover continues on `next` (N-15). Another
+      // task of the run may have moved the chain meanwhile; the fold keeps the furthest move.
+      if (durable.state.modelIndex > answeredBy) continue;
+      const fallback = {
+        type: 'model-fallback' as const,
+        taskId: task.taskId,
+        data: {
+          loop,
+          fromIndex: answeredBy,
+          toIndex: answeredBy + 1,
+          from: identityOf(model),
+          to: identityOf(next),
+          failure: error.failure,
+        },
+      };
+      await durable.commit(() => ({ entries: [fallback] }));
+    }
+  }
+  await notifyHooks(context, 'ModelResponse', task.taskId, {
+    finishReason: response.finishReason,
+    toolCalls: response.message.toolCalls?.length ?? 0,
+    outputTokens: response.usage.outputTokens,
+  });
+  await durable.commit(() => ({
+    entries: [
+      {
+        type: 'model-responded',
+        taskId: task.taskId,
+        data: {
+          loop,
+          attempt: response.attempt,
+          message: response.message,
+          finishReason: response.finishReason,
+          usage: response.usage,
+          ...(response.response ? { response: response.response } : {}),
+          ...(chained ? { model: identityOf(modelAt(context, answeredBy) ?? context.model) } : {}),
+        },
+      },
+    ],
+  }));
+}
+
+/** One logical model call on `model`, with the run's retries; attempts continue the task's count. */
+function callModelOnce(
+  context: RunContext,
+  taskId: string,
+  role: RoleDefinition,
+  messages: ReturnType<typeof visibleContext>,
+  model: RunContext['model'],
+): Promise<CallModelResult> {
+  const { durable, control } = context;
+  const task = durable.state.tasks.get(taskId) as TaskState;
   const execution = durable.state.execution;
   const loop = task.loop;
-  const response = await callModel(
-    context.model,
+  return callModel(
+    model,
     {
       system: renderTemplate(role.prompt, durable.state.variables),
       messages,
@@ -39,18 +106,18 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
         context.emit({
           type: 'model-call-start',
           runId: context.runId,
-          taskId: task.taskId,
+          taskId,
           loop,
           attempt,
-          provider: context.model.provider,
-          modelId: context.model.modelId,
+          provider: model.provider,
+          modelId: model.modelId,
         }),
       onAttemptFailed: (report) =>
         durable.commit(() => ({
           entries: [
             {
               type: 'model-attempt-failed',
-              taskId: task.taskId,
+              taskId,
               data: {
                 loop,
                 attempt: report.attempt,
@@ -64,25 +131,4 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
         })),
     },
   );
-  await notifyHooks(context, 'ModelResponse', task.taskId, {
-    finishReason: response.finishReason,
-    toolCalls: response.message.toolCalls?.length ?? 0,
-    outputTokens: response.usage.outputTokens,
-  });
-  await durable.commit(() => ({
-    entries: [
-      {
-        type: 'model-responded',
-        taskId: task.taskId,
-        data: {
-          loop,
-          attempt: response.attempt,
-          message: response.message,
-          finishReason: response.finishReason,
-          usage: response.usage,
-          ...(response.response ? { response: response.response } : {}),
-        },
-      },
-    ],
-  }));
 }

@@ -1,4 +1,4 @@
-import type { Tool } from '../../capabilities/tools/tool.js';
+import type { CallJournal, Tool } from '../../capabilities/tools/tool.js';
 import { toolResultContent } from '../../capabilities/tools/tool-result.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
 import { AttemptGuard } from '../../core/attempt-guard.js';
@@ -10,6 +10,7 @@ import { RunInterrupt } from '../run/run-control.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import { ensureApproval } from './governance/approvals.js';
+import { requestCallApproval } from './governance/call-approvals.js';
 import { hasHooks } from './governance/governance.js';
 import { identityOf } from './governance/hook-identity.js';
 import { ensureGate } from './governance/tool-gate.js';
@@ -27,7 +28,13 @@ const UNKNOWN_OUTCOME_MESSAGE =
  * same classification (R-5, X-7). Control flow (stop, deadline, lost ownership) is rethrown,
  * never turned into a tool error (X-3).
  */
-export async function runOperation(context: RunContext, role: RoleDefinition, operationId: string): Promise<void> {
+export async function runOperation(
+  context: RunContext,
+  role: RoleDefinition,
+  operationId: string,
+  toolOverride?: Tool,
+  gateKind: 'tool' | 'delegation' = 'tool',
+): Promise<void> {
   const { durable, control } = context;
   const operation = () => durable.state.operations.get(operationId) as OperationState;
   for (;;) {
@@ -46,13 +53,25 @@ export async function runOperation(context: RunContext, role: RoleDefinition, op
       return;
     }
     if (current.attemptOpen) {
+      // A resumable tool continues the open attempt from its notes (it reconciles what the dead
+      // attempt did); any other call is recorded `unknown` (X-7).
+      const open = toolOverride ?? role.tools.get(current.call.name);
+      if (open?.resumable) {
+        const parsedOpen = open.parameters.safeParse(current.call.arguments);
+        if (parsedOpen.success) {
+          const outcome = await runAttempt(context, open, parsedOpen.data, current, current.attempts);
+          if (outcome.ok) await succeed(context, operation(), current.attempts, outcome.content);
+          else await settleFailure(context, operation(), outcome.failure);
+          continue;
+        }
+      }
       await settleFailure(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
       continue;
     }
     if (current.retryAt !== undefined) await abortableSleep(current.retryAt - context.now(), control.signal);
-    if (!(await passesGate(context, operationId))) return;
+    if (!(await passesGate(context, operationId, gateKind))) return;
     const gated = operation();
-    const tool = role.tools.get(gated.call.name);
+    const tool = toolOverride ?? role.tools.get(gated.call.name);
     if (!tool) {
       await finish(context, gated, { kind: 'unknown-tool', message: `there is no tool named "${gated.call.name}"` });
       return;
@@ -209,8 +228,23 @@ async function runAttempt(
           taskId: operation.taskId,
           operationId: operation.operationId,
           attempt,
+          agentName: durable.state.agentName,
+          metadata: context.metadata,
           get signal() {
             return guard.signal;
+          },
+          callJournal: callJournalOf(context, operation.operationId),
+          requestApproval: async ({ key, reason }) => {
+            // A person's time is not the attempt's: only the run's deadline bounds the wait, and
+            // the attempt gets its full timeout again once the decision is in.
+            guard.setTimer(context.durable.state.deadlineAt - context.now(), () => control.timeOut());
+            try {
+              return await requestCallApproval(context, operation.operationId, key, reason);
+            } finally {
+              const left = context.durable.state.deadlineAt - context.now();
+              const again = Math.min(durable.state.execution.toolTimeoutMs, left);
+              guard.setTimer(again, () => (again === left ? control.timeOut() : guard.fire(timeout)));
+            }
           },
         }),
       ),
@@ -223,6 +257,8 @@ async function runAttempt(
   } catch (error) {
     const fired = guard.firedReason?.reason;
     if (RunInterrupt.isInstance(fired)) throw fired;
+    // A stop or deadline met while the call waited for a decision is control flow (X-3).
+    if (RunInterrupt.isInstance(error)) throw error;
     if (fired === timeout) {
       return { ok: false, failure: { kind: 'timeout', message: `the attempt ran past its ${timeoutMs} ms timeout` } };
     }
@@ -230,6 +266,22 @@ async function runAttempt(
   } finally {
     guard.dispose();
   }
+}
+
+/**
+ * The durable notes of one operation (the tool's `callJournal`): each write is one fenced
+ * `operation-noted` commit, so it is in the journal before the tool goes on (X-7).
+ */
+function callJournalOf(context: RunContext, operationId: string): CallJournal {
+  const operation = () => context.durable.state.operations.get(operationId) as OperationState;
+  return {
+    read: (key) => operation().notes?.[key],
+    write: async (key, value) => {
+      await context.durable.commit(() => ({
+        entries: [{ type: 'operation-noted', taskId: operation().taskId, data: { operationId, key, value } }],
+      }));
+    },
+  };
 }
 
 /** Marker reason for an attempt timeout, told apart from control aborts by identity. */

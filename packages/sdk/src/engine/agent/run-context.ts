@@ -32,7 +32,11 @@ export interface RoleDefinition {
 export interface RunContext {
   runId: string;
   sessionId: string;
+  /** The run's labels (its record's `metadata`), handed to tools (N-15). */
+  metadata: Readonly<Record<string, string>>;
   model: LanguageModel;
+  /** The fallback chain after `model` (N-15): the run's current model is `modelAt(state.modelIndex)`. */
+  fallbackModels: readonly LanguageModel[];
   durable: DurableRun<AgentRunState, AgentJournalRecord>;
   control: RunControl;
   retry: RetryPolicy;

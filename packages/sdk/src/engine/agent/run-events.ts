@@ -3,7 +3,7 @@ import type { Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
 import type { JournalEntry } from '../../store/run-store.js';
-import { agentJournal } from './agent-journal.js';
+import { agentJournal, type ModelIdentity } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
 
 /**
@@ -35,6 +35,18 @@ export type RunEventData =
       toolCalls: number;
       /** The provider's id and model of the response, when it gave them. */
       response?: ModelResponseMetadata;
+      /** The model of the fallback chain that answered (agents with fallback models, N-15). */
+      model?: ModelIdentity;
+    }
+  | {
+      type: 'model-fallback';
+      runId: string;
+      taskId: string;
+      loop: number;
+      /** The model that failed for good, and the next of the chain that every later call uses. */
+      from: ModelIdentity;
+      to: ModelIdentity;
+      failure: Failure;
     }
   | {
       type: 'tool-call-start';
@@ -161,6 +173,17 @@ function eventDataOfEntry(
         usage: record.data.usage,
         toolCalls: record.data.message.toolCalls?.length ?? 0,
         ...(record.data.response ? { response: record.data.response } : {}),
+        ...(record.data.model ? { model: record.data.model } : {}),
+      };
+    case 'model-fallback':
+      return {
+        type: 'model-fallback',
+        runId,
+        taskId: record.taskId,
+        loop: record.data.loop,
+        from: record.data.from,
+        to: record.data.to,
+        failure: record.data.failure,
       };
     case 'attempt-started': {
       const call = state?.operations.get(record.data.operationId)?.call;

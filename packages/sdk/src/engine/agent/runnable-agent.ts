@@ -13,6 +13,8 @@ export interface RunnableAgent {
   /** Role names, entry role first: with `name` and `mode`, the identity recorded in the run. */
   roles: readonly string[];
   model: LanguageModel;
+  /** Models tried in order after `model` (N-15); empty when none. */
+  fallbackModels: readonly LanguageModel[];
   mode: 'react' | 'plan-executor';
   store: RunStore;
   /** The node of the entry task: the ReAct role, or the planner. */

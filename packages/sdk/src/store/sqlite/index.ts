@@ -1,1 +1,2 @@
+export { SqliteFactStore, type SqliteFactStoreOptions } from './sqlite-fact-store.js';
 export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite-run-store.js';

@@ -5902,7 +5902,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Blocking: the run ended (its view); stream: `text/event-stream`. */
+                /** @description Blocking: the run ended (its view); stream: `text/event-stream` of `RunEvent`s. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5911,7 +5911,7 @@ export interface paths {
                         "application/json": {
                             run: components["schemas"]["Run"];
                         };
-                        "text/event-stream": string;
+                        "text/event-stream": components["schemas"]["RunEvent"];
                     };
                 };
                 /** @description Accepted: the run is queued or running. */
@@ -6331,13 +6331,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The event stream. */
+                /** @description The event stream: each message's `event:` is the event's `type`, its `data:` one `RunEvent` (JSON; the SDK's `runEventSchema`), its `id:` the `sequence`. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": string;
+                        "text/event-stream": components["schemas"]["RunEvent"];
                     };
                 };
                 /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
@@ -7656,6 +7656,380 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AgentLoom run event
+         * @description An event of an agent run or of a workflow run.
+         */
+        RunEvent: components["schemas"]["AgentRunEvent"] | components["schemas"]["WorkflowRunEvent"];
+        /** @description An event of an agent run, with its journal sequence. */
+        AgentRunEvent: {
+            /** @constant */
+            type: "run-start";
+            runId: string;
+            sessionId: string;
+            agentName: string;
+            resumed: boolean;
+            epoch: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "loop-start";
+            runId: string;
+            taskId: string;
+            loop: number;
+            loopsUsed: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "model-call-start";
+            runId: string;
+            taskId: string;
+            loop: number;
+            attempt: number;
+            provider: string;
+            modelId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "model-call-fail";
+            runId: string;
+            taskId: string;
+            loop: number;
+            attempt: number;
+            failure: components["schemas"]["Failure"];
+            willRetry: boolean;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "model-call-finish";
+            runId: string;
+            taskId: string;
+            loop: number;
+            /** @enum {string} */
+            finishReason: "stop" | "tool-calls" | "length" | "content-filter" | "other";
+            usage: components["schemas"]["Usage"];
+            toolCalls: number;
+            /** @description The provider's id of the response and the model that answered, when it gave them. */
+            response?: {
+                id?: string;
+                modelId?: string;
+            };
+            model?: components["schemas"]["ModelIdentity"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "model-fallback";
+            runId: string;
+            taskId: string;
+            loop: number;
+            from: components["schemas"]["ModelIdentity"];
+            to: components["schemas"]["ModelIdentity"];
+            failure: components["schemas"]["Failure"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "tool-call-start";
+            runId: string;
+            taskId: string;
+            operationId: string;
+            toolName: string;
+            toolCallId?: string;
+            attempt: number;
+            arguments: unknown;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "tool-call-fail";
+            runId: string;
+            taskId: string;
+            operationId: string;
+            toolName: string;
+            attempt: number;
+            failure: components["schemas"]["Failure"];
+            retryAt: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "tool-call-finish";
+            runId: string;
+            taskId: string;
+            operationId: string;
+            toolName: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            content: string;
+            failure?: components["schemas"]["Failure"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "batch-join";
+            runId: string;
+            taskId: string;
+            loop: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "approval-request";
+            runId: string;
+            taskId: string;
+            approvalId: string;
+            toolName: string;
+            arguments: unknown;
+            reason: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "approval-decide";
+            runId: string;
+            approvalId: string;
+            approved: boolean;
+            decidedBy: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "supplement-accept";
+            runId: string;
+            supplementId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "supplement-consume";
+            runId: string;
+            taskId: string;
+            supplementIds: string[];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-start";
+            runId: string;
+            taskId: string;
+            role: string;
+            parentTaskId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-finish";
+            runId: string;
+            taskId: string;
+            role: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            failure?: components["schemas"]["Failure"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "answer-reject";
+            runId: string;
+            taskId: string;
+            loop: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "stop-request";
+            runId: string;
+            reason?: string;
+            requestedBy: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "run-finish";
+            runId: string;
+            result: components["schemas"]["AgentRunResult"];
+            sequence: number;
+        };
+        /** @description Why one attempt of a model or tool call failed (X-5): typed fields, never message text. */
+        Failure: {
+            /** @enum {string} */
+            kind: "timeout" | "stalled" | "connection" | "rate-limited" | "server" | "incomplete-output" | "invalid-request" | "authentication" | "unknown-outcome" | "invalid-arguments" | "unknown-tool" | "tool-error" | "invalid-result" | "executor-failed" | "denied";
+            message: string;
+            code?: string;
+            status?: number;
+            errorName?: string;
+            retryAfterMs?: number;
+            retryable?: boolean;
+        };
+        /** @description Tokens used. */
+        Usage: {
+            inputTokens: number;
+            outputTokens: number;
+            totalTokens: number;
+        };
+        /** @description A model of a fallback chain (N-15). */
+        ModelIdentity: {
+            provider: string;
+            modelId: string;
+        };
+        /** @description How an agent run ended (S-11). */
+        AgentRunResult: {
+            runId: string;
+            sessionId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "stopped";
+            output?: string;
+            /** @enum {string} */
+            reason?: "user-stop" | "run-timeout" | "loop-budget-exhausted" | "invalid-tool-calls" | "model-failed" | "compression-failed" | "over-window-after-compression" | "blocked" | "node-failed" | "step-limit-exceeded" | "write-conflict" | "loop-limit-reached";
+            failure?: components["schemas"]["Failure"];
+            loops: number;
+            usage: components["schemas"]["Usage"];
+            usageByModel?: {
+                [key: string]: components["schemas"]["Usage"];
+            };
+        };
+        /** @description An event of a workflow run, with its journal sequence. */
+        WorkflowRunEvent: {
+            /** @constant */
+            type: "workflow-start";
+            runId: string;
+            sessionId: string;
+            resumed: boolean;
+            epoch: number;
+            continues?: components["schemas"]["RunLineage"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "step-start";
+            runId: string;
+            step: number;
+            tasks: {
+                taskId: string;
+                node: string;
+            }[];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-start";
+            runId: string;
+            step: number;
+            taskId: string;
+            node: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-finish";
+            runId: string;
+            step: number;
+            taskId: string;
+            node: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "interrupted";
+            failure?: components["schemas"]["WorkflowTaskFailure"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-retry";
+            runId: string;
+            step: number;
+            taskId: string;
+            node: string;
+            attempt: number;
+            failure: components["schemas"]["WorkflowTaskFailure"];
+            waitMs: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "loop-limit";
+            runId: string;
+            step: number;
+            taskId: string;
+            loop: string;
+            iterations: number;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "agent-event";
+            runId: string;
+            taskId: string;
+            node: string;
+            event: components["schemas"]["AgentRunEvent"];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "agent-invoke";
+            runId: string;
+            step: number;
+            taskId: string;
+            node: string;
+            agentRunId: string;
+            agentSessionId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "stop-request";
+            runId: string;
+            reason?: string;
+            requestedBy: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "workflow-interrupt";
+            runId: string;
+            interrupts: components["schemas"]["WorkflowInterrupt"][];
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "workflow-finish";
+            runId: string;
+            result: components["schemas"]["WorkflowResult"];
+            sequence: number;
+        };
+        /** @description The earlier run a continued run starts from (`continueFrom`, `rerunFrom`). */
+        RunLineage: {
+            runId: string;
+            /** @constant */
+            from: "failure";
+        } | {
+            runId: string;
+            /** @constant */
+            from: "node";
+            node: string;
+            step: number;
+        };
+        /** @description Why a workflow task failed. */
+        WorkflowTaskFailure: {
+            node: string;
+            taskId: string;
+            /** @enum {string} */
+            kind: "tool-failed" | "invalid-arguments" | "invalid-result" | "agent-failed" | "invalid-state-update" | "undeclared-route" | "write-conflict" | "loop-limit-reached" | "node-error";
+            message: string;
+            failure?: components["schemas"]["Failure"];
+            agentRun?: {
+                runId: string;
+                /** @enum {string} */
+                status: "succeeded" | "failed" | "stopped";
+                /** @enum {string} */
+                reason?: "user-stop" | "run-timeout" | "loop-budget-exhausted" | "invalid-tool-calls" | "model-failed" | "compression-failed" | "over-window-after-compression" | "blocked" | "node-failed" | "step-limit-exceeded" | "write-conflict" | "loop-limit-reached";
+            };
+        };
+        /** @description A pending `interrupt()`: answer it with `resume` or `resumeById`. */
+        WorkflowInterrupt: {
+            id: string;
+            taskId: string;
+            node: string;
+            value: unknown;
+        };
+        /** @description How a workflow run ended, or that it waits for a resume (`interrupted`). */
+        WorkflowResult: {
+            runId: string;
+            sessionId: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "stopped" | "interrupted";
+            output?: {
+                [key: string]: unknown;
+            };
+            interrupts?: components["schemas"]["WorkflowInterrupt"][];
+            /** @enum {string} */
+            reason?: "user-stop" | "run-timeout" | "loop-budget-exhausted" | "step-limit-exceeded" | "node-failed" | "write-conflict" | "loop-limit-reached";
+            failure?: components["schemas"]["WorkflowTaskFailure"];
+            steps: number;
+            loops: number;
+            usage: components["schemas"]["Usage"];
+            loopLimits?: {
+                loop: string;
+                step: number;
+                iterations: number;
+            }[];
+            continues?: components["schemas"]["RunLineage"];
+        };
         PromptContent: {
             text: string;
         };

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
-import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
 import { RunTurn, useRunStream } from '../../runs/index.js';
 
@@ -29,10 +29,10 @@ export function DebugPanel({
   const [fieldError, setFieldError] = useState<string>();
   const [runIds, setRunIds] = useState<string[]>([]);
   const latestRunId = runIds.at(-1);
-  const stream = useRunStream(latestRunId);
+  const stream = useRunStream(latestRunId, 'agent');
   const eventCount = stream.events.length;
   useEffect(() => {
-    if (eventCount > 0 && latestRunId) void queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] });
+    if (eventCount > 0 && latestRunId) void queryClient.invalidateQueries({ queryKey: queryKeys.runView(latestRunId) });
   }, [eventCount, latestRunId, queryClient]);
 
   const start = useMutation({

@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import {
   DraftConflictAlert,
@@ -39,15 +39,15 @@ export function AgentEditorPage() {
   const queryClient = useQueryClient();
   const { app, stored } = useAppWithDraft(appId);
   const connections = useQuery({
-    queryKey: ['connections', spaceId],
+    queryKey: queryKeys.connections(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
   });
   const resources = useQuery({
-    queryKey: ['resources', spaceId, 'all'],
+    queryKey: queryKeys.resources(spaceId, 'all'),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/resources', { params: { path: { spaceId } } })),
   });
   const builtIns = useQuery({
-    queryKey: ['built-in-tools', spaceId],
+    queryKey: queryKeys.builtInTools(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/built-in-tools', { params: { path: { spaceId } } })),
   });
   const [edit, setEdit] = useState<Edit | undefined>();
@@ -80,7 +80,7 @@ export function AgentEditorPage() {
       }
       if (error instanceof ApiProblem) setIssues(error.issues);
       // A role taken away since the page loaded: the refusal stays on screen and the page turns read-only.
-      if (error instanceof ApiProblem && error.status === 403) void queryClient.invalidateQueries({ queryKey: ['me'] });
+      if (error instanceof ApiProblem && error.status === 403) void queryClient.invalidateQueries({ queryKey: queryKeys.me() });
     },
   });
   const validate = useMutation({
@@ -92,7 +92,7 @@ export function AgentEditorPage() {
     setEdit(undefined);
     setConflict(undefined);
     save.reset();
-    await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.draft(appId) });
   };
   const overwrite = () => {
     if (current && conflict !== undefined) save.mutate({ ...current, revision: conflict });

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert, TextAreaField } from '../../components/index.js';
 
 /**
@@ -34,8 +34,8 @@ export function PublishDialog({
     onSuccess: () => {
       setNotes('');
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['releases', appId] }),
-        queryClient.invalidateQueries({ queryKey: ['app', appId] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.releases(appId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.app(appId) }),
       ]);
     },
     onError: onRefused,

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextField,
 } from '../../components/index.js';
@@ -22,11 +24,11 @@ export function ApiKeysPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const keys = useQuery({
-    queryKey: ['space-keys', spaceId],
+    queryKey: queryKeys.spaceKeys(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/api-keys', { params: { path: { spaceId } } })),
     enabled: access.canAdminister,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['space-keys', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.spaceKeys(spaceId) });
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [secret, setSecret] = useState<{ name: string; value: string } | undefined>();
@@ -54,15 +56,13 @@ export function ApiKeysPage() {
 
   if (!access.canAdminister) {
     return (
-      <>
-        <PageHeader title="API keys" />
+      <PageShell title="API keys">
         <p>Only admins and owners see and create space API keys.</p>
-      </>
+      </PageShell>
     );
   }
   return (
-    <>
-      <PageHeader title="API keys" />
+    <PageShell title="API keys" problem={keys.error ?? revoke.error}>
       {secret ? (
         <div className="alert alert-success" role="status">
           <p>
@@ -80,55 +80,43 @@ export function ApiKeysPage() {
           </button>
         </div>
       ) : null}
-      <ProblemAlert problem={keys.error ?? revoke.error} />
-      <table className="table">
-        <caption className="visually-hidden">API keys of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Last used</th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data?.keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{key.createdBy.email ?? key.createdBy.id}</td>
-              <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
-              <td>{key.revokedAt ? 'revoked' : 'active'}</td>
-              <td>
-                {key.revokedAt ? null : (
-                  <button type="button" className="button-danger" onClick={() => revoke.mutate(key.id)}>
-                    Revoke <span className="visually-hidden">{key.name}</span>
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <section aria-labelledby="new-key" className="card">
-        <h2 id="new-key">New space key</h2>
-        <form ref={form} onSubmit={submit} noValidate className="inline-form">
-          <TextField
-            label="Key name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <button type="submit" className="button-primary" disabled={create.isPending}>
-            Create key
-          </button>
-        </form>
-        <ProblemAlert problem={create.error} />
-      </section>
-    </>
+      <DataTable
+        caption="API keys of this space"
+        columns={[
+          { header: 'Name', cell: (key) => key.name },
+          { header: 'Prefix', cell: (key) => <code>{key.prefix}…</code> },
+          { header: 'Created by', cell: (key) => key.createdBy.email ?? key.createdBy.id },
+          { header: 'Last used', cell: (key) => (key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never') },
+          { header: 'State', cell: (key) => (key.revokedAt ? 'revoked' : 'active') },
+          {
+            header: 'Actions',
+            cell: (key) =>
+              key.revokedAt ? null : (
+                <button type="button" className="button-danger" onClick={() => revoke.mutate(key.id)}>
+                  Revoke <span className="visually-hidden">{key.name}</span>
+                </button>
+              ),
+          },
+        ]}
+        rows={keys.data?.keys}
+        rowKey={(key) => key.id}
+      />
+      <FormCard
+        id="new-key"
+        title="New space key"
+        formRef={form}
+        onSubmit={submit}
+        mutation={create}
+        submitLabel="Create key"
+        inline
+      >
+        <TextField
+          label="Key name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+        />
+      </FormCard>
+    </PageShell>
   );
 }

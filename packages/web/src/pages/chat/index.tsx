@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { queryKeys } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import { isTerminal, RunTurn, useApp, useRunStream, useSession } from '../../runs/index.js';
 import { Composer } from './composer.js';
@@ -26,7 +27,7 @@ export function ChatPage() {
   const [started, setStarted] = useState<{ runId: string; sessionId: string }>();
   const startedRunId = started && started.sessionId === sessionId ? started.runId : undefined;
   const latestRunId = startedRunId ?? runs.at(-1)?.id;
-  const stream = useRunStream(latestRunId);
+  const stream = useRunStream(latestRunId, 'agent');
   const latestEntry = runs.find((run) => run.id === latestRunId);
   const finished = stream.events.some((event) => event.type === 'run-finish');
   const active = Boolean(latestRunId) && !finished && !(latestEntry && isTerminal(latestEntry.status) && !startedRunId);
@@ -35,8 +36,8 @@ export function ChatPage() {
   const eventCount = stream.events.length;
   useEffect(() => {
     if (eventCount === 0 || !latestRunId) return;
-    void queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] });
-    if (finished) void queryClient.invalidateQueries({ queryKey: ['session', sessionId] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.runView(latestRunId) });
+    if (finished) void queryClient.invalidateQueries({ queryKey: queryKeys.session(sessionId) });
   }, [eventCount, finished, latestRunId, sessionId, queryClient]);
 
   const base = `/spaces/${spaceId}/agents/${appId}`;
@@ -48,8 +49,8 @@ export function ChatPage() {
       setStarted({ runId: sent.runId, sessionId: sent.sessionId });
       if (sent.sessionId !== sessionId) setSearch({ session: sent.sessionId });
     }
-    await queryClient.invalidateQueries({ queryKey: ['session', sent.sessionId] });
-    await queryClient.invalidateQueries({ queryKey: ['run-view', sent.runId] });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.session(sent.sessionId) });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.runView(sent.runId) });
     return sent;
   };
 
@@ -81,7 +82,7 @@ export function ChatPage() {
             canEnd={active}
             send={send}
             end={() =>
-              endRun(latestRunId ?? '').then(() => queryClient.invalidateQueries({ queryKey: ['run-view', latestRunId] }))
+              endRun(latestRunId ?? '').then(() => queryClient.invalidateQueries({ queryKey: queryKeys.runView(latestRunId) }))
             }
           />
         </section>

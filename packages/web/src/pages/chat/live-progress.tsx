@@ -1,4 +1,4 @@
-import { progressOf, type RunStream } from '../../runs/index.js';
+import { type AgentRunEvent, progressOf, type RunStream } from '../../runs/index.js';
 
 const connectionWords = {
   connecting: 'Connecting to the run…',
@@ -12,7 +12,7 @@ const connectionWords = {
  * character streaming): loops, model calls, tool calls and executor tasks, and the state of the
  * connection, including a re-attach after a drop or a reload (with the sequence it resumed after).
  */
-export function LiveProgress({ stream }: { stream: RunStream }) {
+export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
   const progress = progressOf(stream.events);
   return (
     <section className="card live-progress" aria-labelledby="progress-title">
@@ -32,6 +32,18 @@ export function LiveProgress({ stream }: { stream: RunStream }) {
         <dt>Events</dt>
         <dd>{stream.events.length}</dd>
       </dl>
+      {progress.fallbacks.length > 0 ? (
+        <>
+          <h3>Model fallbacks</h3>
+          <ul className="item-list">
+            {progress.fallbacks.map((fallback) => (
+              <li key={fallback.sequence}>
+                <code>{fallback.from}</code> → <code>{fallback.to}</code>: {fallback.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {progress.tools.length > 0 ? (
         <>
           <h3>Tool calls</h3>

@@ -1,17 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, type Schema, unwrap } from '../../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   SelectField,
   TextAreaField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -31,15 +32,13 @@ export function ConnectionsPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const connections = useQuery({
-    queryKey: ['connections', spaceId],
+    queryKey: queryKeys.connections(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['connections', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.connections(spaceId) });
 
   return (
-    <>
-      <PageHeader title="Model connections" />
-      <ProblemAlert problem={connections.error} />
+    <PageShell title="Model connections" problem={connections.error}>
       {connections.data?.connections.length === 0 ? <p>No model connection yet.</p> : null}
       {connections.data?.connections.map((connection) => (
         <ConnectionCard
@@ -55,7 +54,7 @@ export function ConnectionsPage() {
       ) : (
         <p className="field-hint">Only admins and owners manage model connections.</p>
       )}
-    </>
+    </PageShell>
   );
 }
 
@@ -101,42 +100,30 @@ function ConnectionCard({
       </h2>
       {connection.baseUrl ? <p>Base URL: {connection.baseUrl}</p> : null}
       <p>Models: {connection.models.map((model) => model.modelId).join(', ') || 'none listed'}</p>
-      <table className="table">
-        <caption>Keys (masked)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Key</th>
-            <th scope="col">In use</th>
-          </tr>
-        </thead>
-        <tbody>
-          {connection.keys.map((key) => (
-            <tr key={key.id}>
-              <td>{key.label}</td>
-              <td>
-                <code>{key.mask}</code>
-              </td>
-              <td>
-                {key.active ? (
-                  'active'
-                ) : canManage ? (
-                  <button type="button" className="button-quiet" onClick={() => activate.mutate(key.id)}>
-                    Make active <span className="visually-hidden">{key.label}</span>
-                  </button>
-                ) : (
-                  'inactive'
-                )}
-              </td>
-            </tr>
-          ))}
-          {connection.keys.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No key{connection.provider === 'offline-demo' ? ' needed' : ''}.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Keys (masked)"
+        showCaption
+        columns={[
+          { header: 'Label', cell: (key) => key.label },
+          { header: 'Key', cell: (key) => <code>{key.mask}</code> },
+          {
+            header: 'In use',
+            cell: (key) =>
+              key.active ? (
+                'active'
+              ) : canManage ? (
+                <button type="button" className="button-quiet" onClick={() => activate.mutate(key.id)}>
+                  Make active <span className="visually-hidden">{key.label}</span>
+                </button>
+              ) : (
+                'inactive'
+              ),
+          },
+        ]}
+        rows={connection.keys}
+        rowKey={(key) => key.id}
+        empty={`No key${connection.provider === 'offline-demo' ? ' needed' : ''}.`}
+      />
       <ProblemAlert problem={activate.error} />
       {canManage ? (
         <div className="inline-form">
@@ -170,8 +157,7 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   const [keyValue, setKeyValue] = useState('');
   const [models, setModels] = useState('');
   const [fallback, setFallback] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -206,66 +192,65 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
       'key.value': provider !== 'offline-demo' && !keyValue ? 'This provider needs an API key.' : undefined,
       models: models.split(',').some((model) => model.trim()) ? undefined : 'List at least one model id.',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
   return (
-    <section aria-labelledby="new-connection" className="card">
-      <h2 id="new-connection">New model connection</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value as Provider)}>
-            {Object.entries(providerLabels).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Base URL (optional)"
-            value={baseUrl}
-            onChange={(event) => setBaseUrl(event.target.value)}
-            error={fieldMessage(errors, create.error, 'baseUrl')}
-          />
-          <TextField
-            label="Models (comma-separated ids)"
-            value={models}
-            onChange={(event) => setModels(event.target.value)}
-            error={fieldMessage(errors, create.error, 'models')}
-            hint="The catalogue agents choose their model from, e.g. offline-demo-1."
-          />
-          <TextField label="Key label" value={keyLabel} onChange={(event) => setKeyLabel(event.target.value)} />
-          <TextField
-            label="API key"
-            type="password"
-            autoComplete="off"
-            value={keyValue}
-            onChange={(event) => setKeyValue(event.target.value)}
-            error={fieldMessage(errors, create.error, 'key.value')}
-            hint="Stored encrypted; shown masked from now on."
-          />
-        </div>
-        {provider === 'offline-demo' ? (
-          <TextAreaField
-            label="Demo fallback reply"
-            value={fallback}
-            onChange={(event) => setFallback(event.target.value)}
-            rows={2}
-            hint="What the offline model answers when no rule matches."
-          />
-        ) : null}
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create connection
-        </button>
-      </form>
-    </section>
+    <FormCard
+      id="new-connection"
+      title="New model connection"
+      formRef={form}
+      onSubmit={submit}
+      mutation={create}
+      submitLabel="Create connection"
+    >
+      <div className="form-grid">
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+        />
+        <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value as Provider)}>
+          {Object.entries(providerLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Base URL (optional)"
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+          error={fieldMessage(errors, create.error, 'baseUrl')}
+        />
+        <TextField
+          label="Models (comma-separated ids)"
+          value={models}
+          onChange={(event) => setModels(event.target.value)}
+          error={fieldMessage(errors, create.error, 'models')}
+          hint="The catalogue agents choose their model from, e.g. offline-demo-1."
+        />
+        <TextField label="Key label" value={keyLabel} onChange={(event) => setKeyLabel(event.target.value)} />
+        <TextField
+          label="API key"
+          type="password"
+          autoComplete="off"
+          value={keyValue}
+          onChange={(event) => setKeyValue(event.target.value)}
+          error={fieldMessage(errors, create.error, 'key.value')}
+          hint="Stored encrypted; shown masked from now on."
+        />
+      </div>
+      {provider === 'offline-demo' ? (
+        <TextAreaField
+          label="Demo fallback reply"
+          value={fallback}
+          onChange={(event) => setFallback(event.target.value)}
+          rows={2}
+          hint="What the offline model answers when no rule matches."
+        />
+      ) : null}
+    </FormCard>
   );
 }

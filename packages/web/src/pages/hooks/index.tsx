@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { DataTable, PageShell } from '../../components/index.js';
 import { hookTriggers, useHookContents, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { NewHookForm } from './new-hook-form.js';
@@ -15,65 +15,49 @@ export function HooksPage() {
   const hooks = useResources(spaceId, 'hook');
   const list = hooks.data?.resources ?? [];
   const { contents, error } = useHookContents(spaceId, list);
+  // In run order of their trigger points; a hook whose content is not read yet waits.
+  const rows = hookTriggers.flatMap(({ trigger, toolCalls }) =>
+    list
+      .filter((hook) => contents.get(hook.id)?.trigger === trigger)
+      .map((hook) => ({ hook, trigger, toolCalls, content: contents.get(hook.id) })),
+  );
   return (
-    <>
-      <PageHeader title="Hooks" />
-      <ProblemAlert problem={hooks.error ?? error} />
-      <table className="table">
-        <caption className="visually-hidden">Hooks of this space by trigger point</caption>
-        <thead>
-          <tr>
-            <th scope="col">Trigger point</th>
-            <th scope="col">Hook</th>
-            <th scope="col">Sent to</th>
-            <th scope="col">Applies to</th>
-            <th scope="col">If it fails</th>
-            <th scope="col">Version</th>
-          </tr>
-        </thead>
-        <tbody>
-          {hookTriggers.flatMap(({ trigger, toolCalls }) =>
-            list
-              .filter((hook) => contents.get(hook.id)?.trigger === trigger)
-              .map((hook) => {
-                const content = contents.get(hook.id);
-                return (
-                  <tr key={hook.id}>
-                    <td>
-                      <code>{trigger}</code>
-                    </td>
-                    <td>
-                      {hook.name}
-                      {hook.description ? <span className="field-hint"> — {hook.description}</span> : null}
-                    </td>
-                    <td>
-                      <code>{content?.url}</code>
-                    </td>
-                    <td>
-                      {toolCalls
-                        ? content?.matcher?.length
-                          ? content.matcher.join(', ')
-                          : 'every tool call'
-                        : 'not a tool trigger point'}
-                    </td>
-                    <td>{content?.failClosed ? 'deny (fail closed)' : 'skipped'}</td>
-                    <td>v{hook.latestVersion}</td>
-                  </tr>
-                );
-              }),
-          )}
-          {hooks.isSuccess && list.length === 0 ? (
-            <tr>
-              <td colSpan={6}>No hook yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title="Hooks" problem={hooks.error ?? error}>
+      <DataTable
+        caption="Hooks of this space by trigger point"
+        columns={[
+          { header: 'Trigger point', cell: ({ trigger }) => <code>{trigger}</code> },
+          {
+            header: 'Hook',
+            cell: ({ hook }) => (
+              <>
+                {hook.name}
+                {hook.description ? <span className="field-hint"> — {hook.description}</span> : null}
+              </>
+            ),
+          },
+          { header: 'Sent to', cell: ({ content }) => <code>{content?.url}</code> },
+          {
+            header: 'Applies to',
+            cell: ({ toolCalls, content }) =>
+              toolCalls
+                ? content?.matcher?.length
+                  ? content.matcher.join(', ')
+                  : 'every tool call'
+                : 'not a tool trigger point',
+          },
+          { header: 'If it fails', cell: ({ content }) => (content?.failClosed ? 'deny (fail closed)' : 'skipped') },
+          { header: 'Version', cell: ({ hook }) => `v${hook.latestVersion}` },
+        ]}
+        rows={hooks.isSuccess ? rows : undefined}
+        rowKey={({ hook }) => hook.id}
+        empty={list.length === 0 ? 'No hook yet.' : undefined}
+      />
       {access.canEdit ? (
         <NewHookForm spaceId={spaceId} onCreated={hooks.refresh} />
       ) : (
         <p className="field-hint">Viewers cannot change hooks.</p>
       )}
-    </>
+    </PageShell>
   );
 }

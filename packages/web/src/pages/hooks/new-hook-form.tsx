@@ -4,12 +4,12 @@ import { api, unwrap } from '../../api/index.js';
 import {
   CheckboxField,
   type FieldErrors,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  ProblemAlert,
+  NameAndDescription,
   SelectField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { type HookTrigger, hookTriggers, isHookTrigger } from '../../resources/index.js';
 
@@ -28,8 +28,7 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
   const [matcher, setMatcher] = useState('');
   const [timeout, setTimeoutText] = useState('10000');
   const [failClosed, setFailClosed] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const toolTrigger = hookTriggers.find((item) => item.trigger === trigger)?.toolCalls ?? false;
   const matched = matcher
     .split(',')
@@ -80,72 +79,62 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           ? undefined
           : 'A whole number of milliseconds from 100 to 600000.',
     };
-    setErrors(found);
-    if (hasErrors(found) || !isHookTrigger(trigger)) return focusFirstInvalid(form.current);
-    create.mutate(trigger);
+    if (accept(found) && isHookTrigger(trigger)) create.mutate(trigger);
   };
   return (
-    <section className="card" aria-labelledby="new-hook">
-      <h2 id="new-hook">New hook</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-          <SelectField
-            label="Trigger point"
-            value={trigger}
-            hint={hookTriggers.find((item) => item.trigger === trigger)?.when}
-            onChange={(event) => setTrigger(event.target.value as HookTrigger | '')}
-            error={fieldMessage(errors, create.error, 'content.trigger')}
-          >
-            <option value="">Choose…</option>
-            {hookTriggers.map((item) => (
-              <option key={item.trigger} value={item.trigger}>
-                {item.trigger}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="URL"
-            value={url}
-            hint="The platform POSTs the step (and the run's identity) here as JSON and reads the decision from the answer."
-            onChange={(event) => setUrl(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.url')}
-          />
-          {toolTrigger ? (
-            <TextField
-              label="Applies to tools"
-              value={matcher}
-              hint="Tool names or patterns separated by commas, such as write_file, http_*. Empty: every tool call."
-              onChange={(event) => setMatcher(event.target.value)}
-              error={fieldMessage(errors, create.error, 'content.matcher')}
-            />
-          ) : null}
-          <TextField
-            label="Timeout (ms)"
-            inputMode="numeric"
-            value={timeout}
-            hint="Platform default: 10000. A hook that does not answer in time has failed."
-            onChange={(event) => setTimeoutText(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.timeoutMs')}
-          />
-        </div>
-        <CheckboxField
-          label="Deny the step when the hook fails (fail closed)"
-          hint="Otherwise a failed hook is skipped and the step goes on."
-          checked={failClosed}
-          onChange={(event) => setFailClosed(event.target.checked)}
+    <FormCard id="new-hook" title="New hook" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create hook">
+      <NameAndDescription
+        name={name}
+        onName={setName}
+        nameError={fieldMessage(errors, create.error, 'name')}
+        description={description}
+        onDescription={setDescription}
+      >
+        <SelectField
+          label="Trigger point"
+          value={trigger}
+          hint={hookTriggers.find((item) => item.trigger === trigger)?.when}
+          onChange={(event) => setTrigger(event.target.value as HookTrigger | '')}
+          error={fieldMessage(errors, create.error, 'content.trigger')}
+        >
+          <option value="">Choose…</option>
+          {hookTriggers.map((item) => (
+            <option key={item.trigger} value={item.trigger}>
+              {item.trigger}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="URL"
+          value={url}
+          hint="The platform POSTs the step (and the run's identity) here as JSON and reads the decision from the answer."
+          onChange={(event) => setUrl(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.url')}
         />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create hook
-        </button>
-      </form>
-    </section>
+        {toolTrigger ? (
+          <TextField
+            label="Applies to tools"
+            value={matcher}
+            hint="Tool names or patterns separated by commas, such as write_file, http_*. Empty: every tool call."
+            onChange={(event) => setMatcher(event.target.value)}
+            error={fieldMessage(errors, create.error, 'content.matcher')}
+          />
+        ) : null}
+        <TextField
+          label="Timeout (ms)"
+          inputMode="numeric"
+          value={timeout}
+          hint="Platform default: 10000. A hook that does not answer in time has failed."
+          onChange={(event) => setTimeoutText(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.timeoutMs')}
+        />
+      </NameAndDescription>
+      <CheckboxField
+        label="Deny the step when the hook fails (fail closed)"
+        hint="Otherwise a failed hook is skipped and the step goes on."
+        checked={failClosed}
+        onChange={(event) => setFailClosed(event.target.checked)}
+      />
+    </FormCard>
   );
 }

@@ -3,17 +3,17 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
-  ProblemAlert,
+  PageShell,
   SelectField,
   TextAreaField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
-import { useResources } from '../../resources/index.js';
+import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -25,37 +25,16 @@ export function HttpToolsPage() {
   const access = useSpaceAccess(spaceId);
   const tools = useResources(spaceId, 'tool');
   return (
-    <>
-      <PageHeader title="HTTP tools" />
-      <ProblemAlert problem={tools.error} />
-      <table className="table">
-        <caption className="visually-hidden">HTTP tools of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tool name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Version</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tools.data?.resources.map((tool) => (
-            <tr key={tool.id}>
-              <td>
-                <code>{tool.name}</code>
-              </td>
-              <td>{tool.description}</td>
-              <td>v{tool.latestVersion}</td>
-            </tr>
-          ))}
-          {tools.data?.resources.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No HTTP tool yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title="HTTP tools" problem={tools.error}>
+      <DataTable
+        caption="HTTP tools of this space"
+        columns={resourceColumns('Tool name')}
+        rows={tools.data?.resources}
+        rowKey={(tool) => tool.id}
+        empty="No HTTP tool yet."
+      />
       {access.canEdit ? <NewToolForm spaceId={spaceId} onCreated={tools.refresh} /> : null}
-    </>
+    </PageShell>
   );
 }
 
@@ -66,8 +45,7 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
   const [url, setUrl] = useState('');
   const [parameters, setParameters] = useState(exampleParameters);
   const [timeout, setTimeoutText] = useState('30000');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: (parsed: Record<string, unknown>) =>
       unwrap(
@@ -115,63 +93,54 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       'content.parameters': parametersError,
       'content.timeoutMs': Number.isInteger(Number(timeout)) && Number(timeout) >= 100 ? undefined : 'At least 100 ms.',
     };
-    setErrors(found);
-    if (hasErrors(found) || !parsed) return focusFirstInvalid(form.current);
-    create.mutate(parsed);
+    if (accept(found, parsed !== undefined) && parsed) create.mutate(parsed);
   };
   return (
-    <section className="card" aria-labelledby="new-tool">
-      <h2 id="new-tool">New HTTP tool</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Tool name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
-          />
-          <SelectField
-            label="Method"
-            value={method}
-            onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
-          >
-            {methods.map((item) => (
-              <option key={item}>{item}</option>
-            ))}
-          </SelectField>
-          <TextField
-            label="URL"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.request.url')}
-          />
-          <TextField
-            label="Timeout (ms)"
-            inputMode="numeric"
-            value={timeout}
-            onChange={(event) => setTimeoutText(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.timeoutMs')}
-          />
-        </div>
-        <TextAreaField
-          label="Parameters (JSON Schema)"
-          rows={6}
-          className="code"
-          value={parameters}
-          onChange={(event) => setParameters(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.parameters')}
+    <FormCard id="new-tool" title="New HTTP tool" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create tool">
+      <div className="form-grid">
+        <TextField
+          label="Tool name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
         />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create tool
-        </button>
-      </form>
-    </section>
+        <TextField
+          label="Description"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
+        />
+        <SelectField
+          label="Method"
+          value={method}
+          onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
+        >
+          {methods.map((item) => (
+            <option key={item}>{item}</option>
+          ))}
+        </SelectField>
+        <TextField
+          label="URL"
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.request.url')}
+        />
+        <TextField
+          label="Timeout (ms)"
+          inputMode="numeric"
+          value={timeout}
+          onChange={(event) => setTimeoutText(event.target.value)}
+          error={fieldMessage(errors, create.error, 'content.timeoutMs')}
+        />
+      </div>
+      <TextAreaField
+        label="Parameters (JSON Schema)"
+        rows={6}
+        className="code"
+        value={parameters}
+        onChange={(event) => setParameters(event.target.value)}
+        error={fieldMessage(errors, create.error, 'content.parameters')}
+      />
+    </FormCard>
   );
 }

@@ -3,12 +3,14 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
+  FormCard,
   fieldMessage,
   focusFirstInvalid,
   hasErrors,
   Notice,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextAreaField,
   TextField,
@@ -101,9 +103,7 @@ export function McpServersPage() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const selected = servers.data?.resources.find((resource) => resource.id === selectedId);
   return (
-    <>
-      <PageHeader title="MCP servers" />
-      <ProblemAlert problem={servers.error} />
+    <PageShell title="MCP servers" problem={servers.error}>
       <ResourceList
         resources={servers.data?.resources}
         selectedId={selectedId}
@@ -124,7 +124,7 @@ export function McpServersPage() {
       ) : (
         <p className="field-hint">Viewers cannot change MCP servers.</p>
       )}
-    </>
+    </PageShell>
   );
 }
 
@@ -214,31 +214,21 @@ function ServerPanel({
 /** The tools a test call found: what workflows name (`tool`) and what an agent's model sees. */
 function ToolList({ result }: { result: Schema<'ResourceTestResult'> }) {
   return (
-    <table className="table">
-      <caption>
-        {result.tools.length} tool{result.tools.length === 1 ? '' : 's'} of <code>{result.server}</code>
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Tool</th>
-          <th scope="col">Agents’ model sees</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {result.tools.map((tool) => (
-          <tr key={tool.name}>
-            <td>
-              <code>{tool.name}</code>
-            </td>
-            <td>
-              <code>{tool.modelName}</code>
-            </td>
-            <td>{tool.description}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      caption={
+        <>
+          {result.tools.length} tool{result.tools.length === 1 ? '' : 's'} of <code>{result.server}</code>
+        </>
+      }
+      showCaption
+      columns={[
+        { header: 'Tool', cell: (tool) => <code>{tool.name}</code> },
+        { header: 'Agents’ model sees', cell: (tool) => <code>{tool.modelName}</code> },
+        { header: 'Description', cell: (tool) => tool.description },
+      ]}
+      rows={result.tools}
+      rowKey={(tool) => tool.name}
+    />
   );
 }
 
@@ -272,25 +262,25 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     create.mutate(checked.content);
   };
   return (
-    <section className="card" aria-labelledby="new-mcp-server">
-      <h2 id="new-mcp-server">New MCP server</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-            hint="Agents’ models see its tools as <name>__<tool>."
-          />
-          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-        </div>
-        <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create MCP server
-        </button>
-      </form>
-    </section>
+    <FormCard
+      id="new-mcp-server"
+      title="New MCP server"
+      formRef={form}
+      onSubmit={submit}
+      mutation={create}
+      submitLabel="Create MCP server"
+    >
+      <div className="form-grid">
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={fieldMessage(errors, create.error, 'name')}
+          hint="Agents’ models see its tools as <name>__<tool>."
+        />
+        <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+      </div>
+      <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
+    </FormCard>
   );
 }

@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import {
-  type FieldErrors,
+  DataTable,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   SelectField,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { type SpaceRole, useSpaceAccess } from '../../session/index.js';
 
@@ -22,14 +22,13 @@ export function MembersPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const members = useQuery({
-    queryKey: ['members', spaceId],
+    queryKey: queryKeys.members(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/members', { params: { path: { spaceId } } })),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['members', spaceId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.members(spaceId) });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<SpaceRole>('editor');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const add = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces/{spaceId}/members', { params: { path: { spaceId } }, body: { email, role } })),
     onSuccess: () => {
@@ -55,82 +54,74 @@ export function MembersPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = { email: email.includes('@') ? undefined : 'Enter the email of an existing user.' };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     add.mutate();
   };
 
   return (
-    <>
-      <PageHeader title="Members" />
-      <ProblemAlert problem={members.error} />
+    <PageShell title="Members" problem={members.error}>
       <ProblemAlert problem={change.error ?? remove.error} />
-      <table className="table">
-        <caption className="visually-hidden">Members of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.data?.members.map((member) => (
-            <tr key={member.userId}>
-              <td>{member.email}</td>
-              <td>{member.displayName}</td>
-              <td>
-                {access.canAdminister ? (
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
-                  >
-                    {roles.map((item) => (
-                      <option key={item}>{item}</option>
-                    ))}
-                  </select>
-                ) : (
-                  member.role
-                )}
-              </td>
-              <td>
-                {access.canAdminister ? (
-                  <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
-                    Remove <span className="visually-hidden">{member.email}</span>
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Members of this space"
+        columns={[
+          { header: 'Email', cell: (member) => member.email },
+          { header: 'Name', cell: (member) => member.displayName },
+          {
+            header: 'Role',
+            cell: (member) =>
+              access.canAdminister ? (
+                <select
+                  aria-label={`Role of ${member.email}`}
+                  value={member.role}
+                  onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
+                >
+                  {roles.map((item) => (
+                    <option key={item}>{item}</option>
+                  ))}
+                </select>
+              ) : (
+                member.role
+              ),
+          },
+          {
+            header: 'Actions',
+            cell: (member) =>
+              access.canAdminister ? (
+                <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
+                  Remove <span className="visually-hidden">{member.email}</span>
+                </button>
+              ) : null,
+          },
+        ]}
+        rows={members.data?.members}
+        rowKey={(member) => member.userId}
+      />
       {access.canAdminister ? (
-        <section aria-labelledby="add-member" className="card">
-          <h2 id="add-member">Add a member</h2>
-          <form ref={form} onSubmit={submit} noValidate className="inline-form">
-            <TextField
-              label="Email"
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              error={fieldMessage(errors, add.error, 'email')}
-            />
-            <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
-              {roles.map((item) => (
-                <option key={item}>{item}</option>
-              ))}
-            </SelectField>
-            <button type="submit" className="button-primary" disabled={add.isPending}>
-              Add member
-            </button>
-          </form>
-          <ProblemAlert problem={add.error} />
-        </section>
+        <FormCard
+          id="add-member"
+          title="Add a member"
+          formRef={form}
+          onSubmit={submit}
+          mutation={add}
+          submitLabel="Add member"
+          inline
+        >
+          <TextField
+            label="Email"
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={fieldMessage(errors, add.error, 'email')}
+          />
+          <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
+            {roles.map((item) => (
+              <option key={item}>{item}</option>
+            ))}
+          </SelectField>
+        </FormCard>
       ) : (
         <p className="field-hint">Only admins and owners manage members.</p>
       )}
-    </>
+    </PageShell>
   );
 }

@@ -4,14 +4,14 @@ import { useParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
   type FieldErrors,
+  FormCard,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
+  NameAndDescription,
   Notice,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextAreaField,
-  TextField,
+  useFieldChecks,
 } from '../../components/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
@@ -27,9 +27,7 @@ export function PromptsPage() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const selected = prompts.data?.resources.find((resource) => resource.id === selectedId);
   return (
-    <>
-      <PageHeader title="Prompts" />
-      <ProblemAlert problem={prompts.error} />
+    <PageShell title="Prompts" problem={prompts.error}>
       <ResourceList
         resources={prompts.data?.resources}
         selectedId={selectedId}
@@ -50,7 +48,7 @@ export function PromptsPage() {
       ) : (
         <p className="field-hint">Viewers cannot change prompts.</p>
       )}
-    </>
+    </PageShell>
   );
 }
 
@@ -113,8 +111,7 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [text, setText] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -136,36 +133,26 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
       name: name.trim() ? undefined : 'Give the prompt a name.',
       'content.text': text.trim() ? undefined : 'Write the prompt text.',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
   return (
-    <section className="card" aria-labelledby="new-prompt">
-      <h2 id="new-prompt">New prompt</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        <div className="form-grid">
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
-          <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
-        </div>
-        <TextAreaField
-          label="Text"
-          rows={5}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.text')}
-          hint="Use {{name}} for prompt variables."
-        />
-        <ProblemAlert problem={create.error} />
-        <button type="submit" className="button-primary" disabled={create.isPending}>
-          Create prompt
-        </button>
-      </form>
-    </section>
+    <FormCard id="new-prompt" title="New prompt" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create prompt">
+      <NameAndDescription
+        name={name}
+        onName={setName}
+        nameError={fieldMessage(errors, create.error, 'name')}
+        description={description}
+        onDescription={setDescription}
+      />
+      <TextAreaField
+        label="Text"
+        rows={5}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        error={fieldMessage(errors, create.error, 'content.text')}
+        hint="Use {{name}} for prompt variables."
+      />
+    </FormCard>
   );
 }

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { CheckboxField, PageHeader, ProblemAlert, SelectField } from '../../components/index.js';
+import { queryKeys } from '../../api/index.js';
+import { CheckboxField, DataTable, PageShell, SelectField } from '../../components/index.js';
 import { endingInWords, fetchRunLog, RunStatusBadge, useApp } from '../../runs/index.js';
 
 const statusFilters = [
@@ -30,7 +31,7 @@ export function RunLogPage() {
   };
   const app = useApp(appId);
   const log = useInfiniteQuery({
-    queryKey: ['run-log', appId, status, withDebugRuns],
+    queryKey: queryKeys.runLog(appId, status, withDebugRuns),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => fetchRunLog(appId, status, pageParam, withDebugRuns),
     getNextPageParam: (page) => page.nextCursor,
@@ -39,12 +40,17 @@ export function RunLogPage() {
   const runs = log.data?.pages.flatMap((page) => page.runs) ?? [];
   const base = `/spaces/${spaceId}/agents/${appId}`;
   return (
-    <>
-      <PageHeader title={`Run log${app.data ? ` of ${app.data.app.name}` : ''}`}>
-        <Link to={`${base}/chat`}>Chat</Link>
-        <Link to={`${base}/sessions`}>Sessions</Link>
-      </PageHeader>
-      <ProblemAlert problem={app.error ?? log.error} title="The run log could not be read." />
+    <PageShell
+      title={`Run log${app.data ? ` of ${app.data.app.name}` : ''}`}
+      actions={
+        <>
+          <Link to={`${base}/chat`}>Chat</Link>
+          <Link to={`${base}/sessions`}>Sessions</Link>
+        </>
+      }
+      problem={app.error ?? log.error}
+      problemTitle="The run log could not be read."
+    >
       <div className="toolbar">
         <SelectField label="Status" value={status} onChange={(event) => setFilter('status', event.target.value)}>
           {statusFilters.map((filter) => (
@@ -59,22 +65,13 @@ export function RunLogPage() {
           onChange={(event) => setFilter('debug', event.target.checked ? 'include' : '')}
         />
       </div>
-      <table className="table">
-        <caption className="visually-hidden">Runs, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">How it ended</th>
-            <th scope="col">Loops</th>
-            <th scope="col">Session</th>
-            <th scope="col">Started</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id}>
-              <td>
+      <DataTable
+        caption="Runs, newest first"
+        columns={[
+          {
+            header: 'Run',
+            cell: (run) => (
+              <>
                 <Link to={`${base}/runs/${run.id}`}>{run.id}</Link>
                 {run.debug ? (
                   <>
@@ -82,30 +79,24 @@ export function RunLogPage() {
                     <span className="badge badge-muted">debug run of the draft</span>
                   </>
                 ) : null}
-              </td>
-              <td>
-                <RunStatusBadge status={run.status} />
-              </td>
-              <td>{endingInWords(run.status, run.reason) ?? 'not yet'}</td>
-              <td>{run.loops}</td>
-              <td>
-                <Link to={`${base}/sessions/${run.sessionId}`}>{run.sessionId}</Link>
-              </td>
-              <td>{new Date(run.createdAt).toLocaleString()}</td>
-            </tr>
-          ))}
-          {log.isSuccess && runs.length === 0 ? (
-            <tr>
-              <td colSpan={6}>{status ? 'No run with this status.' : 'No run yet.'}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Status', cell: (run) => <RunStatusBadge status={run.status} /> },
+          { header: 'How it ended', cell: (run) => endingInWords(run.status, run.reason) ?? 'not yet' },
+          { header: 'Loops', cell: (run) => run.loops },
+          { header: 'Session', cell: (run) => <Link to={`${base}/sessions/${run.sessionId}`}>{run.sessionId}</Link> },
+          { header: 'Started', cell: (run) => new Date(run.createdAt).toLocaleString() },
+        ]}
+        rows={log.isSuccess ? runs : undefined}
+        rowKey={(run) => run.id}
+        empty={status ? 'No run with this status.' : 'No run yet.'}
+      />
       {log.hasNextPage ? (
         <button type="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
           Older runs
         </button>
       ) : null}
-    </>
+    </PageShell>
   );
 }

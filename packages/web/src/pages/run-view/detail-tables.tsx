@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/index.js';
 import type { ApprovalView, CompressionView, HookChangeView, OperationView, SupplementView, TaskView } from '../../runs/index.js';
 
 const operationWords: Record<OperationView['status'], string> = {
@@ -24,37 +25,20 @@ export function OperationsTable({ operations, tasks }: { operations: OperationVi
       {operations.length === 0 ? (
         <p>No tool call in this run.</p>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Tool calls with their attempts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Role, loop</th>
-              <th scope="col">Arguments</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {operations.map((operation) => (
-              <tr key={operation.operationId} className={operation.status === 'unknown' ? 'row-warn' : undefined}>
-                <td>
-                  <code>{operation.toolName}</code>
-                </td>
-                <td>
-                  {roleOf(tasks, operation.taskId)}, loop {operation.loop}
-                </td>
-                <td>
-                  <code>{short(operation.arguments)}</code>
-                </td>
-                <td>{operation.attempts}</td>
-                <td>{operationWords[operation.status] ?? operation.status}</td>
-                <td>{operation.failure?.message ?? short(operation.content ?? '')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Tool calls with their attempts"
+          columns={[
+            { header: 'Tool', cell: (operation) => <code>{operation.toolName}</code> },
+            { header: 'Role, loop', cell: (operation) => `${roleOf(tasks, operation.taskId)}, loop ${operation.loop}` },
+            { header: 'Arguments', cell: (operation) => <code>{short(operation.arguments)}</code> },
+            { header: 'Attempts', cell: (operation) => operation.attempts },
+            { header: 'Outcome', cell: (operation) => operationWords[operation.status] ?? operation.status },
+            { header: 'Result', cell: (operation) => operation.failure?.message ?? short(operation.content ?? '') },
+          ]}
+          rows={operations}
+          rowKey={(operation) => operation.operationId}
+          rowClassName={(operation) => (operation.status === 'unknown' ? 'row-warn' : undefined)}
+        />
       )}
     </section>
   );
@@ -120,27 +104,19 @@ export function CompressionsTable({ compressions, tasks }: { compressions: Compr
       {compressions.length === 0 ? (
         <p>No compression in this run.</p>
       ) : (
-        <table className="table">
-          <caption className="visually-hidden">Compressions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Role</th>
-              <th scope="col">Messages summarised</th>
-              <th scope="col">Usage (not counted as loops)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {compressions.map((compression) => (
-              <tr key={`${compression.taskId}-${compression.coveredUpTo}`}>
-                <td>{roleOf(tasks, compression.taskId)}</td>
-                <td>{compression.coveredUpTo}</td>
-                <td>
-                  {compression.usage.inputTokens ?? 0} in, {compression.usage.outputTokens ?? 0} out
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Compressions"
+          columns={[
+            { header: 'Role', cell: (compression) => roleOf(tasks, compression.taskId) },
+            { header: 'Messages summarised', cell: (compression) => compression.coveredUpTo },
+            {
+              header: 'Usage (not counted as loops)',
+              cell: (compression) => `${compression.usage.inputTokens ?? 0} in, ${compression.usage.outputTokens ?? 0} out`,
+            },
+          ]}
+          rows={compressions}
+          rowKey={(compression) => `${compression.taskId}-${compression.coveredUpTo}`}
+        />
       )}
     </section>
   );
@@ -152,32 +128,16 @@ export function HookChangesTable({ changes }: { changes: HookChangeView[] }) {
   return (
     <section className="card" aria-labelledby="run-hooks">
       <h2 id="run-hooks">Hook changes</h2>
-      <table className="table">
-        <caption className="visually-hidden">Raw and effective values</caption>
-        <thead>
-          <tr>
-            <th scope="col">Subject</th>
-            <th scope="col">Raw</th>
-            <th scope="col">Effective</th>
-          </tr>
-        </thead>
-        <tbody>
-          {changes.map((change) => (
-            <tr key={`${change.subject}-${change.source ?? ''}-${JSON.stringify(change.raw)}`}>
-              <td>
-                {change.subject}
-                {change.source ? ` (${change.source})` : ''}
-              </td>
-              <td>
-                <code>{short(change.raw)}</code>
-              </td>
-              <td>
-                <code>{short(change.effective)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Raw and effective values"
+        columns={[
+          { header: 'Subject', cell: (change) => `${change.subject}${change.source ? ` (${change.source})` : ''}` },
+          { header: 'Raw', cell: (change) => <code>{short(change.raw)}</code> },
+          { header: 'Effective', cell: (change) => <code>{short(change.effective)}</code> },
+        ]}
+        rows={changes}
+        rowKey={(change) => `${change.subject}-${change.source ?? ''}-${JSON.stringify(change.raw)}`}
+      />
     </section>
   );
 }

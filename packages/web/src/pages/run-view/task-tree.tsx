@@ -1,3 +1,4 @@
+import { DataTable } from '../../components/index.js';
 import type { TaskView } from '../../runs/index.js';
 
 const phaseWords: Record<string, string> = {
@@ -13,27 +14,22 @@ export function LoopsByRole({ tasks, total }: { tasks: TaskView[]; total: number
   const byRole = new Map<string, number>();
   for (const task of tasks) byRole.set(task.role, (byRole.get(task.role) ?? 0) + task.loop);
   return (
-    <table className="table">
-      <caption>Loops per role</caption>
-      <thead>
-        <tr>
-          <th scope="col">Role</th>
-          <th scope="col">Loops</th>
-        </tr>
-      </thead>
-      <tbody>
-        {[...byRole].map(([role, loops]) => (
-          <tr key={role}>
-            <td>{role}</td>
-            <td>{loops}</td>
-          </tr>
-        ))}
+    <DataTable
+      caption="Loops per role"
+      showCaption
+      columns={[
+        { header: 'Role', cell: ([role]) => role },
+        { header: 'Loops', cell: ([, loops]) => loops },
+      ]}
+      rows={[...byRole]}
+      rowKey={([role]) => role}
+      footer={
         <tr>
           <th scope="row">Total (charged to the run)</th>
           <td>{total}</td>
         </tr>
-      </tbody>
-    </table>
+      }
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import { useApp } from '../../runs/index.js';
 import { HistoryTurn } from './history-turn.js';
@@ -14,7 +14,7 @@ export function SessionPage() {
   const { spaceId = '', appId = '', sessionId = '' } = useParams();
   const app = useApp(appId);
   const history = useQuery({
-    queryKey: ['session-history', sessionId],
+    queryKey: queryKeys.sessionHistory(sessionId),
     queryFn: () => unwrap(api.GET('/sessions/{sessionId}/history', { params: { path: { sessionId } } })),
     refetchInterval: (query) => (query.state.data?.runs.some((run) => run.outcome === null) ? 1000 : false),
   });

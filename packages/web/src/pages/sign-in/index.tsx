@@ -1,23 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, rememberCsrfToken, unwrap } from '../../api/index.js';
-import {
-  type FieldErrors,
-  fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
-  ProblemAlert,
-  TextField,
-} from '../../components/index.js';
+import { api, queryKeys, rememberCsrfToken, unwrap } from '../../api/index.js';
+import { type FieldErrors, fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
 
 /** Sign-in with email and password: a cookie session plus the CSRF token later changes send. */
 export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
@@ -25,7 +16,7 @@ export function SignInPage() {
     mutationFn: () => unwrap(api.POST('/auth/login', { body: { email, password } })),
     onSuccess: async (result) => {
       rememberCsrfToken(result.csrfToken);
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       const next = search.get('next');
       navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/');
     },
@@ -37,8 +28,7 @@ export function SignInPage() {
       email: email.includes('@') ? undefined : 'Enter the email address of your account.',
       password: password ? undefined : 'Enter your password.',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     signIn.mutate();
   };
 

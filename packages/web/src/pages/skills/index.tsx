@@ -3,15 +3,15 @@ import { type FormEvent, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiProblem, api, unwrap } from '../../api/index.js';
 import {
+  DataTable,
   type FieldErrors,
   fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
+  PageShell,
   ProblemAlert,
   TextField,
+  useFieldChecks,
 } from '../../components/index.js';
-import { useResources } from '../../resources/index.js';
+import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /** The per-file problems of a refused skill package (`details.problems`). */
@@ -49,8 +49,7 @@ export function SkillsPage() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const fileInput = useRef<HTMLInputElement>(null);
   const upload = useMutation({
     mutationFn: async () => {
@@ -103,41 +102,19 @@ export function SkillsPage() {
         : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
       files: files.length > 0 ? undefined : 'Choose a .zip, or the files of the skill folder (SKILL.md first).',
     };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     upload.mutate();
   };
   const problems = packageProblems(upload.error);
   return (
-    <>
-      <PageHeader title="Skills" />
-      <ProblemAlert problem={skills.error} />
-      <table className="table">
-        <caption className="visually-hidden">Skills of this space</caption>
-        <thead>
-          <tr>
-            <th scope="col">Skill</th>
-            <th scope="col">Description</th>
-            <th scope="col">Version</th>
-          </tr>
-        </thead>
-        <tbody>
-          {skills.data?.resources.map((skill) => (
-            <tr key={skill.id}>
-              <td>
-                <code>{skill.name}</code>
-              </td>
-              <td>{skill.description}</td>
-              <td>{skill.latestVersion > 0 ? `v${skill.latestVersion}` : 'no package'}</td>
-            </tr>
-          ))}
-          {skills.data?.resources.length === 0 ? (
-            <tr>
-              <td colSpan={3}>No skill yet.</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
+    <PageShell title="Skills" problem={skills.error}>
+      <DataTable
+        caption="Skills of this space"
+        columns={resourceColumns('Skill', (skill) => (skill.latestVersion > 0 ? `v${skill.latestVersion}` : 'no package'))}
+        rows={skills.data?.resources}
+        rowKey={(skill) => skill.id}
+        empty="No skill yet."
+      />
       {access.canEdit ? (
         <section className="card" aria-labelledby="upload-skill">
           <h2 id="upload-skill">Upload a skill</h2>
@@ -184,6 +161,6 @@ export function SkillsPage() {
           </form>
         </section>
       ) : null}
-    </>
+    </PageShell>
   );
 }

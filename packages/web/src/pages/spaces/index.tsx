@@ -1,38 +1,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
-import {
-  type FieldErrors,
-  fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageHeader,
-  ProblemAlert,
-  TextField,
-} from '../../components/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
+import { fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
 import { useMe } from '../../session/index.js';
 
 /** The spaces the user belongs to, and a form to create one (the creator becomes its owner). */
 export function SpacesPage() {
   const me = useMe();
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
+  const { errors, form, accept } = useFieldChecks();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces', { body: { name } })),
     onSuccess: async (result) => {
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       navigate(`/spaces/${result.space.id}/agents`);
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found = { name: name.trim() ? undefined : 'Give the space a name.' };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
+    if (!accept(found)) return;
     create.mutate();
   };
 

@@ -2,7 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiProblem, api, unwrap } from '../../api/index.js';
+import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import {
   DraftConflictAlert,
@@ -43,7 +43,7 @@ export function WorkflowEditorPage() {
   const queryClient = useQueryClient();
   const { app, stored } = useAppWithDraft(appId);
   const agentApps = useQuery({
-    queryKey: ['apps', spaceId],
+    queryKey: queryKeys.apps(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
   });
   const tools = useResources(spaceId, 'tool');
@@ -174,7 +174,7 @@ export function WorkflowEditorPage() {
             setConflict(undefined);
             setGeneration((value) => value + 1);
             save.reset();
-            await queryClient.invalidateQueries({ queryKey: ['draft', appId] });
+            await queryClient.invalidateQueries({ queryKey: queryKeys.draft(appId) });
           }}
           onOverwrite={() => save.mutate({ ...current, revision: conflict })}
         />

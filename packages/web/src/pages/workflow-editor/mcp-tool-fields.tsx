@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, type Schema, unwrap } from '../../api/index.js';
+import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import { SelectField } from '../../components/index.js';
 
 export { mcpBindingNameOf } from './draft-model.js';
@@ -30,7 +30,7 @@ export function McpToolFields({
   onTool: (tool: string) => void;
 }) {
   const listed = useQuery({
-    queryKey: ['mcp-tools', spaceId, serverId],
+    queryKey: queryKeys.mcpTools(spaceId, serverId),
     enabled: serverId !== undefined && !readOnly,
     retry: false,
     refetchOnWindowFocus: false,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
 import { isTerminal, type RunDescriptionView, RunStatusBadge } from '../../runs/index.js';
 import { OperationsTable } from '../run-view/detail-tables.js';
@@ -13,7 +13,7 @@ import { LoopsByRole, TaskTree } from '../run-view/task-tree.js';
  */
 export function AgentDrillIn({ runId, taskId, node }: { runId: string; taskId: string; node: string }) {
   const view = useQuery({
-    queryKey: ['agent-view', runId, taskId],
+    queryKey: queryKeys.agentView(runId, taskId),
     queryFn: async () =>
       (await unwrap(api.GET('/runs/{runId}/agent-view', { params: { path: { runId }, query: { taskId } } })))
         .view as unknown as RunDescriptionView,

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../../api/index.js';
+import { api, queries, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import '../workflow-editor/workflow-editor.css';
 import { nodesOf, normaliseWorkflowDraft, type WorkflowDraft } from '../workflow-editor/draft-model.js';
@@ -18,24 +18,11 @@ export function WorkflowRunPage() {
   const { spaceId = '', appId = '', runId } = useParams();
   const navigate = useNavigate();
   const base = `/spaces/${spaceId}/workflows/${appId}`;
-  const app = useQuery({
-    queryKey: ['app', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
-  });
-  const releases = useQuery({
-    queryKey: ['releases', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
-  });
+  const app = useQuery(queries.app(appId));
+  const releases = useQuery(queries.releases(appId));
   // The canvas layout is the draft's (a release keeps no layout); nodes it does not know are placed by depth.
-  const stored = useQuery({
-    queryKey: ['draft', appId],
-    queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
-  });
-  const run = useQuery({
-    queryKey: ['run', runId],
-    enabled: Boolean(runId),
-    queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
-  });
+  const stored = useQuery(queries.draft(appId));
+  const run = useQuery(queries.run(runId));
   const [chosen, setChosen] = useState<number | undefined>();
   const list = releases.data?.releases ?? [];
   const ofRun = list.find((release) => release.id === run.data?.releaseId)?.version;
@@ -92,7 +79,7 @@ export function WorkflowRunPage() {
 /** The workflow definition of one release (its snapshot), once `version` is known. */
 function useReleaseDefinition(appId: string, version: number | undefined) {
   return useQuery({
-    queryKey: ['release', appId, version],
+    queryKey: queryKeys.release(appId, version),
     enabled: version !== undefined,
     queryFn: async () => {
       const { release } = await unwrap(

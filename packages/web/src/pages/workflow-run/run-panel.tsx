@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api, unwrap } from '../../api/index.js';
+import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
 import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
-import { type RunGraph, type WorkflowStreamEvent, workflowProgressOf } from '../../runs/workflow-progress.js';
+import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.js';
 import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
 import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
 import { AgentDrillIn } from './agent-drill-in.js';
@@ -22,7 +22,7 @@ const connectionWords = {
  * an agent node drills into its inner run.
  */
 export function RunPanel({ runId, draft, version }: { runId: string; draft: WorkflowDraft; version: number | undefined }) {
-  const stream = useRunStream(runId);
+  const stream = useRunStream(runId, 'workflow');
   const [selected, setSelected] = useState<string | undefined>();
   const graph: RunGraph = useMemo(
     () => ({
@@ -34,14 +34,11 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
     }),
     [draft],
   );
-  const progress = useMemo(
-    () => workflowProgressOf(stream.events as unknown as WorkflowStreamEvent[], graph),
-    [stream.events, graph],
-  );
+  const progress = useMemo(() => workflowProgressOf(stream.events, graph), [stream.events, graph]);
   const finished = progress.finished;
   // The run row: its status (queued before a worker takes it, `stopping`) and, at the end, its output.
   const run = useQuery({
-    queryKey: ['run', runId, Boolean(finished)],
+    queryKey: queryKeys.run(runId, Boolean(finished)),
     queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId } } }))).run,
     refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 2000),
   });

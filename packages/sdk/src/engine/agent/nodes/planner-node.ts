@@ -4,6 +4,7 @@ import type { RoleDefinition, RunContext } from '../run-context.js';
 import { runDelegation } from './delegation.js';
 import type { ExecutorNode } from './executor-node.js';
 import { ReactNode, settleAll } from './react-node.js';
+import { RemoteExecutorNode } from './remote-executor-node.js';
 
 /**
  * The planner of a Plan–Executor agent (D-1, L-2): a ReAct node whose batch may mix its own plain
@@ -13,9 +14,9 @@ import { ReactNode, settleAll } from './react-node.js';
  * plain tools take no slot (C-6, X-4). After a crash, tasks that had started take slots first.
  */
 export class PlannerNode extends ReactNode {
-  readonly executors: ReadonlyMap<string, ExecutorNode>;
+  readonly executors: ReadonlyMap<string, ExecutorNode | RemoteExecutorNode>;
 
-  constructor(role: RoleDefinition, executors: readonly ExecutorNode[]) {
+  constructor(role: RoleDefinition, executors: readonly (ExecutorNode | RemoteExecutorNode)[]) {
     super(role);
     this.executors = new Map(executors.map((executor) => [executor.role.name, executor]));
   }
@@ -45,6 +46,7 @@ export class PlannerNode extends ReactNode {
   protected override runMember(context: RunContext, operationId: string): Promise<void> {
     const call = context.durable.state.operations.get(operationId)?.call;
     const executor = call ? this.executors.get(call.name) : undefined;
+    if (executor instanceof RemoteExecutorNode) return executor.run(context, this.role, operationId);
     if (executor) return runDelegation(context, executor, operationId);
     return super.runMember(context, operationId);
   }

@@ -168,6 +168,7 @@ export class CapabilityNode implements WorkflowNode {
           get signal() {
             return guard.signal;
           },
+          callJournal: invocation.callJournal,
         },
         invocation.taskId,
         invocation.node,

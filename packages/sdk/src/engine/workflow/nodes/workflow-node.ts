@@ -1,3 +1,4 @@
+import type { CallJournal } from '../../../capabilities/tools/tool.js';
 import type { Failure } from '../../../core/failure.js';
 import type { Usage } from '../../../core/messages.js';
 import type { RunStatus, TerminalReason } from '../../../core/run-result.js';
@@ -44,6 +45,8 @@ export interface NodeInvocation {
   loopBudget: number | undefined;
   /** 1-based attempt number of this task (a retried task keeps its task id, X-5). */
   attempt: number;
+  /** The task's call notes, read and written durably by its tool (`ToolExecutionContext.callJournal`). */
+  callJournal: CallJournal;
   /** Saved answers to this task's `interrupt()` calls, by interrupt id. */
   resumeValues: ReadonlyMap<string, unknown>;
   /** The agent run an earlier execution of this task invoked, if it was recorded. */

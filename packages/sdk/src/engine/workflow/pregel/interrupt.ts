@@ -80,5 +80,6 @@ export function enableInterrupts(
   resumeValues: ReadonlyMap<string, unknown>,
 ): ToolExecutionContext {
   (context as ScopedContext)[SCOPE] = { taskId, node, calls: 0, resumeValues };
+  context.requestInput = <Answer>(value: unknown) => interrupt<Answer>(context, value);
   return context;
 }

@@ -20,6 +20,12 @@ export type WorkflowDurableRun = DurableRun<WorkflowRunState, WorkflowJournalRec
  */
 export interface Recorder {
   record(entries: WorkflowJournalRecord[], chargeLoops?: number): Promise<void>;
+  /**
+   * Records `entries` and waits until they are durable, in every mode (a task's call notes, which
+   * must be in the journal before the task's external effect, X-7); in `exit` mode this writes the
+   * records kept so far with them.
+   */
+  recordDurably(entries: WorkflowJournalRecord[]): Promise<void>;
   /** Throws if a background commit failed (async mode). */
   throwIfFailed(): void;
   /** Writes what is pending plus `final` (the run's end or pause) and waits until it is durable. */
@@ -40,6 +46,7 @@ export function createRecorder(
   if (durability === 'sync') {
     return {
       record: (entries, chargeLoops = 0) => group.add(entries, chargeLoops),
+      recordDurably: (entries) => group.add(entries, 0),
       throwIfFailed: () => {},
       flush: async (final) => {
         await group.idle();
@@ -55,6 +62,10 @@ export function createRecorder(
         failed ??= { error };
       });
       return Promise.resolve();
+    },
+    recordDurably: async (entries) => {
+      live(entries);
+      await group.add(entries, 0);
     },
     throwIfFailed: () => {
       if (failed) throw failed.error;
@@ -77,6 +88,13 @@ function exitRecorder(durable: WorkflowDurableRun, live: (entries: readonly Work
       buffered.push(...entries);
       charged += chargeLoops;
       return Promise.resolve();
+    },
+    recordDurably: async (entries) => {
+      live(entries);
+      const all = [...buffered.splice(0), ...entries];
+      const chargeLoops = charged;
+      charged = 0;
+      await durable.commit(() => ({ entries: all, chargeLoops }));
     },
     throwIfFailed: () => {},
     flush: async (final) => {

@@ -179,6 +179,13 @@ function invocationOf(
     deadlineAt: state.deadlineAt,
     loopBudget,
     resumeValues: state.resumeValues,
+    callJournal: {
+      read: (key) => state.notes.get(task.id)?.[key],
+      write: (key, value) =>
+        recorder.recordDurably([{ type: 'task-noted', taskId: task.id, data: { step, key, value } }]).catch((error: unknown) => {
+          throw new RecordingFailure(error);
+        }),
+    },
     agentRun: state.agentRuns.get(task.id),
     recordAgentRun: (reference) =>
       recorder

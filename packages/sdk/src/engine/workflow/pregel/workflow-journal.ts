@@ -99,6 +99,12 @@ export type WorkflowJournalRecord =
       taskId: string;
       data: { step: number; attempt: number; failure: WorkflowTaskFailure; retryAt: number };
     }
+  /**
+   * A note of a capability task's tool call (its `callJournal`), durable before the tool goes on:
+   * e.g. an A2A message id before the send, so that the task run again after a crash continues the
+   * call instead of repeating it (X-7).
+   */
+  | { type: 'task-noted'; taskId: string; data: { step: number; key: string; value: unknown } }
   /** A task paused on `interrupt()`; it runs again once the interrupt is answered. */
   | { type: 'task-interrupted'; taskId: string; data: { step: number; interrupt: { id: string; value: unknown } } }
   /** A task failed; written with the run's end. */

@@ -56,6 +56,8 @@ export interface WorkflowRunState {
   interrupted: Map<string, WorkflowInterrupt>;
   resumeValues: Map<string, unknown>;
   agentRuns: Map<string, AgentInvocationReference>;
+  /** The call notes of the current superstep's tasks (`task-noted`), by task id then key. */
+  notes: Map<string, Record<string, unknown>>;
   /** Failed attempts of the current superstep's tasks: the last attempt number and when the next may start. */
   attempts: Map<string, { attempt: number; retryAt: number }>;
   /** The run this one continues (`continueFrom` / `rerunFrom`). */
@@ -117,6 +119,7 @@ function createWorkflowRunState(graph: CompiledGraph, data: WorkflowStartedRecor
     resumeValues: new Map(),
     agentRuns: new Map(),
     attempts: new Map(),
+    notes: new Map(),
     continues: data.continues,
     loopLimits: [],
     conflict: undefined,
@@ -154,6 +157,10 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
       state.interrupted.set(record.taskId, { ...record.data.interrupt, taskId: task.id, node: task.node });
       return;
     }
+    case 'task-noted':
+      expectTask(state, record.taskId, record.data.step);
+      state.notes.set(record.taskId, { ...state.notes.get(record.taskId), [record.data.key]: record.data.value });
+      return;
     case 'task-attempt-failed':
       expectTask(state, record.taskId, record.data.step);
       state.attempts.set(record.taskId, { attempt: record.data.attempt, retryAt: record.data.retryAt });
@@ -208,6 +215,7 @@ function advance(graph: CompiledGraph, state: WorkflowRunState): void {
   state.finished.clear();
   state.interrupted.clear();
   state.attempts.clear();
+  state.notes.clear();
   state.tasks = taskMap(planSuperstep(graph, state, updated));
 }
 

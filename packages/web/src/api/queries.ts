@@ -1,0 +1,36 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './client.js';
+import { unwrap } from './problem.js';
+import { queryKeys } from './query-keys.js';
+
+/**
+ * The reads that several pages make, each written once: its key from `queryKeys` and its request.
+ * A page passes one to `useQuery`, adding only what is its own (a refetch interval, `enabled`).
+ */
+export const queries = {
+  /** One app: its name, kind and latest release. */
+  app: (appId: string) =>
+    queryOptions({
+      queryKey: queryKeys.app(appId),
+      queryFn: () => unwrap(api.GET('/apps/{appId}', { params: { path: { appId } } })),
+    }),
+  /** An app's stored draft. */
+  draft: (appId: string) =>
+    queryOptions({
+      queryKey: queryKeys.draft(appId),
+      queryFn: () => unwrap(api.GET('/apps/{appId}/draft', { params: { path: { appId } } })),
+    }),
+  /** An app's releases, newest first. */
+  releases: (appId: string) =>
+    queryOptions({
+      queryKey: queryKeys.releases(appId),
+      queryFn: () => unwrap(api.GET('/apps/{appId}/releases', { params: { path: { appId } } })),
+    }),
+  /** A run's row: the API status (with `stopping`), its release and output. Disabled without a run id. */
+  run: (runId: string | undefined) =>
+    queryOptions({
+      queryKey: queryKeys.run(runId),
+      enabled: Boolean(runId),
+      queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }))).run,
+    }),
+};
