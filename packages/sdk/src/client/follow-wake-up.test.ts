@@ -3,60 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { tool } from '../capabilities/tools/tool.js';
-import { Agent } from '../engine/agent/agent.js';
+import { countingReads, settledReads, sleep, waitingAgent } from '../../test/helpers/follow-wake-up-helpers.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
-import type { RunStore } from '../store/run-store.js';
 import { SqliteRunStore } from '../store/sqlite/sqlite-run-store.js';
-import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-follow-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Counts the reads followers make: `readJournal` and `getRun` calls. */
-function countingReads(store: RunStore): { store: RunStore; reads: () => number } {
-  let reads = 0;
-  const target = store as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of ['readJournal', 'getRun']) {
-    const operation = (target[name] as (...args: unknown[]) => unknown).bind(store);
-    target[name] = (...args: unknown[]) => {
-      reads += 1;
-      return operation(...args);
-    };
-  }
-  return { store, reads: () => reads };
-}
-
-/** An agent whose one tool call waits until `release()`: its run stays running, with nothing written meanwhile. */
-function waitingAgent(store: RunStore) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let entered = () => {};
-  const inTool = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const hold = tool({
-    name: 'hold',
-    description: 'Waits.',
-    parameters: z.object({}),
-    execute: async () => {
-      entered();
-      await released;
-      return 'released';
-    },
-  });
-  const model = new ScriptedModel({
-    respond: (request) =>
-      request.messages.some((message) => message.role === 'tool') ? { text: 'done' } : { toolCalls: [{ name: 'hold' }] },
-  });
-  return { agent: new Agent({ name: 'held', mode: 'react', model, prompt: 'p', tools: [hold], store }), release, inTool };
-}
 
 describe('followers woken by the writer (issue 34, ADR 0024)', () => {
   for (const [name, open] of [
@@ -75,11 +28,7 @@ describe('followers woken by the writer (issue 34, ADR 0024)', () => {
         return types;
       });
       // Let every follower read what is there and settle into its wait.
-      let settled = -1;
-      while (settled !== reads()) {
-        settled = reads();
-        await sleep(200);
-      }
+      const settled = await settledReads(reads);
       await sleep(500);
       expect(reads()).toBe(settled);
       release();
@@ -102,11 +51,7 @@ describe('followers woken by the writer (issue 34, ADR 0024)', () => {
         // drain
       }
     })();
-    let settled = -1;
-    while (settled !== reads()) {
-      settled = reads();
-      await sleep(200);
-    }
+    const settled = await settledReads(reads);
     // Another process's write: a raw connection (no store of this process hears it) touches the run.
     const foreign = new Database(path);
     foreign.prepare('UPDATE agentloom_runs SET updated_at = updated_at + 1 WHERE run_id = ?').run(run.runId);
