@@ -7,7 +7,7 @@ import { RunClient } from './run-client.js';
 const schema = uniqueSchemaName('wake');
 afterAll(() => dropSchema(schema));
 
-await describeWithPostgres('followers woken by LISTEN/NOTIFY (issue 34, ADR 0024)', () => {
+await describeWithPostgres('followers woken by LISTEN/NOTIFY (issue 34, ADR 0025)', () => {
   it('20 idle followers make no read while nothing is written; writes through another pool wake them all', async () => {
     // The writer and the followers share nothing but the database, as two processes would.
     const writer = new PostgresRunStore({ connectionString: postgresUrl, schema, poolSize: 4 });

@@ -11,7 +11,7 @@ import { RunClient } from './run-client.js';
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-follow-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-describe('followers woken by the writer (issue 34, ADR 0024)', () => {
+describe('followers woken by the writer (issue 34, ADR 0025)', () => {
   for (const [name, open] of [
     ['memory', () => new MemoryRunStore()],
     ['SQLite', () => new SqliteRunStore({ path: join(directory, `idle-${Date.now()}.db`) })],

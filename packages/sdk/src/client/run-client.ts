@@ -35,7 +35,7 @@ export interface RunClientOptions {
   /** Longest wait of `follow` between polls. Default 1000. */
   maxPollMs?: number;
   /**
-   * With a store that wakes followers (`RunStore.watchRun`, ADR 0024), how long `follow` waits
+   * With a store that wakes followers (`RunStore.watchRun`, ADR 0025), how long `follow` waits
    * without a wake-up before it reads the journal again anyway: a safety net for writes the store
    * cannot hear. Default 5,000. Stores without `watchRun` are polled (`pollMs` … `maxPollMs`).
    */

@@ -1,5 +1,5 @@
 /**
- * A follower's wake-up (ADR 0024): the store's `watchRun` listener calls `signal()` after each
+ * A follower's wake-up (ADR 0025): the store's `watchRun` listener calls `signal()` after each
  * write; `wait()` returns at once if a signal came since the last wait, else at the next signal,
  * after `safetyNetMs` (a read the store's silence cannot prevent), or `false` when aborted.
  */

@@ -1,5 +1,5 @@
 /**
- * Wake-ups for followers (issue 34, ADR 0024): who waits for a run's next entries registers a
+ * Wake-ups for followers (issue 34, ADR 0025): who waits for a run's next entries registers a
  * listener here, and the store calls `notify(runId)` after each write to that run commits. A
  * listener is a signal only (no data, possibly more than once per write): the follower reads the
  * journal itself, so a missed or extra wake-up never changes what it yields.

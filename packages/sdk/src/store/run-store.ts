@@ -153,7 +153,7 @@ export interface AppendRequest {
    * Writes only if the run's journal still ends at this sequence: when anyone appended since
    * (an external entry), nothing is written and the call rejects with `JournalMovedError`. Lets
    * an owner commit a decision taken on the journal it has seen without reading the journal
-   * first: one store call instead of two (ADR 0024). The epoch fence is checked first.
+   * first: one store call instead of two (ADR 0025). The epoch fence is checked first.
    */
   ifLastSequence?: number;
   /** Ends the run with this result in the same transaction; the owner is cleared. */
@@ -256,7 +256,7 @@ export interface RunStore {
    */
   readSession(request: ReadSessionRequest): Promise<SessionRunRead[]>;
   /**
-   * Optional wake-ups (ADR 0024): calls `listener` after entries are appended to `runId` or the
+   * Optional wake-ups (ADR 0025): calls `listener` after entries are appended to `runId` or the
    * run is deleted, as soon as the store hears of it, so that a follower waits without polling.
    * A signal only — it may come more than once per write, or for nothing — and it may miss writes
    * the store cannot hear (another process, on some stores): followers keep a slow poll as a

@@ -211,7 +211,7 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(await store.readJournal(input.runId)).toHaveLength(4);
     });
 
-    it('writes a conditional append only while the journal ends where the writer says (ADR 0024)', async () => {
+    it('writes a conditional append only while the journal ends where the writer says (ADR 0025)', async () => {
       const { runId } = request();
       await store.acquire({ ...request(), runId });
       const entries = [{ type: 'loop-started', data: {} }];

@@ -46,7 +46,7 @@ async function callsOf(loops: number): Promise<Map<string, number>> {
   return calls;
 }
 
-describe('store calls of a ReAct loop (issue 34, ADR 0024)', () => {
+describe('store calls of a ReAct loop (issue 34, ADR 0025)', () => {
   it('reads no journal per loop: the supplement check rides on the loop-started commit', async () => {
     const short = await callsOf(3);
     const long = await callsOf(13);

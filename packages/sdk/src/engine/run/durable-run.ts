@@ -87,7 +87,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * machine), after applying those entries, so that the caller decides again on the newer state.
    * Takes the place of `sync()` followed by `commit()` with one store call instead of two: a
    * decision that must see every entry that reached the run (S-1) is made on the journal as it is
-   * when the commit lands (ADR 0024).
+   * when the commit lands (ADR 0025).
    */
   commitIfCurrent(build: (state: State) => Commit<Entry> | undefined): Promise<boolean> {
     const next = this.queue.then(() => this.write(build, true));

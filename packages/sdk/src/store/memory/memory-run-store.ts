@@ -273,7 +273,7 @@ export class MemoryRunStore implements RunStore {
     return found.map((stored) => stored.record.runId);
   }
 
-  /** Wakes a follower after each write to `runId` (ADR 0024); every writer is in this process, so none is missed. */
+  /** Wakes a follower after each write to `runId` (ADR 0025); every writer is in this process, so none is missed. */
   watchRun(runId: string, listener: () => void): () => void {
     return this.changes.watch(runId, listener);
   }

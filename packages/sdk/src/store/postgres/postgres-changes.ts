@@ -5,7 +5,7 @@ import { RunChangeNotifier } from '../run-change-notifier.js';
 const RELISTEN_MS = 1_000;
 
 /**
- * The wake-ups of one `PostgresRunStore` (ADR 0024): one connection of the store's pool listens
+ * The wake-ups of one `PostgresRunStore` (ADR 0025): one connection of the store's pool listens
  * on the schema's channel while at least one follower waits, and fans each notification (the
  * run id, sent by every append, external append and deletion) out to that run's followers. A lost
  * connection wakes every follower (each reads once) and listens again; the followers' safety net

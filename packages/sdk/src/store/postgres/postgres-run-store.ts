@@ -402,7 +402,7 @@ export class PostgresRunStore implements RunStore {
 
   /** Ends the pool the store created; a pool passed in stays open (its owner ends it). */
   /**
-   * Wakes a follower after each write to `runId` by any process (ADR 0024): one connection of the
+   * Wakes a follower after each write to `runId` by any process (ADR 0025): one connection of the
    * pool listens while followers wait, every append notifies the schema's channel.
    */
   watchRun(runId: string, listener: () => void): () => void {

@@ -21,7 +21,7 @@ export interface PostgresStatements {
   appendExternal: string;
   /** Reads why an append was refused, to word the error. */
   fenceState: string;
-  /** Wakes the followers of deleted runs ($1: their ids), in the deleting transaction (ADR 0024). */
+  /** Wakes the followers of deleted runs ($1: their ids), in the deleting transaction (ADR 0025). */
   notifyRuns: string;
   renew: string;
   release: string;
@@ -67,7 +67,7 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
     // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012),
-    // $13 the last sequence the journal must still end at, or NULL (ADR 0024). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // $13 the last sequence the journal must still end at, or NULL (ADR 0025). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
     // consumes its RETURNING, so a refused write inserts nothing.
     append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),

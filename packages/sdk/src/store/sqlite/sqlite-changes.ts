@@ -9,7 +9,7 @@ export const FOREIGN_WRITE_CHECK_MS = 50;
 const notifiers = new Map<string, RunChangeNotifier>();
 
 /**
- * The wake-ups of one `SqliteRunStore` (ADR 0024). Writes through any store of this process on
+ * The wake-ups of one `SqliteRunStore` (ADR 0025). Writes through any store of this process on
  * the same file wake its followers at once; writes by other processes are noticed by SQLite's
  * `PRAGMA data_version` (a counter in shared memory: no table is read, no lock taken), checked every
  * `FOREIGN_WRITE_CHECK_MS` by one timer per store and only while a follower of this store waits.

@@ -340,7 +340,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Wakes a follower after each write to `runId` (ADR 0024): at once for writes through any store
+   * Wakes a follower after each write to `runId` (ADR 0025): at once for writes through any store
    * of this process on the same file, within `FOREIGN_WRITE_CHECK_MS` for other processes' writes.
    */
   watchRun(runId: string, listener: () => void): () => void {

@@ -46,7 +46,7 @@ export class ReactNode extends Node {
           // The entry role (ReAct role or planner) takes supplements that reached the run from any
           // machine, before its next model call (S-1, S-3); executors never see them. Its loop
           // starts only on the journal it has seen: when an entry arrived meanwhile, nothing is
-          // written, the entry is applied and the loop is decided again (ADR 0024).
+          // written, the entry is applied and the loop is decided again (ADR 0025).
           if (taskId === ENTRY_TASK_ID) await durable.commitIfCurrent(start);
           else await durable.commit(start);
           break;
