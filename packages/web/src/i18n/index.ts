@@ -4,4 +4,4 @@ export { LocaleSwitcher } from './locale-switcher.js';
 export { catalogues, isMessageId, type MessageId } from './messages/index.js';
 export { problemMessage } from './problem-message.js';
 export { useRoleName } from './role-name.js';
-export { type MessageValues, type Translate, useT } from './use-t.js';
+export { type MessageValues, type Translate, useFormatDateTime, useT } from './use-t.js';

@@ -15,3 +15,12 @@ export function useT(): Translate {
   const intl = useIntl();
   return (id, values) => intl.formatMessage({ id }, values as Record<string, string | number | Date | boolean>);
 }
+
+/**
+ * A moment as the user's locale writes it (medium date, short time: "Dec 6, 2026, 1:05 AM",
+ * "2026年12月6日 01:05"), from an ISO string or a Date.
+ */
+export function useFormatDateTime(): (moment: string | number | Date) => string {
+  const intl = useIntl();
+  return (moment) => intl.formatDate(new Date(moment), { dateStyle: 'medium', timeStyle: 'short' });
+}
