@@ -33,8 +33,6 @@ const notYetLocalised = new Set([
   'src/pages/mcp-servers/index.tsx',
   'src/pages/members/index.tsx',
   'src/pages/prompts/index.tsx',
-  'src/pages/run-view/detail-tables.tsx',
-  'src/pages/run-view/task-tree.tsx',
   'src/pages/skills/index.tsx',
   'src/pages/workflow-editor/index.tsx',
   'src/pages/workflow-editor/json-view.tsx',
