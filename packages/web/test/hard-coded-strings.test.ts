@@ -30,7 +30,6 @@ const notYetLocalised = new Set([
   'src/pages/hooks/new-hook-form.tsx',
   'src/pages/http-tools/index.tsx',
   'src/pages/mcp-servers/index.tsx',
-  'src/pages/prompts/index.tsx',
   'src/pages/skills/index.tsx',
   'src/pages/workflow-editor/index.tsx',
   'src/pages/workflow-editor/json-view.tsx',

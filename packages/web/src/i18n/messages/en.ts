@@ -423,4 +423,20 @@ export const en = {
   'keys.create': 'Create key',
   'keys.keyName': 'Key name',
   'keys.nameMissing': 'Name the key after who or what uses it.',
+
+  // Prompts
+  'prompts.title': 'Prompts',
+  'prompts.empty': 'No prompt yet.',
+  'prompts.viewersCannot': 'Viewers cannot change prompts.',
+  'prompts.loading': 'Loading {name}…',
+  'prompts.versionTitle': '{name} (version {version, number})',
+  'prompts.text': 'Prompt text',
+  'prompts.savedAs': 'Saved as version {version, number}.',
+  'prompts.saveVersion': 'Save as a new version',
+  'prompts.nameMissing': 'Give the prompt a name.',
+  'prompts.textMissing': 'Write the prompt text.',
+  'prompts.new': 'New prompt',
+  'prompts.create': 'Create prompt',
+  'prompts.newText': 'Text',
+  'prompts.variablesHint': "Use '{{name}}' for prompt variables.",
 } as const;

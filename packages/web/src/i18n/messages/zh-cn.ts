@@ -425,4 +425,20 @@ export const zhCN: Record<keyof typeof en, string> = {
   'keys.create': '创建密钥',
   'keys.keyName': '密钥名称',
   'keys.nameMissing': '请按使用者（人或程序）给密钥命名。',
+
+  // 提示词
+  'prompts.title': '提示词',
+  'prompts.empty': '还没有提示词。',
+  'prompts.viewersCannot': '查看者不能修改提示词。',
+  'prompts.loading': '正在加载 {name}…',
+  'prompts.versionTitle': '{name}（版本 {version, number}）',
+  'prompts.text': '提示词内容',
+  'prompts.savedAs': '已保存为版本 {version, number}。',
+  'prompts.saveVersion': '保存为新版本',
+  'prompts.nameMissing': '请给提示词起个名字。',
+  'prompts.textMissing': '请填写提示词内容。',
+  'prompts.new': '新建提示词',
+  'prompts.create': '创建提示词',
+  'prompts.newText': '内容',
+  'prompts.variablesHint': "用 '{{name}}' 表示提示词变量。",
 };
