@@ -6,7 +6,8 @@
  * - JSX text with a letter in it (`<p>Loading…</p>`);
  * - a string or template literal with a letter given as a JSX child (`{busy ? 'Saving…' : 'Save'}`);
  * - the same in a prop that people read: `aria-label`, `title`, `placeholder`, `alt`, `label`,
- *   `caption`, `hint`, `empty`, `submitLabel`, `problemTitle` (`label="Email"`).
+ *   `caption`, `hint`, `empty`, `submitLabel`, `problemTitle` (`label="Email"`), or as a table
+ *   column's `header`.
  *
  * Strings given to `t(…)` or `<FormattedMessage id=…>` are ids, not text, and are not reported.
  * A line may opt out with a comment holding `i18n-exempt:` and the reason (a product name, a
@@ -84,6 +85,10 @@ export function findInSource(file: string, source: string): HardCodedString[] {
     if (ts.isJsxExpression(node) && node.expression && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
       for (const literal of literalTexts(node.expression)) if (hasLetter(shownText(literal))) report(literal, shownText(literal));
     }
+    // A table column's header (`{ header: 'Name', cell: … }`): read like a prop.
+    if (ts.isPropertyAssignment(node) && node.name.getText(sourceFile) === 'header')
+      for (const literal of literalTexts(node.initializer))
+        if (hasLetter(shownText(literal))) report(literal, shownText(literal));
     if (ts.isJsxAttribute(node) && readableProps.has(node.name.getText(sourceFile)) && node.initializer) {
       const value = node.initializer;
       if (ts.isStringLiteral(value) && hasLetter(value.text)) report(value, value.text);

@@ -78,6 +78,8 @@ describe('hard-coded user-facing strings in the console', () => {
       [7, 'Saving…'],
       [8, 'Search'],
     ]);
+    const columns = "const columns = [{ header: 'Email', cell: () => 1 }, { header: t('common.name'), cell: () => 2 }];";
+    expect(findInSource('columns.tsx', columns).map((item) => item.text)).toEqual(['Email']);
   });
 });
 
