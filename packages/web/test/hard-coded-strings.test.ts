@@ -26,7 +26,6 @@ const notYetLocalised = new Set([
   'src/pages/agent-editor/prompt-source-field.tsx',
   'src/pages/agent-editor/publish-dialog.tsx',
   'src/pages/agent-editor/work-definition-group.tsx',
-  'src/pages/mcp-servers/index.tsx',
   'src/pages/workflow-editor/index.tsx',
   'src/pages/workflow-editor/json-view.tsx',
   'src/pages/workflow-editor/mcp-tool-fields.tsx',
