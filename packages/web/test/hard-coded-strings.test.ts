@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { findHardCodedStrings, findInSource } from '../scripts/find-hard-coded-strings.js';
 import { catalogues } from '../src/i18n/messages/index.js';
@@ -80,7 +81,27 @@ describe('hard-coded user-facing strings in the console', () => {
   });
 });
 
+/** The argument names and rich-text tags a parsed ICU message uses (its interface with the code). */
+function argumentsOf(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
+  for (const element of elements) {
+    if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+    into.add(element.value);
+    if (element.type === TYPE.tag) argumentsOf(element.children, into);
+    if (element.type === TYPE.plural || element.type === TYPE.select)
+      for (const option of Object.values(element.options)) argumentsOf(option.value, into);
+  }
+  return into;
+}
+
 describe('the message catalogues', () => {
+  it('parse as ICU messages, and each translation takes the same arguments as the English one', () => {
+    for (const [id, english] of Object.entries(catalogues.en)) {
+      const expected = [...argumentsOf(parse(english))].sort();
+      for (const [locale, catalogue] of Object.entries(catalogues))
+        expect([...argumentsOf(parse(catalogue[id as keyof typeof catalogue]))].sort(), `${locale} ${id}`).toEqual(expected);
+    }
+  });
+
   it('have the same ids in every locale and no empty message', () => {
     const englishIds = Object.keys(catalogues.en).sort();
     for (const [locale, catalogue] of Object.entries(catalogues)) {
