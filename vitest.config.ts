@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const exclusive = [
   'packages/sdk/test/crash/crash-recovery.int.test.ts',
+  'packages/sdk/test/crash/team-crash.int.test.ts',
   'packages/sdk/test/faults/postgres-faults.int.test.ts',
   'packages/platform/test/*-trials.int.test.ts',
 ];

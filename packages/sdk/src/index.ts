@@ -170,7 +170,64 @@ export {
   type WorkflowDefinition,
   type WorkflowStateView,
   workflowDefinitionSchema,
+  createTeam,
+  type TeamDefinition,
+  teamDefinitionSchema,
 } from './definitions/index.js';
+
+// Teams (N-12): topologies on the workflow engine, every turn, choice and ledger in the journal.
+export {
+  and,
+  costBudget,
+  DEFAULT_MAX_TURNS,
+  ExternalStop,
+  externalStop,
+  type GroupChatOptions,
+  groupChat,
+  type HandoffOptions,
+  type HistoryFilter,
+  handoff,
+  handoffToUser,
+  maxMessages,
+  maxTurns,
+  type OrchestratorOptions,
+  or,
+  orchestrator,
+  PROGRESS_LEDGER_PROMPT,
+  TASK_LEDGER_PROMPT,
+  type BoardTaskDefinition,
+  type ClaimApproval,
+  type TaskBoardOptions,
+  taskBoard,
+  type ReviewOptions,
+  type FoundProblem,
+  review,
+  type EvaluatorOptimizerOptions,
+  type Evaluation,
+  evaluatorOptimizer,
+  type VoteAggregate,
+  type VoteOptions,
+  type VoteOutcome,
+  vote,
+  type PrivateNote,
+  type SelectorModel,
+  type SpeakerFunction,
+  type SpeakerView,
+  Team,
+  type TeamConfig,
+  type TeamMember,
+  type TeamMessage,
+  type TeamOutput,
+  type TeamStopReason,
+  type TeamTermination,
+  type TerminationCondition,
+  terminationSchema,
+  textMention,
+  timeout,
+  tokenBudget,
+  type Topology,
+} from './teams/index.js';
+export type { ProgressLedger, TeamEventPayload, TeamLedger } from './engine/workflow/team-events.js';
 
 // Models: the port an agent is given, choosing one from the environment (docs/providers.md); telemetry (N-3).
 export type { LanguageModel, ModelSettings } from './model/index.js';
@@ -230,6 +287,7 @@ export {
   WorkflowRun,
   type WorkflowRunOptions,
   type WorkflowTaskFailure,
+  type WorkflowTeamEvent,
   type WorkflowTerminalReason,
 } from './engine/workflow/index.js';
 
@@ -274,6 +332,7 @@ export type {
   RunDescription,
   SupplementDescription,
   TaskDescription,
+  TeamRunDescription,
 } from './client/index.js';
 
 // Where runs are kept: the store a host gives its agents, workflows and `RunClient`. Writing a

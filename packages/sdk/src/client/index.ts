@@ -1,3 +1,4 @@
+export type { TeamRunDescription } from './describe-team-run.js';
 export {
   type CreateRunOptions,
   type HostedRunEvent,

@@ -22,6 +22,7 @@ import type {
   StoredRunStatus,
 } from '../store/run-store.js';
 import { describeAgentRun } from './describe-agent-run.js';
+import { describeTeamRun } from './describe-team-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
 
@@ -180,6 +181,8 @@ export class RunClient {
     } else if (run.kind === 'workflow') {
       const started = journal.find((entry) => entry.type === 'workflow-started')?.data as { input?: unknown } | undefined;
       if (started && description.input === undefined) description.input = started.input;
+      const team = describeTeamRun(journal);
+      if (team) description.team = team;
     }
     return description;
   }
@@ -196,8 +199,7 @@ export class RunClient {
     const after = options.afterSequence ?? 0;
     const events: HostedRunEvent[] = [];
     for (const entry of await this.store.readJournal(runId)) {
-      const event = projector.project(entry);
-      if (event && event.sequence > after) events.push(event);
+      for (const event of projector.projectAll(entry)) if (event.sequence > after) events.push(event);
     }
     return events;
   }
@@ -223,10 +225,11 @@ export class RunClient {
       const entries: JournalEntry[] = await this.store.readJournal(runId, { afterSequence: read });
       for (const entry of entries) {
         read = entry.sequence;
-        const event = projector.project(entry);
-        if (!event || event.sequence <= after) continue;
-        yield event;
-        if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
+        for (const event of projector.projectAll(entry)) {
+          if (event.sequence <= after) continue;
+          yield event;
+          if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
+        }
       }
       if (entries.length > 0) {
         wait = this.pollMs;
@@ -421,10 +424,15 @@ export class RunClient {
 export type HostedRunEvent = RunEvent | WorkflowRunEvent;
 
 /** The projection of the run's kind: the journal's entries become that engine's events. */
-function projectorOf(run: RunRecord): { project(entry: JournalEntry): HostedRunEvent | undefined } {
-  return run.kind === 'workflow'
-    ? new WorkflowEventProjector(run.runId, run.sessionId)
-    : new AgentEventProjector(run.runId, run.sessionId);
+function projectorOf(run: RunRecord): { projectAll(entry: JournalEntry): HostedRunEvent[] } {
+  if (run.kind === 'workflow') return new WorkflowEventProjector(run.runId, run.sessionId);
+  const agent = new AgentEventProjector(run.runId, run.sessionId);
+  return {
+    projectAll: (entry) => {
+      const event = agent.project(entry);
+      return event ? [event] : [];
+    },
+  };
 }
 
 function summaryOf(run: RunRecord): RunSummary {

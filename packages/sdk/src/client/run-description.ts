@@ -2,6 +2,7 @@ import type { Failure } from '../core/failure.js';
 import type { Usage } from '../core/messages.js';
 import type { RunResult, TerminalReason } from '../core/run-result.js';
 import type { RunKind, RunMetadata, StoredRunStatus } from '../store/run-store.js';
+import type { TeamRunDescription } from './describe-team-run.js';
 
 /**
  * What `RunClient.describeRun` answers: a run as any process can see it from the store, with the
@@ -33,6 +34,8 @@ export interface RunDescription {
   lastSequence: number;
   /** The inner structure of an agent run that has started. */
   agent?: AgentRunDescription;
+  /** The coordination of a team's run (N-12): owner, turns, ledger, board, ending, events. */
+  team?: TeamRunDescription;
 }
 
 /** The inside of an agent run (P-10). */

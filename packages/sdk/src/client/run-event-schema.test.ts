@@ -11,6 +11,11 @@ import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
 import { interrupt } from '../engine/workflow/pregel/interrupt.js';
 import type { ModelRequest } from '../model/language-model.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
+import { Team } from '../teams/team.js';
+import { handoff } from '../teams/topologies/handoff.js';
+import { orchestrator } from '../teams/topologies/orchestrator.js';
+import { taskBoard } from '../teams/topologies/task-board.js';
+import { vote } from '../teams/topologies/vote.js';
 import { ScriptedModel } from '../testing/scripted-model.js';
 import { RunClient } from './run-client.js';
 import {
@@ -247,6 +252,66 @@ async function realRuns() {
     .addLoop({ from: 'again', to: 'again', exit: 'ask', while: () => true, maxIterations: 1 })
     .addEdge('ask', END)
     .compile({ store });
+  // A team (N-12): a handoff, then an answer: speaker-selected, team-turn, handoff, team-stop.
+  const triage = {
+    name: 'triage',
+    instructions: 'T',
+    model: new ScriptedModel({ replies: [{ toolCalls: [{ name: 'transfer_to_billing', arguments: {} }] }] }),
+  };
+  const billing = { name: 'billing', instructions: 'B', model: new ScriptedModel({ replies: [{ text: 'refunded' }] }) };
+  const support = new Team({
+    name: 'support',
+    members: [triage, billing],
+    topology: handoff({ entry: 'triage', handoffs: { triage: ['billing'] } }),
+    store,
+  });
+  const teamRun = support.run({ sessionId: 'team-run', input: 'charged twice' });
+  workflowEvents.push(...(await collect(teamRun.events())));
+  expect(await teamRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(teamRun.runId);
+  // An orchestrator: ledger-updated.
+  const lead = new ScriptedModel({
+    replies: [
+      { text: '{"facts":"f","guesses":"g","plan":"p"}' },
+      {
+        text: '{"isRequestSatisfied":true,"isInLoop":false,"isProgressBeingMade":true,"nextSpeaker":"billing","instruction":"done"}',
+      },
+    ],
+  });
+  const led = new Team({ name: 'led', members: [billing], topology: orchestrator({ model: lead }), store });
+  const ledRun = led.run({ sessionId: 'led-run', input: 'go' });
+  workflowEvents.push(...(await collect(ledRun.events())));
+  expect(await ledRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(ledRun.runId);
+  // A task board with mail (task-claimed, mail-sent) and a vote (vote-cast).
+  const mailer = {
+    name: 'mailer',
+    instructions: 'M',
+    model: new ScriptedModel({
+      replies: [{ text: 'built', toolCalls: [{ name: 'send_message', arguments: { to: 'billing', text: 'hi' } }] }],
+    }),
+  };
+  const board = new Team({
+    name: 'board',
+    members: [mailer, billing],
+    topology: taskBoard({ tasks: [{ id: 'build', description: 'Build.', assignee: 'mailer' }] }),
+    store,
+  });
+  const boardRun = board.run({ sessionId: 'board-run', input: 'go' });
+  workflowEvents.push(...(await collect(boardRun.events())));
+  expect(await boardRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(boardRun.runId);
+  const ballot = new Team({
+    name: 'ballot',
+    members: [{ name: 'voter', instructions: 'V', model: new ScriptedModel({ replies: [{ text: 'yes' }] }) }],
+    topology: vote(),
+    store,
+  });
+  const ballotRun = ballot.run({ sessionId: 'ballot-run', input: 'go?' });
+  workflowEvents.push(...(await collect(ballotRun.events())));
+  expect(await ballotRun.result()).toMatchObject({ status: 'succeeded' });
+  runIds.push(ballotRun.runId);
+
   const paused = workflow.run({ sessionId: 'w', input: {} });
   workflowEvents.push(...(await collect(paused.events())));
   expect(await paused.result()).toMatchObject({ status: 'interrupted' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RunEvent } from '../engine/agent/run-events.js';
+import { teamEventPayloadSchemas } from '../engine/workflow/team-events.js';
 import type { WorkflowEvent, WorkflowRunEvent } from '../engine/workflow/workflow-events.js';
 import {
   agentRunResultSchema,
@@ -200,7 +201,37 @@ const workflowEventSchemas = {
     interrupts: z.array(workflowInterruptSchema),
   }),
   'workflow-finish': event('workflow-finish', 'The run ended: its result.', { result: workflowResultSchema }),
+  ...teamEventSchemas(),
 } satisfies { [Type in WorkflowEvent['type']]: z.ZodType<Extract<WorkflowEvent, { type: Type }>> };
+
+/**
+ * The team events (N-12): the payload a team task saves in its writes (`team-events.ts`, the one
+ * description of each), with the identity of that task. Saved facts: `readEvents` and `follow`
+ * give them with the sequence of the entry that saved them.
+ */
+function teamEventSchemas() {
+  const descriptions: { [Type in keyof typeof teamEventPayloadSchemas]: string } = {
+    'team-turn': 'A team member took a turn: its message joined the shared transcript.',
+    'speaker-selected': 'The next speaker of a team was chosen (saved before it speaks).',
+    handoff: 'A member handed the ownership of the final answer to another (N-12).',
+    'ledger-updated': "An orchestrator's task or progress ledger changed (its stall and re-plan counters included).",
+    'vote-cast': 'A member of a vote cast its vote (saved once: a resumed run never casts it again).',
+    'task-claimed': 'A member claimed a task of the task board, exclusively (the claim survives a crash).',
+    'mail-sent': "A member wrote to another member's mailbox (data, never the user's authority).",
+    'team-stop': 'The team stopped, with its typed reason and the conditions that held.',
+  };
+  const identity = { ...task, runId: z.string() };
+  return Object.fromEntries(
+    Object.entries(teamEventPayloadSchemas).map(([type, schema]) => [
+      type,
+      schema.extend(identity).describe(descriptions[type as keyof typeof descriptions]),
+    ]),
+  ) as { [Type in keyof typeof teamEventPayloadSchemas]: TeamEventSchema<(typeof teamEventPayloadSchemas)[Type]> };
+}
+type TeamEventSchema<Schema> =
+  Schema extends z.ZodObject<infer Shape extends z.ZodRawShape, infer Config>
+    ? z.ZodObject<z.core.util.Extend<Shape, typeof task & { runId: z.ZodString }>, Config>
+    : never;
 
 type WorkflowEventSchemas = typeof workflowEventSchemas;
 type WorkflowEventSchema = WorkflowEventSchemas[WorkflowEvent['type']];

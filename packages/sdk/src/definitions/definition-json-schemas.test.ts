@@ -11,6 +11,7 @@ import { agentDefinitionSchema } from './agent-definition.js';
 import { createAgent } from './create-agent.js';
 import { createWorkflow } from './create-workflow.js';
 import { renderDefinitionSchemas } from './definition-json-schemas.js';
+import { teamDefinitionSchema } from './team-definition.js';
 import { workflowDefinitionSchema } from './workflow-definition.js';
 
 const schemasDirectory = fileURLToPath(new URL('../../schemas/', import.meta.url));
@@ -21,6 +22,7 @@ const addFormats = ((ajvFormats as unknown as { default?: unknown }).default ?? 
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
 const validateAgent = ajv.compile(readJson(`${schemasDirectory}agent-definition.schema.json`) as object);
 const validateWorkflow = ajv.compile(readJson(`${schemasDirectory}workflow-definition.schema.json`) as object);
+const validateTeam = ajv.compile(readJson(`${schemasDirectory}team-definition.schema.json`) as object);
 
 /** Every sample definition: the SDK's own and those of the examples that have definitions (intent-router has none). */
 function samples(): Array<{ file: string; definition: unknown }> {
@@ -45,9 +47,10 @@ describe('the JSON Schema files of the definition format', () => {
     expect(all.length).toBeGreaterThanOrEqual(6);
     for (const { file, definition } of all) {
       const kind = (definition as { kind?: string }).kind;
-      const validate = kind === 'workflow' ? validateWorkflow : validateAgent;
+      const validate = kind === 'workflow' ? validateWorkflow : kind === 'team' ? validateTeam : validateAgent;
       expect(validate(definition) ? [] : validate.errors, file).toEqual([]);
-      const zodSchema = kind === 'workflow' ? workflowDefinitionSchema : agentDefinitionSchema;
+      const zodSchema =
+        kind === 'workflow' ? workflowDefinitionSchema : kind === 'team' ? teamDefinitionSchema : agentDefinitionSchema;
       expect(zodSchema.safeParse(definition).error?.issues ?? [], file).toEqual([]);
     }
   });
@@ -70,6 +73,17 @@ describe('the JSON Schema files of the definition format', () => {
     const brokenWorkflow = { ...workflow, state: { topic: { reducer: 'replace', schema: {} } } };
     expect(validateWorkflow(brokenWorkflow)).toBe(false);
     expect(workflowDefinitionSchema.safeParse(brokenWorkflow).success).toBe(false);
+    const team = readJson(`${schemasDirectory}samples/support-team.json`) as Record<string, unknown>;
+    const brokenTeams = [
+      { ...team, topology: { kind: 'swarm' } },
+      { ...team, termination: { kind: 'max-turns', turns: 0 } },
+      { ...team, termination: { kind: 'or', any: [{ kind: 'sometime' }] } },
+      { ...team, members: [{ name: 'user', model: 'default', instructions: 'x' }] },
+    ];
+    for (const definition of brokenTeams) {
+      expect(validateTeam(definition), JSON.stringify(definition).slice(0, 80)).toBe(false);
+      expect(teamDefinitionSchema.safeParse(definition).success).toBe(false);
+    }
   });
 
   it('describe samples that build: the review workflow with a registry of every name it uses', () => {

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { agentDefinitionSchema } from './agent-definition.js';
+import { teamDefinitionSchema } from './team-definition.js';
 import { workflowDefinitionSchema } from './workflow-definition.js';
 
 /**
  * The JSON Schema files of the definition format, by file name, as committed in
  * `packages/sdk/schemas/` (`npm run schemas` writes them; a test checks they are up to date).
  * They describe the input form: defaults are optional, and checks that JSON Schema cannot say
- * (a JSON Schema that must compile, one operator per comparison) are made by `createAgent` and
- * `createWorkflow`.
+ * (a JSON Schema that must compile, one operator per comparison) are made by `createAgent`,
+ * `createWorkflow` and `createTeam`.
  */
 export function renderDefinitionSchemas(): Record<string, string> {
   const render = (schema: z.ZodType) =>
@@ -15,5 +16,6 @@ export function renderDefinitionSchemas(): Record<string, string> {
   return {
     'agent-definition.schema.json': render(agentDefinitionSchema),
     'workflow-definition.schema.json': render(workflowDefinitionSchema),
+    'team-definition.schema.json': render(teamDefinitionSchema),
   };
 }

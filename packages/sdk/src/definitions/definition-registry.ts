@@ -12,6 +12,8 @@ import type { Hook } from '../hooks/hook-types.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Workspace } from '../sandbox/workspace.js';
 import type { RunStore } from '../store/run-store.js';
+import type { SpeakerFunction } from '../teams/topologies/group-chat.js';
+import type { HistoryFilter } from '../teams/topologies/handoff.js';
 import type { TracingOptions } from '../telemetry/agent-tracing.js';
 
 /** The state a workflow's named functions read. */
@@ -56,6 +58,10 @@ export interface DefinitionRegistry {
   inputs?: Readonly<Record<string, (state: WorkflowStateView) => string>>;
   /** Merge reducers by name, for state fields with `reducer: "merge"`. */
   reducers?: Readonly<Record<string, NamedReducer>>;
+  /** Speaker-selection functions by name, for group chats whose speaker is `{ kind: "function" }`. */
+  speakers?: Readonly<Record<string, SpeakerFunction>>;
+  /** History filters by name, for handoffs whose `historyFilter` is `{ function: "<name>" }`. */
+  historyFilters?: Readonly<Record<string, HistoryFilter>>;
 
   /** Where runs are kept (the workflow and its inline agents share it, R-6). Default: a new `MemoryRunStore`. */
   store?: RunStore;

@@ -91,6 +91,16 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
   },
   'stop-request': ignored('the run row says `stopping`; the end comes with `workflow-finish`'),
   'workflow-interrupt': ignored('live only: an interrupted run ends with `workflow-finish` (status `interrupted`)'),
+  // Team events (N-12): the canvas shows a team's nodes by their tasks; the team view of the
+  // console (turns, ledger, owner) is the platform half of issue 31, not built yet.
+  'team-turn': ignored('team view not built yet: the turn is shown as its `turn` task'),
+  'speaker-selected': ignored('team view not built yet: the choice is shown as its `select` task'),
+  handoff: ignored('team view not built yet: `describeRun().team.owner` has the owner'),
+  'ledger-updated': ignored('team view not built yet: `describeRun().team.ledger` has the ledger'),
+  'vote-cast': ignored('team view not built yet: the vote is in the run output'),
+  'task-claimed': ignored('team view not built yet: `describeRun().team.board` has the claims'),
+  'mail-sent': ignored('team view not built yet: the mail is in the run output'),
+  'team-stop': ignored('team view not built yet: the ending comes with `workflow-finish`'),
   'workflow-finish': ({ progress }, event) => {
     progress.finished = event.result;
   },

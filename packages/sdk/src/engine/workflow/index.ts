@@ -38,5 +38,5 @@ export { interrupt, type WorkflowInterrupt } from './pregel/interrupt.js';
 export type { Durability, LoopLimitHit, RunLineage, WorkflowTerminalReason } from './pregel/workflow-journal.js';
 export { Workflow, type WorkflowOptions, type WorkflowRunOptions } from './workflow.js';
 export { WorkflowEventProjector } from './workflow-event-projector.js';
-export type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
+export type { WorkflowEvent, WorkflowResult, WorkflowRunEvent, WorkflowTeamEvent } from './workflow-events.js';
 export { WorkflowRun } from './workflow-run.js';

@@ -1,5 +1,6 @@
 import type { JournalEntry } from '../../store/run-store.js';
 import { workflowJournal } from './pregel/workflow-journal.js';
+import { teamEventsOf } from './team-events.js';
 import type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
 
 /**
@@ -19,10 +20,23 @@ export class WorkflowEventProjector {
     this.sessionId = sessionId;
   }
 
-  /** The event the entry reports, if any. */
+  /** The event the entry reports, if any (without the team events a task's writes carry). */
   project(entry: JournalEntry): WorkflowRunEvent | undefined {
     const event = this.eventOf(entry);
     return event ? { ...event, sequence: entry.sequence } : undefined;
+  }
+
+  /**
+   * Every event the entry reports: its own, then, for a finished team task, the team events saved
+   * with its writes (N-12), all with the entry's sequence.
+   */
+  projectAll(entry: JournalEntry): WorkflowRunEvent[] {
+    const event = this.project(entry);
+    if (!event) return [];
+    const record = workflowJournal.recordOf(entry);
+    if (record.type !== 'task-finished' || event.type !== 'task-finish') return [event];
+    const identity = { runId: this.runId, step: event.step, taskId: event.taskId, node: event.node, sequence: entry.sequence };
+    return [event, ...teamEventsOf(record.data.writes).map((payload) => ({ ...payload, ...identity }))];
   }
 
   private eventOf(entry: JournalEntry): WorkflowEvent | undefined {

@@ -3,6 +3,7 @@ import type { RunEvent } from '../agent/run-events.js';
 import type { WorkflowTaskFailure } from './nodes/workflow-node.js';
 import type { WorkflowInterrupt } from './pregel/interrupt.js';
 import type { LoopLimitHit, RunLineage, WorkflowTerminalReason } from './pregel/workflow-journal.js';
+import type { TeamEventPayload } from './team-events.js';
 
 /**
  * The outcome of a workflow run, as `result()` gives it. `interrupted` is not an end: the run
@@ -84,7 +85,12 @@ export type WorkflowEvent =
   /** Someone asked the run to stop (from any process); the owner ends it `user-stop` (S-5). */
   | { type: 'stop-request'; runId: string; reason?: string; requestedBy: string }
   | { type: 'workflow-interrupt'; runId: string; interrupts: WorkflowInterrupt[] }
-  | { type: 'workflow-finish'; runId: string; result: WorkflowResult };
+  | { type: 'workflow-finish'; runId: string; result: WorkflowResult }
+  /** An event of a team (N-12), saved with the writes of the task that made it (`team-events.ts`). */
+  | WorkflowTeamEvent;
+
+/** A team event with the identity of the workflow task whose saved writes carry it. */
+export type WorkflowTeamEvent = TeamEventPayload & { runId: string; step: number; taskId: string; node: string };
 
 /**
  * A workflow event with the journal sequence of the entry it reports, as `RunClient.readEvents`

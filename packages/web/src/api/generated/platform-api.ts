@@ -7971,6 +7971,115 @@ export interface components {
             runId: string;
             result: components["schemas"]["WorkflowResult"];
             sequence: number;
+        } | {
+            /** @constant */
+            type: "team-turn";
+            turn: number;
+            speaker: string;
+            text: string;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "speaker-selected";
+            turn: number;
+            speaker: string;
+            /** @enum {string} */
+            by: "owner" | "round-robin" | "selector-model" | "function" | "orchestrator" | "claim" | "topology";
+            attempts?: number;
+            instruction?: string;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "handoff";
+            turn: number;
+            from: string;
+            to: string;
+            handoffs: number;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "ledger-updated";
+            turn: number;
+            /** @enum {string} */
+            change: "planned" | "progress" | "replanned";
+            ledger: {
+                facts: string;
+                guesses: string;
+                plan: string;
+                stalls: number;
+                replans: number;
+                contextFrom: number;
+                progress?: {
+                    isRequestSatisfied: boolean;
+                    isInLoop: boolean;
+                    isProgressBeingMade: boolean;
+                    nextSpeaker: string;
+                    instruction: string;
+                };
+            };
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "vote-cast";
+            turn: number;
+            voter: string;
+            choice: string;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "task-claimed";
+            turn: number;
+            task: string;
+            member: string;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "mail-sent";
+            turn: number;
+            from: string;
+            to: string;
+            text: string;
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "team-stop";
+            turn: number;
+            /** @description A TeamStopReason. */
+            reason: string;
+            conditions: string[];
+            step: number;
+            taskId: string;
+            node: string;
+            runId: string;
+            sequence: number;
         };
         /** @description The earlier run a continued run starts from (`continueFrom`, `rerunFrom`). */
         RunLineage: {

@@ -7,6 +7,7 @@ import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
+import { teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
@@ -145,6 +146,8 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
     }
     emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
+    // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
+    for (const payload of teamEventsOf(writes)) emit({ ...payload, runId, step, taskId: task.id, node: task.node });
     return { kind: 'done' };
   }
 }

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * The state field in which a team (`@agentloom/sdk` teams, N-12) writes the events of each of its
+ * tasks. A team is a workflow: each of its supersteps saves its writes in one `task-finished`
+ * journal entry, so its events are part of the same saved fact. The engine turns the values
+ * written to this field into typed workflow events, live and from the journal (`readEvents`,
+ * `follow`), with the sequence of the entry that saved them.
+ */
+export const TEAM_EVENTS_FIELD = 'teamEvents';
+
+const count = () => z.number().int().min(0);
+const stopReason = z.string().describe('A TeamStopReason.');
+
+/** The progress ledger of an orchestrator's turn (Magentic-One's keys). */
+export const progressLedgerSchema = z.strictObject({
+  isRequestSatisfied: z.boolean(),
+  isInLoop: z.boolean(),
+  isProgressBeingMade: z.boolean(),
+  nextSpeaker: z.string(),
+  instruction: z.string(),
+});
+export type ProgressLedger = z.output<typeof progressLedgerSchema>;
+
+/** An orchestrator's ledgers: the task ledger (facts, guesses, plan) and the counters that steer it. */
+export const teamLedgerSchema = z.strictObject({
+  facts: z.string(),
+  guesses: z.string(),
+  plan: z.string(),
+  /** Turns in a row (net) without progress, or in a loop. */
+  stalls: count(),
+  /** Re-plans so far (each one resets the members' working context). */
+  replans: count(),
+  /** The transcript position the members' working context starts from (moved by a re-plan). */
+  contextFrom: count(),
+  progress: progressLedgerSchema.optional(),
+});
+export type TeamLedger = z.output<typeof teamLedgerSchema>;
+
+/** The payload of each team event type, as written to `teamEvents` (without the task's identity). */
+export const teamEventPayloadSchemas = {
+  'team-turn': z.strictObject({
+    type: z.literal('team-turn'),
+    turn: count(),
+    speaker: z.string(),
+    text: z.string(),
+  }),
+  'speaker-selected': z.strictObject({
+    type: z.literal('speaker-selected'),
+    turn: count(),
+    speaker: z.string(),
+    by: z.enum(['owner', 'round-robin', 'selector-model', 'function', 'orchestrator', 'claim', 'topology']),
+    /** Selector-model attempts it took (an invalid choice is retried). */
+    attempts: count().optional(),
+    instruction: z.string().optional(),
+  }),
+  handoff: z.strictObject({ type: z.literal('handoff'), turn: count(), from: z.string(), to: z.string(), handoffs: count() }),
+  'ledger-updated': z.strictObject({
+    type: z.literal('ledger-updated'),
+    turn: count(),
+    change: z.enum(['planned', 'progress', 'replanned']),
+    ledger: teamLedgerSchema,
+  }),
+  'vote-cast': z.strictObject({ type: z.literal('vote-cast'), turn: count(), voter: z.string(), choice: z.string() }),
+  'task-claimed': z.strictObject({ type: z.literal('task-claimed'), turn: count(), task: z.string(), member: z.string() }),
+  'mail-sent': z.strictObject({
+    type: z.literal('mail-sent'),
+    turn: count(),
+    from: z.string(),
+    to: z.string(),
+    text: z.string(),
+  }),
+  'team-stop': z.strictObject({
+    type: z.literal('team-stop'),
+    turn: count(),
+    reason: stopReason,
+    conditions: z.array(stopReason),
+  }),
+} as const;
+
+type PayloadSchemas = typeof teamEventPayloadSchemas;
+type PayloadSchema = PayloadSchemas[keyof PayloadSchemas];
+
+/** One team event as written to the `teamEvents` field. */
+export const teamEventPayloadSchema = z.discriminatedUnion(
+  'type',
+  Object.values(teamEventPayloadSchemas) as [PayloadSchema, ...PayloadSchema[]],
+);
+export type TeamEventPayload = z.output<typeof teamEventPayloadSchema>;
+
+/** The team events a task's saved writes carry (written to `teamEvents`), in order. */
+export function teamEventsOf(writes: readonly (readonly [string, unknown])[]): TeamEventPayload[] {
+  const events: TeamEventPayload[] = [];
+  for (const [channel, value] of writes) {
+    if (channel !== TEAM_EVENTS_FIELD || !Array.isArray(value)) continue;
+    for (const item of value) {
+      const parsed = teamEventPayloadSchema.safeParse(item);
+      if (parsed.success) events.push(parsed.data);
+    }
+  }
+  return events;
+}

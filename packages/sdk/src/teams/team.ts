@@ -1,0 +1,212 @@
+import { InvalidConfigurationError } from '../core/errors/index.js';
+import type { RetryPolicy } from '../core/retry-policy.js';
+import { END, START } from '../engine/workflow/channels/channel-names.js';
+import type { StateOf } from '../engine/workflow/channels/state-fields.js';
+import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
+import type { Durability } from '../engine/workflow/pregel/workflow-journal.js';
+import type { Workflow } from '../engine/workflow/workflow.js';
+import type { WorkflowEvent } from '../engine/workflow/workflow-events.js';
+import type { WorkflowRun } from '../engine/workflow/workflow-run.js';
+import type { EventBus } from '../hooks/event-bus.js';
+import type { RunStore } from '../store/run-store.js';
+import type { TracingOptions } from '../telemetry/agent-tracing.js';
+import { TEAM_MODEL_RETRY } from './model-turn.js';
+import { type TeamState, type TeamUpdate, teamStateDefinition } from './team-state.js';
+import { TeamStepNode } from './team-step-node.js';
+import type { TeamMember } from './team-types.js';
+import { checkTermination, ExternalStop, externalStop, maxTurns, or, type TerminationCondition } from './termination.js';
+import type { StepScope, Topology } from './topology.js';
+
+/** The default hard cap of member turns, OR-ed with every team's termination (no endless team). */
+export const DEFAULT_MAX_TURNS = 50;
+
+/** A team in code: members, a topology, a termination, and the run policy of its workflow. */
+export interface TeamConfig {
+  /** Names the team's runs (its workflow's name). */
+  name: string;
+  members: readonly TeamMember[];
+  topology: Topology;
+  /** When to stop, checked at every turn boundary; always OR-ed with `maxTurns`. */
+  termination?: TerminationCondition;
+  /** Hard cap of member turns (default 50): a team always ends. */
+  maxTurns?: number;
+  /** The switch of the `external-stop` condition (always checked; default: a new one, `team.externalStop`). */
+  externalStop?: ExternalStop;
+  /** Where runs are kept. Default: a new `MemoryRunStore`. */
+  store?: RunStore;
+  /** Ownership lease of the executing process (default 30 s). */
+  leaseMs?: number;
+  /** Hard deadline of a run, from its creation (default 1 hour): the team's shared deadline (X-10). */
+  timeoutMs?: number;
+  durability?: Durability;
+  /** Retry policy of the team's model calls. Default: 3 attempts of transient failures. */
+  retry?: RetryPolicy;
+  telemetry?: TracingOptions;
+  eventBus?: EventBus<WorkflowEvent>;
+}
+
+/** The fields a team run returns as its output. */
+const OUTPUT = [
+  'answer',
+  'owner',
+  'termination',
+  'transcript',
+  'turns',
+  'handoffs',
+  'ledger',
+  'board',
+  'mail',
+  'records',
+  'usage',
+] as const;
+
+type Definition = ReturnType<typeof teamStateDefinition>;
+
+/** The output of a finished team run. */
+export type TeamOutput = Pick<StateOf<Definition>, (typeof OUTPUT)[number]>;
+
+/**
+ * A team (N-12): members and a topology compiled onto the workflow engine as a two-node loop —
+ * `select` (check the termination, choose the next speaker) and `turn` (that member speaks) —
+ * so that every choice, turn, handoff and ledger update is one journal entry. A crash resumes the
+ * team mid-conversation on any process: finished steps are read back, never redone, and the
+ * counters (turns, budget, start time, stalls) continue where they were.
+ *
+ * @example
+ * const team = new Team({ name: 'support', members, topology: handoff({ entry: 'triage', handoffs: { triage: ['billing'] } }) });
+ * const result = await team.run({ sessionId: 's1', input: 'I was charged twice' }).result();
+ * result.output?.answer; // billing's answer: billing owns it
+ */
+export class Team {
+  readonly name: string;
+  readonly members: ReadonlyMap<string, TeamMember>;
+  readonly topology: Topology;
+  /** The workflow the team runs as (its runs are workflow runs: `RunClient` reads them). */
+  readonly workflow: Workflow<Definition>;
+  readonly externalStop: ExternalStop;
+
+  constructor(config: TeamConfig) {
+    this.name = config.name;
+    this.members = new Map(config.members.map((member) => [member.name, member]));
+    this.topology = config.topology;
+    this.externalStop = config.externalStop ?? new ExternalStop();
+    const cap = config.maxTurns ?? DEFAULT_MAX_TURNS;
+    const issues = [
+      ...(this.members.size !== config.members.length ? [{ path: 'members', message: 'member names must be unique' }] : []),
+      ...config.members.flatMap((member, index) =>
+        member.name === 'user' || member.name === 'orchestrator' || !/^[A-Za-z0-9_-]{1,64}$/.test(member.name)
+          ? [
+              {
+                path: `members.${index}.name`,
+                message: 'a member name is 1–64 letters, digits, _ or -, and not "user" or "orchestrator"',
+              },
+            ]
+          : [],
+      ),
+      ...(Number.isInteger(cap) && cap >= 1 ? [] : [{ path: 'maxTurns', message: 'must be a whole number ≥ 1' }]),
+      ...config.topology.validate(this.members),
+    ];
+    if (issues.length > 0) throw new InvalidConfigurationError(`team "${config.name}"`, issues);
+    // The hard cap and the external switch always apply, whatever the configured termination.
+    const termination = or(...(config.termination ? [config.termination] : []), maxTurns(cap), externalStop());
+    const retry = config.retry ?? TEAM_MODEL_RETRY;
+    const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({ ...base, members: this.members, retry });
+    const external = this.externalStop;
+    const topology = this.topology;
+    const select = new TeamStepNode(async (state, base) => {
+      const scope = scopeOf(base);
+      const now = scope.now();
+      const startedAt = state.startedAt ?? now;
+      const last = state.transcript.at(-1);
+      const ended = checkTermination(termination, {
+        turns: state.turns,
+        transcript: state.transcript,
+        usage: state.usage,
+        startedAt,
+        now,
+        handedToUser: last?.handoffTo === 'user',
+        externalStop: external.isSet,
+      });
+      const started: TeamUpdate = state.startedAt === undefined ? { startedAt } : {};
+      if (ended) return { ...started, ...stopUpdate(state, ended, topology.answerOf(state)) };
+      const chosen = await topology.select({ ...state, startedAt }, scope);
+      if (chosen.termination)
+        return {
+          ...started,
+          ...chosen,
+          ...stopUpdate(state, chosen.termination, chosen.answer ?? topology.answerOf(state), chosen),
+        };
+      return { ...started, ...chosen };
+    });
+    const turn = new TeamStepNode(async (state, base) => {
+      const update = await topology.turn(state, scopeOf(base));
+      if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
+      return update;
+    });
+    this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
+      .addNode('select', select)
+      .addNode('turn', turn)
+      .addEdge(START, 'select')
+      .addConditionalEdges('select', (state) => (state.termination ? END : 'turn'), ['turn', END])
+      .addLoop({
+        from: 'turn',
+        to: 'select',
+        exit: END,
+        while: (state) => state.termination === undefined,
+        maxIterations: cap + 1,
+      })
+      .compile({
+        output: [...OUTPUT],
+        maxSteps: 2 * cap + 8,
+        ...(config.store ? { store: config.store } : {}),
+        ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
+        ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+        ...(config.durability ? { durability: config.durability } : {}),
+        ...(config.telemetry ? { telemetry: config.telemetry } : {}),
+        ...(config.eventBus ? { eventBus: config.eventBus } : {}),
+      });
+  }
+
+  /**
+   * Starts a team run on `input` (the user's request), or resumes one (`runId` of an unfinished
+   * run: after a crash, on any process; with `resume`, the user's answer to its pending
+   * question). Returns the workflow run's handle.
+   */
+  run(options: {
+    sessionId: string;
+    input?: string;
+    runId?: string;
+    signal?: AbortSignal;
+    metadata?: Readonly<Record<string, string>>;
+    /** The user's answer to the run's pending question (a task board approval): only this answers it. */
+    resume?: unknown;
+  }): WorkflowRun<StateOf<Definition>> {
+    return this.workflow.run({
+      sessionId: options.sessionId,
+      ...(options.runId !== undefined ? { runId: options.runId } : {}),
+      ...(options.input !== undefined ? { input: { task: options.input } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.metadata ? { metadata: options.metadata } : {}),
+      ...('resume' in options ? { resume: options.resume } : {}),
+    });
+  }
+}
+
+/** The writes that end a team: its termination, its answer and the `team-stop` event. */
+function stopUpdate(
+  state: TeamState,
+  termination: NonNullable<TeamUpdate['termination']>,
+  answer: string | undefined,
+  update: TeamUpdate = {},
+): TeamUpdate {
+  const turns = update.turns ?? state.turns;
+  const ending = { ...termination, turns };
+  return {
+    termination: ending,
+    ...(answer !== undefined ? { answer } : {}),
+    teamEvents: [
+      ...(update.teamEvents ?? []),
+      { type: 'team-stop', turn: turns, reason: ending.reason, conditions: ending.conditions },
+    ],
+  };
+}
