@@ -633,4 +633,38 @@ export const en = {
   'debug.hint':
     "Runs the saved draft without publishing it. Each question is a new debug session, kept out of the agent's sessions.",
   'debug.failed': 'The draft did not run.',
+
+  // Agent editor: model
+  'model.connection': 'Model connection',
+  'model.chooseConnection': 'Choose a connection',
+  'model.model': 'Model',
+  'model.disabled': ' (disabled)',
+  'model.think': 'Think (extended reasoning)',
+  'model.thinkDefault': 'Default: off.',
+  'model.thinkStrength': 'Think strength',
+  'model.effort.low': 'low',
+  'model.effort.medium': 'medium',
+  'model.effort.high': 'high',
+  'model.maxOutput': 'Maximum output tokens',
+  'model.providerDefault': 'provider default',
+  'model.inheritedPlanExecutor': 'Executors and the compression agent use this model; they have no model choice of their own.',
+  'model.inheritedReact': 'The compression agent uses this model; it has no model choice of its own.',
+
+  // Agent editor: execution, environment
+  'execution.loopBudget': 'Loop budget',
+  'execution.runTimeout': 'Run timeout (ms)',
+  'execution.toolTimeout': 'Per-call timeout for tools (ms)',
+  'execution.parallelTools': 'Run tool calls in parallel',
+  'execution.defaultOff': 'Platform default: off.',
+  'execution.parallelExecutors': 'Executors at most in parallel',
+  'execution.retry': 'Retry failed model calls automatically',
+  'execution.attempts': 'Total attempts',
+  'execution.retryInterval': 'Retry interval (ms)',
+  'execution.oneHour': '{ms, number} (1 h)',
+  'execution.tenSeconds': '{ms, number} (10 s)',
+  'execution.twoSeconds': '{ms, number} (2 s)',
+  'environment.persistent': 'Persistent sandbox',
+  'environment.fileRoot':
+    "The agent's file root (with <code>wiki/</code> and <code>files/</code>) is created by the platform and cannot be moved.",
+  'environment.persistentHint': "Platform default: off. When on, the session's work directory survives between runs.",
 } as const;
