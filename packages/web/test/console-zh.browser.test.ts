@@ -92,6 +92,12 @@ describe.runIf(chromiumAvailable())('the console in zh-CN and en', { timeout: 12
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain('invalid-credentials');
     await checkPage('zh-CN-01-sign-in-refused');
+    // The sign-in page has the language switch too (before anyone is signed in).
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Sign in to AgentLoom' }).waitFor();
+    await checkPage('en-01-sign-in');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await page.getByRole('heading', { level: 1, name: '登录 AgentLoom' }).waitFor();
     await page.getByLabel('密码').fill(platform.adminPassword);
     await page.getByRole('button', { name: '登录' }).click();
     await page.getByRole('heading', { level: 1, name: '空间' }).waitFor();

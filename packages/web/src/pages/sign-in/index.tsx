@@ -4,7 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, queryKeys, rememberCsrfToken, unwrap } from '../../api/index.js';
 import { type FieldErrors, fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
-import { useT } from '../../i18n/index.js';
+import { LocaleSwitcher, useT } from '../../i18n/index.js';
 
 /** Sign-in with email and password: a cookie session plus the CSRF token later changes send. */
 export function SignInPage() {
@@ -38,7 +38,9 @@ export function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <div className="card sign-in-card">
-        <PageHeader title={t('signIn.title')} />
+        <PageHeader title={t('signIn.title')}>
+          <LocaleSwitcher />
+        </PageHeader>
         <form ref={form} onSubmit={submit} noValidate>
           <TextField
             label={t('signIn.email')}
