@@ -37,6 +37,15 @@ const acceptedTypeOnlyCycles = [
  * except `@agentloom/intent`, which stands alone (it uses nothing of the SDK; the SDK's adapter uses it).
  */
 const consumers = '^(examples|bench|packages/(?!sdk/|intent/))';
+/**
+ * The platform's zones (docs/architecture.md, "Platform core"; ADR 0024): `http` → `application`
+ * → `domain`, with `adapters` (and `config`) beside the application, `assembly` between the
+ * snapshot and the SDK, `worker` beside `http`, and `cli` with the composition root
+ * (`platform.ts`, `index.ts`) on top.
+ */
+const platform = '^packages/platform/src/';
+const zone = (name) => `${platform}${name}/`;
+const platformTop = [zone('cli'), `${platform}(platform|index)\\.ts$`];
 
 module.exports = {
   forbidden: [
@@ -163,6 +172,76 @@ module.exports = {
         path: '^(node:)?(http|https|http2|net|tls|dgram)$|(^|/)node_modules/undici/',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'platform-domain-is-pure',
+      severity: 'error',
+      comment:
+        'The platform domain (drafts, release snapshot schema, resource contents, domain errors) imports nothing of the platform outside `domain/`.',
+      from: { path: zone('domain') },
+      to: { path: platform, pathNot: zone('domain') },
+    },
+    {
+      name: 'platform-adapters-below-application',
+      severity: 'error',
+      comment:
+        'Adapters (database and repositories, dispatch, outbound, crypto, models, skills, identity) and `config` know the domain, never the use cases, the worker, the assembly, HTTP or the entry points.',
+      from: { path: [zone('adapters'), zone('config')] },
+      to: { path: [zone('application'), zone('worker'), zone('assembly'), zone('http'), ...platformTop] },
+    },
+    {
+      name: 'platform-assembly-has-no-sql',
+      severity: 'error',
+      comment:
+        '`assembly` turns a release snapshot and ports into SDK agents: it never reads the database or the dispatcher itself, nor uses the layers above.',
+      from: { path: zone('assembly') },
+      to: {
+        path: [
+          zone('application'),
+          zone('worker'),
+          zone('http'),
+          zone('adapters/database'),
+          zone('adapters/dispatch'),
+          ...platformTop,
+        ],
+      },
+    },
+    {
+      name: 'platform-application-below-http',
+      severity: 'error',
+      comment:
+        'Use cases (`application/`) speak domain errors and their own context, never HTTP; they never import the worker or the entry points either.',
+      from: { path: zone('application') },
+      to: { path: [zone('http'), zone('worker'), ...platformTop] },
+    },
+    {
+      name: 'platform-worker-beside-http',
+      severity: 'error',
+      comment: 'The worker (claim loop, sweeper, webhook deliverer) uses the application, never HTTP or the entry points.',
+      from: { path: zone('worker') },
+      to: { path: [zone('http'), ...platformTop] },
+    },
+    {
+      name: 'platform-http-is-a-top-layer',
+      severity: 'error',
+      comment: 'Only `cli/` and the composition root import `http/`; HTTP never imports the worker or the CLI.',
+      from: { path: platform, pathNot: [zone('http'), ...platformTop] },
+      to: { path: zone('http') },
+    },
+    {
+      name: 'platform-http-never-imports-worker',
+      severity: 'error',
+      comment: 'Routes hand runs to workers through the dispatcher (an adapter), never by importing the worker.',
+      from: { path: zone('http') },
+      to: { path: [zone('worker'), ...platformTop] },
+    },
+    {
+      name: 'platform-no-folder-cycles',
+      severity: 'error',
+      comment: 'No two folders of the platform import each other, directly or through others (folder scope).',
+      scope: 'folder',
+      from: { path: platform },
+      to: { path: platform, circular: true },
     },
     {
       name: 'sdk-never-imports-its-users',

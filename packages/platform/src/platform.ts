@@ -1,25 +1,18 @@
 import { RunClient } from '@agentloom/sdk';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { SecretBox } from './adapters/crypto/index.js';
+import { migrateToLatest, openPlatformDatabase } from './adapters/database/index.js';
+import { openRunStore } from './adapters/database/open-run-store.js';
+import { type Dispatcher, LeaseTableDispatcher, PgBossDispatcher } from './adapters/dispatch/index.js';
+import { SignInLimiter } from './adapters/identity/index.js';
 import { createOutbound, defaultOutboundSettings, type ResolveHost } from './adapters/outbound/index.js';
+import { stopDeletionJobs } from './application/deletion/index.js';
 import { defaultSignInLimits, dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
-import { SecretBox } from './crypto/index.js';
-import { migrateToLatest, openPlatformDatabase } from './database/index.js';
-import { stopDeletionJobs } from './deletion/index.js';
 import { createPlatformApp } from './http/create-app.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
-import { SignInLimiter } from './identity/index.js';
-import type { Dispatcher } from './runs/index.js';
-import {
-  LeaseTableDispatcher,
-  openRunStore,
-  PgBossDispatcher,
-  RunWorker,
-  type RunWorkerOptions,
-  startSweeper,
-} from './runs/index.js';
-import { startWebhookDeliverer } from './webhooks/index.js';
+import { RunWorker, type RunWorkerOptions, startSweeper, startWebhookDeliverer } from './worker/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {

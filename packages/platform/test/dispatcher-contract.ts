@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dispatcher, RunRequirements } from '../src/runs/index.js';
+import type { Dispatcher, RunRequirements } from '../src/adapters/dispatch/index.js';
 import { createTestPlatform, seedUser, type TestPlatform } from './harness.js';
 import { waitUntil } from './run-helpers.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { createUser } from '../src/adapters/identity/index.js';
 import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
 import { defaultBodyLimitBytes, type PlatformConfig } from '../src/config/index.js';
-import { createUser } from '../src/identity/index.js';
 import { type CreatePlatformOptions, createPlatform, type Platform } from '../src/platform.js';
 
 /** The PostgreSQL server tests use (`AGENTLOOM_POSTGRES_URL`); each test platform gets its own schema in it. */

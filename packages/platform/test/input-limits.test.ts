@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendResourceVersion } from '../src/adapters/database/repositories/resource-repository.js';
+import { hiddenCredential } from '../src/domain/credential-headers.js';
 import { maximumJsonDepth } from '../src/http/json-depth.js';
-import { hiddenCredential } from '../src/resources/credential-headers.js';
-import { appendResourceVersion } from '../src/resources/resource-repository.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { buildSpace, type SpaceFixture } from './scenario.js';
 import { deflatedZeros, honestEntry, writeZip } from './zip-writer.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openPlatformDatabase } from '../src/database/index.js';
+import { migrateToLatest, openPlatformDatabase } from '../src/adapters/database/index.js';
 import { dialects, postgresUrl } from './harness.js';
 
 describe.skipIf(!dialects.includes('postgres'))('migrations in a schema of a shared PostgreSQL database', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentReleaseSnapshot } from '../src/domain/release-snapshot.js';
-import type { RunWorker } from '../src/runs/index.js';
+import type { RunWorker } from '../src/worker/index.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';

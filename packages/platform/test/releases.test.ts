@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseAssemblyPorts } from '../src/application/releases/database-assembly-ports.js';
 import { assembleAgent } from '../src/assembly/index.js';
 import type { AgentReleaseSnapshot } from '../src/domain/release-snapshot.js';
-import { databaseAssemblyPorts } from '../src/releases/database-assembly-ports.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { buildSpace, type SpaceFixture } from './scenario.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunWorker } from '../src/runs/index.js';
+import type { RunWorker } from '../src/worker/index.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse, type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer, saveDraftAndPublish } from './scripted-servers.js';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhookSignature } from '../src/webhooks/index.js';
+import { signWebhook, verifyWebhookSignature } from '../src/domain/webhook-signature.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, listen, ScriptedModelServer } from './scripted-servers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunWorker } from '../src/runs/run-worker.js';
+import type { RunWorker } from '../src/worker/run-worker.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 
 interface WorkerView {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offlineModel } from '../../../examples/workflow/src/offline-model.js';
 import { createReportTools } from '../../../examples/workflow/src/report-workflow.js';
-import type { RunWorker } from '../src/runs/index.js';
+import type { RunWorker } from '../src/worker/index.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { waitForTerminal, waitUntil } from './run-helpers.js';

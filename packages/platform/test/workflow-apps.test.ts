@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offlineModel } from '../../../examples/workflow/src/offline-model.js';
 import { createReportTools } from '../../../examples/workflow/src/report-workflow.js';
-import type { RunWorker } from '../src/runs/index.js';
+import type { RunWorker } from '../src/worker/index.js';
 import { type ExampleOutcome, runExampleInProcess, stepsOf } from './example-outcome.js';
 import { LanguageModelServer, ToolServer } from './example-servers.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';

@@ -15,10 +15,10 @@ import {
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
+import { buildLanguageModel } from '../adapters/models/index.js';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
-import { buildLanguageModel } from '../models/index.js';
-import { releaseNeedsIsolation } from '../runs/run-requirements.js';
+import { releaseNeedsIsolation } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';

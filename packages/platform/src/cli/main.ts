@@ -1,12 +1,12 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
+import { migrateToLatest, openPlatformDatabase } from '../adapters/database/index.js';
+import { createUser, EmailTakenError } from '../adapters/identity/index.js';
+import { prepareFirstStart } from '../application/seed/first-start.js';
 import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
-import { migrateToLatest, openPlatformDatabase } from '../database/index.js';
 import { apiPrefix } from '../http/create-app.js';
-import { createUser, EmailTakenError } from '../identity/index.js';
 import { createPlatform } from '../platform.js';
-import { prepareFirstStart } from '../seed/first-start.js';
 
 const usage = `Usage: agentloom <command> [options]
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import proxyAddress from 'proxy-addr';
+import { randomToken } from '../adapters/crypto/index.js';
+import type { DatabaseLocation } from '../adapters/database/index.js';
 import { type OutboundSettings, parseOutboundAllow } from '../adapters/outbound/index.js';
-import { randomToken } from '../crypto/index.js';
-import type { DatabaseLocation } from '../database/index.js';
 import { defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';
 
 /** The platform's configuration after validation. */

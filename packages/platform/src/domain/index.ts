@@ -8,6 +8,21 @@ export {
   type PromptSource,
   referencedResources,
 } from './agent-draft.js';
+export {
+  appDeletingError,
+  ConflictError,
+  DomainError,
+  type DomainErrorKind,
+  ForbiddenError,
+  InvalidRequestError,
+  NotFoundError,
+  notFoundError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
+  UpstreamFailedError,
+  UpstreamTimeoutError,
+  ValidationError,
+} from './errors.js';
 export { type DraftIssue, type DraftLookups, validateAgentDraft } from './validate-agent-draft.js';
 export {
   emptyWorkflowDraft,

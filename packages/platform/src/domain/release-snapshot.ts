@@ -1,5 +1,6 @@
-import type { ConnectionSettings, Provider } from '../models/index.js';
+import { z } from '@hono/zod-openapi';
 import type { AgentDraft, DraftPermissions } from './agent-draft.js';
+import { type ConnectionSettings, type Provider, providers } from './connection-settings.js';
 
 /** A pinned resource version: the release references it, never copies it (P-4.5). */
 export interface PinnedResource {
@@ -86,4 +87,90 @@ export interface WorkflowReleaseSnapshot {
   mcpServers?: Readonly<Record<string, PinnedResource>>;
   /** Publishing a workflow never interrupts its runs in progress: they finish on their release (D-P2). */
   interruptsRunsInProgress: false;
+}
+
+const pinnedResourceSchema = z.looseObject({ resourceId: z.string(), version: z.number().int().positive() });
+const namedPinSchema = pinnedResourceSchema.extend({ name: z.string() });
+const roleSnapshotSchema = z.looseObject({
+  prompt: z.union([z.looseObject({ text: z.string() }), pinnedResourceSchema]),
+  builtIn: z.array(z.enum(['workspace-files', 'run_command'])),
+  tools: z.array(namedPinSchema),
+  skills: z.array(namedPinSchema.extend({ storageRef: z.string() })),
+  mcpServers: z.array(namedPinSchema).optional(),
+});
+/**
+ * Parts a snapshot copies as they were validated at publish (their schema is the draft's or the
+ * connection's, which may grow): read as records, typed as the snapshot declares them.
+ */
+const draftPartSchema = z.record(z.string(), z.unknown());
+
+/** The stored form of an agent release snapshot, checked when a worker or a publish reads it back. */
+const agentReleaseSnapshotSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  kind: z.literal('agent'),
+  mode: z.enum(['react', 'plan-executor']),
+  name: z.string(),
+  description: z.string(),
+  model: z.looseObject({
+    connectionId: z.string(),
+    provider: z.enum(providers),
+    baseUrl: z.string().nullable(),
+    settings: draftPartSchema,
+    modelId: z.string(),
+    thinking: z.looseObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    credential: z.looseObject({ connectionId: z.string() }),
+  }),
+  entry: roleSnapshotSchema,
+  executors: z.array(roleSnapshotSchema.extend({ name: z.string(), description: z.string() })),
+  variables: z.record(z.string(), z.string()),
+  execution: draftPartSchema,
+  context: draftPartSchema,
+  environment: draftPartSchema,
+  hooks: z.array(namedPinSchema).optional(),
+  permissions: draftPartSchema.optional(),
+  interruptsRunsInProgress: z.literal(true),
+});
+
+/** The stored form of a workflow release snapshot. */
+const workflowReleaseSnapshotSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  kind: z.literal('workflow'),
+  name: z.string(),
+  description: z.string(),
+  definition: z.record(z.string(), z.unknown()),
+  agents: z.record(z.string(), z.looseObject({ appId: z.string(), releaseId: z.string(), version: z.number().int().positive() })),
+  tools: z.record(z.string(), pinnedResourceSchema),
+  mcpServers: z.record(z.string(), pinnedResourceSchema).optional(),
+  interruptsRunsInProgress: z.literal(false),
+});
+
+/**
+ * The schema of every stored release snapshot (`app_releases.config_snapshot`), by `kind`. A
+ * snapshot is immutable once published, so this accepts every snapshot ever written: the fields
+ * added later (`mcpServers`, `hooks`, `permissions`) are optional, unknown fields are kept.
+ */
+export const releaseSnapshotSchema = z.discriminatedUnion('kind', [agentReleaseSnapshotSchema, workflowReleaseSnapshotSchema]);
+
+/** A stored snapshot that does not match its schema: the row was written by something else, or damaged. */
+export class ReleaseSnapshotInvalidError extends Error {
+  constructor(readonly issues: readonly { path: string; message: string }[]) {
+    super(`The stored release snapshot is invalid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
+    this.name = 'ReleaseSnapshotInvalidError';
+  }
+}
+
+/**
+ * Reads a stored release snapshot (JSON text) through its schema: the typed snapshot, or
+ * `ReleaseSnapshotInvalidError` naming every issue. The draft parts it copies (`execution`,
+ * `context`, `environment`, `permissions`) were validated against the draft's schema at publish
+ * and are typed as the draft declares them.
+ */
+export function parseReleaseSnapshot(text: string): AgentReleaseSnapshot | WorkflowReleaseSnapshot {
+  const parsed = releaseSnapshotSchema.safeParse(JSON.parse(text));
+  if (!parsed.success)
+    throw new ReleaseSnapshotInvalidError(
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  return parsed.data as unknown as AgentReleaseSnapshot | WorkflowReleaseSnapshot;
 }

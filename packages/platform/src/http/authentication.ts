@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { hashToken, keyedDigest, sameSecret } from '../crypto/index.js';
+import { hashToken, keyedDigest, sameSecret } from '../adapters/crypto/index.js';
+import { findWebSession, useApiKey } from '../adapters/identity/index.js';
 import { ApiError } from './api-error.js';
 import { actorOf, type Principal } from './principal.js';
 import type { PlatformEnvironment } from './services.js';
@@ -46,33 +47,15 @@ async function principalOf(c: Context<PlatformEnvironment>, loginPath: string): 
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match?.[1]) throw new ApiError(401, 'unauthenticated', 'The Authorization header must be "Bearer <api key>".');
-    const key = await database
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('secret_hash', '=', hashToken(match[1]))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const key = await useApiKey(database, hashToken(match[1]), now());
     if (!key) throw new ApiError(401, 'unauthenticated', 'The API key is unknown or revoked.');
-    await database.updateTable('api_keys').set({ last_used_at: now().toISOString() }).where('id', '=', key.id).execute();
     return key.app_id
       ? { kind: 'app-key', keyId: key.id, spaceId: key.space_id, appId: key.app_id, createdBy: key.created_by }
       : { kind: 'space-key', keyId: key.id, spaceId: key.space_id, createdBy: key.created_by };
   }
   const token = getCookie(c, sessionCookieName);
   if (!token) return undefined;
-  const session = await database
-    .selectFrom('web_sessions')
-    .innerJoin('users', 'users.id', 'web_sessions.user_id')
-    .select([
-      'web_sessions.id as sessionId',
-      'web_sessions.expires_at',
-      'users.id',
-      'users.email',
-      'users.is_instance_admin',
-      'users.status',
-    ])
-    .where('web_sessions.id', '=', hashToken(token))
-    .executeTakeFirst();
+  const session = await findWebSession(database, hashToken(token));
   if (session?.status !== 'active' || session.expires_at <= now().toISOString()) return undefined;
   if (unsafeMethods.has(c.req.method) && c.req.path !== loginPath) {
     const sent = c.req.header(csrfHeaderName) ?? '';

@@ -1,5 +1,9 @@
 import type { Context } from 'hono';
-import type { AppRow, RunRow, SessionRow, SpaceRow } from '../database/index.js';
+import type { AppRow, RunRow, SessionRow, SpaceRow } from '../adapters/database/index.js';
+import { findApp } from '../adapters/database/repositories/app-repository.js';
+import { findRun } from '../adapters/database/repositories/run-repository.js';
+import { findSession } from '../adapters/database/repositories/session-repository.js';
+import { findSpace, roleInSpace } from '../adapters/database/repositories/space-repository.js';
 import { ApiError, forbidden, notFound } from './api-error.js';
 import { requirePrincipal } from './authentication.js';
 import { actorOf } from './principal.js';
@@ -56,17 +60,11 @@ export async function authorizeSpace(
 ): Promise<{ space: SpaceRow; role: SpaceRole }> {
   const principal = requirePrincipal(c);
   const { database } = c.get('services');
-  const space = await database.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  const space = await findSpace(database, spaceId);
   if (!space) throw notFound('The space');
   let role: SpaceRole | undefined;
   if (principal.kind === 'user') {
-    const membership = await database
-      .selectFrom('space_members')
-      .select('role')
-      .where('space_id', '=', spaceId)
-      .where('user_id', '=', principal.userId)
-      .executeTakeFirst();
-    role = membership?.role ?? (principal.isInstanceAdmin ? 'owner' : undefined);
+    role = (await roleInSpace(database, spaceId, principal.userId)) ?? (principal.isInstanceAdmin ? 'owner' : undefined);
   } else if (principal.spaceId === spaceId) {
     if (principal.kind === 'app-key') {
       throw new ApiError(403, 'forbidden', 'App API keys may only start and follow runs of their app.');
@@ -86,7 +84,7 @@ export async function authorizeApp(
   action: SpaceAction,
 ): Promise<{ app: AppRow; role: SpaceRole }> {
   requirePrincipal(c);
-  const app = await c.get('services').database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+  const app = await findApp(c.get('services').database, appId);
   if (!app) throw notFound('The app');
   try {
     const { role } = await authorizeSpace(c, app.space_id, action);
@@ -111,7 +109,7 @@ export async function authorizeAppUse(
 ): Promise<{ app: AppRow; seesAllSessions: boolean }> {
   const principal = requirePrincipal(c);
   if (principal.kind === 'app-key') {
-    const app = await c.get('services').database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+    const app = await findApp(c.get('services').database, appId);
     if (!app || app.space_id !== principal.spaceId) throw notFound('The app');
     if (app.id !== principal.appId || action !== 'runs.use')
       throw new ApiError(403, 'forbidden', 'App API keys may only start and follow runs of their app.');
@@ -133,16 +131,12 @@ function startedBy(c: Context<PlatformEnvironment>, createdBy: string): boolean 
 export async function authorizeRun(c: Context<PlatformEnvironment>, runId: string): Promise<{ run: RunRow; app: AppRow }> {
   requirePrincipal(c);
   const { database } = c.get('services');
-  const run = await database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  const run = await findRun(database, runId);
   if (!run) throw notFound('The run');
   try {
     const { app, seesAllSessions } = await authorizeAppUse(c, run.app_id);
     if (!seesAllSessions && !startedBy(c, run.requested_by)) {
-      const session = await database
-        .selectFrom('sessions')
-        .select('created_by')
-        .where('id', '=', run.session_id)
-        .executeTakeFirst();
+      const session = await findSession(database, run.session_id);
       if (!session || !startedBy(c, session.created_by)) throw notFound('The run');
     }
     return { run, app };
@@ -161,12 +155,7 @@ export async function authorizeSession(
   sessionId: string,
 ): Promise<{ session: SessionRow; app: AppRow }> {
   requirePrincipal(c);
-  const session = await c
-    .get('services')
-    .database.selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
+  const session = await findSession(c.get('services').database, sessionId);
   if (!session) throw notFound('The session');
   try {
     const { app, seesAllSessions } = await authorizeAppUse(c, session.app_id);

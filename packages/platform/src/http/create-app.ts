@@ -4,10 +4,11 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { sql } from 'kysely';
-import { sameSecret } from '../crypto/index.js';
+import { sameSecret } from '../adapters/crypto/index.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
+import { answerOf } from './error-table.js';
 import { limitJsonDepth } from './json-depth.js';
 import { referencePageContentSecurityPolicy, renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
@@ -66,8 +67,9 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
 
   app.onError((error, c) => {
     const requestIdValue = c.get('requestId');
-    if (error instanceof ApiError) {
-      return c.json({ error: { code: error.code, message: error.message, details: error.details } }, error.status);
+    const answer = answerOf(error);
+    if (answer) {
+      return c.json({ error: { code: answer.code, message: answer.message, details: answer.details } }, answer.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
       const code = error.status === 400 ? 'malformed-json' : error.status === 415 ? 'unsupported-media-type' : 'bad-request';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { WorkerRow } from '../../database/schema.js';
-import { WorkerRegistry } from '../../runs/worker-registry.js';
+import { WorkerRegistry } from '../../adapters/database/repositories/worker-registry.js';
+import type { WorkerRow } from '../../adapters/database/schema.js';
 import { ApiError, notFound } from '../api-error.js';
 import { requireInstanceAdmin } from '../authentication.js';
 import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { deletionView, requestAppDeletion, startDeletionJob } from '../../deletion/index.js';
+import { findApp } from '../../adapters/database/repositories/app-repository.js';
+import { findDeletionOfApp } from '../../adapters/database/repositories/deletion-repository.js';
+import { deletionView, requestAppDeletion, startDeletionJob } from '../../application/deletion/index.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor, requirePrincipal } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';
@@ -70,9 +72,9 @@ export function appDeletionRoutes() {
       const { appId } = c.req.valid('param');
       const { database } = c.get('services');
       requirePrincipal(c);
-      const exists = await database.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst();
+      const exists = await findApp(database, appId);
       if (exists) await authorizeApp(c, appId, 'apps.read');
-      const deletion = await database.selectFrom('app_deletions').selectAll().where('app_id', '=', appId).executeTakeFirst();
+      const deletion = await findDeletionOfApp(database, appId);
       if (!exists) {
         if (!deletion) throw notFound('The app');
         try {

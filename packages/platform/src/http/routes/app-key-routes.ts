@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { createApiKey, withCreators } from '../../identity/index.js';
-import { notFound } from '../api-error.js';
+import { createKey, listKeys, revokeKey } from '../../application/keys/key-service.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
@@ -22,14 +21,8 @@ export function appKeyRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'app-keys.manage');
-      const rows = await c
-        .get('services')
-        .database.selectFrom('api_keys')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        .orderBy('created_at')
-        .execute();
-      return c.json({ keys: (await withCreators(c.get('services').database, rows)).map(apiKeyView) }, 200);
+      const keys = await listKeys(c.get('services'), { appId: row.id });
+      return c.json({ keys: keys.map(apiKeyView) }, 200);
     },
   );
 
@@ -46,16 +39,13 @@ export function appKeyRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'app-keys.manage');
-      const { database, now } = c.get('services');
-      const { row: key, secret } = await createApiKey(database, {
-        spaceId: row.space_id,
-        appId: row.id,
-        name: c.req.valid('json').name,
-        createdBy: currentActor(c),
-        now: now(),
-      });
-      const [shown] = await withCreators(database, [key]);
-      return c.json({ key: apiKeyView(shown as NonNullable<typeof shown>), secret }, 201);
+      const { key, secret } = await createKey(
+        c.get('services'),
+        { spaceId: row.space_id, appId: row.id },
+        c.req.valid('json').name,
+        currentActor(c),
+      );
+      return c.json({ key: apiKeyView(key), secret }, 201);
     },
   );
 
@@ -70,15 +60,7 @@ export function appKeyRoutes() {
     async (c) => {
       const { appId, keyId } = c.req.valid('param');
       const { app: row } = await authorizeApp(c, appId, 'app-keys.manage');
-      const { database, now } = c.get('services');
-      const result = await database
-        .updateTable('api_keys')
-        .set({ revoked_at: now().toISOString() })
-        .where('id', '=', keyId)
-        .where('app_id', '=', row.id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound('The key');
+      await revokeKey(c.get('services'), { appId: row.id }, keyId);
       return c.json({ ok: true as const }, 200);
     },
   );

@@ -1,11 +1,6 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
-import type { AppRow } from '../../database/index.js';
-import { agentDraftSchemaVersion, emptyAgentDraft, emptyWorkflowDraft } from '../../domain/index.js';
-import { agentNameOf } from '../../releases/resolve-snapshot.js';
-import { ApiError } from '../api-error.js';
+import type { AppRow } from '../../adapters/database/index.js';
+import { changeApp, createApp, spaceApps } from '../../application/apps/app-service.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
@@ -80,10 +75,7 @@ export function appRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'apps.read');
-      const { kind } = c.req.valid('query');
-      let query = c.get('services').database.selectFrom('apps').selectAll().where('space_id', '=', space.id);
-      if (kind) query = query.where('kind', '=', kind);
-      return c.json({ apps: (await query.orderBy('name').execute()).map(appView) }, 200);
+      return c.json({ apps: (await spaceApps(c.get('services'), space.id, c.req.valid('query').kind)).map(appView) }, 200);
     },
   );
 
@@ -98,46 +90,7 @@ export function appRoutes() {
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'apps.manage');
       const body = c.req.valid('json');
-      if (body.kind === 'agent' && !body.mode)
-        throw new ApiError(422, 'mode-required', 'An agent app needs a mode: react or plan-executor.');
-      if (body.kind === 'workflow' && body.mode)
-        throw new ApiError(422, 'mode-not-allowed', 'A workflow is not an agent mode (NOT-9); send no mode.');
-      const { database, now, config } = c.get('services');
-      const id = newId('app');
-      const at = now().toISOString();
-      const row: AppRow = {
-        id,
-        space_id: space.id,
-        kind: body.kind,
-        name: body.name,
-        description: body.description,
-        mode: body.kind === 'agent' ? (body.mode ?? null) : null,
-        file_root: path.join(config.dataDirectory, 'spaces', space.id, body.kind === 'agent' ? 'agents' : 'workflows', id),
-        state: 'active',
-        latest_release_id: null,
-        created_by: currentActor(c),
-        created_at: at,
-        updated_at: at,
-      };
-      await database.transaction().execute(async (transaction) => {
-        await transaction.insertInto('apps').values(row).execute();
-        await transaction
-          .insertInto('app_drafts')
-          .values({
-            app_id: id,
-            config: JSON.stringify(
-              body.kind === 'agent' ? emptyAgentDraft() : emptyWorkflowDraft(agentNameOf({ id, name: body.name })),
-            ),
-            schema_version: agentDraftSchemaVersion,
-            revision: 1,
-            updated_by: row.created_by,
-            updated_at: at,
-          })
-          .execute();
-        // The file root exists from creation on (P-12.2); made inside the transaction so that a failure leaves no row.
-        await mkdir(path.join(row.file_root, 'wiki'), { recursive: true });
-        await mkdir(path.join(row.file_root, 'files'), { recursive: true });
-      });
+      const row = await createApp(c.get('services'), space.id, currentActor(c), body);
       return c.json({ app: appView(row) }, 201);
     },
   );
@@ -167,17 +120,7 @@ export function appRoutes() {
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
       const body = c.req.valid('json');
-      if (body.mode !== undefined && body.mode !== row.mode)
-        throw new ApiError(422, 'mode-immutable', 'An agent’s execution mode cannot change after creation (P-3.5).');
-      if (body.kind !== undefined && body.kind !== row.kind)
-        throw new ApiError(422, 'kind-immutable', 'An app’s kind cannot change.');
-      const changes = {
-        updated_at: c.get('services').now().toISOString(),
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.description !== undefined ? { description: body.description } : {}),
-      };
-      await c.get('services').database.updateTable('apps').set(changes).where('id', '=', row.id).execute();
-      return c.json({ app: appView({ ...row, ...changes }) }, 200);
+      return c.json({ app: appView(await changeApp(c.get('services'), row, body)) }, 200);
     },
   );
 

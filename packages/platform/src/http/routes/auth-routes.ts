@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '../../crypto/index.js';
+import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '../../adapters/crypto/index.js';
+import { deleteWebSession, findUser, findUserByEmail, insertWebSession, membershipsOf } from '../../adapters/identity/index.js';
 import { ApiError } from '../api-error.js';
 import { csrfTokenOf, requireUser, sessionCookieName } from '../authentication.js';
 import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';
@@ -57,7 +58,7 @@ export function authRoutes() {
           { retryAfterSeconds: seconds, limit: verdict.limit },
         );
       }
-      const user = await database.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+      const user = await findUserByEmail(database, email);
       const matches = await verifyPassword(password, user?.password_hash ?? unusablePasswordHash);
       if (!user || !matches || user.status !== 'active') {
         await signInLimiter.recordFailure(email, address, now());
@@ -66,17 +67,14 @@ export function authRoutes() {
       await signInLimiter.recordSuccess(email, address, now());
       const token = randomToken();
       const createdAt = now();
-      await database
-        .insertInto('web_sessions')
-        .values({
-          id: hashToken(token),
-          user_id: user.id,
-          created_at: createdAt.toISOString(),
-          expires_at: new Date(createdAt.getTime() + sessionLifetimeMs).toISOString(),
-          ip: address ?? null,
-          user_agent: c.req.header('user-agent')?.slice(0, 500) ?? null,
-        })
-        .execute();
+      await insertWebSession(database, {
+        tokenHash: hashToken(token),
+        userId: user.id,
+        createdAt,
+        expiresAt: new Date(createdAt.getTime() + sessionLifetimeMs),
+        ip: address ?? null,
+        userAgent: c.req.header('user-agent')?.slice(0, 500) ?? null,
+      });
       setCookie(c, sessionCookieName, token, {
         httpOnly: true,
         sameSite: 'Lax',
@@ -97,7 +95,7 @@ export function authRoutes() {
     }),
     async (c) => {
       const user = requireUser(c);
-      await c.get('services').database.deleteFrom('web_sessions').where('id', '=', user.sessionId).execute();
+      await deleteWebSession(c.get('services').database, user.sessionId);
       deleteCookie(c, sessionCookieName, { path: '/', secure: cookieIsSecure(c) });
       return c.json({ ok: true as const }, 200);
     },
@@ -113,14 +111,9 @@ export function authRoutes() {
     async (c) => {
       const principal = requireUser(c);
       const { database } = c.get('services');
-      const user = await database.selectFrom('users').selectAll().where('id', '=', principal.userId).executeTakeFirstOrThrow();
-      const spaces = await database
-        .selectFrom('space_members')
-        .innerJoin('spaces', 'spaces.id', 'space_members.space_id')
-        .select(['spaces.id', 'spaces.name', 'space_members.role'])
-        .where('space_members.user_id', '=', user.id)
-        .orderBy('spaces.created_at')
-        .execute();
+      const user = await findUser(database, principal.userId);
+      if (!user) throw new Error(`The signed-in user ${principal.userId} does not exist.`);
+      const spaces = await membershipsOf(database, user.id);
       return c.json({ user: userView(user), spaces }, 200);
     },
   );

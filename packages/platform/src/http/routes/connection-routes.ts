@@ -1,10 +1,18 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { maskSecret, newId } from '../../crypto/index.js';
-import type { ModelConnectionRow } from '../../database/index.js';
-import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../models/index.js';
-import { readConnectionView } from '../../resources/connection-repository.js';
-import { notFound } from '../api-error.js';
+import type { ModelConnectionRow } from '../../adapters/database/index.js';
+import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../adapters/models/index.js';
+import {
+  activateConnectionKey,
+  addConnectionKey,
+  changeConnection,
+  connectionOfSpace,
+  connectionView,
+  createConnection,
+  listSpaceConnections,
+  removeConnection,
+  removeConnectionKey,
+} from '../../application/connections/connection-service.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
@@ -67,15 +75,7 @@ export async function loadConnection(
   action: SpaceAction,
 ): Promise<ModelConnectionRow> {
   const { space } = await authorizeSpace(c, spaceId, action);
-  const row = await c
-    .get('services')
-    .database.selectFrom('model_connections')
-    .selectAll()
-    .where('id', '=', connectionId)
-    .where('space_id', '=', space.id)
-    .executeTakeFirst();
-  if (!row) throw notFound('The model connection');
-  return row;
+  return connectionOfSpace(c.get('services'), space.id, connectionId);
 }
 
 /** `/spaces/:spaceId/model-connections`: shared model endpoints with labelled, encrypted, masked keys (P-5.2, P-14.8). */
@@ -92,14 +92,7 @@ export function connectionRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'connections.read');
-      const { database } = c.get('services');
-      const rows = await database
-        .selectFrom('model_connections')
-        .selectAll()
-        .where('space_id', '=', space.id)
-        .orderBy('name')
-        .execute();
-      return c.json({ connections: await Promise.all(rows.map((row) => readConnectionView(database, row))) }, 200);
+      return c.json({ connections: await listSpaceConnections(c.get('services'), space.id) }, 200);
     },
   );
 
@@ -115,49 +108,7 @@ export function connectionRoutes() {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'connections.manage');
       const body = c.req.valid('json');
       refuseDeniedUrl(c.get('services'), 'baseUrl', body.baseUrl);
-      const { database, secretBox, now } = c.get('services');
-      const at = now().toISOString();
-      const row: ModelConnectionRow = {
-        id: newId('mc'),
-        space_id: space.id,
-        name: body.name,
-        provider: body.provider,
-        base_url: body.baseUrl,
-        settings: JSON.stringify(body.settings),
-        state: 'active',
-        created_by: currentActor(c),
-        updated_at: at,
-      };
-      const view = await database.transaction().execute(async (transaction) => {
-        await transaction.insertInto('model_connections').values(row).execute();
-        if (body.key) {
-          await transaction
-            .insertInto('model_connection_keys')
-            .values({
-              id: newId('mk'),
-              connection_id: row.id,
-              label: body.key.label,
-              ciphertext: secretBox.seal(body.key.value),
-              mask: maskSecret(body.key.value),
-              active: 1,
-              created_at: at,
-            })
-            .execute();
-        }
-        for (const model of body.models) {
-          await transaction
-            .insertInto('models')
-            .values({
-              connection_id: row.id,
-              model_id: model.modelId,
-              context_window: model.contextWindow,
-              supports_thinking: model.supportsThinking ? 1 : 0,
-              enabled: model.enabled ? 1 : 0,
-            })
-            .execute();
-        }
-        return readConnectionView(transaction, row);
-      });
+      const view = await createConnection(c.get('services'), space.id, currentActor(c), body);
       return c.json({ connection: view }, 201);
     },
   );
@@ -173,7 +124,7 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.read');
-      return c.json({ connection: await readConnectionView(c.get('services').database, row) }, 200);
+      return c.json({ connection: await connectionView(c.get('services'), row) }, 200);
     },
   );
 
@@ -190,36 +141,7 @@ export function connectionRoutes() {
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
       const body = c.req.valid('json');
       refuseDeniedUrl(c.get('services'), 'baseUrl', body.baseUrl);
-      const { database, now } = c.get('services');
-      const view = await database.transaction().execute(async (transaction) => {
-        const changes = {
-          updated_at: now().toISOString(),
-          ...(body.name !== undefined ? { name: body.name } : {}),
-          ...(body.baseUrl !== undefined ? { base_url: body.baseUrl } : {}),
-          ...(body.settings !== undefined ? { settings: JSON.stringify(body.settings) } : {}),
-        };
-        await transaction.updateTable('model_connections').set(changes).where('id', '=', row.id).execute();
-        if (body.models) {
-          await transaction.deleteFrom('models').where('connection_id', '=', row.id).execute();
-          for (const model of body.models) {
-            await transaction
-              .insertInto('models')
-              .values({
-                connection_id: row.id,
-                model_id: model.modelId,
-                context_window: model.contextWindow,
-                supports_thinking: model.supportsThinking ? 1 : 0,
-                enabled: model.enabled ? 1 : 0,
-              })
-              .execute();
-          }
-        }
-        return readConnectionView(
-          transaction,
-          await transaction.selectFrom('model_connections').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
-        );
-      });
-      return c.json({ connection: view }, 200);
+      return c.json({ connection: await changeConnection(c.get('services'), row, body) }, 200);
     },
   );
 
@@ -234,26 +156,7 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
-      const { database, now } = c.get('services');
-      const archived = await database.transaction().execute(async (transaction) => {
-        const reference = await transaction
-          .selectFrom('app_resource_refs')
-          .select('id')
-          .where('target_kind', '=', 'model-connection')
-          .where('resource_id', '=', row.id)
-          .executeTakeFirst();
-        if (reference) {
-          await transaction
-            .updateTable('model_connections')
-            .set({ state: 'archived', updated_at: now().toISOString() })
-            .where('id', '=', row.id)
-            .execute();
-          return true;
-        }
-        await transaction.deleteFrom('model_connections').where('id', '=', row.id).execute();
-        return false;
-      });
-      return c.json({ archived }, 200);
+      return c.json({ archived: await removeConnection(c.get('services'), row) }, 200);
     },
   );
 
@@ -272,32 +175,7 @@ export function connectionRoutes() {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
       const body = c.req.valid('json');
-      const { database, secretBox, now } = c.get('services');
-      const view = await database.transaction().execute(async (transaction) => {
-        const hasActive = await transaction
-          .selectFrom('model_connection_keys')
-          .select('id')
-          .where('connection_id', '=', row.id)
-          .where('active', '=', 1)
-          .executeTakeFirst();
-        const active = body.active || !hasActive;
-        if (active)
-          await transaction.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', row.id).execute();
-        await transaction
-          .insertInto('model_connection_keys')
-          .values({
-            id: newId('mk'),
-            connection_id: row.id,
-            label: body.label,
-            ciphertext: secretBox.seal(body.value),
-            mask: maskSecret(body.value),
-            active: active ? 1 : 0,
-            created_at: now().toISOString(),
-          })
-          .execute();
-        return readConnectionView(transaction, row);
-      });
-      return c.json({ connection: view }, 201);
+      return c.json({ connection: await addConnectionKey(c.get('services'), row, body) }, 201);
     },
   );
 
@@ -312,20 +190,7 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId, keyId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
-      const { database } = c.get('services');
-      const view = await database.transaction().execute(async (transaction) => {
-        const key = await transaction
-          .selectFrom('model_connection_keys')
-          .select('id')
-          .where('id', '=', keyId)
-          .where('connection_id', '=', row.id)
-          .executeTakeFirst();
-        if (!key) throw notFound('The key');
-        await transaction.updateTable('model_connection_keys').set({ active: 0 }).where('connection_id', '=', row.id).execute();
-        await transaction.updateTable('model_connection_keys').set({ active: 1 }).where('id', '=', keyId).execute();
-        return readConnectionView(transaction, row);
-      });
-      return c.json({ connection: view }, 200);
+      return c.json({ connection: await activateConnectionKey(c.get('services'), row, keyId) }, 200);
     },
   );
 
@@ -340,13 +205,7 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId, keyId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
-      const result = await c
-        .get('services')
-        .database.deleteFrom('model_connection_keys')
-        .where('id', '=', keyId)
-        .where('connection_id', '=', row.id)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound('The key');
+      await removeConnectionKey(c.get('services'), row, keyId);
       return c.json({ ok: true as const }, 200);
     },
   );
@@ -362,7 +221,7 @@ export function connectionRoutes() {
     async (c) => {
       const { spaceId, connectionId } = c.req.valid('param');
       const row = await loadConnection(c, spaceId, connectionId, 'connections.read');
-      const view = await readConnectionView(c.get('services').database, row);
+      const view = await connectionView(c.get('services'), row);
       return c.json({ models: view.models }, 200);
     },
   );

@@ -1,8 +1,8 @@
 import type { Failure } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
+import { readActiveKey } from '../../adapters/database/repositories/connection-repository.js';
+import { buildLanguageModel, connectionSettingsSchema } from '../../adapters/models/index.js';
 import { findEgressDenial } from '../../adapters/outbound/index.js';
-import { buildLanguageModel, connectionSettingsSchema } from '../../models/index.js';
-import { readActiveKey } from '../../resources/connection-repository.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';

@@ -1,15 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
-import {
-  type AgentDraft,
-  agentDraftSchema,
-  validateAgentDraft,
-  type WorkflowDraft,
-  workflowDraftSchema,
-} from '../../domain/index.js';
-import { readDraftLookups, replaceDraftReferences, replaceWorkflowDraftReferences } from '../../releases/draft-lookups.js';
-import { checkWorkflowDraft } from '../../releases/publish-workflow-release.js';
-import { ApiError } from '../api-error.js';
+import { checkDraft, readDraft, saveDraft } from '../../application/drafts/draft-service.js';
+import { agentDraftSchema, workflowDraftSchema } from '../../domain/index.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
@@ -25,24 +16,6 @@ const draftSchema = z
   .openapi('Draft');
 const issueSchema = z.object({ path: z.string(), code: z.string(), message: z.string() }).openapi('DraftIssue');
 const appParameters = z.object({ appId: idParameter('appId') });
-
-/** Parses a draft config for its app kind, strictly (unknown fields refused): `AgentDraft` or `WorkflowDraft`. */
-function parseDraft(kind: 'agent', config: unknown): AgentDraft;
-function parseDraft(kind: 'workflow', config: unknown): WorkflowDraft;
-function parseDraft(kind: 'agent' | 'workflow', config: unknown): AgentDraft | WorkflowDraft;
-function parseDraft(kind: 'agent' | 'workflow', config: unknown): AgentDraft | WorkflowDraft {
-  const result = kind === 'agent' ? agentDraftSchema.safeParse(config) : workflowDraftSchema.safeParse(config);
-  if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({
-      path: ['config', ...issue.path.map(String)].join('.'),
-      code: issue.code,
-      message: issue.message,
-    }));
-    const schema = kind === 'agent' ? 'AgentDraft' : 'WorkflowDraft';
-    throw new ApiError(400, 'invalid-request', `The draft does not match the ${schema} schema.`, { issues });
-  }
-  return result.data;
-}
 
 /** `/apps/:appId/draft`: one draft per app, saved with optimistic concurrency (`If-Match: <revision>`). */
 export function draftRoutes() {
@@ -60,25 +33,9 @@ export function draftRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
-      const draft = await c
-        .get('services')
-        .database.selectFrom('app_drafts')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        .executeTakeFirstOrThrow();
+      const draft = await readDraft(c.get('services'), row);
       c.header('ETag', `"${draft.revision}"`);
-      return c.json(
-        {
-          draft: {
-            appId: row.id,
-            revision: draft.revision,
-            schemaVersion: draft.schema_version,
-            config: JSON.parse(draft.config),
-            updatedAt: draft.updated_at,
-          },
-        },
-        200,
-      );
+      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
     },
   );
 
@@ -110,51 +67,15 @@ export function draftRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
-      if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
-      const ifMatch = c.req.valid('header')['if-match'];
-      if (ifMatch === undefined) throw new ApiError(428, 'if-match-required', 'Send If-Match with the draft revision you read.');
-      const expected = Number(ifMatch.replaceAll('"', '').replace(/^W\//, ''));
-      if (!Number.isInteger(expected))
-        throw new ApiError(400, 'invalid-if-match', 'If-Match must be the draft revision, e.g. "3".');
-      const config = parseDraft(row.kind, c.req.valid('json').config);
-      const { database, now } = c.get('services');
-      const actor = currentActor(c);
-      const at = now().toISOString();
-      const saved = await database.transaction().execute(async (transaction) => {
-        const result = await transaction
-          .updateTable('app_drafts')
-          .set({ config: JSON.stringify(config), revision: expected + 1, updated_by: actor, updated_at: at })
-          .where('app_id', '=', row.id)
-          .where('revision', '=', expected)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 0) {
-          const current = await transaction
-            .selectFrom('app_drafts')
-            .select('revision')
-            .where('app_id', '=', row.id)
-            .executeTakeFirstOrThrow();
-          throw new ApiError(412, 'stale-revision', 'The draft changed since you read it; reload and apply your change again.', {
-            currentRevision: current.revision,
-          });
-        }
-        if (row.kind === 'agent')
-          await replaceDraftReferences(transaction, row.id, row.space_id, config as AgentDraft, () => newId('ref'));
-        else await replaceWorkflowDraftReferences(transaction, row.id, row.space_id, config as WorkflowDraft, () => newId('ref'));
-        return transaction.selectFrom('app_drafts').selectAll().where('app_id', '=', row.id).executeTakeFirstOrThrow();
-      });
-      c.header('ETag', `"${saved.revision}"`);
-      return c.json(
-        {
-          draft: {
-            appId: row.id,
-            revision: saved.revision,
-            schemaVersion: saved.schema_version,
-            config: JSON.parse(saved.config),
-            updatedAt: saved.updated_at,
-          },
-        },
-        200,
+      const draft = await saveDraft(
+        c.get('services'),
+        row,
+        currentActor(c),
+        c.req.valid('header')['if-match'],
+        c.req.valid('json').config,
       );
+      c.header('ETag', `"${draft.revision}"`);
+      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
     },
   );
 
@@ -171,15 +92,7 @@ export function draftRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
-      const { database } = c.get('services');
-      const draftRow = await database.selectFrom('app_drafts').selectAll().where('app_id', '=', row.id).executeTakeFirstOrThrow();
-      if (row.kind === 'workflow') {
-        const draft = parseDraft('workflow', JSON.parse(draftRow.config));
-        const { issues } = await checkWorkflowDraft(c.get('services'), database, row, draft);
-        return c.json({ valid: issues.length === 0, issues }, 200);
-      }
-      const draft = parseDraft('agent', JSON.parse(draftRow.config));
-      const issues = validateAgentDraft(draft, row.mode ?? 'react', await readDraftLookups(database, row.space_id, draft));
+      const issues = await checkDraft(c.get('services'), row);
       return c.json({ valid: issues.length === 0, issues }, 200);
     },
   );

@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import type { AppReleaseRow } from '../../database/index.js';
-import { publishAgentRelease } from '../../releases/publish-release.js';
-import { publishWorkflowRelease } from '../../releases/publish-workflow-release.js';
-import { stopRunsOfOlderReleases } from '../../runs/stop-runs.js';
+import type { AppReleaseRow } from '../../adapters/database/index.js';
+import { findRelease, listReleases } from '../../adapters/database/repositories/release-repository.js';
+import { publishAgentRelease } from '../../application/releases/publish-release.js';
+import { publishWorkflowRelease } from '../../application/releases/publish-workflow-release.js';
+import { stopRunsOfOlderReleases } from '../../application/runs/stop-runs.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
@@ -82,14 +83,7 @@ export function releaseRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
-      const rows = await c
-        .get('services')
-        .database.selectFrom('app_releases')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        .where('kind', '=', 'release')
-        .orderBy('version', 'desc')
-        .execute();
+      const rows = await listReleases(c.get('services').database, row.id);
       return c.json({ releases: rows.map(summary) }, 200);
     },
   );
@@ -113,13 +107,7 @@ export function releaseRoutes() {
     async (c) => {
       const { appId, version } = c.req.valid('param');
       const { app: row } = await authorizeApp(c, appId, 'apps.read');
-      const release = await c
-        .get('services')
-        .database.selectFrom('app_releases')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        .where('version', '=', version)
-        .executeTakeFirst();
+      const release = await findRelease(c.get('services').database, row.id, version);
       if (!release) throw notFound('The release');
       return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) } }, 200);
     },

@@ -1,6 +1,7 @@
 import { McpConnectionError, McpRequestError, modelToolName } from '@agentloom/sdk/capabilities/mcp';
 import { z } from '@hono/zod-openapi';
 import { findEgressDenial, findOutboundError } from '../../adapters/outbound/index.js';
+import { databaseAssemblyPorts } from '../../application/releases/database-assembly-ports.js';
 import {
   connectWithin,
   McpConnectTimeoutError,
@@ -10,7 +11,6 @@ import {
   mcpServerNameOf,
   mcpServerOptions,
 } from '../../assembly/mcp-servers.js';
-import { databaseAssemblyPorts } from '../../releases/database-assembly-ports.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonResponse } from '../openapi.js';

@@ -1,147 +1,39 @@
-import { ApprovalNotFoundError, RunNotActiveError, RunNotFoundError, runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { startAppRun } from '../../runs/create-run.js';
-import { runLogPage } from '../../runs/run-log.js';
-import { apiStatusOf, runView } from '../../runs/run-status.js';
-import { resumeSequenceOf, streamRunEvents } from '../../runs/sse.js';
-import { stopRun } from '../../runs/stop-runs.js';
-import { agentRunOfTask, describeWorkflowTasks } from '../../runs/workflow-view.js';
-import { ApiError, notFound } from '../api-error.js';
+import { startAppRun } from '../../application/runs/create-run.js';
+import {
+  decideRunApproval,
+  describeRun,
+  readAgentTaskView,
+  readRunDetails,
+  readRunLog,
+  readRunView,
+  runStatus,
+  supplementRun,
+  waitForRunEnd,
+} from '../../application/runs/run-service.js';
+import { runView } from '../../application/runs/run-status.js';
+import { stopRun } from '../../application/runs/stop-runs.js';
+import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
-import type { PlatformEnvironment, PlatformServices } from '../services.js';
+import type { PlatformEnvironment } from '../services.js';
+import { resumeSequenceOf, streamRunEvents } from '../sse.js';
+import {
+  accepted,
+  acceptedSchema,
+  appParameters,
+  idempotencyHeader,
+  runEventComponents,
+  runEventStream,
+  runParameters,
+  runSchema,
+  startBody,
+} from './run-schemas.js';
 
-const runParameters = z.object({ runId: idParameter('runId') });
-const appParameters = z.object({ appId: idParameter('appId') });
-/** The optional `Idempotency-Key` header of the use routes that create something. */
-export const idempotencyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,200}$/, 'an Idempotency-Key is 1–200 visible ASCII characters')
-    .optional()
-    .openapi({
-      param: { name: 'idempotency-key', in: 'header' },
-      description: 'Idempotency-Key: the same key and body answer the first run.',
-    }),
-});
-
-/**
- * The `data:` of each message of a run's event stream: one `RunEvent` of the SDK's `runEventSchema`
- * (the run contract's single source, ADR 0020), an agent run's or a workflow run's event, each of
- * the two a union discriminated by `type`. Its JSON Schema (the same as `run-event.schema.json`)
- * becomes the document's components as it is: the OpenAPI generator would flatten the union of
- * unions, losing which engine an event type belongs to (three types exist in both).
- */
-function runEventComponents(): Record<string, Record<string, unknown>> {
-  const { $defs } = z.toJSONSchema(runEventSchema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' });
-  return JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
-}
-const runEventStream = { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } };
-
-const runSchema = z
-  .object({
-    id: z.string(),
-    appId: z.string(),
-    sessionId: z.string(),
-    releaseId: z.string().nullable(),
-    status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
-    reason: z.string().nullable(),
-    stopCause: z.string().nullable(),
-    output: z
-      .union([z.string(), z.record(z.string(), z.unknown())])
-      .nullable()
-      .openapi({ description: "An agent's answer (text); a workflow's output fields (an object)." }),
-    owner: z.object({ ownerId: z.string(), epoch: z.number(), leaseExpiresAt: z.number(), live: z.boolean() }).nullable(),
-    usage: z.record(z.string(), z.unknown()),
-    loops: z.number(),
-    lastSequence: z.number(),
-    createdAt: z.string(),
-  })
-  .openapi('Run');
-const acceptedSchema = z
-  .object({
-    runId: z.string(),
-    sessionId: z.string(),
-    status: z.string(),
-    links: z.object({ self: z.string(), events: z.string(), stop: z.string() }),
-  })
-  .openapi('RunAccepted');
-const startBody = z
-  .strictObject({
-    sessionId: z.string().min(1).max(100).optional(),
-    input: z.union([z.string().min(1).max(100_000), z.record(z.string().max(200), z.unknown())]).openapi({
-      description:
-        'Text for an agent app; for a workflow app an object: the values of its state fields (e.g. `{"question": "…"}`).',
-    }),
-    variables: z.record(z.string().max(200), z.string().max(10_000)).optional(),
-    mode: z.enum(['async', 'stream', 'blocking']).default('async'),
-    webhook: z
-      .strictObject({
-        url: z.url({ error: 'a webhook url is an absolute http(s) URL' }).max(2_000),
-      })
-      .optional()
-      .openapi({
-        description:
-          'POSTs `{ type: "run.finished", run }` to `url` when the run ends, signed with the app\'s webhook secret (`AgentLoom-Signature`), retried with back-off; see `GET /runs/{runId}/webhook`.',
-      }),
-    releaseVersion: z.number().int().positive().optional().openapi({
-      description:
-        'Workflow apps only: run this release (D-P1). Absent: the newest release when a worker starts the run. Agent runs always use the newest release (422 `release-pin-not-allowed`).',
-    }),
-    release: z.enum(['latest', 'draft']).default('latest').openapi({
-      description:
-        '`draft`: a debug run of the saved draft (an immutable snapshot of it) in a debug session, for signed-in editors in the console only.',
-    }),
-  })
-  .openapi('StartRun');
-
-/** The links of a run: itself, its event stream, its stop. */
-export function runLinks(runId: string) {
-  const self = `/api/v1/runs/${runId}`;
-  return { self, events: `${self}/events`, stop: `${self}/stop` };
-}
-
-function accepted(runId: string, sessionId: string, status: string) {
-  return { runId, sessionId, status, links: runLinks(runId) };
-}
-
-/** Maps the SDK's refusals to typed API errors; anything else propagates. */
-function sdkError(error: unknown): never {
-  if (error instanceof RunNotActiveError)
-    throw new ApiError(409, 'run-not-active', 'The run has ended.', { status: error.status });
-  if (error instanceof ApprovalNotFoundError) throw new ApiError(404, 'approval-not-found', 'The run has no such approval.');
-  if (error instanceof RunNotFoundError) throw notFound('The run');
-  throw error;
-}
-
-/**
- * What the SDK store says of a run now. A workflow keeps its output fields in its journal's end
- * record, not in the run's result: a succeeded workflow run's output is read from there.
- */
-async function describe(services: PlatformServices, runId: string) {
-  const description = await services.runClient.describeRun(runId).catch(sdkError);
-  if (description.kind !== 'workflow' || description.status !== 'succeeded' || !description.result) return description;
-  const events = await services.runClient.readEvents(runId, { afterSequence: description.lastSequence - 1 }).catch(sdkError);
-  const finish = events.find((event) => event.type === 'workflow-finish');
-  if (finish?.type !== 'workflow-finish' || finish.result.output === undefined) return description;
-  return { ...description, result: { ...description.result, output: finish.result.output as unknown as string } };
-}
-
-/** Waits up to `seconds` for the run to end, by following its journal; answers whether it ended. */
-async function waitForEnd(services: PlatformServices, runId: string, seconds: number): Promise<boolean> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), seconds * 1000);
-  try {
-    for await (const event of services.runClient.follow(runId, { signal: abort.signal }))
-      if (event.type === 'run-finish' || event.type === 'workflow-finish') return true;
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { idempotencyHeader, runLinks } from './run-schemas.js';
 
 function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number | undefined): Response {
   const sequence = resumeSequenceOf(c.req.header('last-event-id'), after);
@@ -213,16 +105,10 @@ export function runRoutes() {
         { seesAllSessions },
       );
       if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
-      if (body.mode === 'blocking' && (await waitForEnd(services, started.runId, c.req.valid('query').wait ?? 30))) {
-        const runRow = await services.database
-          .selectFrom('runs')
-          .selectAll()
-          .where('id', '=', started.runId)
-          .executeTakeFirstOrThrow();
-        return c.json({ run: runView(runRow, await describe(services, started.runId)) }, 200);
-      }
+      if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
+        return c.json({ run: await readRunView(services, started.runId) }, 200);
       // A run created just now is queued by construction; a replayed key reports the run as it is now.
-      const status = started.created ? 'queued' : apiStatusOf(await describe(services, started.runId));
+      const status = started.created ? 'queued' : await runStatus(services, started.runId);
       return c.json(accepted(started.runId, started.sessionId, status), 202);
     },
   );
@@ -254,26 +140,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
-      const query = c.req.valid('query');
-      const page = await runLogPage(c.get('services').runClient, row.id, query).catch((error: unknown) => {
-        throw new ApiError(400, 'invalid-cursor', (error as Error).message);
-      });
-      return c.json(
-        {
-          runs: page.items.map((item) => ({
-            id: item.runId,
-            sessionId: item.sessionId,
-            status: apiStatusOf({ status: item.status }),
-            reason: item.result?.reason ?? null,
-            loops: item.loops,
-            debug: item.metadata.debug === 'true',
-            createdAt: new Date(item.createdAt).toISOString(),
-            updatedAt: new Date(item.updatedAt).toISOString(),
-          })),
-          ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        },
-        200,
-      );
+      return c.json(await readRunLog(c.get('services'), row.id, c.req.valid('query')), 200);
     },
   );
 
@@ -287,7 +154,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      return c.json({ run: runView(run, await describe(c.get('services'), run.id)) }, 200);
+      return c.json({ run: runView(run, await describeRun(c.get('services'), run.id)) }, 200);
     },
   );
 
@@ -302,11 +169,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      const services = c.get('services');
-      const description = await describe(services, run.id);
-      if (description.kind !== 'workflow') return c.json({ view: description as unknown as Record<string, unknown> }, 200);
-      const tasks = await describeWorkflowTasks(services.runClient, run.id).catch(sdkError);
-      return c.json({ view: { ...description, workflow: { tasks } } as unknown as Record<string, unknown> }, 200);
+      return c.json({ view: await readRunDetails(c.get('services'), run.id) }, 200);
     },
   );
 
@@ -325,12 +188,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      const services = c.get('services');
-      const { taskId } = c.req.valid('query');
-      if (!taskId) throw new ApiError(400, 'task-id-required', 'Name the agent task: ?taskId=<step>/<node>.');
-      const agentRunId = await agentRunOfTask(services.runClient, run.id, taskId).catch(sdkError);
-      if (!agentRunId) throw new ApiError(404, 'task-not-found', 'The run has no agent task with this id.');
-      return c.json({ view: (await describe(services, agentRunId)) as unknown as Record<string, unknown> }, 200);
+      return c.json({ view: await readAgentTaskView(c.get('services'), run.id, c.req.valid('query').taskId) }, 200);
     },
   );
 
@@ -354,7 +212,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      await describe(c.get('services'), run.id);
+      await describeRun(c.get('services'), run.id);
       return sseOr400(c, run.id, c.req.valid('query').after) as never;
     },
   );
@@ -374,7 +232,7 @@ export function runRoutes() {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
       const services = c.get('services');
       await stopRun(services, run.id, 'user', currentActor(c));
-      return c.json({ runId: run.id, status: apiStatusOf(await describe(services, run.id)) }, 202);
+      return c.json({ runId: run.id, status: await runStatus(services, run.id) }, 202);
     },
   );
 
@@ -392,9 +250,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run, app: appRow } = await authorizeRun(c, c.req.valid('param').runId);
-      if (appRow.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
-      const receipt = await c.get('services').runClient.supplement(run.id, c.req.valid('json').text).catch(sdkError);
-      return c.json({ runId: receipt.runId, supplementId: receipt.supplementId }, 202);
+      return c.json(await supplementRun(c.get('services'), appRow, run.id, c.req.valid('json').text), 202);
     },
   );
 
@@ -415,15 +271,12 @@ export function runRoutes() {
       const { runId, approvalId } = c.req.valid('param');
       const { run } = await authorizeRun(c, runId);
       const body = c.req.valid('json');
-      const recorded = await c
-        .get('services')
-        .runClient.decideApproval(run.id, {
-          approvalId,
-          approved: body.approved,
-          decidedBy: currentActor(c),
-          ...(body.reason !== undefined ? { reason: body.reason } : {}),
-        })
-        .catch(sdkError);
+      const recorded = await decideRunApproval(c.get('services'), run.id, {
+        approvalId,
+        approved: body.approved,
+        decidedBy: currentActor(c),
+        reason: body.reason,
+      });
       return c.json(recorded, 200);
     },
   );

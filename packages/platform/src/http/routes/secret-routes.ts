@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { maskSecret, newId } from '../../crypto/index.js';
-import { ApiError, notFound } from '../api-error.js';
+import { removeSecret, spaceSecrets, storeSecret } from '../../application/secrets/secret-service.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
@@ -22,17 +21,7 @@ export function secretRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'secrets.read');
-      const rows = await c
-        .get('services')
-        .database.selectFrom('secrets')
-        .select(['id', 'name', 'mask', 'updated_at'])
-        .where('space_id', '=', space.id)
-        .orderBy('name')
-        .execute();
-      return c.json(
-        { secrets: rows.map((row) => ({ id: row.id, name: row.name, mask: row.mask, updatedAt: row.updated_at })) },
-        200,
-      );
+      return c.json({ secrets: await spaceSecrets(c.get('services'), space.id) }, 200);
     },
   );
 
@@ -54,27 +43,8 @@ export function secretRoutes() {
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'secrets.manage');
       const { name, value } = c.req.valid('json');
-      const { database, secretBox, now } = c.get('services');
-      const row = {
-        id: newId('sec'),
-        space_id: space.id,
-        name,
-        ciphertext: secretBox.seal(value),
-        mask: maskSecret(value),
-        created_by: currentActor(c),
-        updated_at: now().toISOString(),
-      };
-      await database.transaction().execute(async (transaction) => {
-        const existing = await transaction
-          .selectFrom('secrets')
-          .select('id')
-          .where('space_id', '=', space.id)
-          .where('name', '=', name)
-          .executeTakeFirst();
-        if (existing) throw new ApiError(409, 'secret-name-taken', `A secret named ${name} exists already.`);
-        await transaction.insertInto('secrets').values(row).execute();
-      });
-      return c.json({ secret: { id: row.id, name, mask: row.mask, updatedAt: row.updated_at } }, 201);
+      const secret = await storeSecret(c.get('services'), space.id, currentActor(c), name, value);
+      return c.json({ secret }, 201);
     },
   );
 
@@ -89,13 +59,7 @@ export function secretRoutes() {
     async (c) => {
       const { spaceId, secretId } = c.req.valid('param');
       const { space } = await authorizeSpace(c, spaceId, 'secrets.manage');
-      const result = await c
-        .get('services')
-        .database.deleteFrom('secrets')
-        .where('id', '=', secretId)
-        .where('space_id', '=', space.id)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound('The secret');
+      await removeSecret(c.get('services'), space.id, secretId);
       return c.json({ ok: true as const }, 200);
     },
   );

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { apiStatusOf } from '../../runs/run-status.js';
-import { readSessionHistory } from '../../runs/session-history.js';
-import { postSessionMessage } from '../../runs/session-message.js';
+import { apiStatusOf } from '../../application/runs/run-status.js';
+import { readSessionHistory } from '../../application/runs/session-history.js';
+import { postSessionMessage } from '../../application/runs/session-message.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSession } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { apiStatusOf } from '../../runs/run-status.js';
+import { listAppSessions } from '../../adapters/database/repositories/session-repository.js';
+import { apiStatusOf } from '../../application/runs/run-status.js';
 import { currentActor } from '../authentication.js';
 import { authorizeAppUse, authorizeSession } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
@@ -25,16 +26,12 @@ export function sessionRoutes() {
     }),
     async (c) => {
       const { app: row, seesAllSessions } = await authorizeAppUse(c, c.req.valid('param').appId);
-      let query = c
-        .get('services')
-        .database.selectFrom('sessions')
-        .selectAll()
-        .where('app_id', '=', row.id)
-        // Debug sessions of the editor's draft runs are never listed with the app's sessions.
-        .where('kind', '=', 'agent');
-      // Viewers and app keys list the sessions they started (D-P6).
-      if (!seesAllSessions) query = query.where('created_by', '=', currentActor(c));
-      const rows = await query.orderBy('last_run_at', 'desc').limit(c.req.valid('query').limit).execute();
+      // Debug sessions of the editor's draft runs are never listed with the app's sessions; viewers
+      // and app keys list the sessions they started (D-P6).
+      const rows = await listAppSessions(c.get('services').database, row.id, {
+        createdBy: seesAllSessions ? undefined : currentActor(c),
+        limit: c.req.valid('query').limit,
+      });
       return c.json(
         {
           sessions: rows.map((session) => ({

@@ -1,6 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { createApiKey, withCreators } from '../../identity/index.js';
-import { notFound } from '../api-error.js';
+import { createKey, listKeys, revokeKey } from '../../application/keys/key-service.js';
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
@@ -22,15 +21,8 @@ export function spaceKeyRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space-keys.manage');
-      const rows = await c
-        .get('services')
-        .database.selectFrom('api_keys')
-        .selectAll()
-        .where('space_id', '=', space.id)
-        .where('app_id', 'is', null)
-        .orderBy('created_at')
-        .execute();
-      return c.json({ keys: (await withCreators(c.get('services').database, rows)).map(apiKeyView) }, 200);
+      const keys = await listKeys(c.get('services'), { spaceId: space.id });
+      return c.json({ keys: keys.map(apiKeyView) }, 200);
     },
   );
 
@@ -47,16 +39,13 @@ export function spaceKeyRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space-keys.manage');
-      const { database, now } = c.get('services');
-      const { row, secret } = await createApiKey(database, {
-        spaceId: space.id,
-        appId: null,
-        name: c.req.valid('json').name,
-        createdBy: currentActor(c),
-        now: now(),
-      });
-      const [shown] = await withCreators(database, [row]);
-      return c.json({ key: apiKeyView(shown as NonNullable<typeof shown>), secret }, 201);
+      const { key, secret } = await createKey(
+        c.get('services'),
+        { spaceId: space.id, appId: null },
+        c.req.valid('json').name,
+        currentActor(c),
+      );
+      return c.json({ key: apiKeyView(key), secret }, 201);
     },
   );
 
@@ -71,16 +60,7 @@ export function spaceKeyRoutes() {
     async (c) => {
       const { spaceId, keyId } = c.req.valid('param');
       const { space } = await authorizeSpace(c, spaceId, 'space-keys.manage');
-      const { database, now } = c.get('services');
-      const result = await database
-        .updateTable('api_keys')
-        .set({ revoked_at: now().toISOString() })
-        .where('id', '=', keyId)
-        .where('space_id', '=', space.id)
-        .where('app_id', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) throw notFound('The key');
+      await revokeKey(c.get('services'), { spaceId: space.id }, keyId);
       return c.json({ ok: true as const }, 200);
     },
   );

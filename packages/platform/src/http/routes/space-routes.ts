@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { newId } from '../../crypto/index.js';
-import type { SpaceRow } from '../../database/index.js';
-import { ApiError } from '../api-error.js';
+import type { SpaceRow } from '../../adapters/database/index.js';
+import { createSpace, deleteEmptySpace, renameSpaceTo, spacesOfUser } from '../../application/spaces/space-service.js';
 import { requireUser } from '../authentication.js';
 import { authorizeSpace, spaceRoles } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
@@ -36,15 +35,7 @@ export function spaceRoutes() {
     }),
     async (c) => {
       const user = requireUser(c);
-      const rows = await c
-        .get('services')
-        .database.selectFrom('spaces')
-        .innerJoin('space_members', 'space_members.space_id', 'spaces.id')
-        .selectAll('spaces')
-        .select('space_members.role')
-        .where('space_members.user_id', '=', user.userId)
-        .orderBy('spaces.created_at')
-        .execute();
+      const rows = await spacesOfUser(c.get('services'), user.userId);
       return c.json({ spaces: rows.map((row) => spaceView(row, row.role)) }, 200);
     },
   );
@@ -59,21 +50,7 @@ export function spaceRoutes() {
     }),
     async (c) => {
       const user = requireUser(c);
-      const { database, now } = c.get('services');
-      const row: SpaceRow = {
-        id: newId('spc'),
-        name: c.req.valid('json').name,
-        state: 'active',
-        created_by: user.userId,
-        created_at: now().toISOString(),
-      };
-      await database.transaction().execute(async (transaction) => {
-        await transaction.insertInto('spaces').values(row).execute();
-        await transaction
-          .insertInto('space_members')
-          .values({ space_id: row.id, user_id: user.userId, role: 'owner', created_at: row.created_at })
-          .execute();
-      });
+      const row = await createSpace(c.get('services'), user.userId, c.req.valid('json').name);
       return c.json({ space: spaceView(row, 'owner') }, 201);
     },
   );
@@ -103,7 +80,7 @@ export function spaceRoutes() {
     async (c) => {
       const { space, role } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.update');
       const { name } = c.req.valid('json');
-      await c.get('services').database.updateTable('spaces').set({ name }).where('id', '=', space.id).execute();
+      await renameSpaceTo(c.get('services'), space.id, name);
       return c.json({ space: spaceView({ ...space, name }, role) }, 200);
     },
   );
@@ -118,23 +95,7 @@ export function spaceRoutes() {
     }),
     async (c) => {
       const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'space.delete');
-      await c
-        .get('services')
-        .database.transaction()
-        .execute(async (transaction) => {
-          const counts = await Promise.all(
-            (['apps', 'resources', 'model_connections'] as const).map(async (table) => ({
-              table,
-              rows: (await transaction.selectFrom(table).select('id').where('space_id', '=', space.id).limit(1).execute()).length,
-            })),
-          );
-          const used = counts.filter((count) => count.rows > 0).map((count) => count.table);
-          if (used.length > 0)
-            throw new ApiError(409, 'space-not-empty', 'Delete the space’s apps, resources and model connections first.', {
-              holds: used,
-            });
-          await transaction.deleteFrom('spaces').where('id', '=', space.id).execute();
-        });
+      await deleteEmptySpace(c.get('services'), space.id);
       return c.json({ ok: true as const }, 200);
     },
   );

@@ -1,7 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { hashPassword } from '../../crypto/index.js';
-import { createUser, EmailTakenError, revokeKeysMadeBy, withCreators } from '../../identity/index.js';
-import { ApiError, notFound } from '../api-error.js';
+import { allUsers, changeAccount, createAccount, keysMadeBy } from '../../application/users/user-service.js';
 import { requireInstanceAdmin } from '../authentication.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import { apiKeySchema, apiKeyView, userSchema, userView } from './views.js';
@@ -49,7 +47,7 @@ export function userRoutes() {
     }),
     async (c) => {
       requireInstanceAdmin(c);
-      const rows = await c.get('services').database.selectFrom('users').selectAll().orderBy('created_at').execute();
+      const rows = await allUsers(c.get('services'));
       return c.json({ users: rows.map(userView) }, 200);
     },
   );
@@ -65,14 +63,7 @@ export function userRoutes() {
     async (c) => {
       requireInstanceAdmin(c);
       const body = c.req.valid('json');
-      const { database, now } = c.get('services');
-      try {
-        const row = await createUser(database, { ...body, now: now() });
-        return c.json({ user: userView(row) }, 201);
-      } catch (error) {
-        if (error instanceof EmailTakenError) throw new ApiError(409, 'email-taken', error.message);
-        throw error;
-      }
+      return c.json({ user: userView(await createAccount(c.get('services'), body)) }, 201);
     },
   );
 
@@ -89,31 +80,7 @@ export function userRoutes() {
       const admin = requireInstanceAdmin(c);
       const { userId } = c.req.valid('param');
       const body = c.req.valid('json');
-      const { database, now } = c.get('services');
-      if (userId === admin.userId && (body.status === 'disabled' || body.isInstanceAdmin === false)) {
-        throw new ApiError(409, 'cannot-demote-self', 'An instance admin cannot disable or demote their own account.');
-      }
-      const { row, revoked } = await database.transaction().execute(async (transaction) => {
-        const existing = await transaction.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-        if (!existing) throw notFound('The user');
-        const changes = {
-          ...(body.displayName !== undefined ? { display_name: body.displayName } : {}),
-          ...(body.password !== undefined ? { password_hash: await hashPassword(body.password) } : {}),
-          ...(body.status !== undefined ? { status: body.status } : {}),
-          ...(body.isInstanceAdmin !== undefined ? { is_instance_admin: body.isInstanceAdmin ? 1 : 0 } : {}),
-        };
-        if (Object.keys(changes).length > 0)
-          await transaction.updateTable('users').set(changes).where('id', '=', userId).execute();
-        // A disabled account or a new password ends every console session of that user.
-        if (body.status === 'disabled' || body.password !== undefined) {
-          await transaction.deleteFrom('web_sessions').where('user_id', '=', userId).execute();
-        }
-        const revokedKeys = body.revokeApiKeys ? await revokeKeysMadeBy(transaction, userId, now()) : [];
-        return {
-          row: await transaction.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
-          revoked: await withCreators(transaction, revokedKeys),
-        };
-      });
+      const { row, revoked } = await changeAccount(c.get('services'), admin.userId, userId, body);
       return c.json({ user: userView(row), revokedApiKeys: revoked.map(apiKeyView) }, 200);
     },
   );
@@ -129,16 +96,7 @@ export function userRoutes() {
     async (c) => {
       requireInstanceAdmin(c);
       const { userId } = c.req.valid('param');
-      const { database } = c.get('services');
-      const user = await database.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-      if (!user) throw notFound('The user');
-      const rows = await database
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('created_by', '=', user.id)
-        .orderBy('created_at')
-        .execute();
-      return c.json({ keys: (await withCreators(database, rows)).map(apiKeyView) }, 200);
+      return c.json({ keys: (await keysMadeBy(c.get('services'), userId)).map(apiKeyView) }, 200);
     },
   );
 

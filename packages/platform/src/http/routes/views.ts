@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Selectable } from 'kysely';
-import type { ApiKeysTable, UsersTable } from '../../database/schema.js';
-import type { KeyCreator } from '../../identity/index.js';
+import type { ApiKeysTable, UsersTable } from '../../adapters/database/schema.js';
+import type { KeyCreator } from '../../adapters/identity/index.js';
 
 /** A user as the API shows it (never the password hash). */
 export const userSchema = z

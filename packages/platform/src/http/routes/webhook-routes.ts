@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { readWebhookSecret, rotateWebhookSecret, webhookDeliveryView } from '../../webhooks/index.js';
+import { findWebhookDelivery } from '../../adapters/database/repositories/run-repository.js';
+import { readWebhookSecret, rotateWebhookSecret, webhookDeliveryView } from '../../application/webhooks/index.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeRun } from '../authorization.js';
@@ -73,12 +74,7 @@ export function webhookRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      const row = await c
-        .get('services')
-        .database.selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('run_id', '=', run.id)
-        .executeTakeFirst();
+      const row = await findWebhookDelivery(c.get('services').database, run.id);
       if (!row) throw new ApiError(404, 'no-webhook', 'The run asked for no webhook.');
       return c.json({ delivery: webhookDeliveryView(row) }, 200);
     },

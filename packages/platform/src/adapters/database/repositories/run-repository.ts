@@ -1,0 +1,100 @@
+import type { Queryable } from '../queryable.js';
+import type { AppRow, RunRow } from '../schema.js';
+
+/** A run's index row and its app's row; undefined when either is gone (deleted). */
+export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
+  const run = await database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  if (!run) return undefined;
+  const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
+  return app ? { run, app } : undefined;
+}
+
+/** The run's index row; throws when it does not exist. */
+export function readRun(database: Queryable, runId: string): Promise<RunRow> {
+  return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+}
+
+/**
+ * Pins a run to its release (D-P5): a run without one takes `latestReleaseId`, once (the first
+ * writer wins); answers the release the run is pinned to now, null when there is none yet.
+ */
+export async function pinRunRelease(database: Queryable, runId: string, latestReleaseId: string | null): Promise<string | null> {
+  if (latestReleaseId !== null) {
+    await database
+      .updateTable('runs')
+      .set({ release_id: latestReleaseId })
+      .where('id', '=', runId)
+      .where('release_id', 'is', null)
+      .execute();
+  }
+  const { release_id: releaseId } = await database
+    .selectFrom('runs')
+    .select('release_id')
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow();
+  return releaseId;
+}
+
+/** The stored snapshot (JSON text) of a release; throws when the release does not exist. */
+export async function readReleaseSnapshotText(database: Queryable, releaseId: string): Promise<string> {
+  const release = await database
+    .selectFrom('app_releases')
+    .select('config_snapshot')
+    .where('id', '=', releaseId)
+    .executeTakeFirstOrThrow();
+  return release.config_snapshot;
+}
+
+/** The completion webhook delivery of a run, if it asked for one. */
+export function findWebhookDelivery(database: Queryable, runId: string) {
+  return database.selectFrom('webhook_deliveries').selectAll().where('run_id', '=', runId).executeTakeFirst();
+}
+
+/** The run's index row, or undefined. */
+export function findRun(database: Queryable, runId: string): Promise<RunRow | undefined> {
+  return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+/** Records why a run was asked to stop, once (the first cause stays). */
+export async function recordStopCause(
+  database: Queryable,
+  runId: string,
+  cause: NonNullable<RunRow['stop_cause']>,
+): Promise<void> {
+  await database.updateTable('runs').set({ stop_cause: cause }).where('id', '=', runId).where('stop_cause', 'is', null).execute();
+}
+
+/**
+ * The newest run of each session of the app that is pinned to a release other than `releaseId`
+ * (only a session's newest run can be unfinished: one active run per session, S-2).
+ */
+export async function newestRunsOnOtherReleases(database: Queryable, appId: string, releaseId: string): Promise<string[]> {
+  const rows = await database
+    .selectFrom('runs')
+    .select('runs.id')
+    .where('runs.app_id', '=', appId)
+    .where('runs.release_id', 'is not', null)
+    .where('runs.release_id', '!=', releaseId)
+    .where((where) =>
+      where(
+        'runs.created_at',
+        '=',
+        where
+          .selectFrom('runs as newest')
+          .select((select) => select.fn.max('newest.created_at').as('created_at'))
+          .whereRef('newest.session_id', '=', 'runs.session_id'),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The runs of a session (id and creation time), oldest first. */
+export function runsOfSession(database: Queryable, sessionId: string) {
+  return database
+    .selectFrom('runs')
+    .select(['id', 'created_at'])
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at', 'asc')
+    .execute();
+}

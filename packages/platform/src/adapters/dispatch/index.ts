@@ -1,0 +1,3 @@
+export type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
+export { LeaseTableDispatcher } from './lease-table-dispatcher.js';
+export { isolatedRunQueue, PgBossDispatcher, plainRunQueue } from './pg-boss-dispatcher.js';

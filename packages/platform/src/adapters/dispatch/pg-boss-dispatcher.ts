@@ -1,0 +1,213 @@
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { WorkerCapabilities } from '../../domain/run-requirements.js';
+import type { PlatformDatabase } from '../database/schema.js';
+import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
+
+/** Options of a `PgBossDispatcher`. */
+export interface PgBossDispatcherOptions {
+  /** The platform database (PostgreSQL): claims guard and renew jobs through it. */
+  database: Kysely<PlatformDatabase>;
+  /** The PostgreSQL URL pg-boss connects to (the platform's database). */
+  connectionString: string;
+  /** pg-boss's own schema, created at `start` (letters, digits, underscores). */
+  schema: string;
+  /** The configured lease: a job sent now expires this long after a claim unless renewed. */
+  leaseMs: number;
+  /** Where pg-boss's background errors go (maintenance, connections). */
+  onError?: (error: Error) => void;
+}
+
+/** The queue of runs any worker may take. */
+export const plainRunQueue = 'agentloom-runs';
+/** The queue of runs that need a worker that can isolate commands (bubblewrap, NOT-18). */
+export const isolatedRunQueue = 'agentloom-runs-isolated';
+/** pg-boss gives up a job after this many failures; a run's job is never given up (the SDK decides). */
+const retryLimit = 1_000_000;
+/** A claim fails expired jobs at most this often (per process), so takeover waits at most this past the lease. */
+const expiryPassMs = 250;
+
+/** The payload of a run's job. */
+interface RunJobData {
+  runId: string;
+  /** Claims made before this job was sent (a release hands the run back as a fresh job). */
+  attempt: number;
+}
+
+/**
+ * The dispatcher on pg-boss 10 (PLATFORM.md §4.6, D-P13; the PostgreSQL default). Runs go to one
+ * of two queues — `agentloom-runs`, or `agentloom-runs-isolated` when the run's agent runs
+ * commands — and a worker fetches only from the queues its capabilities allow. `enqueue` sends
+ * the job with pg-boss's `db` option on the caller's Kysely transaction, so the `runs` row and
+ * the job commit or roll back together.
+ *
+ * pg-boss 10 has no heartbeat: a job's only liveness is `expire_in` from its `started_on`. The
+ * lease therefore lives there: a claim sets `expire_in` to the lease, `renew` pushes it to "now +
+ * lease" (the adapter's one write outside pg-boss's API), and a claim first fails expired jobs
+ * (at most every 250 ms) through `fail`, which with `retryDelay` 0 makes them fetchable at once
+ * — so a dead worker's run is claimable about when the SDK lease lets a taker in, however long
+ * runs last (ADR 0007). A claim is named by (queue, job id, `retry_count`): pg-boss counts a
+ * re-fetch in `retry_count`, so a stale claim's renew, complete or release finds no row.
+ */
+export class PgBossDispatcher implements Dispatcher {
+  private readonly boss: PgBoss;
+  private readonly jobTable: string;
+  private lastExpiryPass = 0;
+
+  constructor(private readonly options: PgBossDispatcherOptions) {
+    if (!/^[A-Za-z_]\w{0,49}$/.test(options.schema))
+      throw new Error(`The pg-boss schema "${options.schema}" must be letters, digits and underscores (at most 50).`);
+    this.boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: options.schema,
+      max: 4,
+      schedule: false,
+      supervise: true,
+      migrate: true,
+    });
+    this.boss.on('error', (error: Error) => options.onError?.(error));
+    this.jobTable = `"${options.schema}".job`;
+  }
+
+  /** Creates pg-boss's schema (under its own advisory lock, safe from many processes) and both queues. */
+  async start(): Promise<void> {
+    await this.boss.start();
+    for (const name of [plainRunQueue, isolatedRunQueue]) await this.boss.createQueue(name, { name, retryLimit, retryDelay: 0 });
+  }
+
+  async close(): Promise<void> {
+    await this.boss.stop({ graceful: false, wait: true });
+  }
+
+  async enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void> {
+    await this.send(transaction, { runId, attempt: 0 }, requirements, undefined);
+  }
+
+  async claim(workerId: string, limit: number, leaseMs: number, capabilities: WorkerCapabilities): Promise<ClaimedJob[]> {
+    if (limit <= 0) return [];
+    if (Date.now() - this.lastExpiryPass >= expiryPassMs) {
+      this.lastExpiryPass = Date.now();
+      await this.sweep();
+    }
+    const fetched: { queue: string; job: PgBoss.JobWithMetadata<RunJobData> }[] = [];
+    const fetchFrom = async (queue: string, batchSize: number) => {
+      if (batchSize <= 0) return;
+      const jobs = await this.boss.fetch<RunJobData>(queue, { batchSize, includeMetadata: true });
+      for (const job of jobs) fetched.push({ queue, job });
+    };
+    if (capabilities.isolation) {
+      // Half from each queue, then the rest from whichever had more, so neither starves the other.
+      const half = Math.ceil(limit / 2);
+      await fetchFrom(isolatedRunQueue, half);
+      await fetchFrom(plainRunQueue, limit - fetched.length);
+      if (fetched.length < limit) await fetchFrom(isolatedRunQueue, limit - fetched.length);
+    } else {
+      await fetchFrom(plainRunQueue, limit);
+    }
+    const claimed = fetched.map(({ queue, job }) => ({
+      runId: job.data.runId,
+      attempt: job.data.attempt + job.retryCount + 1,
+      workerId,
+      jobId: `${queue}/${job.id}/${job.retryCount}`,
+    }));
+    await Promise.all(claimed.map((job) => this.renew(job, leaseMs)));
+    return claimed;
+  }
+
+  async renew(job: ClaimedJob, leaseMs: number): Promise<boolean> {
+    const { queue, id, retryCount } = parseJobId(job.jobId);
+    const result = await this.options.database.executeQuery(
+      CompiledQuery.raw(
+        `update ${this.jobTable} set expire_in = (now() - started_on) + $4::numeric * interval '1 millisecond'
+         where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
+        [queue, id, retryCount, leaseMs],
+      ),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  async complete(job: ClaimedJob): Promise<void> {
+    await this.options.database.transaction().execute(async (transaction) => {
+      if (!(await this.lockClaim(transaction, job))) return;
+      const { queue, id } = parseJobId(job.jobId);
+      await this.boss.complete(queue, id, {}, { db: onTransaction(transaction) });
+    });
+  }
+
+  async release(job: ClaimedJob, notBefore: Date, requirements?: RunRequirements): Promise<void> {
+    await this.options.database.transaction().execute(async (transaction) => {
+      if (!(await this.lockClaim(transaction, job))) return;
+      const { queue, id } = parseJobId(job.jobId);
+      // pg-boss has no "retry at": the claim is completed and the run sent again, due at `notBefore`.
+      await this.boss.complete(queue, id, {}, { db: onTransaction(transaction) });
+      await this.send(
+        transaction,
+        { runId: job.runId, attempt: job.attempt },
+        requirements ?? { isolation: queue === isolatedRunQueue },
+        notBefore,
+      );
+    });
+  }
+
+  /** Fails every job whose lease expired through pg-boss (`retryDelay` 0: fetchable at once). */
+  async sweep(): Promise<string[]> {
+    return this.options.database.transaction().execute(async (transaction) => {
+      const { rows } = await transaction.executeQuery<{ name: string; id: string; run_id: string }>(
+        CompiledQuery.raw(
+          `select name, id, data->>'runId' as run_id from ${this.jobTable}
+           where name = any($1::text[]) and state = 'active' and started_on + expire_in < now()
+           for update skip locked`,
+          [[plainRunQueue, isolatedRunQueue]],
+        ),
+      );
+      for (const row of rows)
+        await this.boss.fail(row.name, row.id, { message: 'lease expired' }, { db: onTransaction(transaction) });
+      return rows.map((row) => row.run_id);
+    });
+  }
+
+  /** Sends a run's job on `transaction` to the queue its requirements call for. */
+  private async send(
+    transaction: Transaction<PlatformDatabase>,
+    data: RunJobData,
+    requirements: RunRequirements,
+    startAfter: Date | undefined,
+  ): Promise<void> {
+    const id = await this.boss.send(requirements.isolation ? isolatedRunQueue : plainRunQueue, data, {
+      db: onTransaction(transaction),
+      retryLimit,
+      retryDelay: 0,
+      expireInSeconds: Math.max(1, this.options.leaseMs / 1000),
+      ...(startAfter ? { startAfter } : {}),
+    });
+    if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
+  }
+
+  /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */
+  private async lockClaim(transaction: Transaction<PlatformDatabase>, job: ClaimedJob): Promise<boolean> {
+    const { queue, id, retryCount } = parseJobId(job.jobId);
+    const { rows } = await transaction.executeQuery(
+      CompiledQuery.raw(
+        `select id from ${this.jobTable} where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3 for update`,
+        [queue, id, retryCount],
+      ),
+    );
+    return rows.length === 1;
+  }
+}
+
+/** pg-boss's `db` option on a Kysely transaction: its statements join the caller's transaction. */
+function onTransaction(transaction: Transaction<PlatformDatabase>): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const result = await transaction.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}
+
+/** Reads a claim's opaque job id `queue/uuid/retryCount`. */
+function parseJobId(jobId: string): { queue: string; id: string; retryCount: number } {
+  const [queue = '', id = '', retryCount = '0'] = jobId.split('/');
+  return { queue, id, retryCount: Number(retryCount) };
+}

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import type { RunStore } from '@agentloom/sdk';
+import type { Kysely, Transaction } from 'kysely';
+import { readActiveKey } from '../../adapters/database/repositories/connection-repository.js';
+import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
+import type { AssemblyPorts } from '../../assembly/index.js';
+import type { McpConnectionSet } from '../../assembly/mcp-servers.js';
+import type { PlatformContext } from '../context.js';
+
+/** What the assembly ports read with: the database, the secret box, the data directory, the outbound module. */
+export type AssemblyPortsContext = Pick<PlatformContext, 'database' | 'secretBox' | 'config' | 'outbound'>;
+
+/**
+ * Assembly ports that read the platform database for one app, whose requests go through the
+ * platform's outbound module (P-15.1). Inside a transaction pass it as
+ * `queryable`: SQLite has one connection, so reading outside the transaction would wait forever.
+ */
+export function databaseAssemblyPorts(
+  services: AssemblyPortsContext,
+  app: Pick<AppRow, 'space_id' | 'file_root'>,
+  options: {
+    store?: RunStore;
+    leaseMs?: number;
+    mcpConnections?: McpConnectionSet;
+    queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+  } = {},
+): AssemblyPorts {
+  const { secretBox, config } = services;
+  const database = options.queryable ?? services.database;
+  return {
+    async readResourceVersion(resourceId, version) {
+      const row = await database
+        .selectFrom('resource_versions')
+        .innerJoin('resources', 'resources.id', 'resource_versions.resource_id')
+        .select(['resource_versions.content', 'resource_versions.storage_ref'])
+        .where('resource_versions.resource_id', '=', resourceId)
+        .where('resource_versions.version', '=', version)
+        .where('resources.space_id', '=', app.space_id)
+        .executeTakeFirstOrThrow();
+      return { content: row.content ? JSON.parse(row.content) : null, storageRef: row.storage_ref };
+    },
+    readActiveKey: (connectionId) => readActiveKey(database, secretBox, connectionId),
+    async readSecret(name) {
+      const row = await database
+        .selectFrom('secrets')
+        .select('ciphertext')
+        .where('space_id', '=', app.space_id)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row ? secretBox.open(row.ciphertext) : undefined;
+    },
+    resourcesDirectory: path.join(config.dataDirectory, 'resources'),
+    fileRoot: app.file_root,
+    ...(options.store ? { store: options.store } : {}),
+    fetch: services.outbound.fetch,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
+  };
+}

@@ -1,0 +1,114 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { PlatformDatabase } from '../../adapters/database/schema.js';
+import { type AgentDraft, type DraftLookups, referencedResources, type WorkflowDraft } from '../../domain/index.js';
+import { readWorkflowLookups } from './workflow-lookups.js';
+
+type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+
+/** Reads what `validateAgentDraft` needs about the resources and connection a draft names, in its space only. */
+export async function readDraftLookups(database: Queryable, spaceId: string, draft: AgentDraft): Promise<DraftLookups> {
+  const ids = [...new Set(referencedResources(draft).map((reference) => reference.resourceId))];
+  const resourceRows =
+    ids.length === 0
+      ? []
+      : await database
+          .selectFrom('resources')
+          .select(['id', 'type', 'state', 'latest_version'])
+          .where('space_id', '=', spaceId)
+          .where('id', 'in', ids)
+          .execute();
+  const resources = new Map(
+    resourceRows.map((row) => [row.id, { type: row.type, state: row.state, latestVersion: row.latest_version }]),
+  );
+  const connections: DraftLookups['connections'] extends ReadonlyMap<string, infer Value> ? Map<string, Value> : never =
+    new Map();
+  if (draft.model) {
+    const connection = await database
+      .selectFrom('model_connections')
+      .selectAll()
+      .where('space_id', '=', spaceId)
+      .where('id', '=', draft.model.connectionId)
+      .executeTakeFirst();
+    if (connection) {
+      const activeKey = await database
+        .selectFrom('model_connection_keys')
+        .select('id')
+        .where('connection_id', '=', connection.id)
+        .where('active', '=', 1)
+        .executeTakeFirst();
+      const models = await database
+        .selectFrom('models')
+        .select(['model_id', 'enabled'])
+        .where('connection_id', '=', connection.id)
+        .execute();
+      connections.set(connection.id, {
+        state: connection.state,
+        provider: connection.provider,
+        hasActiveKey: Boolean(activeKey),
+        models: new Map(models.map((model) => [model.model_id, { enabled: model.enabled === 1 }])),
+      });
+    }
+  }
+  return { resources, connections };
+}
+
+/**
+ * Replaces the "who uses this" rows of an app's draft (`release_id` null) with what the draft
+ * names now; only ids that exist in the app's space are recorded.
+ */
+export async function replaceDraftReferences(
+  transaction: Transaction<PlatformDatabase>,
+  appId: string,
+  spaceId: string,
+  draft: AgentDraft,
+  newId: () => string,
+): Promise<void> {
+  await transaction.deleteFrom('app_resource_refs').where('app_id', '=', appId).where('release_id', 'is', null).execute();
+  const lookups = await readDraftLookups(transaction, spaceId, draft);
+  const ids = [...new Set(referencedResources(draft).map((reference) => reference.resourceId))].filter((id) =>
+    lookups.resources.has(id),
+  );
+  for (const id of ids) {
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({ id: newId(), app_id: appId, release_id: null, target_kind: 'resource', resource_id: id, resource_version: null })
+      .execute();
+  }
+  if (draft.model && lookups.connections.has(draft.model.connectionId)) {
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({
+        id: newId(),
+        app_id: appId,
+        release_id: null,
+        target_kind: 'model-connection',
+        resource_id: draft.model.connectionId,
+        resource_version: null,
+      })
+      .execute();
+  }
+}
+
+/**
+ * Replaces the "who uses this" rows of a workflow draft (`release_id` null) with the tools, MCP
+ * servers and agent apps its bindings name now; only ids that exist in the app's space count.
+ */
+export async function replaceWorkflowDraftReferences(
+  transaction: Transaction<PlatformDatabase>,
+  appId: string,
+  spaceId: string,
+  draft: WorkflowDraft,
+  newId: () => string,
+): Promise<void> {
+  await transaction.deleteFrom('app_resource_refs').where('app_id', '=', appId).where('release_id', 'is', null).execute();
+  const lookups = await readWorkflowLookups(transaction, spaceId, draft);
+  const rows = [
+    ...[...lookups.resources.keys()].map((id) => ({ target_kind: 'resource' as const, resource_id: id })),
+    ...[...lookups.apps.keys()].map((id) => ({ target_kind: 'agent-app' as const, resource_id: id })),
+  ];
+  for (const row of rows)
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({ id: newId(), app_id: appId, release_id: null, resource_version: null, ...row })
+      .execute();
+}

@@ -1,0 +1,164 @@
+import type { Transaction } from 'kysely';
+import { newId } from '../../adapters/crypto/index.js';
+import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
+import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
+import { AssemblyError, assembleAgent } from '../../assembly/index.js';
+import { ConflictError, ValidationError } from '../../domain/errors.js';
+import { agentDraftSchema, agentDraftSchemaVersion, validateAgentDraft } from '../../domain/index.js';
+import type { PlatformContext } from '../context.js';
+import { databaseAssemblyPorts } from './database-assembly-ports.js';
+import { readDraftLookups } from './draft-lookups.js';
+import { resolveAgentSnapshot } from './resolve-snapshot.js';
+
+/**
+ * Publishes an agent app's draft (P-6, S): validate (every issue, a validation error `draft-invalid`) →
+ * resolve into a snapshot with pinned versions → build it into an SDK agent as a dry run (a validation error
+ * `release-build-failed`) → save the immutable release, its "who uses this" rows and the app's
+ * latest release, all in one transaction: a refused publish writes nothing. The release records
+ * that it interrupts runs in progress (P-6.3); stopping them lands with runs (issue 14).
+ */
+export async function publishAgentRelease(
+  services: PlatformContext,
+  app: AppRow,
+  actor: string,
+  notes: string,
+): Promise<AppReleaseRow> {
+  if (app.kind !== 'agent')
+    throw new ValidationError('not-yet-supported', 'Workflow apps are published once the workflow editor lands (a later issue).');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
+  const { database, now } = services;
+  return database.transaction().execute(async (transaction) => {
+    const { snapshot, pinned, draftRevision } = await buildDraftSnapshot(services, transaction, app);
+    const previous = await transaction
+      .selectFrom('app_releases')
+      .select('version')
+      .where('app_id', '=', app.id)
+      .where('kind', '=', 'release')
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const release: AppReleaseRow = {
+      id: newId('rel'),
+      app_id: app.id,
+      version: (previous?.version ?? 0) + 1,
+      kind: 'release',
+      config_snapshot: canonicalJson({
+        ...snapshot,
+        draftSchemaVersion: agentDraftSchemaVersion,
+        draftRevision,
+      }),
+      content_hash: hashJson(snapshot),
+      notes,
+      interrupt_runs: 1,
+      published_by: actor,
+      published_at: now().toISOString(),
+    };
+    try {
+      await transaction.insertInto('app_releases').values(release).execute();
+    } catch (error) {
+      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
+        cause: (error as Error).message,
+      });
+    }
+    for (const pin of pinned) {
+      await transaction
+        .insertInto('app_resource_refs')
+        .values({
+          id: newId('ref'),
+          app_id: app.id,
+          release_id: release.id,
+          target_kind: 'resource',
+          resource_id: pin.resourceId,
+          resource_version: pin.version,
+        })
+        .execute();
+    }
+    await transaction
+      .insertInto('app_resource_refs')
+      .values({
+        id: newId('ref'),
+        app_id: app.id,
+        release_id: release.id,
+        target_kind: 'model-connection',
+        resource_id: snapshot.model.connectionId,
+        resource_version: null,
+      })
+      .execute();
+    await transaction
+      .updateTable('apps')
+      .set({ latest_release_id: release.id, updated_at: release.published_at })
+      .where('id', '=', app.id)
+      .execute();
+    return release;
+  });
+}
+
+/**
+ * The app's saved draft as a release snapshot, checked the way publish checks it: validate (every
+ * issue, a validation error `draft-invalid`) → resolve with pinned versions → build it into an SDK agent as a
+ * dry run (a validation error `release-build-failed`). Writes nothing.
+ */
+export async function buildDraftSnapshot(
+  services: PlatformContext,
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+): Promise<Awaited<ReturnType<typeof resolveAgentSnapshot>> & { draftRevision: number }> {
+  const draftRow = await transaction.selectFrom('app_drafts').selectAll().where('app_id', '=', app.id).executeTakeFirstOrThrow();
+  const draft = agentDraftSchema.parse(JSON.parse(draftRow.config));
+  const mode = app.mode ?? 'react';
+  const issues = validateAgentDraft(draft, mode, await readDraftLookups(transaction, app.space_id, draft));
+  if (issues.length > 0)
+    throw new ValidationError('draft-invalid', 'The draft cannot be built; fix every issue listed.', { issues });
+  const resolved = await resolveAgentSnapshot(transaction, app, draft);
+  try {
+    await assembleAgent(resolved.snapshot, databaseAssemblyPorts(services, app, { queryable: transaction }));
+  } catch (error) {
+    if (error instanceof AssemblyError)
+      throw new ValidationError('release-build-failed', error.message, { issues: error.issues });
+    throw error;
+  }
+  return { ...resolved, draftRevision: draftRow.revision };
+}
+
+/**
+ * Saves an immutable snapshot of the draft as a `debug` release for one console debug run
+ * (PLATFORM.md §4.4 `release: 'draft'`): the run keeps it however the draft changes later.
+ * Debug releases have negative versions, so they never take a release number, never appear in
+ * the release list and never become the app's latest release.
+ */
+export async function createDebugRelease(
+  services: PlatformContext,
+  transaction: Transaction<PlatformDatabase>,
+  app: AppRow,
+  actor: string,
+): Promise<AppReleaseRow> {
+  const { snapshot, draftRevision } = await buildDraftSnapshot(services, transaction, app);
+  const lowest = await transaction
+    .selectFrom('app_releases')
+    .select('version')
+    .where('app_id', '=', app.id)
+    .where('kind', '=', 'debug')
+    .orderBy('version', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  const release: AppReleaseRow = {
+    id: newId('dbg'),
+    app_id: app.id,
+    version: Math.min(lowest?.version ?? 0, 0) - 1,
+    kind: 'debug',
+    config_snapshot: canonicalJson({ ...snapshot, draftSchemaVersion: agentDraftSchemaVersion, draftRevision }),
+    content_hash: hashJson(snapshot),
+    notes: `Debug run of draft revision ${draftRevision}`,
+    interrupt_runs: 0,
+    published_by: actor,
+    published_at: services.now().toISOString(),
+  };
+  try {
+    await transaction.insertInto('app_releases').values(release).execute();
+  } catch (error) {
+    throw new ConflictError('debug-conflict', 'Another debug run of this app started at the same time; try again.', {
+      cause: (error as Error).message,
+    });
+  }
+  return release;
+}

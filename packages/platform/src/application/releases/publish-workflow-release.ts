@@ -1,0 +1,172 @@
+import type { Kysely, Transaction } from 'kysely';
+import { newId } from '../../adapters/crypto/index.js';
+import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
+import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
+import { AssemblyError, assembleWorkflow } from '../../assembly/index.js';
+import { ConflictError, ValidationError } from '../../domain/errors.js';
+import {
+  type DraftIssue,
+  validateWorkflowDraft,
+  type WorkflowDraft,
+  workflowDraftSchema,
+  workflowDraftSchemaVersion,
+} from '../../domain/index.js';
+import type { PinnedResource, WorkflowReleaseSnapshot } from '../../domain/release-snapshot.js';
+import type { PlatformContext } from '../context.js';
+import { agentNameOf } from './resolve-snapshot.js';
+import { databaseWorkflowPorts, readWorkflowLookups } from './workflow-lookups.js';
+
+type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+
+/** What checking a workflow draft found: every issue, or the snapshot it would publish. */
+export type WorkflowCheck = { issues: DraftIssue[]; snapshot?: undefined } | { issues: []; snapshot: WorkflowReleaseSnapshot };
+
+/**
+ * Checks a workflow draft the way a publish does (P-6.7): the draft's own issues, then — when
+ * there are none — resolves the snapshot (each agent name pinned to its app's newest release,
+ * each tool to its newest version, P-6.9) and builds it into an SDK workflow as a dry run, whose
+ * problems (the SDK's `WorkflowIssue`s among them) become issues too, code `invalid-definition`.
+ */
+export async function checkWorkflowDraft(
+  services: PlatformContext,
+  database: Queryable,
+  app: AppRow,
+  draft: WorkflowDraft,
+): Promise<WorkflowCheck> {
+  const issues = validateWorkflowDraft(draft, await readWorkflowLookups(database, app.space_id, draft));
+  if (issues.length > 0) return { issues };
+  const agents: Record<string, { appId: string; releaseId: string; version: number }> = {};
+  for (const [name, binding] of Object.entries(draft.bindings.agents)) {
+    const row = await database
+      .selectFrom('apps')
+      .innerJoin('app_releases', 'app_releases.id', 'apps.latest_release_id')
+      .select(['apps.id', 'app_releases.id as releaseId', 'app_releases.version'])
+      .where('apps.id', '=', binding.appId)
+      .where('apps.space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+    agents[name] = { appId: row.id, releaseId: row.releaseId, version: row.version };
+  }
+  const tools: Record<string, PinnedResource> = {};
+  for (const [name, binding] of Object.entries(draft.bindings.tools)) {
+    const row = await database
+      .selectFrom('resources')
+      .select(['id', 'latest_version'])
+      .where('id', '=', binding.resourceId)
+      .where('space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+    tools[name] = { resourceId: row.id, version: row.latest_version };
+  }
+  const mcpServers: Record<string, PinnedResource> = {};
+  for (const [name, binding] of Object.entries(draft.bindings.mcpServers)) {
+    const row = await database
+      .selectFrom('resources')
+      .select(['id', 'latest_version'])
+      .where('id', '=', binding.resourceId)
+      .where('space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+    mcpServers[name] = { resourceId: row.id, version: row.latest_version };
+  }
+  const snapshot: WorkflowReleaseSnapshot = {
+    schemaVersion: 1,
+    kind: 'workflow',
+    name: agentNameOf(app),
+    description: app.description,
+    definition: draft.definition,
+    agents,
+    tools,
+    ...(Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
+    interruptsRunsInProgress: false,
+  };
+  try {
+    await assembleWorkflow(snapshot, databaseWorkflowPorts(services, app, { queryable: database }));
+  } catch (error) {
+    if (!(error instanceof AssemblyError)) throw error;
+    return { issues: error.issues.map((issue) => ({ path: issue.path, code: 'invalid-definition', message: issue.message })) };
+  }
+  return { issues: [], snapshot };
+}
+
+/**
+ * Publishes a workflow app's draft (P-6.7, P-6.9): every issue refuses it with a validation error
+ * `draft-invalid` (an unpublished agent app among them, listed at its binding); otherwise one
+ * transaction saves the immutable release, whose snapshot pins the agent releases it calls, its
+ * "who uses this" rows (tools by version, agent apps by release version, D-P4) and the app's
+ * latest release. Runs in progress are not interrupted: they finish on the release they pinned
+ * at their start (D-P2).
+ */
+export async function publishWorkflowRelease(
+  services: PlatformContext,
+  app: AppRow,
+  actor: string,
+  notes: string,
+): Promise<AppReleaseRow> {
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
+  const { database, now } = services;
+  return database.transaction().execute(async (transaction) => {
+    const draftRow = await transaction
+      .selectFrom('app_drafts')
+      .selectAll()
+      .where('app_id', '=', app.id)
+      .executeTakeFirstOrThrow();
+    const draft = workflowDraftSchema.parse(JSON.parse(draftRow.config));
+    const checked = await checkWorkflowDraft(services, transaction, app, draft);
+    if (!checked.snapshot)
+      throw new ValidationError('draft-invalid', 'The draft cannot be published; fix every issue listed.', {
+        issues: checked.issues,
+      });
+    const { snapshot } = checked;
+    const previous = await transaction
+      .selectFrom('app_releases')
+      .select('version')
+      .where('app_id', '=', app.id)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const release: AppReleaseRow = {
+      id: newId('rel'),
+      app_id: app.id,
+      version: (previous?.version ?? 0) + 1,
+      kind: 'release',
+      config_snapshot: canonicalJson({
+        ...snapshot,
+        draftSchemaVersion: workflowDraftSchemaVersion,
+        draftRevision: draftRow.revision,
+      }),
+      content_hash: hashJson(snapshot),
+      notes,
+      interrupt_runs: 0,
+      published_by: actor,
+      published_at: now().toISOString(),
+    };
+    try {
+      await transaction.insertInto('app_releases').values(release).execute();
+    } catch (error) {
+      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
+        cause: (error as Error).message,
+      });
+    }
+    const references = [
+      ...[...Object.values(snapshot.tools), ...Object.values(snapshot.mcpServers ?? {})].map((pin) => ({
+        target_kind: 'resource' as const,
+        resource_id: pin.resourceId,
+        resource_version: pin.version,
+      })),
+      ...Object.values(snapshot.agents).map((pin) => ({
+        target_kind: 'agent-app' as const,
+        resource_id: pin.appId,
+        resource_version: pin.version,
+      })),
+    ];
+    for (const reference of references)
+      await transaction
+        .insertInto('app_resource_refs')
+        .values({ id: newId('ref'), app_id: app.id, release_id: release.id, ...reference })
+        .execute();
+    await transaction
+      .updateTable('apps')
+      .set({ latest_release_id: release.id, updated_at: release.published_at })
+      .where('id', '=', app.id)
+      .execute();
+    return release;
+  });
+}

@@ -1,0 +1,76 @@
+import type { Transaction } from 'kysely';
+import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import type { PlatformContext } from '../context.js';
+
+/*
+ * The guards of a run start and of a session message, inside their transaction: the app is
+ * still active, the session is locked and of the right kind, and its active run (if any).
+ */
+
+/**
+ * Re-reads the app's state inside the transaction that records a run (PostgreSQL: `FOR SHARE`,
+ * which waits for a deletion that is marking the app right now): a deletion that committed
+ * first refuses the run with a conflict `app-deleting` (NOT-21); one that commits after sees the run
+ * and stops it.
+ */
+export async function assertAppActive(
+  transaction: Transaction<PlatformDatabase>,
+  dialect: PlatformContext['dialect'],
+  appId: string,
+): Promise<void> {
+  let query = transaction.selectFrom('apps').select('state').where('id', '=', appId);
+  if (dialect === 'postgres') query = query.forShare();
+  const app = await query.executeTakeFirst();
+  if (!app) throw new NotFoundError('not-found', 'The app was not found.');
+  if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
+}
+
+/**
+ * The session's active run (queued or running in the SDK store), if any: only its newest run can
+ * be active, because a session never has two at once (S-2). Call it with the session locked.
+ */
+export async function activeRunOf(
+  transaction: Transaction<PlatformDatabase>,
+  services: PlatformContext,
+  sessionId: string,
+): Promise<string | undefined> {
+  const latest = await transaction
+    .selectFrom('runs')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!latest) return undefined;
+  const stored = await services.runStore.getRun(latest.id);
+  return stored && (stored.status === 'pending' || stored.status === 'running') ? latest.id : undefined;
+}
+
+/**
+ * Locks the session row (PostgreSQL) so that concurrent starts in one session run one at a time
+ * (SQLite transactions already do), and refuses to mix debug and ordinary runs in one session.
+ * With `startedBy`, only a session that actor started is found (D-P6).
+ */
+export async function lockSession(
+  transaction: Transaction<PlatformDatabase>,
+  dialect: PlatformContext['dialect'],
+  app: AppRow,
+  sessionId: string,
+  kind: 'agent' | 'debug' = 'agent',
+  startedBy?: string,
+): Promise<void> {
+  let query = transaction.selectFrom('sessions').select(['id', 'app_id', 'kind', 'created_by']).where('id', '=', sessionId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const session = await query.executeTakeFirst();
+  // A caller who sees only its own sessions (D-P6) cannot continue another's: the same not-found.
+  if (!session || session.app_id !== app.id || (startedBy !== undefined && session.created_by !== startedBy))
+    throw new NotFoundError('not-found', 'The session was not found.');
+  if (session.kind !== kind)
+    throw new ConflictError(
+      'session-kind-mismatch',
+      session.kind === 'debug'
+        ? 'This is a debug session of the draft: continue it with `release: "draft"`.'
+        : 'A debug run of the draft cannot continue an ordinary session; start a new one.',
+    );
+}

@@ -1,0 +1,84 @@
+/**
+ * The platform's domain errors: what a use case refuses, with a stable `code` clients switch on
+ * (PLATFORM.md §4.4) and the `details` that explain it, but no transport. Each class names the
+ * kind of refusal; the HTTP layer's error table (`http/error-table.ts`) is the one place that
+ * turns a kind into a status, so the application, the worker and the jobs never speak HTTP.
+ */
+export type DomainErrorKind =
+  | 'invalid-request'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'precondition-failed'
+  | 'precondition-required'
+  | 'validation'
+  | 'upstream-failed'
+  | 'upstream-timeout';
+
+/** A refusal of the domain: a kind, a stable code, a message for people, details for programs. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request itself is malformed beyond its schema (an unreadable cursor, a missing task id). */
+export class InvalidRequestError extends DomainError {
+  readonly kind = 'invalid-request';
+}
+
+/** The caller may not do this (its role, its kind of credential). */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+/** The thing does not exist, or not for this caller (never says which: no cross-space probing). */
+export class NotFoundError extends DomainError {
+  readonly kind = 'not-found';
+}
+
+/** The state of things refuses the request now (an active run, an app being deleted, a race lost). */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}
+
+/** The caller's version of the thing is no longer the current one (an `If-Match` that lost). */
+export class PreconditionFailedError extends DomainError {
+  readonly kind = 'precondition-failed';
+}
+
+/** The change needs the caller to name the version it changes (an `If-Match`). */
+export class PreconditionRequiredError extends DomainError {
+  readonly kind = 'precondition-required';
+}
+
+/** Well-formed but refused by a rule of the domain (an invalid draft, an unknown release). */
+export class ValidationError extends DomainError {
+  readonly kind = 'validation';
+}
+
+/** A server the platform called on the caller's behalf failed (a connection test, an MCP server). */
+export class UpstreamFailedError extends DomainError {
+  readonly kind = 'upstream-failed';
+}
+
+/** A server the platform called on the caller's behalf did not answer in time. */
+export class UpstreamTimeoutError extends DomainError {
+  readonly kind = 'upstream-timeout';
+}
+
+/** The usual not-found refusal: `<what> was not found.`, code `not-found`. */
+export function notFoundError(what: string): NotFoundError {
+  return new NotFoundError('not-found', `${what} was not found.`);
+}
+
+/** The usual refusal of an app being deleted (NOT-21): code `app-deleting`. */
+export function appDeletingError(): ConflictError {
+  return new ConflictError('app-deleting', 'The app is being deleted.');
+}

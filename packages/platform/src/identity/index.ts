@@ -1,3 +1,0 @@
-export { createApiKey, type KeyCreator, revokeKeysMadeBy, withCreators } from './api-keys.js';
-export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
-export { createUser, EmailTakenError } from './users.js';

@@ -1,0 +1,4 @@
+export { RunWorker, type RunWorkerOptions } from './run-worker.js';
+export { startSweeper } from './sweeper.js';
+export { startWebhookDeliverer } from './webhook-deliverer.js';
+export { detectWorkerCapabilities, type WorkerCapabilities } from './worker-capabilities.js';

@@ -1,0 +1,194 @@
+import { RunNotFoundError } from '@agentloom/sdk';
+import { sql } from 'kysely';
+import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
+import type { PlatformContext } from '../application/context.js';
+
+/** What the webhook deliverer uses: the database, the webhook secrets, the SDK client (the run view), the outbound module, the configuration, the logger, the clock. */
+export type DelivererContext = Pick<
+  PlatformContext,
+  'database' | 'dialect' | 'secretBox' | 'runClient' | 'outbound' | 'config' | 'logger' | 'now'
+>;
+
+import type { WebhookDeliveryRow } from '../adapters/database/schema.js';
+import { runView } from '../application/runs/run-status.js';
+import { type WebhookAttempt, webhookRecheckMs } from '../application/webhooks/webhook-deliveries.js';
+import { readWebhookSecret } from '../application/webhooks/webhook-secrets.js';
+import { signWebhook, webhookSignatureHeader } from '../domain/webhook-signature.js';
+
+/** How long a claimed delivery is this process's; longer than one send may take. */
+const claimMs = 60_000;
+/** How long the receiver has to answer one try. */
+const sendTimeoutMs = 10_000;
+/** Longest wait between two tries. */
+const maxBackoffMs = 3_600_000;
+/** Deliveries one round claims. */
+const batchSize = 20;
+
+/**
+ * Sends the completion webhooks runs owe (issue 14): every round it claims due deliveries (on
+ * PostgreSQL with `FOR UPDATE SKIP LOCKED`, so deliverers on many machines never send one twice at
+ * once), and for each whose run has ended in the SDK store POSTs `{ type: 'run.finished', run }`,
+ * signed with the app's secret (`AgentLoom-Signature`), through the outbound module (P-15.1; no
+ * redirect is followed). A 2xx ends it `delivered`; a refusal of the egress policy ends it `failed`
+ * at once (`code: egress-denied` and its rule on the try); anything else is tried again after a
+ * doubling wait until the attempts run out (`failed`). Every try is logged
+ * on the delivery. A receiver may see a delivery twice (a process that died after sending and
+ * before recording); `AgentLoom-Delivery` carries the id to deduplicate on. Answers a function
+ * that stops it.
+ */
+export function startWebhookDeliverer(services: DelivererContext, owner: string, intervalMs = 250): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const round = async () => {
+    try {
+      for (const delivery of await claimDue(services, owner)) await deliver(services, owner, delivery);
+    } catch (error) {
+      services.logger.warn({ err: { message: (error as Error).message } }, 'webhook round failed');
+    }
+    if (!stopped) timer = setTimeout(() => void round(), intervalMs);
+  };
+  timer = setTimeout(() => void round(), 0);
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+async function claimDue(services: DelivererContext, owner: string): Promise<WebhookDeliveryRow[]> {
+  const now = services.now();
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + claimMs).toISOString();
+  if (services.dialect === 'postgres') {
+    const { rows } = await sql<WebhookDeliveryRow>`
+      update webhook_deliveries set locked_by = ${owner}, locked_until = ${until}
+      where id in (
+        select id from webhook_deliveries
+        where state = 'waiting' and next_attempt_at <= ${at} and (locked_until is null or locked_until < ${at})
+        order by next_attempt_at
+        limit ${batchSize}
+        for update skip locked)
+      returning *`.execute(services.database);
+    return rows;
+  }
+  return services.database.transaction().execute(async (transaction) => {
+    const due = await transaction
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('state', '=', 'waiting')
+      .where('next_attempt_at', '<=', at)
+      .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', at)]))
+      .orderBy('next_attempt_at')
+      .limit(batchSize)
+      .execute();
+    for (const row of due)
+      await transaction
+        .updateTable('webhook_deliveries')
+        .set({ locked_by: owner, locked_until: until })
+        .where('id', '=', row.id)
+        .execute();
+    return due;
+  });
+}
+
+async function deliver(services: DelivererContext, owner: string, delivery: WebhookDeliveryRow): Promise<void> {
+  const { database, runClient, config, now } = services;
+  const run = await database.selectFrom('runs').selectAll().where('id', '=', delivery.run_id).executeTakeFirst();
+  let description: Awaited<ReturnType<typeof runClient.describeRun>> | undefined;
+  try {
+    description = run ? await runClient.describeRun(delivery.run_id) : undefined;
+  } catch (error) {
+    if (!(error instanceof RunNotFoundError)) throw error;
+  }
+  if (!run || !description) {
+    await finish(services, owner, delivery, 'failed', [{ at: now().toISOString(), error: 'the run was deleted' }]);
+    return;
+  }
+  if (description.status === 'pending' || description.status === 'running') {
+    await database
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: new Date(now().getTime() + webhookRecheckMs).toISOString(), locked_by: null, locked_until: null })
+      .where('id', '=', delivery.id)
+      .where('locked_by', '=', owner)
+      .execute();
+    return;
+  }
+  const secret = await readWebhookSecret(services, delivery.app_id);
+  const attempt: WebhookAttempt = { at: now().toISOString() };
+  if (!secret) {
+    attempt.error = 'the app has no webhook secret';
+  } else {
+    const body = JSON.stringify({ type: 'run.finished', deliveryId: delivery.id, run: runView(run, description) });
+    try {
+      const response = await services.outbound.fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'AgentLoom-Webhook/1',
+          'agentloom-delivery': delivery.id,
+          'agentloom-event': 'run.finished',
+          [webhookSignatureHeader]: signWebhook(secret, body, Math.floor(now().getTime() / 1000)),
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(sendTimeoutMs),
+      });
+      attempt.status = response.status;
+      await response.body?.cancel().catch(() => {});
+    } catch (error) {
+      const denial = findEgressDenial(error);
+      if (denial) Object.assign(attempt, { error: denial.message, code: denial.code, rule: denial.rule });
+      else if ((error as Error).name === 'TimeoutError') attempt.error = 'no answer within 10 s';
+      else {
+        attempt.error = String((error as Error).message);
+        const code = errorCodeOf(error);
+        if (code) attempt.code = code;
+      }
+    }
+  }
+  const log = [...(JSON.parse(delivery.attempt_log) as WebhookAttempt[]), attempt];
+  if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) {
+    await finish(services, owner, delivery, 'delivered', log);
+    return;
+  }
+  // A refusal of the egress policy is final: trying again cannot change its answer (P-15.1).
+  if (log.length >= config.webhookAttempts || attempt.code === 'egress-denied') {
+    await finish(services, owner, delivery, 'failed', log);
+    services.logger.warn({ runId: delivery.run_id, deliveryId: delivery.id }, 'webhook delivery failed for good');
+    return;
+  }
+  const backoff = Math.min(maxBackoffMs, config.webhookRetryMs * 2 ** (log.length - 1));
+  await database
+    .updateTable('webhook_deliveries')
+    .set({
+      attempts: log.length,
+      attempt_log: JSON.stringify(log),
+      next_attempt_at: new Date(now().getTime() + backoff).toISOString(),
+      locked_by: null,
+      locked_until: null,
+    })
+    .where('id', '=', delivery.id)
+    .where('locked_by', '=', owner)
+    .execute();
+}
+
+async function finish(
+  services: DelivererContext,
+  owner: string,
+  delivery: WebhookDeliveryRow,
+  state: 'delivered' | 'failed',
+  log: WebhookAttempt[],
+): Promise<void> {
+  await services.database
+    .updateTable('webhook_deliveries')
+    .set({
+      state,
+      attempts: log.length,
+      attempt_log: JSON.stringify(log),
+      finished_at: services.now().toISOString(),
+      locked_by: null,
+      locked_until: null,
+    })
+    .where('id', '=', delivery.id)
+    .where('locked_by', '=', owner)
+    .execute();
+}
