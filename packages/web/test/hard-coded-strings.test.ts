@@ -51,6 +51,7 @@ describe('hard-coded user-facing strings in the console', () => {
       '    <form aria-label="Sample form">',
       '      <p>Loading…</p>',
       "      <button type=\"submit\">{busy ? 'Saving…' : t('common.name')}</button>",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample source holds a template literal on purpose
       "      <input placeholder={`Search ${busy}`} title={t('common.description')} />",
       "      <p>{t('common.yes')} · {' — '} {42}</p>",
       '      {/* i18n-exempt: the product name in a sample */}',
