@@ -667,4 +667,21 @@ export const en = {
   'environment.fileRoot':
     "The agent's file root (with <code>wiki/</code> and <code>files/</code>) is created by the platform and cannot be moved.",
   'environment.persistentHint': "Platform default: off. When on, the session's work directory survives between runs.",
+
+  // Agent editor: executor roles, prompt source
+  'executors.region': 'Executor {name}',
+  'executors.name': 'Executor {number, number} name',
+  'executors.description': 'Executor {number, number} description',
+  'executors.prompt': 'Executor {number, number} prompt',
+  'executors.capabilities': 'Executor {number, number} capabilities',
+  'executors.remove': 'Remove executor {number, number}',
+  'executors.add': 'Add executor',
+  'executors.addCopy': "Add executor with a copy of the planner's capabilities",
+  'executors.model': "Executors use the agent's model; they have no model choice.",
+  'promptSource.writeHere': 'Write it here',
+  'promptSource.shared': 'Use a shared prompt',
+  'promptSource.noneYet': ' (none in this space yet)',
+  'promptSource.sharedLabel': '{legend}: shared prompt',
+  'promptSource.option': '{name} (v{version})',
+  'promptSource.textLabel': '{legend}: text',
 } as const;

@@ -666,4 +666,21 @@ export const zhCN: Record<keyof typeof en, string> = {
   'environment.persistent': '持久沙箱',
   'environment.fileRoot': '智能体的文件根目录（含 <code>wiki/</code> 和 <code>files/</code>）由平台创建，不能移动。',
   'environment.persistentHint': '平台默认值：关闭。开启后，会话的工作目录在多次运行之间保留。',
+
+  // 智能体编辑器：执行者角色、提示词来源
+  'executors.region': '执行者 {name}',
+  'executors.name': '执行者 {number, number} 的名称',
+  'executors.description': '执行者 {number, number} 的描述',
+  'executors.prompt': '执行者 {number, number} 的提示词',
+  'executors.capabilities': '执行者 {number, number} 的能力',
+  'executors.remove': '移除执行者 {number, number}',
+  'executors.add': '添加执行者',
+  'executors.addCopy': '添加执行者，并复制规划者的能力',
+  'executors.model': '执行者使用智能体的模型，不能单独选择模型。',
+  'promptSource.writeHere': '在这里编写',
+  'promptSource.shared': '使用共享提示词',
+  'promptSource.noneYet': '（这个空间里还没有）',
+  'promptSource.sharedLabel': '{legend}：共享提示词',
+  'promptSource.option': '{name}（v{version}）',
+  'promptSource.textLabel': '{legend}：内容',
 };
