@@ -13,7 +13,6 @@ const packageRoot = fileURLToPath(new URL('..', import.meta.url));
  */
 const notYetLocalised = new Set([
   'src/pages/agent-editor/argument-patterns.tsx',
-  'src/pages/agent-editor/hooks-group.tsx',
   'src/pages/agent-editor/permissions-group.tsx',
   'src/pages/workflow-editor/index.tsx',
   'src/pages/workflow-editor/json-view.tsx',

@@ -684,4 +684,14 @@ export const en = {
   'promptSource.sharedLabel': '{legend}: shared prompt',
   'promptSource.option': '{name} (v{version})',
   'promptSource.textLabel': '{legend}: text',
+
+  // Agent editor: hooks
+  'hooksGroup.none':
+    'No hook in this space yet. Hooks are shared resources, made on the <link>Hooks page</link> and chosen here per agent.',
+  'hooksGroup.intro': 'Hooks are made on the <link>Hooks page</link>; tick the ones this agent uses.',
+  'hooksGroup.tools': ' (tools: {tools})',
+  'hooksGroup.missingHook': 'Hook {id}: {problem}',
+  'hooksGroup.gone': 'not in this space any more.',
+  'hooksGroup.remove': 'Remove hook {id}',
+  'hooksGroup.unused': 'No hook yet at {triggers}.',
 } as const;

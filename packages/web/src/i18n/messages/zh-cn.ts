@@ -683,4 +683,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   'promptSource.sharedLabel': '{legend}：共享提示词',
   'promptSource.option': '{name}（v{version}）',
   'promptSource.textLabel': '{legend}：内容',
+
+  // 智能体编辑器：钩子
+  'hooksGroup.none': '这个空间里还没有钩子。钩子是共享资源，在<link>钩子页面</link>创建，在这里按智能体选择。',
+  'hooksGroup.intro': '钩子在<link>钩子页面</link>创建；勾选这个智能体要使用的钩子。',
+  'hooksGroup.tools': '（工具：{tools}）',
+  'hooksGroup.missingHook': '钩子 {id}：{problem}',
+  'hooksGroup.gone': '已不在这个空间中。',
+  'hooksGroup.remove': '移除钩子 {id}',
+  'hooksGroup.unused': '{triggers} 还没有钩子。',
 };
