@@ -182,7 +182,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
       .getByLabel("Package (.zip or the folder's files)")
       .setInputFiles([{ name: 'SKILL.md', mimeType: 'text/markdown', buffer: Buffer.from(validSkill) }]);
     await page.getByRole('button', { name: 'Upload skill' }).click();
-    await page.getByRole('cell', { name: 'v1' }).waitFor();
+    await page.getByRole('cell', { name: 'v1', exact: true }).waitFor();
   });
 
   it('adds a member and shows a new API key once', async () => {
@@ -274,7 +274,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await page.getByRole('link', { name: 'See the releases' }).click();
     await page.getByRole('heading', { level: 1, name: 'Releases of Researcher' }).waitFor();
     await page.getByRole('cell', { name: 'First release: offline model.' }).waitFor();
-    await page.getByRole('cell', { name: 'v1' }).waitFor();
+    await page.getByRole('cell', { name: 'v1', exact: true }).waitFor();
     await checkPage('14-releases');
   });
 

@@ -281,7 +281,7 @@ describe.runIf(chromiumAvailable())('governance and teams in Chromium', { timeou
     await page.getByText('No session yet: ask the agent something in the chat.').waitFor();
     await page.goto(page.url().replace(/\/sessions$/, '/releases'));
     await page.getByRole('heading', { level: 1, name: 'Releases of Draft tryout' }).waitFor();
-    await expect(page.getByRole('cell', { name: 'v1' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('cell', { name: 'v1', exact: true }).count()).resolves.toBe(0);
   });
 
   it('lets a viewer read agents and runs but not save or publish; a role taken away under an open editor shows the 403', async () => {

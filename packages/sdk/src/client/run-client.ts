@@ -25,6 +25,7 @@ import { describeAgentRun } from './describe-agent-run.js';
 import { describeTeamRun } from './describe-team-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
+import { WakeUp } from './wake-up.js';
 
 /** Options of `RunClient`. */
 export interface RunClientOptions {
@@ -33,6 +34,12 @@ export interface RunClientOptions {
   pollMs?: number;
   /** Longest wait of `follow` between polls. Default 1000. */
   maxPollMs?: number;
+  /**
+   * With a store that wakes followers (`RunStore.watchRun`, ADR 0024), how long `follow` waits
+   * without a wake-up before it reads the journal again anyway: a safety net for writes the store
+   * cannot hear. Default 5,000. Stores without `watchRun` are polled (`pollMs` … `maxPollMs`).
+   */
+  safetyNetMs?: number;
   /** Lease the client holds for the instant it takes to end a pending run it stops. Default 30,000. */
   leaseMs?: number;
 }
@@ -87,12 +94,14 @@ export class RunClient {
   private readonly store: RunStore;
   private readonly pollMs: number;
   private readonly maxPollMs: number;
+  private readonly safetyNetMs: number;
   private readonly leaseMs: number;
 
   constructor(options: RunClientOptions) {
     this.store = options.store;
     this.pollMs = options.pollMs ?? 50;
     this.maxPollMs = options.maxPollMs ?? 1000;
+    this.safetyNetMs = options.safetyNetMs ?? 5000;
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 
@@ -206,7 +215,8 @@ export class RunClient {
 
   /**
    * Tails a run that any process owns: yields its saved events after `afterSequence`, in order,
-   * polling the journal with back-off, and ends after the terminal event (`run-finish` or
+   * reading the journal when the store wakes it after a write (`watchRun`; then at least every
+   * `safetyNetMs`), or polling with back-off on a store that cannot, and ends after the terminal event (`run-finish` or
    * `workflow-finish`), or when `signal` aborts. The journal is the only source, so an owner's
    * crash and a takeover neither drop nor repeat an event: the new owner continues the same
    * journal.
@@ -220,29 +230,42 @@ export class RunClient {
     const after = options.afterSequence ?? 0;
     let read = 0;
     let wait = this.pollMs;
-    for (;;) {
-      if (options.signal?.aborted) return;
-      const entries: JournalEntry[] = await this.store.readJournal(runId, { afterSequence: read });
-      for (const entry of entries) {
-        read = entry.sequence;
-        for (const event of projector.projectAll(entry)) {
-          if (event.sequence <= after) continue;
-          yield event;
-          if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
+    // Watching starts before the first read, so that a write landing between a read and the
+    // wait that follows it still wakes this follower.
+    const wakeUp = this.store.watchRun ? new WakeUp() : undefined;
+    const unwatch = wakeUp ? this.store.watchRun?.(runId, () => wakeUp.signal()) : undefined;
+    try {
+      for (;;) {
+        if (options.signal?.aborted) return;
+        const entries: JournalEntry[] = await this.store.readJournal(runId, { afterSequence: read });
+        for (const entry of entries) {
+          read = entry.sequence;
+          for (const event of projector.projectAll(entry)) {
+            if (event.sequence <= after) continue;
+            yield event;
+            if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
+          }
         }
+        if (entries.length > 0) {
+          wait = this.pollMs;
+          continue;
+        }
+        const current = await this.store.getRun(runId);
+        if (!current || current.status === 'deleted')
+          throw new RunNotFoundError(runId, { deleted: current?.status === 'deleted' });
+        if (wakeUp) {
+          if (!(await wakeUp.wait(this.safetyNetMs, options.signal))) return;
+          continue;
+        }
+        try {
+          await abortableSleep(wait, options.signal);
+        } catch {
+          return;
+        }
+        wait = Math.min(wait * 2, this.maxPollMs);
       }
-      if (entries.length > 0) {
-        wait = this.pollMs;
-        continue;
-      }
-      const current = await this.store.getRun(runId);
-      if (!current || current.status === 'deleted') throw new RunNotFoundError(runId, { deleted: current?.status === 'deleted' });
-      try {
-        await abortableSleep(wait, options.signal);
-      } catch {
-        return;
-      }
-      wait = Math.min(wait * 2, this.maxPollMs);
+    } finally {
+      unwatch?.();
     }
   }
 

@@ -149,6 +149,13 @@ export interface AppendRequest {
   entries: readonly NewJournalEntry[];
   /** Loops charged by these entries, added to `loopsUsed` in the same transaction. */
   chargeLoops?: number;
+  /**
+   * Writes only if the run's journal still ends at this sequence: when anyone appended since
+   * (an external entry), nothing is written and the call rejects with `JournalMovedError`. Lets
+   * an owner commit a decision taken on the journal it has seen without reading the journal
+   * first: one store call instead of two (ADR 0024). The epoch fence is checked first.
+   */
+  ifLastSequence?: number;
   /** Ends the run with this result in the same transaction; the owner is cleared. */
   terminal?: RunResult;
   /**
@@ -248,6 +255,14 @@ export interface RunStore {
    * without a digest (unfinished, or finished before digests existed). Other journals are not read.
    */
   readSession(request: ReadSessionRequest): Promise<SessionRunRead[]>;
+  /**
+   * Optional wake-ups (ADR 0024): calls `listener` after entries are appended to `runId` or the
+   * run is deleted, as soon as the store hears of it, so that a follower waits without polling.
+   * A signal only — it may come more than once per write, or for nothing — and it may miss writes
+   * the store cannot hear (another process, on some stores): followers keep a slow poll as a
+   * safety net. Returns the function that stops the wake-ups. A store without it is polled.
+   */
+  watchRun?(runId: string, listener: () => void): () => void;
   /** Runs matching the query, newest first (tombstones excluded). */
   listRuns(query: RunListQuery): Promise<RunRecord[]>;
   /** Sessions with at least one run, most recently active first. */

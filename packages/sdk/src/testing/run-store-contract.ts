@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   InvalidRunRequestError,
+  JournalMovedError,
   RunNotActiveError,
   RunNotFinishedError,
   RunNotFoundError,
@@ -208,6 +209,20 @@ export function runStoreContract(options: RunStoreContractOptions): void {
         RunNotActiveError.isInstance,
       );
       expect(await store.readJournal(input.runId)).toHaveLength(4);
+    });
+
+    it('writes a conditional append only while the journal ends where the writer says (ADR 0024)', async () => {
+      const { runId } = request();
+      await store.acquire({ ...request(), runId });
+      const entries = [{ type: 'loop-started', data: {} }];
+      expect((await store.append({ runId, epoch: 1, entries, ifLastSequence: 1 })).lastSequence).toBe(2);
+      await store.appendExternal({ runId, entries: [{ type: 'supplement-accepted', data: {} }] });
+      const moved = await store.append({ runId, epoch: 1, entries, chargeLoops: 1, ifLastSequence: 2 }).catch((error) => error);
+      expect(moved).toMatchObject({ code: 'journal-moved', expectedSequence: 2, lastSequence: 3 });
+      expect(JournalMovedError.isInstance(moved)).toBe(true);
+      expect(await store.getRun(runId)).toMatchObject({ lastSequence: 3, loopsUsed: 0 });
+      await expect(store.append({ runId, epoch: 2, entries, ifLastSequence: 2 })).rejects.toSatisfy(StaleEpochError.isInstance);
+      expect((await store.append({ runId, epoch: 1, entries, ifLastSequence: 3 })).lastSequence).toBe(4);
     });
 
     it('renews the lease of the current owner', async () => {

@@ -12,6 +12,7 @@ export type AgentLoomErrorCode =
   | 'ownership-lost'
   | 'run-detached'
   | 'stale-epoch'
+  | 'journal-moved'
   | 'run-not-found'
   | 'run-already-exists'
   | 'run-not-finished'

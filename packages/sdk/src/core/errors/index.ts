@@ -9,7 +9,13 @@ export {
   RunInputMismatchError,
 } from './configuration-error.js';
 export { ModelCallError } from './model-call-error.js';
-export { OwnershipLostError, RunDetachedError, RunOwnedElsewhereError, StaleEpochError } from './ownership-errors.js';
+export {
+  JournalMovedError,
+  OwnershipLostError,
+  RunDetachedError,
+  RunOwnedElsewhereError,
+  StaleEpochError,
+} from './ownership-errors.js';
 export { ApprovalNotFoundError, RunAlreadyExistsError, RunNotFinishedError, RunNotFoundError } from './run-lookup-errors.js';
 export {
   RunNotActiveError,

@@ -45,6 +45,32 @@ export class StaleEpochError extends AgentLoomError {
 }
 
 /**
+ * A store refused a conditional write (`AppendRequest.ifLastSequence`) because entries were
+ * appended to the run since the sequence the writer named (a supplement, a stop request from any
+ * machine). Nothing was written; the writer reads the newer entries and decides again. Not a loss
+ * of ownership: the writer's epoch is still current.
+ */
+export class JournalMovedError extends AgentLoomError {
+  readonly runId: string;
+  readonly expectedSequence: number;
+  readonly lastSequence: number;
+
+  constructor(runId: string, expectedSequence: number, lastSequence: number) {
+    super(
+      'journal-moved',
+      `Conditional write to run ${runId} not made: its journal ends at ${lastSequence}, not at ${expectedSequence}.`,
+    );
+    this.runId = runId;
+    this.expectedSequence = expectedSequence;
+    this.lastSequence = lastSequence;
+  }
+
+  static override isInstance(error: unknown): error is JournalMovedError {
+    return hasErrorCode(error, 'journal-moved');
+  }
+}
+
+/**
  * The run's executor in this process stopped because it lost ownership (its lease was taken over
  * or could not be renewed). The run is not lost: its new owner continues it from the journal.
  */

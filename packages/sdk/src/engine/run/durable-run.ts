@@ -1,4 +1,4 @@
-import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { JournalMovedError, OwnershipLostError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
 import type { RunControl } from './run-control.js';
@@ -76,7 +76,21 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * Returns once the entries are durable and applied.
    */
   commit(build: (state: State) => Commit<Entry> | undefined): Promise<void> {
-    const next = this.queue.then(() => this.write(build));
+    const next = this.queue.then(() => this.write(build, false).then(() => undefined));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * Commits what `build` returns only if nobody appended to the run since the last entry this
+   * owner applied; answers `false` when someone did (a supplement, a stop request from any
+   * machine), after applying those entries, so that the caller decides again on the newer state.
+   * Takes the place of `sync()` followed by `commit()` with one store call instead of two: a
+   * decision that must see every entry that reached the run (S-1) is made on the journal as it is
+   * when the commit lands (ADR 0024).
+   */
+  commitIfCurrent(build: (state: State) => Commit<Entry> | undefined): Promise<boolean> {
+    const next = this.queue.then(() => this.write(build, true));
     this.queue = next.catch(() => {});
     return next;
   }
@@ -111,12 +125,17 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
-  private async write(build: (state: State) => Commit<Entry> | undefined): Promise<void> {
+  /** Writes one commit; with `ifCurrent`, answers `false` (having applied the newer entries) when the journal moved. */
+  private async write(build: (state: State) => Commit<Entry> | undefined, ifCurrent: boolean): Promise<boolean> {
     if (this.lost) throw this.lost;
     if (this.disposed) throw new OwnershipLostError(this.runId);
     const commit = build(this.state);
-    if (!commit || commit.entries.length === 0) return;
-    const lastSequence = await this.appendDurably(commit);
+    if (!commit || commit.entries.length === 0) return true;
+    const lastSequence = await this.appendDurably(commit, ifCurrent ? this.lastSequence : undefined);
+    if (lastSequence === undefined) {
+      await this.applyExternal(Number.POSITIVE_INFINITY);
+      return false;
+    }
     // Entries written by others between our last write and this one come first, as in the journal.
     const firstOwn = lastSequence - commit.entries.length + 1;
     if (firstOwn - 1 > this.lastSequence) await this.applyExternal(firstOwn - 1);
@@ -129,6 +148,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       this.options.onCommitted?.(stored);
     }
     this.lastSequence = lastSequence;
+    return true;
   }
 
   /**
@@ -138,9 +158,10 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * away for a blip. A failed call may still have landed (the connection died after the commit),
    * so before writing again the journal is read back: only this owner writes with its epoch, and
    * commits are serialised, so entries of this epoch after our last known sequence are this very
-   * commit. The retry is fenced by the same epoch, so it can never land after a takeover.
+   * commit. The retry is fenced by the same epoch, so it can never land after a takeover. With
+   * `ifLastSequence`, answers `undefined` when the journal moved past it and nothing was written.
    */
-  private async appendDurably(commit: Commit): Promise<number> {
+  private async appendDurably(commit: Commit, ifLastSequence: number | undefined): Promise<number | undefined> {
     const request = {
       runId: this.runId,
       epoch: this.epoch,
@@ -151,6 +172,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       ...(commit.terminal && commit.digest !== undefined && commit.checkpointThrough !== undefined
         ? { checkpointThrough: commit.checkpointThrough }
         : {}),
+      ...(ifLastSequence === undefined ? {} : { ifLastSequence }),
     };
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {
@@ -162,6 +184,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
         return (await this.withinLease(this.options.store.append(request))).lastSequence;
       } catch (error) {
         if (StaleEpochError.isInstance(error)) throw this.markLost(error);
+        if (JournalMovedError.isInstance(error)) return undefined;
         if (!isTransientStoreFailure(error)) throw error;
         uncertain = true;
         await this.waitBeforeRetry(attempt, error);

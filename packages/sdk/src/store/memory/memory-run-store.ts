@@ -1,4 +1,10 @@
-import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import {
+  JournalMovedError,
+  RunNotActiveError,
+  RunNotFinishedError,
+  StaleEpochError,
+  StoreFailureError,
+} from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import {
@@ -8,6 +14,7 @@ import {
   assertReadSession,
   notAnEarlierRun,
 } from '../request-validation.js';
+import { RunChangeNotifier } from '../run-change-notifier.js';
 import { compareNewestFirst, matchesRunQuery, summariseSessions } from '../run-listing.js';
 import type {
   AcquireRequest,
@@ -67,6 +74,7 @@ interface StoredRun {
 export class MemoryRunStore implements RunStore {
   private readonly runs = new Map<string, StoredRun>();
   private readonly now: () => number;
+  private readonly changes = new RunChangeNotifier();
   private closed = false;
 
   constructor(options: MemoryRunStoreOptions = {}) {
@@ -82,6 +90,7 @@ export class MemoryRunStore implements RunStore {
     if (decision.outcome === 'created') {
       const journal = request.initialEntries.map((entry, index) => toStored(entry, index + 1, 1, now));
       this.runs.set(request.runId, { record: { ...decision.run, lastSequence: journal.length }, journal });
+      this.changes.notify(request.runId);
     } else if (decision.outcome === 'acquired' && stored) {
       stored.record = decision.run;
     }
@@ -117,6 +126,9 @@ export class MemoryRunStore implements RunStore {
     const stored = this.fenced(request.runId, request.epoch);
     const now = this.now();
     const record = stored.record;
+    if (request.ifLastSequence !== undefined && record.lastSequence !== request.ifLastSequence) {
+      throw new JournalMovedError(request.runId, request.ifLastSequence, record.lastSequence);
+    }
     if (request.checkpointThrough !== undefined) {
       const through = this.runs.get(request.checkpointThrough)?.record;
       if (!through || through.sessionId !== record.sessionId || through.createdAt >= record.createdAt) {
@@ -137,6 +149,7 @@ export class MemoryRunStore implements RunStore {
       record.ownerId = null;
       record.leaseExpiresAt = 0;
     }
+    this.changes.notify(request.runId);
     return { lastSequence: record.lastSequence };
   }
 
@@ -152,6 +165,7 @@ export class MemoryRunStore implements RunStore {
       stored.record.lastSequence += 1;
       stored.journal.push(toStored(entry, stored.record.lastSequence, 0, now));
     }
+    this.changes.notify(request.runId);
     return { lastSequence: stored.record.lastSequence };
   }
 
@@ -254,8 +268,14 @@ export class MemoryRunStore implements RunStore {
       stored.record.status = 'deleted';
       stored.record.updatedAt = now;
       delete stored.record.result;
+      this.changes.notify(stored.record.runId);
     }
     return found.map((stored) => stored.record.runId);
+  }
+
+  /** Wakes a follower after each write to `runId` (ADR 0024); every writer is in this process, so none is missed. */
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.changes.watch(runId, listener);
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   InvalidConfigurationError,
+  JournalMovedError,
   RunNotActiveError,
   RunNotFinishedError,
   StaleEpochError,
@@ -34,6 +35,7 @@ import type {
   SessionRunRead,
   StoredRunStatus,
 } from '../run-store.js';
+import { PostgresChanges } from './postgres-changes.js';
 import { toPostgresStoreError } from './postgres-errors.js';
 import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePostgresOptions } from './postgres-options.js';
 import {
@@ -74,6 +76,7 @@ export class PostgresRunStore implements RunStore {
   private readonly ownsPool: boolean;
   private readonly statements: PostgresStatements;
   private readonly idleTransactionTimeoutMs: number;
+  private readonly changes: PostgresChanges;
   private closed = false;
 
   constructor(options: PostgresRunStoreOptions) {
@@ -82,7 +85,8 @@ export class PostgresRunStore implements RunStore {
     this.schema = options.schema ?? 'public';
     this.appendStatementName = `agentloom_append_${createHash('sha1').update(this.schema).digest('hex').slice(0, 16)}`;
     this.idleTransactionTimeoutMs = options.idleTransactionTimeoutMs ?? 10_000;
-    this.statements = postgresStatements(pg.escapeIdentifier(this.schema));
+    const channel = `agentloom_changes_${createHash('sha1').update(this.schema).digest('hex').slice(0, 16)}`;
+    this.statements = postgresStatements(pg.escapeIdentifier(this.schema), channel);
     if (options.pool) {
       this.pool = options.pool;
       this.ownsPool = false;
@@ -107,6 +111,7 @@ export class PostgresRunStore implements RunStore {
       // itself reaches the caller through the query; this listener only keeps the process alive.
       this.pool.on('connect', (client) => client.on('error', () => {}));
     }
+    this.changes = new PostgresChanges(this.pool, channel);
   }
 
   /** Creates a store on its own pool and runs `setup()`, so that it is ready to use. */
@@ -242,6 +247,7 @@ export class PostgresRunStore implements RunStore {
       terminal && request.digest !== undefined ? JSON.stringify(request.digest) : null,
       request.checkpointThrough ?? null,
       checkpointAt,
+      request.ifLastSequence ?? null,
     ];
     return this.run('append', async () => {
       // A named (prepared) statement: parsed and planned once per connection, which halves the
@@ -253,11 +259,17 @@ export class PostgresRunStore implements RunStore {
       });
       const row = written.rows[0];
       if (row) return { lastSequence: row.last_sequence };
-      const state = await this.pool.query<{ epoch: number; status: string }>(this.statements.fenceState, [request.runId]);
+      const state = await this.pool.query<{ epoch: number; status: string; last_sequence: number }>(this.statements.fenceState, [
+        request.runId,
+      ]);
       const current = state.rows[0];
       if (!current) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (current.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
-      throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      if (current.status !== 'running' || request.ifLastSequence === undefined) {
+        throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      }
+      // The fence held, so the journal had moved past the sequence the writer named.
+      throw new JournalMovedError(request.runId, request.ifLastSequence as number, Number(current.last_sequence));
     });
   }
 
@@ -382,15 +394,25 @@ export class PostgresRunStore implements RunStore {
         const found = locked.rows.map((row) => row.run_id);
         await client.query(this.statements.deleteJournals, [found]);
         await client.query(this.statements.tombstone, [found]);
+        await client.query(this.statements.notifyRuns, [found]);
         return found;
       }),
     );
   }
 
   /** Ends the pool the store created; a pool passed in stays open (its owner ends it). */
+  /**
+   * Wakes a follower after each write to `runId` by any process (ADR 0024): one connection of the
+   * pool listens while followers wait, every append notifies the schema's channel.
+   */
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.changes.watch(runId, listener);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.changes.close();
     if (this.ownsPool) await this.pool.end();
   }
 

@@ -21,6 +21,8 @@ export interface PostgresStatements {
   appendExternal: string;
   /** Reads why an append was refused, to word the error. */
   fenceState: string;
+  /** Wakes the followers of deleted runs ($1: their ids), in the deleting transaction (ADR 0024). */
+  notifyRuns: string;
   renew: string;
   release: string;
   getRun: string;
@@ -41,7 +43,7 @@ export interface PostgresStatements {
 }
 
 /** Builds the statements for a schema name that is already quoted as an identifier. */
-export function postgresStatements(quotedSchema: string): PostgresStatements {
+export function postgresStatements(quotedSchema: string, channel: string): PostgresStatements {
   const runs = `${quotedSchema}.agentloom_runs`;
   const journal = `${quotedSchema}.agentloom_journal`;
   const entries = 'unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS entry(type, task_id, data, position)';
@@ -64,7 +66,8 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
       SELECT run_id FROM created`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
-    // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
+    // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012),
+    // $13 the last sequence the journal must still end at, or NULL (ADR 0024). The conditional UPDATE is the fence: it takes the row lock, and after waiting for a concurrent
     // takeover, READ COMMITTED re-checks the epoch on the newest row version. The journal INSERT
     // consumes its RETURNING, so a refused write inserts nothing.
     append: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now),
@@ -82,13 +85,14 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
           lease_expires_at = CASE WHEN $8::text IS NULL THEN run.lease_expires_at ELSE 0 END
         FROM clock
         WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'
+          AND ($13::integer IS NULL OR run.last_sequence = $13::integer)
         RETURNING run.last_sequence, clock.now
       ), written AS (
         INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
         SELECT $1, fenced.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, fenced.now
         FROM fenced, ${entries}
       )
-      SELECT last_sequence FROM fenced`,
+      SELECT last_sequence, pg_notify('${channel}', $1) FROM fenced`,
     // $1 run id, $2 epoch (0), $3..$5 entries, $6 entry count. The UPDATE takes the row lock that
     // allocates sequence numbers, so owner and external entries never collide.
     appendExternal: `WITH active AS (
@@ -100,12 +104,13 @@ export function postgresStatements(quotedSchema: string): PostgresStatements {
         SELECT $1, active.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, active.now
         FROM active, ${entries}
       )
-      SELECT last_sequence FROM active`,
+      SELECT last_sequence, pg_notify('${channel}', $1) FROM active`,
     // $1 the finishing run, $2 the run its checkpoint covers through (ADR 0012).
     checkpointThrough: `SELECT through.created_at FROM ${runs} AS holder JOIN ${runs} AS through
       ON through.run_id = $2 AND through.session_id = holder.session_id AND through.created_at < holder.created_at
       WHERE holder.run_id = $1`,
-    fenceState: `SELECT epoch, status FROM ${runs} WHERE run_id = $1`,
+    fenceState: `SELECT epoch, status, last_sequence FROM ${runs} WHERE run_id = $1`,
+    notifyRuns: `SELECT pg_notify('${channel}', run_id) FROM unnest($1::text[]) AS run_id`,
     renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
       FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
       WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'

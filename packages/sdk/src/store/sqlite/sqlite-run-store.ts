@@ -1,5 +1,11 @@
 import Database from 'better-sqlite3';
-import { RunNotActiveError, RunNotFinishedError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import {
+  JournalMovedError,
+  RunNotActiveError,
+  RunNotFinishedError,
+  StaleEpochError,
+  StoreFailureError,
+} from '../../core/errors/index.js';
 import { assertIdentifier } from '../../core/ids.js';
 import { decideAcquire, isUnfinished, pendingRun } from '../acquire-decision.js';
 import {
@@ -29,6 +35,7 @@ import type {
 } from '../run-store.js';
 import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
 import { migrate } from './migrations.js';
+import { SqliteChanges } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
 import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
@@ -73,6 +80,7 @@ export class SqliteRunStore implements RunStore {
   private readonly externalTransaction;
   private readonly createTransaction;
   private readonly deleteTransaction;
+  private readonly changes: SqliteChanges;
   /** Listing statements, prepared once per combination of filters. */
   private readonly listStatements = new Map<string, Database.Statement>();
 
@@ -95,6 +103,7 @@ export class SqliteRunStore implements RunStore {
     this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
     const database = this.database;
     this.statements = prepareStatements(database);
+    this.changes = new SqliteChanges(database, this.opened);
     this.acquireTransaction = database.transaction((request: AcquireRequest): AcquireResult => {
       const now = this.now();
       const row = this.statements.getRun.get(request.runId);
@@ -147,6 +156,9 @@ export class SqliteRunStore implements RunStore {
       if (!row) throw new StaleEpochError(request.runId, request.epoch, 'the run does not exist');
       if (row.epoch !== request.epoch) throw new StaleEpochError(request.runId, request.epoch);
       if (row.status !== 'running') throw new StaleEpochError(request.runId, request.epoch, 'the run has ended');
+      if (request.ifLastSequence !== undefined && row.last_sequence !== request.ifLastSequence) {
+        throw new JournalMovedError(request.runId, request.ifLastSequence, row.last_sequence);
+      }
       const through = request.checkpointThrough === undefined ? undefined : this.checkpointOf(request);
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
@@ -164,23 +176,27 @@ export class SqliteRunStore implements RunStore {
 
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
-    return this.call('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
+    const written = await this.write('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
+    this.changes.notify(request.runId);
+    return written;
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     assertAcquireRequest(request);
-    return this.call('acquire', () => this.acquireTransaction.immediate(request));
+    const result = await this.write('acquire', () => this.acquireTransaction.immediate(request));
+    if (result.outcome === 'created') this.changes.notify(request.runId);
+    return result;
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
     assertIdentifier('runId', request.runId);
     assertIdentifier('sessionId', request.sessionId);
-    return this.call('createRun', () => this.createTransaction.immediate(request));
+    return this.write('createRun', () => this.createTransaction.immediate(request));
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
     assertIdentifier('runId', runId);
-    return this.call('renewLease', () => {
+    return this.write('renewLease', () => {
       const now = this.now();
       const leaseExpiresAt = now + leaseMs;
       const renewed = this.statements.renew.get(leaseExpiresAt, now, runId, epoch);
@@ -192,16 +208,18 @@ export class SqliteRunStore implements RunStore {
   async append(request: AppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
     assertCheckpointThrough(request);
-    return this.call('append', () => {
+    const written = await this.write('append', () => {
       const lastSequence = this.appendTransaction.immediate(request);
+      this.changes.notify(request.runId);
       this.injectFault('append', 'after-commit');
       return { lastSequence };
     });
+    return written;
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
     assertIdentifier('runId', runId);
-    await this.call('releaseLease', () => this.statements.release.run(runId, epoch));
+    await this.write('releaseLease', () => this.statements.release.run(runId, epoch));
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
@@ -316,10 +334,21 @@ export class SqliteRunStore implements RunStore {
 
   async deleteRuns(runIds: readonly string[]): Promise<string[]> {
     for (const runId of runIds) assertIdentifier('runId', runId);
-    return this.call('deleteRuns', () => this.deleteTransaction.immediate(runIds));
+    const deleted = await this.write('deleteRuns', () => this.deleteTransaction.immediate(runIds));
+    for (const runId of deleted) this.changes.notify(runId);
+    return deleted;
+  }
+
+  /**
+   * Wakes a follower after each write to `runId` (ADR 0024): at once for writes through any store
+   * of this process on the same file, within `FOREIGN_WRITE_CHECK_MS` for other processes' writes.
+   */
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.changes.watch(runId, listener);
   }
 
   async close(): Promise<void> {
+    this.changes.close();
     if (this.database.open) this.database.close();
   }
 
@@ -332,15 +361,25 @@ export class SqliteRunStore implements RunStore {
   protected injectFault(_operation: 'append', _point: 'before-commit' | 'after-commit'): void {}
 
   /**
-   * Runs one synchronous store operation: refuses a closed store and a file that was deleted or
-   * replaced, maps driver errors to `StoreFailureError`, and while another process holds the lock
-   * waits with back-off on timers, so that the event loop never stalls on a lock.
+   * Runs one synchronous store operation that writes: as `call`, and first refuses a file that was
+   * deleted or replaced under the store (issue 18), so that no write lands in a file nobody else
+   * sees. Reads skip that check (one `stat` each): a read of a replaced file lands nothing, and
+   * the owner's next write or lease renewal (within a third of its lease) stops the run.
    */
-  private async call<T>(operation: string, work: () => T): Promise<T> {
+  private write<T>(operation: string, work: () => T): Promise<T> {
+    return this.call(operation, work, true);
+  }
+
+  /**
+   * Runs one synchronous store operation: refuses a closed store (and, for a write, a file that
+   * was deleted or replaced), maps driver errors to `StoreFailureError`, and while another process
+   * holds the lock waits with back-off on timers, so that the event loop never stalls on a lock.
+   */
+  private async call<T>(operation: string, work: () => T, writes = false): Promise<T> {
     const startedAt = Date.now();
     for (let attempt = 0; ; attempt += 1) {
       if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
-      if (this.opened) assertSameFile(this.path, this.opened);
+      if (writes && this.opened) assertSameFile(this.path, this.opened);
       try {
         return work();
       } catch (error) {

@@ -27,9 +27,6 @@ export class ReactNode extends Node {
       const current = task();
       switch (current.phase) {
         case 'ready': {
-          // The entry role (ReAct role or planner) takes supplements that reached the run from any
-          // machine, before its next model call (S-1, S-3); executors never see them.
-          if (taskId === ENTRY_TASK_ID) await durable.sync();
           // Invalid tool calls given back to the model in more consecutive loops than it may
           // correct end the run; read from the journal-backed task, so a resumed run agrees.
           if (current.invalidCallLoops > maxInvalidToolCallLoops(durable.state.execution)) {
@@ -41,11 +38,17 @@ export class ReactNode extends Node {
           const loop = current.loop + 1;
           const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(durable.state) : [];
           const checks = await supplementChecks(context, pending);
-          await durable.commit(() => {
+          const start = () => {
             const entries: AgentJournalRecord[] = [...checks, { type: 'loop-started', taskId, data: { loop } }];
             if (pending.length > 0) entries.push({ type: 'supplement-consumed', taskId, data: { supplementIds: pending } });
             return { entries, chargeLoops: 1 };
-          });
+          };
+          // The entry role (ReAct role or planner) takes supplements that reached the run from any
+          // machine, before its next model call (S-1, S-3); executors never see them. Its loop
+          // starts only on the journal it has seen: when an entry arrived meanwhile, nothing is
+          // written, the entry is applied and the loop is decided again (ADR 0024).
+          if (taskId === ENTRY_TASK_ID) await durable.commitIfCurrent(start);
+          else await durable.commit(start);
           break;
         }
         case 'calling-model':

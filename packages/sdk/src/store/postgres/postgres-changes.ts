@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { RunChangeNotifier } from '../run-change-notifier.js';
+
+/** How long a lost listening connection waits before it listens again, while followers wait. */
+const RELISTEN_MS = 1_000;
+
+/**
+ * The wake-ups of one `PostgresRunStore` (ADR 0024): one connection of the store's pool listens
+ * on the schema's channel while at least one follower waits, and fans each notification (the
+ * run id, sent by every append, external append and deletion) out to that run's followers. A lost
+ * connection wakes every follower (each reads once) and listens again; the followers' safety net
+ * covers the gap.
+ */
+export class PostgresChanges {
+  private readonly notifier = new RunChangeNotifier();
+  private listener: pg.PoolClient | undefined;
+  private connecting: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** The channel name, already safe to write as an identifier (lower-case letters, digits, `_`). */
+    private readonly channel: string,
+  ) {}
+
+  watch(runId: string, listener: () => void): () => void {
+    const stop = this.notifier.watch(runId, listener);
+    this.listen();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      if (this.notifier.size === 0) this.unlisten();
+    };
+  }
+
+  /** Stops listening for good (the store closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.connecting?.catch(() => {});
+    this.unlisten();
+  }
+
+  private listen(): void {
+    if (this.closed || this.listener || this.connecting) return;
+    this.connecting = (async () => {
+      const client = await this.pool.connect();
+      client.on('notification', (message) => {
+        if (message.payload) this.notifier.notify(message.payload);
+      });
+      client.on('error', () => this.lose(client));
+      client.on('end', () => this.lose(client));
+      await client.query(`LISTEN ${this.channel}`);
+      this.listener = client;
+      // A write that landed while the connection was being made was not heard: read once.
+      this.notifier.notifyAll();
+      if (this.notifier.size === 0 || this.closed) this.unlisten();
+    })()
+      .catch(() => this.scheduleRetry())
+      .finally(() => {
+        this.connecting = undefined;
+      });
+  }
+
+  private lose(client: pg.PoolClient): void {
+    if (this.listener !== client) return;
+    this.listener = undefined;
+    client.release(true);
+    this.notifier.notifyAll();
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry || this.notifier.size === 0) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.notifier.size > 0) this.listen();
+    }, RELISTEN_MS);
+    this.retry.unref();
+  }
+
+  private unlisten(): void {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const client = this.listener;
+    if (!client) return;
+    this.listener = undefined;
+    // Destroyed, not returned: a pooled connection must not keep listening for another user.
+    client.release(true);
+  }
+}
