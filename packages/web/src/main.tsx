@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.js';
 import { consoleRoutes } from './app/routes.js';
+import { I18nProvider } from './i18n/index.js';
 import './styles.css';
 
 // The server's Content-Security-Policy allows only its own style sheets plus <style> elements that
@@ -16,8 +17,10 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={createBrowserRouter(consoleRoutes)} />
-    </QueryClientProvider>
+    <I18nProvider>
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={createBrowserRouter(consoleRoutes)} />
+      </QueryClientProvider>
+    </I18nProvider>
   </StrictMode>,
 );

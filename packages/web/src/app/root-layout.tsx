@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { ApiProblem, api, rememberCsrfToken, unwrap } from '../api/index.js';
 import { ProblemAlert } from '../components/index.js';
+import { LocaleSwitcher, useRoleName, useT } from '../i18n/index.js';
 import { useMe } from '../session/index.js';
 
 /**
@@ -14,6 +15,8 @@ export function RootLayout() {
   const navigate = useNavigate();
   const spaceId = useMatch('/spaces/:spaceId/*')?.params.spaceId;
   const queryClient = useQueryClient();
+  const t = useT();
+  const roleName = useRoleName();
   const signOut = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/logout')),
     onSettled: () => {
@@ -29,7 +32,7 @@ export function RootLayout() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="top-bar">
         <Link to="/" className="brand">
@@ -37,27 +40,28 @@ export function RootLayout() {
         </Link>
         {me.data && me.data.spaces.length > 0 ? (
           <label className="space-switcher">
-            <span>Space</span>
+            <span>{t('shell.space')}</span>
             <select
               value={spaceId ?? ''}
               onChange={(event) => navigate(event.target.value ? `/spaces/${event.target.value}/agents` : '/')}
             >
-              <option value="">All spaces</option>
+              <option value="">{t('shell.allSpaces')}</option>
               {me.data.spaces.map((space) => (
                 <option key={space.id} value={space.id}>
-                  {space.name} ({space.role})
+                  {t('shell.spaceOption', { name: space.name, role: roleName(space.role) })}
                 </option>
               ))}
             </select>
           </label>
         ) : null}
+        <LocaleSwitcher />
         <span className="top-bar-user">{me.data?.user.email}</span>
         <button type="button" className="button-quiet" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          Sign out
+          {t('shell.signOut')}
         </button>
       </header>
       <main id="main" className="main">
-        {me.isPending ? <p>Loading…</p> : me.error ? <ProblemAlert problem={me.error} /> : <Outlet />}
+        {me.isPending ? <p>{t('shell.loading')}</p> : me.error ? <ProblemAlert problem={me.error} /> : <Outlet />}
       </main>
     </>
   );

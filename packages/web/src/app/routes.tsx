@@ -1,11 +1,13 @@
 import type { RouteObject } from 'react-router';
 import { Navigate } from 'react-router';
+import { useT } from '../i18n/index.js';
 import { RootLayout } from './root-layout.js';
 import { SpaceLayout } from './space-layout.js';
 
 /** Shown while the first page's chunk loads. */
 function LoadingPage() {
-  return <p className="main">Loading…</p>;
+  const t = useT();
+  return <p className="main">{t('shell.loading')}</p>;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   PageShell,
   useFieldChecks,
 } from '../components/index.js';
+import { useT } from '../i18n/index.js';
 import { useSpaceAccess } from '../session/index.js';
 
 /** An app as the space's app list returns it. */
@@ -24,13 +25,12 @@ export type AppColumn = Column<AppSummary>;
  * The list page of one kind of app (agents, workflows) with its "create" card: the table (name,
  * the kind's own columns, published, description), the empty row, and a form that checks the name
  * at its field, shows the server's refusal, and opens the new app's editor. Each kind adds its
- * columns, what the "published" cell links to, and any fields the create form needs.
+ * columns, what the "published" cell links to, and any fields the create form needs. Every word
+ * comes from the catalogues, chosen by `kind` (an ICU select), never assembled from a noun.
  */
 export function AppListPage({
   spaceId,
   kind,
-  title,
-  noun,
   columns = [],
   publishedCell,
   createFields,
@@ -38,10 +38,6 @@ export function AppListPage({
 }: {
   spaceId: string;
   kind: 'agent' | 'workflow';
-  /** The page title, plural: "Agents". */
-  title: string;
-  /** One app, lower case: "agent". */
-  noun: string;
   columns?: AppColumn[];
   /** The "Published" cell of a published app (links to its releases and uses). */
   publishedCell: (app: AppSummary) => ReactNode;
@@ -53,6 +49,7 @@ export function AppListPage({
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const t = useT();
   const apps = useQuery({
     queryKey: queryKeys.apps(spaceId, kind),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
@@ -71,32 +68,36 @@ export function AppListPage({
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { name: name.trim() ? undefined : `Give the ${noun} a name.` };
+    const found = { name: name.trim() ? undefined : t('apps.nameMissing', { kind }) };
     if (!accept(found)) return;
     create.mutate();
   };
   return (
-    <PageShell title={title} problem={apps.error}>
+    <PageShell title={t('apps.title', { kind })} problem={apps.error}>
       <DataTable
-        caption={`${title} of this space`}
+        caption={t('apps.caption', { kind })}
         columns={[
-          { header: noun[0]?.toUpperCase() + noun.slice(1), cell: (app) => <Link to={app.id}>{app.name}</Link> },
+          { key: 'name', header: t('apps.nameColumn', { kind }), cell: (app) => <Link to={app.id}>{app.name}</Link> },
           ...columns,
-          { header: 'Published', cell: (app) => (app.latestReleaseId ? publishedCell(app) : 'not yet') },
-          { header: 'Description', cell: (app) => app.description },
+          {
+            key: 'published',
+            header: t('common.published'),
+            cell: (app) => (app.latestReleaseId ? publishedCell(app) : t('common.notYet')),
+          },
+          { key: 'description', header: t('common.description'), cell: (app) => app.description },
         ]}
         rows={apps.data?.apps}
         rowKey={(app) => app.id}
-        empty={`No ${noun} yet.`}
+        empty={t('apps.empty', { kind })}
       />
       {access.canEdit ? (
         <FormCard
           id={`new-${kind}`}
-          title={`New ${noun}`}
+          title={t('apps.new', { kind })}
           formRef={form}
           onSubmit={submit}
           mutation={create}
-          submitLabel={`Create ${noun}`}
+          submitLabel={t('apps.create', { kind })}
         >
           <NameAndDescription
             name={name}

@@ -1,4 +1,5 @@
 import type { FormEvent, ReactNode, RefObject } from 'react';
+import { useT } from '../i18n/index.js';
 import { TextField } from './field.js';
 import { ProblemAlert } from './problem-alert.js';
 
@@ -46,7 +47,7 @@ export function FormCard({
 
 /** The name (checked, with its error) and the description of something new, side by side, and any fields after them. */
 export function NameAndDescription({
-  nameLabel = 'Name',
+  nameLabel,
   name,
   onName,
   nameError,
@@ -62,10 +63,16 @@ export function NameAndDescription({
   onDescription: (description: string) => void;
   children?: ReactNode;
 }) {
+  const t = useT();
   return (
     <div className="form-grid">
-      <TextField label={nameLabel} value={name} onChange={(event) => onName(event.target.value)} error={nameError} />
-      <TextField label="Description" value={description} onChange={(event) => onDescription(event.target.value)} />
+      <TextField
+        label={nameLabel ?? t('common.name')}
+        value={name}
+        onChange={(event) => onName(event.target.value)}
+        error={nameError}
+      />
+      <TextField label={t('common.description')} value={description} onChange={(event) => onDescription(event.target.value)} />
       {children}
     </div>
   );

@@ -2,6 +2,7 @@
  * The alerts both app editors (agent, workflow) show above a draft: a conflicting save and the
  * draft's problems. One copy, so both editors word a conflict and list problems the same way.
  */
+import { useT } from '../i18n/index.js';
 
 /**
  * Someone else saved the draft since it was read (`If-Match` → 412 `stale-revision`): both ways
@@ -20,19 +21,17 @@ export function DraftConflictAlert({
   onLoadTheirs: () => void;
   onOverwrite: () => void;
 }) {
+  const t = useT();
   return (
     <div className="alert alert-error" role="alert">
-      <h2>Someone else saved this draft</h2>
-      <p>
-        You edited revision {revision}; the draft is now at revision {conflict}. Your changes are not saved yet. Load their
-        version (your changes are dropped) or save yours over theirs.
-      </p>
+      <h2>{t('draft.conflictTitle')}</h2>
+      <p>{t('draft.conflictText', { revision, conflict })}</p>
       <div className="button-row">
         <button type="button" onClick={onLoadTheirs}>
-          Load their version
+          {t('draft.loadTheirs')}
         </button>
         <button type="button" className="button-danger" onClick={onOverwrite}>
-          Overwrite with my changes
+          {t('draft.overwrite')}
         </button>
       </div>
     </div>
@@ -51,10 +50,11 @@ export function DraftIssueList({
   /** The name shown for a problem of the whole draft (an empty path). */
   emptyPath?: string;
 }) {
+  const t = useT();
   if (issues.length === 0) return null;
   return (
     <div className="alert alert-warning" role="alert">
-      {issues.length} problem{issues.length === 1 ? '' : 's'} to fix; {whereShown}:
+      {t('draft.issues', { count: issues.length, whereShown })}
       <ul>
         {issues.map((issue) => (
           <li key={`${issue.path}:${issue.message}`}>

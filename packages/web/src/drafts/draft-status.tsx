@@ -1,5 +1,6 @@
 import { ApiProblem } from '../api/index.js';
 import { Notice, ProblemAlert } from '../components/index.js';
+import { useT } from '../i18n/index.js';
 
 /** The save and check mutations of an editor, as far as the shared pieces read them. */
 interface Mutation {
@@ -29,11 +30,12 @@ export function DraftStatus({
   readyText: string;
 }) {
   const conflict = save.error instanceof ApiProblem && save.error.code === 'stale-revision';
+  const t = useT();
   return (
     <>
-      {save.error && !conflict ? <ProblemAlert problem={save.error} title="Not saved." /> : null}
+      {save.error && !conflict ? <ProblemAlert problem={save.error} title={t('draft.notSaved')} /> : null}
       <ProblemAlert problem={validate.error} />
-      {save.isSuccess && !dirty ? <Notice>Saved (revision {revision}).</Notice> : null}
+      {save.isSuccess && !dirty ? <Notice>{t('draft.saved', { revision })}</Notice> : null}
       {validate.isSuccess && issueCount === 0 ? <Notice>{readyText}</Notice> : null}
     </>
   );
@@ -55,15 +57,16 @@ export function DraftSaveAndCheck({
   onSave: () => void;
   onCheck: () => void;
 }) {
+  const t = useT();
   return (
     <>
       {readOnly ? null : (
         <button type="button" className="button-primary" onClick={onSave} disabled={save.isPending || !dirty}>
-          {save.isPending ? 'Saving…' : dirty ? 'Save draft' : 'Saved'}
+          {save.isPending ? t('draft.saving') : dirty ? t('draft.save') : t('draft.savedButton')}
         </button>
       )}
       <button type="button" onClick={onCheck} disabled={validate.isPending || dirty}>
-        Check for problems
+        {t('draft.check')}
       </button>
     </>
   );

@@ -5,24 +5,25 @@ import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 export type HookTrigger = Schema<'HookContent'>['trigger'];
 
 /**
- * Every trigger point in the order a run meets them, with what the hook is sent. Typed as a
- * record of the platform's `HookContent.trigger`, so a trigger the platform adds or drops breaks
- * the build here instead of going missing from the console.
+ * Every trigger point in the order a run meets them, and whether it concerns tool calls (its
+ * description is `hookTrigger.<trigger>` in the message catalogues). Typed as a record of the
+ * platform's `HookContent.trigger`, so a trigger the platform adds or drops breaks the build here
+ * instead of going missing from the console.
  */
-const triggerDetails: Record<HookTrigger, { when: string; toolCalls: boolean }> = {
-  SessionStart: { when: 'when a run starts (also when a session is resumed)', toolCalls: false },
-  UserPromptSubmit: { when: 'when a question or a supplement comes in; may rewrite or refuse it', toolCalls: false },
-  PreToolUse: { when: 'before a tool call; may allow, deny, ask a person, or change the arguments', toolCalls: true },
-  PostToolUse: { when: 'after a tool call succeeded; may block or replace the result', toolCalls: true },
-  PostToolUseFailure: { when: 'after a tool call failed', toolCalls: true },
-  SubagentStart: { when: 'before an executor task starts (Plan–Executor); may change the task', toolCalls: false },
-  SubagentStop: { when: 'after an executor task ended; may replace its output', toolCalls: false },
-  PreCompact: { when: 'before the conversation is compressed', toolCalls: false },
-  Stop: { when: 'when the agent is about to answer; may block the ending', toolCalls: false },
-  SessionEnd: { when: 'when a run has ended', toolCalls: false },
+const triggerDetails: Record<HookTrigger, { toolCalls: boolean }> = {
+  SessionStart: { toolCalls: false },
+  UserPromptSubmit: { toolCalls: false },
+  PreToolUse: { toolCalls: true },
+  PostToolUse: { toolCalls: true },
+  PostToolUseFailure: { toolCalls: true },
+  SubagentStart: { toolCalls: false },
+  SubagentStop: { toolCalls: false },
+  PreCompact: { toolCalls: false },
+  Stop: { toolCalls: false },
+  SessionEnd: { toolCalls: false },
 };
 
-/** The trigger points, in run order, with their descriptions. */
+/** The trigger points, in run order, each saying whether it concerns tool calls. */
 export const hookTriggers = (Object.keys(triggerDetails) as HookTrigger[]).map((trigger) => ({
   trigger,
   ...triggerDetails[trigger],

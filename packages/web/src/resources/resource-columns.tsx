@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Schema } from '../api/index.js';
 import type { Column } from '../components/index.js';
+import type { Translate } from '../i18n/index.js';
 
 /** A shared resource as the lists show it. */
 type Resource = Schema<'Resource'>;
@@ -10,12 +11,13 @@ type Resource = Schema<'Resource'>;
  * newest version (`v3` unless the page words it otherwise).
  */
 export function resourceColumns(
+  t: Translate,
   nameHeader: string,
-  version: (resource: Resource) => ReactNode = (resource) => `v${resource.latestVersion}`,
+  version: (resource: Resource) => ReactNode = (resource) => t('common.version', { version: resource.latestVersion }),
 ): Column<Resource>[] {
   return [
-    { header: nameHeader, cell: (resource) => <code>{resource.name}</code> },
-    { header: 'Description', cell: (resource) => resource.description },
-    { header: 'Version', cell: version },
+    { key: 'name', header: nameHeader, cell: (resource) => <code>{resource.name}</code> },
+    { key: 'description', header: t('resources.description'), cell: (resource) => resource.description },
+    { key: 'version', header: t('resources.version'), cell: version },
   ];
 }

@@ -1,4 +1,5 @@
 import type { Schema } from '../api/index.js';
+import { useT } from '../i18n/index.js';
 
 /**
  * The list of a resource page (prompts, MCP servers): each resource's name as a button that
@@ -10,6 +11,7 @@ export function ResourceList(props: {
   onSelect: (resourceId: string) => void;
   emptyText: string;
 }) {
+  const t = useT();
   return (
     <ul className="item-list">
       {props.resources?.map((resource) => (
@@ -22,7 +24,7 @@ export function ResourceList(props: {
           >
             {resource.name}
           </button>{' '}
-          <span className="badge">v{resource.latestVersion}</span> {resource.description}
+          <span className="badge">{t('common.version', { version: resource.latestVersion })}</span> {resource.description}
         </li>
       ))}
       {props.resources?.length === 0 ? <li>{props.emptyText}</li> : null}

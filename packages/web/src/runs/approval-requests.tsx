@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
 import { api, queryKeys, unwrap } from '../api/index.js';
 import { ProblemAlert } from '../components/index.js';
+import { useT } from '../i18n/index.js';
 import type { ApprovalView } from './run-types.js';
 
 /**
@@ -17,6 +19,7 @@ export function ApprovalRequests({
   canDecide: boolean;
 }) {
   const queryClient = useQueryClient();
+  const t = useT();
   const decide = useMutation({
     mutationFn: ({ approvalId, approved }: { approvalId: string; approved: boolean }) =>
       unwrap(api.POST('/runs/{runId}/approvals/{approvalId}', { params: { path: { runId, approvalId } }, body: { approved } })),
@@ -24,17 +27,24 @@ export function ApprovalRequests({
   });
   if (approvals.length === 0) return null;
   return (
-    <section className="approvals" aria-label="Approvals">
+    <section className="approvals" aria-label={t('approval.region')}>
       {approvals.map((approval) => (
         <div key={approval.approvalId} className={approval.decision ? 'approval' : 'approval approval-waiting'}>
           <p>
-            <strong>{approval.decision ? 'Approval' : 'Approval needed'}:</strong> the agent wants to call{' '}
-            <code>{approval.toolName}</code> with <code>{JSON.stringify(approval.arguments)}</code>. {approval.reason}
+            <strong>{approval.decision ? t('approval.decided') : t('approval.needed')}:</strong>{' '}
+            <FormattedMessage
+              id="approval.wants"
+              values={{
+                tool: () => <code>{approval.toolName}</code>,
+                arguments: () => <code>{JSON.stringify(approval.arguments)}</code>,
+              }}
+            />{' '}
+            {approval.reason}
           </p>
           {approval.decision ? (
             <p>
-              {approval.decision.approved ? 'Approved' : 'Denied'} by {approval.decision.decidedBy}
-              {approval.decision.reason ? ` (${approval.decision.reason})` : ''}.
+              {t('approval.decision', { approved: approval.decision.approved, who: approval.decision.decidedBy })}
+              {approval.decision.reason ? ` (${approval.decision.reason})` : ''}
             </p>
           ) : canDecide ? (
             <div className="button-row">
@@ -44,7 +54,7 @@ export function ApprovalRequests({
                 disabled={decide.isPending}
                 onClick={() => decide.mutate({ approvalId: approval.approvalId, approved: true })}
               >
-                Approve
+                {t('approval.approve')}
               </button>
               <button
                 type="button"
@@ -52,15 +62,15 @@ export function ApprovalRequests({
                 disabled={decide.isPending}
                 onClick={() => decide.mutate({ approvalId: approval.approvalId, approved: false })}
               >
-                Deny
+                {t('approval.deny')}
               </button>
             </div>
           ) : (
-            <p>Waiting for a decision.</p>
+            <p>{t('approval.waiting')}</p>
           )}
         </div>
       ))}
-      <ProblemAlert problem={decide.error} title="The decision was not recorded." />
+      <ProblemAlert problem={decide.error} title={t('approval.notRecorded')} />
     </section>
   );
 }

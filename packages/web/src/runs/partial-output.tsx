@@ -1,3 +1,4 @@
+import { useT } from '../i18n/index.js';
 import type { RunDescriptionView } from './run-types.js';
 
 /**
@@ -5,19 +6,28 @@ import type { RunDescriptionView } from './run-types.js';
  * that finished, under a heading that says it is unfinished. Nothing is spliced into an answer.
  */
 export function PartialOutput({ view }: { view: RunDescriptionView }) {
+  const t = useT();
   const agent = view.agent;
   const pieces: { key: string; label: string; text: string }[] = [];
   for (const task of agent?.tasks ?? [])
     if (task.outcome?.output)
-      pieces.push({ key: task.taskId, label: `${task.role} (task ${task.taskId})`, text: task.outcome.output });
+      pieces.push({
+        key: task.taskId,
+        label: t('partial.task', { role: task.role, taskId: task.taskId }),
+        text: task.outcome.output,
+      });
   for (const operation of agent?.operations ?? [])
     if (operation.status === 'succeeded' && operation.content)
-      pieces.push({ key: operation.operationId, label: `tool ${operation.toolName}`, text: operation.content });
+      pieces.push({
+        key: operation.operationId,
+        label: t('partial.tool', { toolName: operation.toolName }),
+        text: operation.content,
+      });
   return (
-    <section className="partial-output" aria-label="Partial output, unfinished">
+    <section className="partial-output" aria-label={t('partial.region')}>
       <p>
-        <span className="badge badge-warn">Unfinished</span> This run ended before a final answer.
-        {pieces.length === 0 ? ' It produced no partial output.' : ' What it had produced so far:'}
+        <span className="badge badge-warn">{t('turn.unfinished')}</span> {t('partial.ended')}
+        {pieces.length === 0 ? t('partial.none') : t('partial.some')}
       </p>
       {pieces.length > 0 ? (
         <ul className="item-list">

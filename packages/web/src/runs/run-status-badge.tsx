@@ -1,3 +1,4 @@
+import { useT } from '../i18n/index.js';
 import { statusLabel } from './terminal-reason.js';
 
 const tone: Record<string, string> = {
@@ -9,5 +10,6 @@ const tone: Record<string, string> = {
 
 /** A run's status as a coloured badge (the word is always there, colour is never the only cue). */
 export function RunStatusBadge({ status }: { status: string }) {
-  return <span className={`badge ${tone[status] ?? ''}`}>{statusLabel(status)}</span>;
+  const t = useT();
+  return <span className={`badge ${tone[status] ?? ''}`}>{statusLabel(t, status)}</span>;
 }

@@ -28,6 +28,9 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // The console follows the browser's language: English unless a context asks for another
+      // locale (`browser.newContext({ locale: 'zh-CN' })`), whatever the machine's LANG says.
+      '--lang=en-US',
     ],
   });
 }

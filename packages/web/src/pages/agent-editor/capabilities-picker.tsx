@@ -1,11 +1,12 @@
+import { type MessageId, useT } from '../../i18n/index.js';
 import type { Capabilities } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 
 type ListKey = 'tools' | 'skills' | 'mcpServers';
-const resourceLists: { key: ListKey; type: 'tool' | 'skill' | 'mcp-server'; title: string }[] = [
-  { key: 'tools', type: 'tool', title: 'HTTP tools' },
-  { key: 'skills', type: 'skill', title: 'Skills' },
-  { key: 'mcpServers', type: 'mcp-server', title: 'MCP servers' },
+const resourceLists: { key: ListKey; type: 'tool' | 'skill' | 'mcp-server'; title: MessageId }[] = [
+  { key: 'tools', type: 'tool', title: 'capabilities.httpTools' },
+  { key: 'skills', type: 'skill', title: 'capabilities.skills' },
+  { key: 'mcpServers', type: 'mcp-server', title: 'capabilities.mcpServers' },
 ];
 
 function toggled<Item>(list: readonly Item[], item: Item, on: boolean): Item[] {
@@ -25,11 +26,12 @@ export function CapabilitiesPicker({
   onChange: (value: Capabilities) => void;
 }) {
   const { resources, builtInTools, readOnly, issueAt } = useEditor();
+  const t = useT();
   return (
     <fieldset className="fieldset">
       <legend>{title}</legend>
       <fieldset className="fieldset-inner">
-        <legend>Built-in tools</legend>
+        <legend>{t('capabilities.builtIn')}</legend>
         {builtInTools
           .filter((tool) => tool.name !== 'read_skill')
           .map((tool) => (
@@ -53,8 +55,8 @@ export function CapabilitiesPicker({
         const available = resources.filter((resource) => resource.type === list.type);
         return (
           <fieldset className="fieldset-inner" key={list.key}>
-            <legend>{list.title}</legend>
-            {available.length === 0 ? <p className="field-hint">None in this space.</p> : null}
+            <legend>{t(list.title)}</legend>
+            {available.length === 0 ? <p className="field-hint">{t('capabilities.none')}</p> : null}
             {available.map((resource) => {
               const index = value[list.key].indexOf(resource.id);
               const problem = index >= 0 ? issueAt(`${path}.${list.key}.${index}`) : undefined;

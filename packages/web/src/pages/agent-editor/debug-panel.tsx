@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { RunTurn, useRunStream } from '../../runs/index.js';
 
 /**
@@ -26,6 +27,7 @@ export function DebugPanel({
   const titleId = useId();
   const fieldId = useId();
   const [text, setText] = useState('');
+  const t = useT();
   const [fieldError, setFieldError] = useState<string>();
   const [runIds, setRunIds] = useState<string[]>([]);
   const latestRunId = runIds.at(-1);
@@ -55,7 +57,7 @@ export function DebugPanel({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (!text.trim()) {
-      setFieldError('Type a question for the draft first.');
+      setFieldError(t('debug.questionMissing'));
       return;
     }
     setFieldError(undefined);
@@ -64,16 +66,14 @@ export function DebugPanel({
 
   return (
     <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>Debug: try the draft</h2>
-      <p className="field-hint">
-        Runs the saved draft without publishing it. Each question is a new debug session, kept out of the agent's sessions.
-      </p>
+      <h2 id={titleId}>{t('debug.title')}</h2>
+      <p className="field-hint">{t('debug.hint')}</p>
       {runIds.map((runId) => (
         <RunTurn key={runId} runId={runId} runLink={`${runLinkBase}/${runId}`} canDecide={runId === latestRunId} />
       ))}
       <form onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor={fieldId}>Debug question</label>
+          <label htmlFor={fieldId}>{t('debug.question')}</label>
           <textarea
             id={fieldId}
             rows={2}
@@ -90,12 +90,12 @@ export function DebugPanel({
         </div>
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={start.isPending || Boolean(disabledReason)}>
-            {start.isPending ? 'Starting…' : 'Run the draft'}
+            {start.isPending ? t('debug.starting') : t('debug.run')}
           </button>
           {disabledReason ? <span className="field-hint">{disabledReason}</span> : null}
         </div>
       </form>
-      <ProblemAlert problem={start.error} title="The draft did not run." />
+      <ProblemAlert problem={start.error} title={t('debug.failed')} />
     </section>
   );
 }

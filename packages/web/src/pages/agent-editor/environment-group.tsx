@@ -1,20 +1,23 @@
+import { FormattedMessage } from 'react-intl';
 import { CheckboxField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { useEditor } from './editor-context.js';
 
 /** Environment (P-4.2): the persistent-sandbox switch; the file root is fixed per agent by the platform. */
 export function EnvironmentGroup() {
   const { draft, update, readOnly } = useEditor();
+  const t = useT();
   return (
     <>
       <CheckboxField
-        label="Persistent sandbox"
+        label={t('environment.persistent')}
         checked={draft.environment.persistentSandbox}
         disabled={readOnly}
-        hint="Platform default: off. When on, the session's work directory survives between runs."
+        hint={t('environment.persistentHint')}
         onChange={(event) => update((current) => ({ ...current, environment: { persistentSandbox: event.target.checked } }))}
       />
       <p className="field-hint">
-        The agent's file root (with <code>wiki/</code> and <code>files/</code>) is created by the platform and cannot be moved.
+        <FormattedMessage id="environment.fileRoot" values={{ code: (text) => <code>{text}</code> }} />
       </p>
     </>
   );

@@ -1,4 +1,5 @@
 import { CheckboxField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { platformDefaults } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 import { DraftNumberField } from './number-field.js';
@@ -9,6 +10,7 @@ import { DraftNumberField } from './number-field.js';
  */
 export function ExecutionGroup() {
   const { draft, update, mode, readOnly } = useEditor();
+  const t = useT();
   const execution = draft.execution;
   const setExecution = (change: Partial<typeof execution>) =>
     update((current) => ({ ...current, execution: { ...current.execution, ...change } }));
@@ -17,36 +19,36 @@ export function ExecutionGroup() {
   return (
     <div className="form-grid">
       <DraftNumberField
-        label="Loop budget"
+        label={t('execution.loopBudget')}
         path="execution.maxLoops"
         value={execution.maxLoops}
         defaultShown={String(platformDefaults.maxLoops)}
         onChange={(maxLoops) => setExecution({ maxLoops })}
       />
       <DraftNumberField
-        label="Run timeout (ms)"
+        label={t('execution.runTimeout')}
         path="execution.timeoutMs"
         value={execution.timeoutMs}
-        defaultShown={`${platformDefaults.timeoutMs} (1 h)`}
+        defaultShown={t('execution.oneHour', { ms: platformDefaults.timeoutMs })}
         onChange={(timeoutMs) => setExecution({ timeoutMs })}
       />
       <DraftNumberField
-        label="Per-call timeout for tools (ms)"
+        label={t('execution.toolTimeout')}
         path="execution.toolTimeoutMs"
         value={execution.toolTimeoutMs}
-        defaultShown={`${platformDefaults.toolTimeoutMs} (10 s)`}
+        defaultShown={t('execution.tenSeconds', { ms: platformDefaults.toolTimeoutMs })}
         onChange={(toolTimeoutMs) => setExecution({ toolTimeoutMs })}
       />
       <CheckboxField
-        label="Run tool calls in parallel"
+        label={t('execution.parallelTools')}
         checked={execution.parallel ?? platformDefaults.parallel}
         disabled={readOnly}
-        hint="Platform default: off."
+        hint={t('execution.defaultOff')}
         onChange={(event) => setExecution({ parallel: event.target.checked })}
       />
       {mode === 'plan-executor' ? (
         <DraftNumberField
-          label="Executors at most in parallel"
+          label={t('execution.parallelExecutors')}
           path="execution.maxParallelExecutors"
           value={execution.maxParallelExecutors}
           defaultShown={String(platformDefaults.maxParallelExecutors)}
@@ -54,24 +56,24 @@ export function ExecutionGroup() {
         />
       ) : null}
       <CheckboxField
-        label="Retry failed model calls automatically"
+        label={t('execution.retry')}
         checked={execution.retry?.enabled ?? platformDefaults.retryEnabled}
         disabled={readOnly}
-        hint="Platform default: off."
+        hint={t('execution.defaultOff')}
         onChange={(event) => setRetry({ enabled: event.target.checked })}
       />
       <DraftNumberField
-        label="Total attempts"
+        label={t('execution.attempts')}
         path="execution.retry.attempts"
         value={execution.retry?.attempts}
         defaultShown={String(platformDefaults.retryAttempts)}
         onChange={(attempts) => setRetry({ attempts })}
       />
       <DraftNumberField
-        label="Retry interval (ms)"
+        label={t('execution.retryInterval')}
         path="execution.retry.waitMs"
         value={execution.retry?.waitMs}
-        defaultShown={`${platformDefaults.retryWaitMs} (2 s)`}
+        defaultShown={t('execution.twoSeconds', { ms: platformDefaults.retryWaitMs })}
         onChange={(waitMs) => setRetry({ waitMs })}
       />
     </div>

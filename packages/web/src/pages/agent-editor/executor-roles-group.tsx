@@ -1,4 +1,5 @@
 import { TextField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { CapabilitiesPicker } from './capabilities-picker.js';
 import { type ExecutorRole, noCapabilities } from './draft-state.js';
 import { useEditor } from './editor-context.js';
@@ -15,6 +16,7 @@ function copyOf<Value>(value: Value): Value {
  */
 export function ExecutorRolesGroup() {
   const { draft, update, readOnly, issueAt } = useEditor();
+  const t = useT();
   const setRole = (index: number, change: Partial<ExecutorRole>) =>
     update((current) => ({
       ...current,
@@ -37,17 +39,21 @@ export function ExecutorRolesGroup() {
     <>
       {issueAt('executors') ? <p className="field-error">{issueAt('executors')}</p> : null}
       {draft.executors.map((role, index) => (
-        <section key={`executor-${index.toString()}`} className="card card-nested" aria-label={`Executor ${role.name}`}>
+        <section
+          key={`executor-${index.toString()}`}
+          className="card card-nested"
+          aria-label={t('executors.region', { name: role.name })}
+        >
           <div className="form-grid">
             <TextField
-              label={`Executor ${index + 1} name`}
+              label={t('executors.name', { number: index + 1 })}
               value={role.name}
               readOnly={readOnly}
               error={issueAt(`executors.${index}.name`)}
               onChange={(event) => setRole(index, { name: event.target.value })}
             />
             <TextField
-              label={`Executor ${index + 1} description`}
+              label={t('executors.description', { number: index + 1 })}
               value={role.description}
               readOnly={readOnly}
               error={issueAt(`executors.${index}.description`)}
@@ -55,13 +61,13 @@ export function ExecutorRolesGroup() {
             />
           </div>
           <PromptSourceField
-            legend={`Executor ${index + 1} prompt`}
+            legend={t('executors.prompt', { number: index + 1 })}
             path={`executors.${index}.prompt`}
             value={role.prompt}
             onChange={(prompt) => setRole(index, { prompt: prompt ?? { text: '' } })}
           />
           <CapabilitiesPicker
-            title={`Executor ${index + 1} capabilities`}
+            title={t('executors.capabilities', { number: index + 1 })}
             path={`executors.${index}.capabilities`}
             value={role.capabilities}
             onChange={(capabilities) => setRole(index, { capabilities })}
@@ -72,7 +78,7 @@ export function ExecutorRolesGroup() {
               className="button-danger"
               onClick={() => update((current) => ({ ...current, executors: current.executors.filter((_, at) => at !== index) }))}
             >
-              Remove executor {index + 1}
+              {t('executors.remove', { number: index + 1 })}
             </button>
           )}
         </section>
@@ -80,14 +86,14 @@ export function ExecutorRolesGroup() {
       {readOnly ? null : (
         <div className="button-row">
           <button type="button" onClick={() => addRole(false)}>
-            Add executor
+            {t('executors.add')}
           </button>
           <button type="button" onClick={() => addRole(true)} disabled={!draft.planner}>
-            Add executor with a copy of the planner's capabilities
+            {t('executors.addCopy')}
           </button>
         </div>
       )}
-      <p className="field-hint">Executors use the agent's model; they have no model choice.</p>
+      <p className="field-hint">{t('executors.model')}</p>
     </>
   );
 }

@@ -1,5 +1,7 @@
+import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { hookTriggers, useHookContents } from '../../resources/index.js';
 import { useEditor } from './editor-context.js';
 
@@ -12,9 +14,14 @@ export function HooksGroup({ spaceId }: { spaceId: string }) {
   const { draft, update, resources, readOnly, issueAt } = useEditor();
   const hooks = resources.filter((resource) => resource.type === 'hook' && resource.latestVersion > 0);
   const { contents, error } = useHookContents(spaceId, hooks);
-  const hooksPage = <Link to={`/spaces/${spaceId}/hooks`}>Hooks page</Link>;
+  const t = useT();
+  const hooksPage = (text: React.ReactNode) => <Link to={`/spaces/${spaceId}/hooks`}>{text}</Link>;
   if (hooks.length === 0)
-    return <p>No hook in this space yet. Hooks are shared resources, made on the {hooksPage} and chosen here per agent.</p>;
+    return (
+      <p>
+        <FormattedMessage id="hooksGroup.none" values={{ link: hooksPage }} />
+      </p>
+    );
   const unused = hookTriggers.filter(({ trigger }) => !hooks.some((hook) => contents.get(hook.id)?.trigger === trigger));
   // A hook chosen for the agent that is no longer in the space still shows, with its problem.
   const missing = draft.hooks.filter((id) => !hooks.some((hook) => hook.id === id));
@@ -25,14 +32,16 @@ export function HooksGroup({ spaceId }: { spaceId: string }) {
     }));
   return (
     <>
-      <p className="field-hint">Hooks are made on the {hooksPage}; tick the ones this agent uses.</p>
+      <p className="field-hint">
+        <FormattedMessage id="hooksGroup.intro" values={{ link: hooksPage }} />
+      </p>
       <ProblemAlert problem={error} />
       {hookTriggers
         .filter((item) => !unused.includes(item))
-        .map(({ trigger, when }) => (
+        .map(({ trigger }) => (
           <fieldset className="fieldset" key={trigger}>
             <legend>
-              <code>{trigger}</code> <span className="field-hint">— {when}</span>
+              <code>{trigger}</code> <span className="field-hint">— {t(`hookTrigger.${trigger}`)}</span>
             </legend>
             {hooks
               .filter((hook) => contents.get(hook.id)?.trigger === trigger)
@@ -49,7 +58,9 @@ export function HooksGroup({ spaceId }: { spaceId: string }) {
                         onChange={(event) => toggle(hook.id, event.target.checked)}
                       />{' '}
                       {hook.name}
-                      {matcher?.length ? <span className="field-hint"> (tools: {matcher.join(', ')})</span> : null}
+                      {matcher?.length ? (
+                        <span className="field-hint">{t('hooksGroup.tools', { tools: matcher.join(', ') })}</span>
+                      ) : null}
                     </label>
                     {index >= 0 && issueAt(`hooks.${index}`) ? <p className="field-error">{issueAt(`hooks.${index}`)}</p> : null}
                   </div>
@@ -59,15 +70,17 @@ export function HooksGroup({ spaceId }: { spaceId: string }) {
         ))}
       {missing.map((id) => (
         <p className="field-error" key={id}>
-          Hook {id}: {issueAt(`hooks.${draft.hooks.indexOf(id)}`) ?? 'not in this space any more.'}{' '}
+          {t('hooksGroup.missingHook', { id, problem: issueAt(`hooks.${draft.hooks.indexOf(id)}`) ?? t('hooksGroup.gone') })}{' '}
           {readOnly ? null : (
             <button type="button" onClick={() => toggle(id, false)}>
-              Remove hook {id}
+              {t('hooksGroup.remove', { id })}
             </button>
           )}
         </p>
       ))}
-      {unused.length > 0 ? <p className="field-hint">No hook yet at {unused.map(({ trigger }) => trigger).join(', ')}.</p> : null}
+      {unused.length > 0 ? (
+        <p className="field-hint">{t('hooksGroup.unused', { triggers: unused.map(({ trigger }) => trigger).join(', ') })}</p>
+      ) : null}
     </>
   );
 }

@@ -12,6 +12,7 @@ import {
   DraftStatus,
   useAppWithDraft,
 } from '../../drafts/index.js';
+import { useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { ContextGroup } from './context-group.js';
 import { DebugPanel } from './debug-panel.js';
@@ -99,6 +100,7 @@ export function AgentEditorPage() {
   };
 
   const readOnly = !access.canEdit;
+  const t = useT();
   const contextValue = useMemo<EditorContextValue | undefined>(() => {
     if (!current || !app.data) return undefined;
     const index = issueIndex(issues);
@@ -120,31 +122,37 @@ export function AgentEditorPage() {
   }, [current, app.data, issues, readOnly, connections.data, resources.data, builtIns.data, validate.reset, save.reset]);
 
   const loadError = app.error ?? stored.error ?? connections.error ?? resources.error ?? builtIns.error;
-  if (loadError) return <ProblemAlert problem={loadError} title="The agent could not be loaded." />;
-  if (!contextValue || !app.data || !current) return <p>Loading the agent…</p>;
+  if (loadError) return <ProblemAlert problem={loadError} title={t('editor.loadFailed')} />;
+  if (!contextValue || !app.data || !current) return <p>{t('editor.loading')}</p>;
   const mode = contextValue.mode;
   const groups = [
-    { id: 'work', label: mode === 'react' ? 'Work definition' : 'Planner', content: <WorkDefinitionGroup /> },
-    { id: 'model', label: 'Model', content: <ModelGroup /> },
-    { id: 'context', label: 'Context', content: <ContextGroup /> },
-    { id: 'execution', label: 'Execution', content: <ExecutionGroup /> },
-    { id: 'environment', label: 'Environment', content: <EnvironmentGroup /> },
-    ...(mode === 'plan-executor' ? [{ id: 'executors', label: 'Executor roles', content: <ExecutorRolesGroup /> }] : []),
-    { id: 'hooks', label: 'Hooks', content: <HooksGroup spaceId={spaceId} /> },
-    { id: 'permissions', label: 'Permissions', content: <PermissionsGroup /> },
+    {
+      id: 'work',
+      label: mode === 'react' ? t('editor.group.work') : t('editor.group.planner'),
+      content: <WorkDefinitionGroup />,
+    },
+    { id: 'model', label: t('editor.group.model'), content: <ModelGroup /> },
+    { id: 'context', label: t('editor.group.context'), content: <ContextGroup /> },
+    { id: 'execution', label: t('editor.group.execution'), content: <ExecutionGroup /> },
+    { id: 'environment', label: t('editor.group.environment'), content: <EnvironmentGroup /> },
+    ...(mode === 'plan-executor'
+      ? [{ id: 'executors', label: t('editor.group.executors'), content: <ExecutorRolesGroup /> }]
+      : []),
+    { id: 'hooks', label: t('editor.group.hooks'), content: <HooksGroup spaceId={spaceId} /> },
+    { id: 'permissions', label: t('editor.group.permissions'), content: <PermissionsGroup /> },
   ];
 
   return (
     <EditorContext.Provider value={contextValue}>
-      <PageHeader title={`Agent: ${app.data.app.name}`}>
-        <span className="badge">{mode === 'react' ? 'ReAct' : 'Plan–Executor'}</span>
-        <span className="badge badge-muted">draft revision {current.revision}</span>
-        <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>Releases</Link>
-        <Link to={`/spaces/${spaceId}/agents/${appId}/chat`}>Chat</Link>
-        <Link to={`/spaces/${spaceId}/agents/${appId}/sessions`}>Sessions</Link>
-        <Link to={`/spaces/${spaceId}/agents/${appId}/runs`}>Run log</Link>
+      <PageHeader title={t('editor.title', { name: app.data.app.name })}>
+        <span className="badge">{mode === 'react' ? t('agents.mode.react') : t('agents.mode.planExecutor')}</span>
+        <span className="badge badge-muted">{t('editor.revision', { revision: current.revision })}</span>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/releases`}>{t('editor.releases')}</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/chat`}>{t('editor.chat')}</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/sessions`}>{t('editor.sessions')}</Link>
+        <Link to={`/spaces/${spaceId}/agents/${appId}/runs`}>{t('editor.runLog')}</Link>
       </PageHeader>
-      {readOnly ? <p className="alert alert-info">You are a viewer in this space: the agent is read-only for you.</p> : null}
+      {readOnly ? <p className="alert alert-info">{t('editor.viewer')}</p> : null}
       {conflict !== undefined ? (
         <DraftConflictAlert revision={current.revision} conflict={conflict} onLoadTheirs={loadTheirs} onOverwrite={overwrite} />
       ) : null}
@@ -154,9 +162,9 @@ export function AgentEditorPage() {
         dirty={current.dirty}
         revision={current.revision}
         issueCount={issues.length}
-        readyText="The draft is ready to publish."
+        readyText={t('editor.ready')}
       />
-      <DraftIssueList issues={issues} whereShown="each is shown next to its field" />
+      <DraftIssueList issues={issues} whereShown={t('editor.issuesWhere')} />
       <div className="toolbar">
         <DraftSaveAndCheck
           save={save}
@@ -176,10 +184,10 @@ export function AgentEditorPage() {
             }}
           />
         )}
-        {current.dirty ? <span className="field-hint">Save the draft before checking or publishing.</span> : null}
+        {current.dirty ? <span className="field-hint">{t('editor.saveFirst')}</span> : null}
       </div>
       <Tabs.Root defaultValue="work" className="tabs">
-        <Tabs.List aria-label="Configuration groups" className="tab-list">
+        <Tabs.List aria-label={t('editor.groups')} className="tab-list">
           {groups.map((group) => (
             <Tabs.Trigger key={group.id} value={group.id} className="tab">
               {group.label}
@@ -196,7 +204,7 @@ export function AgentEditorPage() {
         <DebugPanel
           appId={appId}
           runLinkBase={`/spaces/${spaceId}/agents/${appId}/runs`}
-          disabledReason={current.dirty ? 'Save the draft first: the debug run uses the saved draft.' : undefined}
+          disabledReason={current.dirty ? t('editor.debugNeedsSave') : undefined}
           onRefused={(error) => {
             if (error instanceof ApiProblem) setIssues(error.issues);
           }}

@@ -1,4 +1,5 @@
 import { CheckboxField, SelectField, TextField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { numberOrUndefined } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 
@@ -9,11 +10,12 @@ import { useEditor } from './editor-context.js';
 export function ModelGroup() {
   const { draft, update, connections, readOnly, issueAt, mode } = useEditor();
   const model = draft.model;
+  const t = useT();
   const connection = connections.find((item) => item.id === model?.connectionId);
   return (
     <>
       <SelectField
-        label="Model connection"
+        label={t('model.connection')}
         value={model?.connectionId ?? ''}
         disabled={readOnly}
         error={issueAt('model') ?? issueAt('model.connectionId')}
@@ -27,7 +29,7 @@ export function ModelGroup() {
           }));
         }}
       >
-        <option value="">Choose a connection</option>
+        <option value="">{t('model.chooseConnection')}</option>
         {connections.map((item) => (
           <option key={item.id} value={item.id}>
             {item.name}
@@ -37,7 +39,7 @@ export function ModelGroup() {
       {model ? (
         <>
           <SelectField
-            label="Model"
+            label={t('model.model')}
             value={model.modelId}
             disabled={readOnly}
             error={issueAt('model.modelId')}
@@ -50,12 +52,12 @@ export function ModelGroup() {
             {connection?.models.map((entry) => (
               <option key={entry.modelId} value={entry.modelId} disabled={!entry.enabled}>
                 {entry.modelId}
-                {entry.enabled ? '' : ' (disabled)'}
+                {entry.enabled ? '' : t('model.disabled')}
               </option>
             ))}
           </SelectField>
           <CheckboxField
-            label="Think (extended reasoning)"
+            label={t('model.think')}
             checked={model.thinking?.enabled ?? false}
             disabled={readOnly}
             onChange={(event) =>
@@ -71,11 +73,11 @@ export function ModelGroup() {
                   : current,
               )
             }
-            hint="Default: off."
+            hint={t('model.thinkDefault')}
           />
           {model.thinking?.enabled ? (
             <SelectField
-              label="Think strength"
+              label={t('model.thinkStrength')}
               value={model.thinking.effort ?? 'medium'}
               disabled={readOnly}
               onChange={(event) =>
@@ -92,17 +94,17 @@ export function ModelGroup() {
                 )
               }
             >
-              <option value="low">low</option>
-              <option value="medium">medium</option>
-              <option value="high">high</option>
+              <option value="low">{t('model.effort.low')}</option>
+              <option value="medium">{t('model.effort.medium')}</option>
+              <option value="high">{t('model.effort.high')}</option>
             </SelectField>
           ) : null}
           <TextField
-            label="Maximum output tokens"
+            label={t('model.maxOutput')}
             inputMode="numeric"
             value={model.maxOutputTokens ?? ''}
             readOnly={readOnly}
-            placeholder="provider default"
+            placeholder={t('model.providerDefault')}
             error={issueAt('model.maxOutputTokens')}
             onChange={(event) =>
               update((current) =>
@@ -114,11 +116,7 @@ export function ModelGroup() {
           />
         </>
       ) : null}
-      <p className="field-hint">
-        {mode === 'plan-executor'
-          ? 'Executors and the compression agent use this model; they have no model choice of their own.'
-          : 'The compression agent uses this model; it has no model choice of its own.'}
-      </p>
+      <p className="field-hint">{mode === 'plan-executor' ? t('model.inheritedPlanExecutor') : t('model.inheritedReact')}</p>
     </>
   );
 }

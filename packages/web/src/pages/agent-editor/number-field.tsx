@@ -1,4 +1,5 @@
 import { TextField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { numberOrUndefined } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 
@@ -20,6 +21,7 @@ export function DraftNumberField({
   onChange: (value: number | undefined) => void;
 }) {
   const { readOnly, issueAt } = useEditor();
+  const t = useT();
   return (
     <TextField
       label={label}
@@ -27,7 +29,7 @@ export function DraftNumberField({
       value={value === undefined || Number.isNaN(value) ? '' : String(value)}
       placeholder={defaultShown}
       readOnly={readOnly}
-      hint={`Platform default: ${defaultShown}.`}
+      hint={t('numberField.default', { value: defaultShown })}
       error={issueAt(path)}
       onChange={(event) => onChange(numberOrUndefined(event.target.value))}
     />

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { SelectField, TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import type { PromptSource } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 
@@ -19,6 +20,7 @@ export function PromptSourceField({
   onChange: (value: PromptSource | undefined) => void;
 }) {
   const { resources, readOnly, issueAt } = useEditor();
+  const t = useT();
   const name = useId();
   const prompts = resources.filter((resource) => resource.type === 'prompt');
   const shared = value !== undefined && 'resourceId' in value;
@@ -27,8 +29,8 @@ export function PromptSourceField({
       <legend>{legend}</legend>
       <div className="radio-row">
         <label>
-          <input type="radio" name={name} checked={!shared} disabled={readOnly} onChange={() => onChange(undefined)} /> Write it
-          here
+          <input type="radio" name={name} checked={!shared} disabled={readOnly} onChange={() => onChange(undefined)} />{' '}
+          {t('promptSource.writeHere')}
         </label>
         <label>
           <input
@@ -38,12 +40,13 @@ export function PromptSourceField({
             disabled={readOnly || prompts.length === 0}
             onChange={() => onChange({ resourceId: prompts[0]?.id ?? '' })}
           />{' '}
-          Use a shared prompt{prompts.length === 0 ? ' (none in this space yet)' : ''}
+          {t('promptSource.shared')}
+          {prompts.length === 0 ? t('promptSource.noneYet') : ''}
         </label>
       </div>
       {shared ? (
         <SelectField
-          label={`${legend}: shared prompt`}
+          label={t('promptSource.sharedLabel', { legend })}
           value={value.resourceId}
           disabled={readOnly}
           onChange={(event) => onChange({ resourceId: event.target.value })}
@@ -51,13 +54,13 @@ export function PromptSourceField({
         >
           {prompts.map((prompt) => (
             <option key={prompt.id} value={prompt.id}>
-              {prompt.name} (v{prompt.latestVersion})
+              {t('promptSource.option', { name: prompt.name, version: prompt.latestVersion })}
             </option>
           ))}
         </SelectField>
       ) : (
         <TextAreaField
-          label={`${legend}: text`}
+          label={t('promptSource.textLabel', { legend })}
           rows={5}
           value={value && 'text' in value ? value.text : ''}
           readOnly={readOnly}

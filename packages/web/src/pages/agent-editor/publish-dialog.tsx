@@ -1,9 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert, TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 
 /**
  * Publishing: release notes, then an immutable release of the saved draft. A refused publish
@@ -15,7 +17,7 @@ export function PublishDialog({
   disabled,
   onRefused,
   releasesPath = `/spaces/${spaceId}/agents/${appId}/releases`,
-  description = 'The saved draft becomes a new immutable release; new runs use it, runs in progress are interrupted.',
+  description,
 }: {
   appId: string;
   spaceId: string;
@@ -27,6 +29,7 @@ export function PublishDialog({
   description?: string;
 }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const [notes, setNotes] = useState('');
   const queryClient = useQueryClient();
   const publish = useMutation({
@@ -50,17 +53,23 @@ export function PublishDialog({
     >
       <Dialog.Trigger asChild>
         <button type="button" className="button-primary" disabled={disabled}>
-          Publish…
+          {t('publish.open')}
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
-          <Dialog.Title>Publish a release</Dialog.Title>
-          <Dialog.Description>{description}</Dialog.Description>
+          <Dialog.Title>{t('publish.title')}</Dialog.Title>
+          <Dialog.Description>{description ?? t('publish.agentDescription')}</Dialog.Description>
           {publish.isSuccess ? (
             <output className="alert alert-success">
-              Published release v{publish.data.release.version}. <Link to={releasesPath}>See the releases</Link>
+              <FormattedMessage
+                id="publish.published"
+                values={{
+                  version: publish.data.release.version,
+                  link: (text) => <Link to={releasesPath}>{text}</Link>,
+                }}
+              />
             </output>
           ) : (
             <form
@@ -69,21 +78,26 @@ export function PublishDialog({
                 publish.mutate();
               }}
             >
-              <TextAreaField label="Release notes" rows={4} value={notes} onChange={(event) => setNotes(event.target.value)} />
-              <ProblemAlert problem={publish.error} title="Not published." />
+              <TextAreaField
+                label={t('publish.notes')}
+                rows={4}
+                value={notes}
+                onChange={(event) => setNotes(event.target.value)}
+              />
+              <ProblemAlert problem={publish.error} title={t('publish.refused')} />
               <div className="button-row">
                 <button type="submit" className="button-primary" disabled={publish.isPending}>
-                  {publish.isPending ? 'Publishing…' : 'Publish release'}
+                  {publish.isPending ? t('publish.publishing') : t('publish.submit')}
                 </button>
                 <Dialog.Close asChild>
-                  <button type="button">Cancel</button>
+                  <button type="button">{t('publish.cancel')}</button>
                 </Dialog.Close>
               </div>
             </form>
           )}
           {publish.isSuccess ? (
             <Dialog.Close asChild>
-              <button type="button">Close</button>
+              <button type="button">{t('publish.close')}</button>
             </Dialog.Close>
           ) : null}
         </Dialog.Content>

@@ -1,4 +1,5 @@
 import { TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { CapabilitiesPicker } from './capabilities-picker.js';
 import { noCapabilities } from './draft-state.js';
 import { useEditor } from './editor-context.js';
@@ -27,18 +28,19 @@ function parseVariables(text: string): Record<string, string> {
  */
 export function WorkDefinitionGroup() {
   const { draft, update, mode, readOnly, issueAt } = useEditor();
+  const t = useT();
   return (
     <>
       {mode === 'react' ? (
         <>
           <PromptSourceField
-            legend="Prompt"
+            legend={t('work.prompt')}
             path="prompt"
             value={draft.prompt}
             onChange={(prompt) => update((current) => ({ ...current, prompt }))}
           />
           <CapabilitiesPicker
-            title="Capabilities"
+            title={t('work.capabilities')}
             path="capabilities"
             value={draft.capabilities}
             onChange={(capabilities) => update((current) => ({ ...current, capabilities }))}
@@ -48,7 +50,7 @@ export function WorkDefinitionGroup() {
         <>
           {issueAt('planner') ? <p className="field-error">{issueAt('planner')}</p> : null}
           <PromptSourceField
-            legend="Planner prompt"
+            legend={t('work.plannerPrompt')}
             path="planner.prompt"
             value={draft.planner?.prompt}
             onChange={(prompt) =>
@@ -60,7 +62,7 @@ export function WorkDefinitionGroup() {
           />
           {draft.planner ? (
             <CapabilitiesPicker
-              title="Planner capabilities"
+              title={t('work.plannerCapabilities')}
               path="planner.capabilities"
               value={draft.planner.capabilities}
               onChange={(capabilities) =>
@@ -68,18 +70,18 @@ export function WorkDefinitionGroup() {
               }
             />
           ) : (
-            <p className="field-hint">Write the planner prompt to choose the planner's capabilities.</p>
+            <p className="field-hint">{t('work.plannerFirst')}</p>
           )}
         </>
       )}
       <TextAreaField
-        label="Prompt variables"
+        label={t('work.variables')}
         rows={3}
         className="code"
         readOnly={readOnly}
         defaultValue={variablesText(draft.variables)}
         onBlur={(event) => update((current) => ({ ...current, variables: parseVariables(event.target.value) }))}
-        hint="One name=value per line; the prompt uses them as {{name}}."
+        hint={t('work.variablesHint')}
         error={issueAt('variables')}
       />
     </>

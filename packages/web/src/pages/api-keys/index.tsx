@@ -13,6 +13,7 @@ import {
   ProblemAlert,
   TextField,
 } from '../../components/index.js';
+import { useFormatDateTime, useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /**
@@ -23,6 +24,8 @@ export function ApiKeysPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
+  const t = useT();
+  const formatDateTime = useFormatDateTime();
   const keys = useQuery({
     queryKey: queryKeys.spaceKeys(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/api-keys', { params: { path: { spaceId } } })),
@@ -48,7 +51,7 @@ export function ApiKeysPage() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { name: name.trim() ? undefined : 'Name the key after who or what uses it.' };
+    const found = { name: name.trim() ? undefined : t('keys.nameMissing') };
     setErrors(found);
     if (hasErrors(found)) return focusFirstInvalid(form.current);
     create.mutate();
@@ -56,44 +59,49 @@ export function ApiKeysPage() {
 
   if (!access.canAdminister) {
     return (
-      <PageShell title="API keys">
-        <p>Only admins and owners see and create space API keys.</p>
+      <PageShell title={t('keys.title')}>
+        <p>{t('keys.adminsOnly')}</p>
       </PageShell>
     );
   }
   return (
-    <PageShell title="API keys" problem={keys.error ?? revoke.error}>
+    <PageShell title={t('keys.title')} problem={keys.error ?? revoke.error}>
       {secret ? (
         <div className="alert alert-success" role="status">
           <p>
-            <strong>Copy the secret of “{secret.name}” now: it is shown only once.</strong>
+            <strong>{t('keys.copyNow', { name: secret.name })}</strong>
           </p>
           <TextField
-            label="New API key secret"
+            label={t('keys.secret')}
             className="secret"
             readOnly
             value={secret.value}
             onFocus={(event) => event.target.select()}
           />
           <button type="button" className="button-quiet" onClick={() => setSecret(undefined)}>
-            I have copied it
+            {t('keys.copied')}
           </button>
         </div>
       ) : null}
       <DataTable
-        caption="API keys of this space"
+        caption={t('keys.caption')}
         columns={[
-          { header: 'Name', cell: (key) => key.name },
-          { header: 'Prefix', cell: (key) => <code>{key.prefix}…</code> },
-          { header: 'Created by', cell: (key) => key.createdBy.email ?? key.createdBy.id },
-          { header: 'Last used', cell: (key) => (key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never') },
-          { header: 'State', cell: (key) => (key.revokedAt ? 'revoked' : 'active') },
+          { key: 'name', header: t('keys.name'), cell: (key) => key.name },
+          { key: 'prefix', header: t('keys.prefix'), cell: (key) => <code>{key.prefix}…</code> },
+          { key: 'by', header: t('keys.createdBy'), cell: (key) => key.createdBy.email ?? key.createdBy.id },
           {
-            header: 'Actions',
+            key: 'used',
+            header: t('keys.lastUsed'),
+            cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : t('keys.never')),
+          },
+          { key: 'state', header: t('keys.state'), cell: (key) => (key.revokedAt ? t('keys.revoked') : t('keys.active')) },
+          {
+            key: 'actions',
+            header: t('keys.actions'),
             cell: (key) =>
               key.revokedAt ? null : (
                 <button type="button" className="button-danger" onClick={() => revoke.mutate(key.id)}>
-                  Revoke <span className="visually-hidden">{key.name}</span>
+                  {t('keys.revoke')} <span className="visually-hidden">{key.name}</span>
                 </button>
               ),
           },
@@ -103,15 +111,15 @@ export function ApiKeysPage() {
       />
       <FormCard
         id="new-key"
-        title="New space key"
+        title={t('keys.new')}
         formRef={form}
         onSubmit={submit}
         mutation={create}
-        submitLabel="Create key"
+        submitLabel={t('keys.create')}
         inline
       >
         <TextField
-          label="Key name"
+          label={t('keys.keyName')}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldMessage(errors, create.error, 'name')}

@@ -1,10 +1,12 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { fieldMessage, focusFirstInvalid, Notice, ProblemAlert, TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 
 /** What a sent message became, as the server answered it. */
 export interface SentMessage {
   kind: 'supplement' | 'run';
-  note?: string;
+  /** The page meant a supplement, but the running question had just ended: it became a new one. */
+  questionEndedFirst?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export function Composer({
   end: () => Promise<void>;
 }) {
   const form = useRef<HTMLFormElement>(null);
+  const t = useT();
   const [text, setText] = useState('');
   const [localError, setLocalError] = useState<string>();
   const [problem, setProblem] = useState<unknown>();
@@ -37,7 +40,7 @@ export function Composer({
     setSent(undefined);
     setProblem(undefined);
     if (text.trim() === '') {
-      setLocalError('Type a message first.');
+      setLocalError(t('composer.messageMissing'));
       focusFirstInvalid(form.current);
       return;
     }
@@ -68,16 +71,16 @@ export function Composer({
 
   const error = localError ?? fieldMessage({}, problem, 'text') ?? fieldMessage({}, problem, 'input');
   return (
-    <section className="card composer" aria-label="Write to the agent">
+    <section className="card composer" aria-label={t('composer.region')}>
       <form ref={form} onSubmit={submit} noValidate>
         <p className="composer-mode">
-          <span className={active ? 'badge badge-warn' : 'badge'}>{active ? 'Supplement' : 'New question'}</span>{' '}
-          {active
-            ? 'The agent is still working: what you send now is added to the running question.'
-            : 'What you send now starts a new question in this session.'}
+          <span className={active ? 'badge badge-warn' : 'badge'}>
+            {active ? t('composer.supplement') : t('composer.newQuestion')}
+          </span>{' '}
+          {active ? t('composer.activeHint') : t('composer.idleHint')}
         </p>
         <TextAreaField
-          label="Message"
+          label={t('composer.message')}
           rows={3}
           value={text}
           error={error}
@@ -85,27 +88,27 @@ export function Composer({
           onKeyDown={(event) => {
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.current?.requestSubmit();
           }}
-          hint="Ctrl+Enter sends."
+          hint={t('composer.sendHint')}
         />
         <div className="button-row">
           <button type="submit" className="button-primary" disabled={busy}>
-            {active ? 'Send supplement' : 'Ask'}
+            {active ? t('composer.sendSupplement') : t('composer.ask')}
           </button>
           {canEnd ? (
             <button type="button" className="button-danger" onClick={stop} disabled={ending}>
-              {ending ? 'Ending…' : 'End run'}
+              {ending ? t('composer.ending') : t('composer.end')}
             </button>
           ) : null}
         </div>
       </form>
       {sent ? (
         <Notice>
-          {sent.kind === 'supplement' ? 'Sent as a supplement to the running question.' : 'Sent as a new question.'}
-          {sent.note ? ` ${sent.note}` : ''}
+          {sent.kind === 'supplement' ? t('composer.sentSupplement') : t('composer.sentQuestion')}
+          {sent.questionEndedFirst ? ` ${t('composer.questionEndedFirst')}` : ''}
         </Notice>
       ) : null}
-      <ProblemAlert problem={error ? undefined : problem} title="The message was not sent." />
-      <ProblemAlert problem={endProblem} title="The run could not be ended." />
+      <ProblemAlert problem={error ? undefined : problem} title={t('composer.notSent')} />
+      <ProblemAlert problem={endProblem} title={t('composer.notEnded')} />
     </section>
   );
 }

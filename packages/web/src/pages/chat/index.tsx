@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { isTerminal, RunTurn, useApp, useRunStream, useSession } from '../../runs/index.js';
 import { Composer } from './composer.js';
 import { LiveProgress } from './live-progress.js';
@@ -19,6 +21,7 @@ export function ChatPage() {
   const [search, setSearch] = useSearchParams();
   const sessionId = search.get('session') ?? undefined;
   const queryClient = useQueryClient();
+  const t = useT();
   const app = useApp(appId);
   const session = useSession(sessionId);
   const runs = session.data?.runs ?? [];
@@ -56,21 +59,21 @@ export function ChatPage() {
 
   return (
     <>
-      <PageHeader title={`Chat${app.data ? ` with ${app.data.app.name}` : ''}`}>
-        {sessionId ? <span className="badge badge-muted">session {sessionId}</span> : null}
-        {sessionId ? <Link to={`${base}/chat`}>New conversation</Link> : null}
-        <Link to={`${base}/sessions`}>Sessions</Link>
-        <Link to={`${base}/runs`}>Run log</Link>
+      <PageHeader title={app.data ? t('chat.titleWith', { name: app.data.app.name }) : t('chat.title')}>
+        {sessionId ? <span className="badge badge-muted">{t('chat.session', { id: sessionId })}</span> : null}
+        {sessionId ? <Link to={`${base}/chat`}>{t('chat.newConversation')}</Link> : null}
+        <Link to={`${base}/sessions`}>{t('chat.sessions')}</Link>
+        <Link to={`${base}/runs`}>{t('chat.runLog')}</Link>
       </PageHeader>
-      <ProblemAlert problem={app.error ?? session.error} title="The conversation could not be read." />
+      <ProblemAlert problem={app.error ?? session.error} title={t('chat.readFailed')} />
       {!published ? (
         <p className="alert alert-warning">
-          This agent has no release yet: <Link to={base}>publish it in the editor</Link> before chatting with it.
+          <FormattedMessage id="chat.noRelease" values={{ link: (text) => <Link to={base}>{text}</Link> }} />
         </p>
       ) : null}
       <div className="chat-layout">
-        <section className="transcript" aria-label="Conversation">
-          {runs.length === 0 && !startedRunId ? <p className="empty">No question yet. Ask the agent something below.</p> : null}
+        <section className="transcript" aria-label={t('chat.conversation')}>
+          {runs.length === 0 && !startedRunId ? <p className="empty">{t('chat.noQuestion')}</p> : null}
           {runs.map((run) => (
             <RunTurn key={run.id} runId={run.id} runLink={`${base}/runs/${run.id}`} canDecide={run.id === latestRunId} />
           ))}

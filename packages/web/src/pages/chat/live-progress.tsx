@@ -1,11 +1,12 @@
-import { type AgentRunEvent, progressOf, type RunStream } from '../../runs/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
+import { type AgentRunEvent, progressOf, type RunStream, statusLabel } from '../../runs/index.js';
 
-const connectionWords = {
-  connecting: 'Connecting to the run…',
-  live: 'Live.',
-  're-attaching': 'Connection lost: re-attaching…',
-  ended: 'The run has ended; its event stream is closed.',
-} as const;
+const connectionWords: Record<RunStream<AgentRunEvent>['connection'], MessageId> = {
+  connecting: 'progress.connecting',
+  live: 'progress.live',
+  're-attaching': 'progress.reattaching',
+  ended: 'progress.ended',
+};
 
 /**
  * The lifecycle of the current run from its event stream (P-8.8: low-frequency events, no
@@ -14,27 +15,28 @@ const connectionWords = {
  */
 export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
   const progress = progressOf(stream.events);
+  const t = useT();
   return (
     <section className="card live-progress" aria-labelledby="progress-title">
-      <h2 id="progress-title">Progress</h2>
+      <h2 id="progress-title">{t('progress.title')}</h2>
       <p className="connection" aria-live="polite">
-        <span className={`dot dot-${stream.connection}`} aria-hidden="true" /> {connectionWords[stream.connection]}
+        <span className={`dot dot-${stream.connection}`} aria-hidden="true" /> {t(connectionWords[stream.connection])}
         {stream.reattachments > 0 && stream.connection !== 'connecting'
-          ? ` Re-attached ${stream.reattachments === 1 ? 'once' : `${stream.reattachments} times`}, after event #${stream.resumedAfter}.`
+          ? t('progress.reattached', { count: stream.reattachments, sequence: stream.resumedAfter })
           : ''}
-        {progress.stopRequested && !progress.finished ? ' Ending: calls in flight settle first.' : ''}
+        {progress.stopRequested && !progress.finished ? t('progress.ending') : ''}
       </p>
       <dl className="facts">
-        <dt>Loops</dt>
+        <dt>{t('progress.loops')}</dt>
         <dd data-testid="progress-loops">{progress.loopsUsed}</dd>
-        <dt>Model calls</dt>
+        <dt>{t('progress.modelCalls')}</dt>
         <dd>{progress.modelCalls}</dd>
-        <dt>Events</dt>
+        <dt>{t('progress.events')}</dt>
         <dd>{stream.events.length}</dd>
       </dl>
       {progress.fallbacks.length > 0 ? (
         <>
-          <h3>Model fallbacks</h3>
+          <h3>{t('progress.fallbacks')}</h3>
           <ul className="item-list">
             {progress.fallbacks.map((fallback) => (
               <li key={fallback.sequence}>
@@ -46,12 +48,12 @@ export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
       ) : null}
       {progress.tools.length > 0 ? (
         <>
-          <h3>Tool calls</h3>
+          <h3>{t('progress.toolCalls')}</h3>
           <ul className="item-list">
             {progress.tools.map((tool) => (
               <li key={tool.operationId}>
-                <code>{tool.toolName}</code> — {tool.status}
-                {tool.attempt > 1 ? ` (attempt ${tool.attempt})` : ''}
+                <code>{tool.toolName}</code> — {statusLabel(t, tool.status)}
+                {tool.attempt > 1 ? t('progress.attempt', { attempt: tool.attempt }) : ''}
               </li>
             ))}
           </ul>
@@ -59,11 +61,11 @@ export function LiveProgress({ stream }: { stream: RunStream<AgentRunEvent> }) {
       ) : null}
       {progress.executors.length > 0 ? (
         <>
-          <h3>Executor tasks</h3>
+          <h3>{t('progress.executorTasks')}</h3>
           <ul className="item-list">
             {progress.executors.map((task) => (
               <li key={task.taskId}>
-                {task.role} <code>{task.taskId}</code> — {task.status}
+                {task.role} <code>{task.taskId}</code> — {statusLabel(t, task.status)}
               </li>
             ))}
           </ul>

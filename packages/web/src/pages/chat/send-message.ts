@@ -41,7 +41,7 @@ export async function sendMessage(input: {
     kind: 'run',
     runId: accepted.runId,
     sessionId: accepted.sessionId,
-    ...(activeRunId ? { note: 'The running question had just ended, so this is a new question.' } : {}),
+    ...(activeRunId ? { questionEndedFirst: true } : {}),
   };
 }
 

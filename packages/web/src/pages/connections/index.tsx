@@ -14,13 +14,14 @@ import {
   TextField,
   useFieldChecks,
 } from '../../components/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 type Provider = Schema<'ModelConnection'>['provider'];
-const providerLabels: Record<Provider, string> = {
-  'openai-compatible': 'OpenAI-compatible',
-  anthropic: 'Anthropic',
-  'offline-demo': 'Offline demo (no vendor key)',
+const providerLabels: Record<Provider, MessageId> = {
+  'openai-compatible': 'connections.provider.openai-compatible',
+  anthropic: 'connections.provider.anthropic',
+  'offline-demo': 'connections.provider.offline-demo',
 };
 
 /**
@@ -31,6 +32,7 @@ export function ConnectionsPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
+  const t = useT();
   const connections = useQuery({
     queryKey: queryKeys.connections(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/model-connections', { params: { path: { spaceId } } })),
@@ -38,8 +40,8 @@ export function ConnectionsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.connections(spaceId) });
 
   return (
-    <PageShell title="Model connections" problem={connections.error}>
-      {connections.data?.connections.length === 0 ? <p>No model connection yet.</p> : null}
+    <PageShell title={t('connections.title')} problem={connections.error}>
+      {connections.data?.connections.length === 0 ? <p>{t('connections.none')}</p> : null}
       {connections.data?.connections.map((connection) => (
         <ConnectionCard
           key={connection.id}
@@ -52,7 +54,7 @@ export function ConnectionsPage() {
       {access.canAdminister ? (
         <NewConnectionForm spaceId={spaceId} onCreated={refresh} />
       ) : (
-        <p className="field-hint">Only admins and owners manage model connections.</p>
+        <p className="field-hint">{t('connections.adminsOnly')}</p>
       )}
     </PageShell>
   );
@@ -92,48 +94,54 @@ function ConnectionCard({
     onSettled: onChange,
   });
   const headingId = `connection-${connection.id}`;
+  const t = useT();
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {connection.name} <span className="badge">{providerLabels[connection.provider]}</span>
-        {connection.state === 'archived' ? <span className="badge badge-muted">archived</span> : null}
+        {connection.name} <span className="badge">{t(providerLabels[connection.provider])}</span>
+        {connection.state === 'archived' ? <span className="badge badge-muted">{t('connections.archived')}</span> : null}
       </h2>
-      {connection.baseUrl ? <p>Base URL: {connection.baseUrl}</p> : null}
-      <p>Models: {connection.models.map((model) => model.modelId).join(', ') || 'none listed'}</p>
+      {connection.baseUrl ? <p>{t('connections.baseUrl', { url: connection.baseUrl })}</p> : null}
+      <p>
+        {t('connections.models', {
+          models: connection.models.map((model) => model.modelId).join(', ') || t('connections.noModels'),
+        })}
+      </p>
       <DataTable
-        caption="Keys (masked)"
+        caption={t('connections.keys')}
         showCaption
         columns={[
-          { header: 'Label', cell: (key) => key.label },
-          { header: 'Key', cell: (key) => <code>{key.mask}</code> },
+          { key: 'label', header: t('connections.keyLabel'), cell: (key) => key.label },
+          { key: 'key', header: t('connections.key'), cell: (key) => <code>{key.mask}</code> },
           {
-            header: 'In use',
+            key: 'active',
+            header: t('connections.inUse'),
             cell: (key) =>
               key.active ? (
-                'active'
+                t('connections.active')
               ) : canManage ? (
                 <button type="button" className="button-quiet" onClick={() => activate.mutate(key.id)}>
-                  Make active <span className="visually-hidden">{key.label}</span>
+                  {t('connections.makeActive')} <span className="visually-hidden">{key.label}</span>
                 </button>
               ) : (
-                'inactive'
+                t('connections.inactive')
               ),
           },
         ]}
         rows={connection.keys}
         rowKey={(key) => key.id}
-        empty={`No key${connection.provider === 'offline-demo' ? ' needed' : ''}.`}
+        empty={t('connections.noKey', { needed: connection.provider === 'offline-demo' })}
       />
       <ProblemAlert problem={activate.error} />
       {canManage ? (
         <div className="inline-form">
           <TextField
-            label={`Model to test on ${connection.name}`}
+            label={t('connections.testModel', { name: connection.name })}
             value={modelId}
             onChange={(event) => setModelId(event.target.value)}
           />
           <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !modelId}>
-            {test.isPending ? 'Testing…' : 'Test call'}
+            {test.isPending ? t('connections.testing') : t('connections.test')}
           </button>
         </div>
       ) : null}
@@ -141,8 +149,8 @@ function ConnectionCard({
       {test.data ? (
         <output className={test.data.ok ? 'alert alert-success' : 'alert alert-error'}>
           {test.data.ok
-            ? `The model answered: ${test.data.text ?? ''}`
-            : `The test call failed (${test.data.failure?.kind}): ${test.data.failure?.message}`}
+            ? t('connections.answered', { text: test.data.text ?? '' })
+            : t('connections.testFailed', { kind: test.data.failure?.kind, message: test.data.failure?.message })}
         </output>
       ) : null}
     </section>
@@ -157,6 +165,7 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   const [keyValue, setKeyValue] = useState('');
   const [models, setModels] = useState('');
   const [fallback, setFallback] = useState('');
+  const t = useT();
   const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
@@ -187,10 +196,10 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: FieldErrors = {
-      name: name.trim() ? undefined : 'Give the connection a name.',
-      baseUrl: baseUrl && !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? 'Enter a full http(s) URL.' : undefined,
-      'key.value': provider !== 'offline-demo' && !keyValue ? 'This provider needs an API key.' : undefined,
-      models: models.split(',').some((model) => model.trim()) ? undefined : 'List at least one model id.',
+      name: name.trim() ? undefined : t('connections.nameMissing'),
+      baseUrl: baseUrl && !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? t('connections.urlInvalid') : undefined,
+      'key.value': provider !== 'offline-demo' && !keyValue ? t('connections.keyMissing') : undefined,
+      models: models.split(',').some((model) => model.trim()) ? undefined : t('connections.modelsMissing'),
     };
     if (!accept(found)) return;
     create.mutate();
@@ -198,57 +207,65 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   return (
     <FormCard
       id="new-connection"
-      title="New model connection"
+      title={t('connections.new')}
       formRef={form}
       onSubmit={submit}
       mutation={create}
-      submitLabel="Create connection"
+      submitLabel={t('connections.create')}
     >
       <div className="form-grid">
         <TextField
-          label="Name"
+          label={t('connections.name')}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldMessage(errors, create.error, 'name')}
         />
-        <SelectField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value as Provider)}>
+        <SelectField
+          label={t('connections.providerLabel')}
+          value={provider}
+          onChange={(event) => setProvider(event.target.value as Provider)}
+        >
           {Object.entries(providerLabels).map(([value, label]) => (
             <option key={value} value={value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </SelectField>
         <TextField
-          label="Base URL (optional)"
+          label={t('connections.baseUrlLabel')}
           value={baseUrl}
           onChange={(event) => setBaseUrl(event.target.value)}
           error={fieldMessage(errors, create.error, 'baseUrl')}
         />
         <TextField
-          label="Models (comma-separated ids)"
+          label={t('connections.modelsLabel')}
           value={models}
           onChange={(event) => setModels(event.target.value)}
           error={fieldMessage(errors, create.error, 'models')}
-          hint="The catalogue agents choose their model from, e.g. offline-demo-1."
+          hint={t('connections.modelsHint')}
         />
-        <TextField label="Key label" value={keyLabel} onChange={(event) => setKeyLabel(event.target.value)} />
         <TextField
-          label="API key"
+          label={t('connections.keyLabelLabel')}
+          value={keyLabel}
+          onChange={(event) => setKeyLabel(event.target.value)}
+        />
+        <TextField
+          label={t('connections.apiKey')}
           type="password"
           autoComplete="off"
           value={keyValue}
           onChange={(event) => setKeyValue(event.target.value)}
           error={fieldMessage(errors, create.error, 'key.value')}
-          hint="Stored encrypted; shown masked from now on."
+          hint={t('connections.apiKeyHint')}
         />
       </div>
       {provider === 'offline-demo' ? (
         <TextAreaField
-          label="Demo fallback reply"
+          label={t('connections.fallback')}
           value={fallback}
           onChange={(event) => setFallback(event.target.value)}
           rows={2}
-          hint="What the offline model answers when no rule matches."
+          hint={t('connections.fallbackHint')}
         />
       ) : null}
     </FormCard>

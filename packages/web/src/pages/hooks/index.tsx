@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { DataTable, PageShell } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { hookTriggers, useHookContents, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { NewHookForm } from './new-hook-form.js';
@@ -12,6 +13,7 @@ import { NewHookForm } from './new-hook-form.js';
 export function HooksPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
+  const t = useT();
   const hooks = useResources(spaceId, 'hook');
   const list = hooks.data?.resources ?? [];
   const { contents, error } = useHookContents(spaceId, list);
@@ -22,13 +24,14 @@ export function HooksPage() {
       .map((hook) => ({ hook, trigger, toolCalls, content: contents.get(hook.id) })),
   );
   return (
-    <PageShell title="Hooks" problem={hooks.error ?? error}>
+    <PageShell title={t('hooks.title')} problem={hooks.error ?? error}>
       <DataTable
-        caption="Hooks of this space by trigger point"
+        caption={t('hooks.caption')}
         columns={[
-          { header: 'Trigger point', cell: ({ trigger }) => <code>{trigger}</code> },
+          { key: 'trigger', header: t('hooks.trigger'), cell: ({ trigger }) => <code>{trigger}</code> },
           {
-            header: 'Hook',
+            key: 'hook',
+            header: t('hooks.hook'),
             cell: ({ hook }) => (
               <>
                 {hook.name}
@@ -36,27 +39,36 @@ export function HooksPage() {
               </>
             ),
           },
-          { header: 'Sent to', cell: ({ content }) => <code>{content?.url}</code> },
+          { key: 'url', header: t('hooks.sentTo'), cell: ({ content }) => <code>{content?.url}</code> },
           {
-            header: 'Applies to',
+            key: 'applies',
+            header: t('hooks.appliesTo'),
             cell: ({ toolCalls, content }) =>
               toolCalls
                 ? content?.matcher?.length
                   ? content.matcher.join(', ')
-                  : 'every tool call'
-                : 'not a tool trigger point',
+                  : t('hooks.everyToolCall')
+                : t('hooks.notToolTrigger'),
           },
-          { header: 'If it fails', cell: ({ content }) => (content?.failClosed ? 'deny (fail closed)' : 'skipped') },
-          { header: 'Version', cell: ({ hook }) => `v${hook.latestVersion}` },
+          {
+            key: 'fails',
+            header: t('hooks.ifFails'),
+            cell: ({ content }) => (content?.failClosed ? t('hooks.failClosed') : t('hooks.skipped')),
+          },
+          {
+            key: 'version',
+            header: t('hooks.version'),
+            cell: ({ hook }) => t('common.version', { version: hook.latestVersion }),
+          },
         ]}
         rows={hooks.isSuccess ? rows : undefined}
         rowKey={({ hook }) => hook.id}
-        empty={list.length === 0 ? 'No hook yet.' : undefined}
+        empty={list.length === 0 ? t('hooks.empty') : undefined}
       />
       {access.canEdit ? (
         <NewHookForm spaceId={spaceId} onCreated={hooks.refresh} />
       ) : (
-        <p className="field-hint">Viewers cannot change hooks.</p>
+        <p className="field-hint">{t('hooks.viewersCannot')}</p>
       )}
     </PageShell>
   );

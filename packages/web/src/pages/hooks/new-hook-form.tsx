@@ -11,6 +11,7 @@ import {
   TextField,
   useFieldChecks,
 } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { type HookTrigger, hookTriggers, isHookTrigger } from '../../resources/index.js';
 
 const toolName = /^[A-Za-z0-9_.*?-]{1,200}$/;
@@ -28,6 +29,7 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
   const [matcher, setMatcher] = useState('');
   const [timeout, setTimeoutText] = useState('10000');
   const [failClosed, setFailClosed] = useState(false);
+  const t = useT();
   const { errors, form, accept } = useFieldChecks();
   const toolTrigger = hookTriggers.find((item) => item.trigger === trigger)?.toolCalls ?? false;
   const matched = matcher
@@ -67,22 +69,24 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
     event.preventDefault();
     const timeoutMs = Number(timeout);
     const found: FieldErrors = {
-      name: name.trim() ? undefined : 'Give the hook a name.',
-      'content.trigger': trigger ? undefined : 'Choose when the hook is called.',
-      'content.url': /^https?:\/\/\S+$/.test(url) ? undefined : 'Enter a full http(s) URL.',
-      'content.matcher':
-        toolTrigger && matched.some((item) => !toolName.test(item))
-          ? 'Tool names or patterns (letters, digits, _ . - * ?), separated by commas.'
-          : undefined,
+      name: name.trim() ? undefined : t('hookForm.nameMissing'),
+      'content.trigger': trigger ? undefined : t('hookForm.triggerMissing'),
+      'content.url': /^https?:\/\/\S+$/.test(url) ? undefined : t('hookForm.urlInvalid'),
+      'content.matcher': toolTrigger && matched.some((item) => !toolName.test(item)) ? t('hookForm.matcherInvalid') : undefined,
       'content.timeoutMs':
-        Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000
-          ? undefined
-          : 'A whole number of milliseconds from 100 to 600000.',
+        Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000 ? undefined : t('hookForm.timeoutInvalid'),
     };
     if (accept(found) && isHookTrigger(trigger)) create.mutate(trigger);
   };
   return (
-    <FormCard id="new-hook" title="New hook" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create hook">
+    <FormCard
+      id="new-hook"
+      title={t('hookForm.title')}
+      formRef={form}
+      onSubmit={submit}
+      mutation={create}
+      submitLabel={t('hookForm.create')}
+    >
       <NameAndDescription
         name={name}
         onName={setName}
@@ -91,13 +95,13 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
         onDescription={setDescription}
       >
         <SelectField
-          label="Trigger point"
+          label={t('hookForm.trigger')}
           value={trigger}
-          hint={hookTriggers.find((item) => item.trigger === trigger)?.when}
+          hint={trigger ? t(`hookTrigger.${trigger}`) : undefined}
           onChange={(event) => setTrigger(event.target.value as HookTrigger | '')}
           error={fieldMessage(errors, create.error, 'content.trigger')}
         >
-          <option value="">Choose…</option>
+          <option value="">{t('hookForm.choose')}</option>
           {hookTriggers.map((item) => (
             <option key={item.trigger} value={item.trigger}>
               {item.trigger}
@@ -105,33 +109,33 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           ))}
         </SelectField>
         <TextField
-          label="URL"
+          label={t('hookForm.url')}
           value={url}
-          hint="The platform POSTs the step (and the run's identity) here as JSON and reads the decision from the answer."
+          hint={t('hookForm.urlHint')}
           onChange={(event) => setUrl(event.target.value)}
           error={fieldMessage(errors, create.error, 'content.url')}
         />
         {toolTrigger ? (
           <TextField
-            label="Applies to tools"
+            label={t('hookForm.appliesTo')}
             value={matcher}
-            hint="Tool names or patterns separated by commas, such as write_file, http_*. Empty: every tool call."
+            hint={t('hookForm.appliesToHint')}
             onChange={(event) => setMatcher(event.target.value)}
             error={fieldMessage(errors, create.error, 'content.matcher')}
           />
         ) : null}
         <TextField
-          label="Timeout (ms)"
+          label={t('hookForm.timeout')}
           inputMode="numeric"
           value={timeout}
-          hint="Platform default: 10000. A hook that does not answer in time has failed."
+          hint={t('hookForm.timeoutHint')}
           onChange={(event) => setTimeoutText(event.target.value)}
           error={fieldMessage(errors, create.error, 'content.timeoutMs')}
         />
       </NameAndDescription>
       <CheckboxField
-        label="Deny the step when the hook fails (fail closed)"
-        hint="Otherwise a failed hook is skipped and the step goes on."
+        label={t('hookForm.failClosed')}
+        hint={t('hookForm.failClosedHint')}
         checked={failClosed}
         onChange={(event) => setFailClosed(event.target.checked)}
       />

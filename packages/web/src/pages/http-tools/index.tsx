@@ -13,6 +13,7 @@ import {
   TextField,
   useFieldChecks,
 } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -24,14 +25,15 @@ export function HttpToolsPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const tools = useResources(spaceId, 'tool');
+  const t = useT();
   return (
-    <PageShell title="HTTP tools" problem={tools.error}>
+    <PageShell title={t('httpTools.title')} problem={tools.error}>
       <DataTable
-        caption="HTTP tools of this space"
-        columns={resourceColumns('Tool name')}
+        caption={t('httpTools.caption')}
+        columns={resourceColumns(t, t('httpTools.toolName'))}
         rows={tools.data?.resources}
         rowKey={(tool) => tool.id}
-        empty="No HTTP tool yet."
+        empty={t('httpTools.empty')}
       />
       {access.canEdit ? <NewToolForm spaceId={spaceId} onCreated={tools.refresh} /> : null}
     </PageShell>
@@ -45,6 +47,7 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
   const [url, setUrl] = useState('');
   const [parameters, setParameters] = useState(exampleParameters);
   const [timeout, setTimeoutText] = useState('30000');
+  const t = useT();
   const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: (parsed: Record<string, unknown>) =>
@@ -79,39 +82,45 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
     try {
       const value: unknown = JSON.parse(parameters);
       if (typeof value !== 'object' || value === null || (value as { type?: unknown }).type !== 'object')
-        parametersError = 'The parameters must be a JSON Schema with "type": "object".';
+        parametersError = t('httpTools.parametersNotObject');
       else parsed = value as Record<string, unknown>;
     } catch (error) {
-      parametersError = `Not valid JSON: ${(error as Error).message}`;
+      parametersError = t('httpTools.notJson', { error: (error as Error).message });
     }
     const found: FieldErrors = {
-      name: /^[A-Za-z0-9_-]{1,64}$/.test(name)
-        ? undefined
-        : 'Use letters, digits, _ and - (at most 64): the model calls the tool by this name.',
-      description: description.trim() ? undefined : 'Tell the model what the tool does.',
-      'content.request.url': /^https?:\/\/\S+$/.test(url) ? undefined : 'Enter a full http(s) URL.',
+      name: /^[A-Za-z0-9_-]{1,64}$/.test(name) ? undefined : t('httpTools.nameInvalid'),
+      description: description.trim() ? undefined : t('httpTools.descriptionMissing'),
+      'content.request.url': /^https?:\/\/\S+$/.test(url) ? undefined : t('httpTools.urlInvalid'),
       'content.parameters': parametersError,
-      'content.timeoutMs': Number.isInteger(Number(timeout)) && Number(timeout) >= 100 ? undefined : 'At least 100 ms.',
+      'content.timeoutMs':
+        Number.isInteger(Number(timeout)) && Number(timeout) >= 100 ? undefined : t('httpTools.timeoutTooShort'),
     };
     if (accept(found, parsed !== undefined) && parsed) create.mutate(parsed);
   };
   return (
-    <FormCard id="new-tool" title="New HTTP tool" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create tool">
+    <FormCard
+      id="new-tool"
+      title={t('httpTools.new')}
+      formRef={form}
+      onSubmit={submit}
+      mutation={create}
+      submitLabel={t('httpTools.create')}
+    >
       <div className="form-grid">
         <TextField
-          label="Tool name"
+          label={t('httpTools.toolName')}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldMessage(errors, create.error, 'name')}
         />
         <TextField
-          label="Description"
+          label={t('httpTools.description')}
           value={description}
           onChange={(event) => setDescription(event.target.value)}
           error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
         />
         <SelectField
-          label="Method"
+          label={t('httpTools.method')}
           value={method}
           onChange={(event) => setMethod(event.target.value as (typeof methods)[number])}
         >
@@ -120,13 +129,13 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
           ))}
         </SelectField>
         <TextField
-          label="URL"
+          label={t('httpTools.url')}
           value={url}
           onChange={(event) => setUrl(event.target.value)}
           error={fieldMessage(errors, create.error, 'content.request.url')}
         />
         <TextField
-          label="Timeout (ms)"
+          label={t('httpTools.timeout')}
           inputMode="numeric"
           value={timeout}
           onChange={(event) => setTimeoutText(event.target.value)}
@@ -134,7 +143,7 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
         />
       </div>
       <TextAreaField
-        label="Parameters (JSON Schema)"
+        label={t('httpTools.parameters')}
         rows={6}
         className="code"
         value={parameters}

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { useParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
@@ -15,6 +16,7 @@ import {
   TextAreaField,
   TextField,
 } from '../../components/index.js';
+import { type Translate, useT } from '../../i18n/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -25,8 +27,6 @@ type McpContent =
   | { transport: 'streamable-http'; url: string; headers?: Headers }
   | { transport: 'stdio'; command: string; args?: string[] };
 
-const headersHint = 'JSON: a value, or { "secret": "NAME" } for a space secret, e.g. {"Authorization": {"secret": "MCP_TOKEN"}}.';
-
 /** The URL and headers of a streamable-HTTP server as the form edits them, and their checks. */
 interface ServerFields {
   url: string;
@@ -34,18 +34,18 @@ interface ServerFields {
 }
 
 /** Checks the fields; answers the content to send, or the problems by field path. */
-function contentOf(fields: ServerFields): { content?: McpContent; errors: FieldErrors } {
+function contentOf(t: Translate, fields: ServerFields): { content?: McpContent; errors: FieldErrors } {
   let headers: Headers | undefined;
   let headersError: string | undefined;
   try {
     const value: unknown = JSON.parse(fields.headers.trim() || '{}');
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) headersError = 'Headers must be a JSON object.';
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) headersError = t('mcp.headersNotObject');
     else headers = value as Headers;
   } catch (error) {
-    headersError = `Not valid JSON: ${(error as Error).message}`;
+    headersError = t('mcp.notJson', { error: (error as Error).message });
   }
   const errors: FieldErrors = {
-    'content.url': /^https?:\/\/\S+$/.test(fields.url) ? undefined : 'Enter the server’s full http(s) URL, e.g. http://host/mcp.',
+    'content.url': /^https?:\/\/\S+$/.test(fields.url) ? undefined : t('mcp.urlInvalid'),
     'content.headers': headersError,
   };
   if (hasErrors(errors) || !headers) return { errors };
@@ -66,24 +66,25 @@ function ServerFieldset({
   problem: unknown;
   readOnly?: boolean;
 }) {
+  const t = useT();
   return (
     <>
       <TextField
-        label="Server URL (streamable HTTP)"
+        label={t('mcp.url')}
         value={fields.url}
         readOnly={readOnly}
         onChange={(event) => onChange({ ...fields, url: event.target.value })}
         error={fieldMessage(errors, problem, 'content.url')}
       />
       <TextAreaField
-        label="Headers"
+        label={t('mcp.headers')}
         rows={3}
         className="code"
         value={fields.headers}
         readOnly={readOnly}
         onChange={(event) => onChange({ ...fields, headers: event.target.value })}
         error={fieldMessage(errors, problem, 'content.headers')}
-        hint={headersHint}
+        hint={t('mcp.headersHint')}
       />
     </>
   );
@@ -100,15 +101,16 @@ export function McpServersPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const servers = useResources(spaceId, 'mcp-server');
+  const t = useT();
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const selected = servers.data?.resources.find((resource) => resource.id === selectedId);
   return (
-    <PageShell title="MCP servers" problem={servers.error}>
+    <PageShell title={t('mcp.title')} problem={servers.error}>
       <ResourceList
         resources={servers.data?.resources}
         selectedId={selectedId}
         onSelect={setSelectedId}
-        emptyText="No MCP server yet."
+        emptyText={t('mcp.empty')}
       />
       {selected ? (
         <ServerPanel
@@ -122,7 +124,7 @@ export function McpServersPage() {
       {access.canEdit ? (
         <NewServerForm spaceId={spaceId} onCreated={servers.refresh} />
       ) : (
-        <p className="field-hint">Viewers cannot change MCP servers.</p>
+        <p className="field-hint">{t('mcp.viewersCannot')}</p>
       )}
     </PageShell>
   );
@@ -145,6 +147,7 @@ function ServerPanel({
   const [edited, setEdited] = useState<ServerFields | undefined>();
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
+  const t = useT();
   const save = useMutation({
     mutationFn: (next: McpContent) =>
       unwrap(
@@ -164,48 +167,48 @@ function ServerPanel({
         }),
       ),
   });
-  if (latest.isPending && server.latestVersion > 0) return <p>Loading {server.name}…</p>;
+  if (latest.isPending && server.latestVersion > 0) return <p>{t('mcp.loading', { name: server.name })}</p>;
   const stored: ServerFields | undefined =
     content?.transport === 'streamable-http' ? { url: content.url, headers: JSON.stringify(content.headers ?? {}) } : undefined;
   const fields = edited ?? stored;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!fields) return;
-    const checked = contentOf(fields);
+    const checked = contentOf(t, fields);
     setErrors(checked.errors);
     if (!checked.content) return focusFirstInvalid(form.current);
     save.mutate(checked.content);
   };
   return (
     <section className="card" aria-labelledby="mcp-server-version">
-      <h2 id="mcp-server-version">
-        {server.name} (version {server.latestVersion})
-      </h2>
+      <h2 id="mcp-server-version">{t('mcp.versionTitle', { name: server.name, version: server.latestVersion })}</h2>
       <form ref={form} onSubmit={submit} noValidate>
         {fields ? (
           <ServerFieldset fields={fields} onChange={setEdited} errors={errors} problem={save.error} readOnly={!canEdit} />
         ) : content?.transport === 'stdio' ? (
           <p>
-            A stdio server: <code>{[content.command, ...(content.args ?? [])].join(' ')}</code> (instance administrators change it
-            through the API).
+            <FormattedMessage
+              id="mcp.stdio"
+              values={{ command: () => <code>{[content.command, ...(content.args ?? [])].join(' ')}</code> }}
+            />
           </p>
         ) : null}
         <ProblemAlert problem={latest.error ?? save.error} />
-        {save.isSuccess ? <Notice>Saved as version {save.data.version.version}.</Notice> : null}
+        {save.isSuccess ? <Notice>{t('mcp.savedAs', { version: save.data.version.version })}</Notice> : null}
         <div className="button-row">
           {canEdit && fields ? (
             <button type="submit" className="button-primary" disabled={save.isPending || edited === undefined}>
-              Save as a new version
+              {t('mcp.saveVersion')}
             </button>
           ) : null}
           {canEdit ? (
             <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
-              {test.isPending ? 'Testing…' : 'Test: list tools'}
+              {test.isPending ? t('mcp.testing') : t('mcp.test')}
             </button>
           ) : null}
         </div>
       </form>
-      <ProblemAlert problem={test.error} title="The test call failed." />
+      <ProblemAlert problem={test.error} title={t('mcp.testFailed')} />
       {test.data ? <ToolList result={test.data} /> : null}
     </section>
   );
@@ -213,18 +216,17 @@ function ServerPanel({
 
 /** The tools a test call found: what workflows name (`tool`) and what an agent's model sees. */
 function ToolList({ result }: { result: Schema<'ResourceTestResult'> }) {
+  const t = useT();
   return (
     <DataTable
       caption={
-        <>
-          {result.tools.length} tool{result.tools.length === 1 ? '' : 's'} of <code>{result.server}</code>
-        </>
+        <FormattedMessage id="mcp.toolsOf" values={{ count: result.tools.length, server: () => <code>{result.server}</code> }} />
       }
       showCaption
       columns={[
-        { header: 'Tool', cell: (tool) => <code>{tool.name}</code> },
-        { header: 'Agents’ model sees', cell: (tool) => <code>{tool.modelName}</code> },
-        { header: 'Description', cell: (tool) => tool.description },
+        { key: 'tool', header: t('mcp.tool'), cell: (tool) => <code>{tool.name}</code> },
+        { key: 'model', header: t('mcp.modelSees'), cell: (tool) => <code>{tool.modelName}</code> },
+        { key: 'description', header: t('mcp.description'), cell: (tool) => tool.description },
       ]}
       rows={result.tools}
       rowKey={(tool) => tool.name}
@@ -238,6 +240,7 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [fields, setFields] = useState<ServerFields>({ url: '', headers: '{}' });
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
+  const t = useT();
   const create = useMutation({
     mutationFn: (content: McpContent) =>
       unwrap(
@@ -255,8 +258,8 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = contentOf(fields);
-    const found: FieldErrors = { ...checked.errors, name: name.trim() ? undefined : 'Give the server a name.' };
+    const checked = contentOf(t, fields);
+    const found: FieldErrors = { ...checked.errors, name: name.trim() ? undefined : t('mcp.nameMissing') };
     setErrors(found);
     if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
     create.mutate(checked.content);
@@ -264,21 +267,21 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   return (
     <FormCard
       id="new-mcp-server"
-      title="New MCP server"
+      title={t('mcp.new')}
       formRef={form}
       onSubmit={submit}
       mutation={create}
-      submitLabel="Create MCP server"
+      submitLabel={t('mcp.create')}
     >
       <div className="form-grid">
         <TextField
-          label="Name"
+          label={t('mcp.name')}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldMessage(errors, create.error, 'name')}
-          hint="Agents’ models see its tools as <name>__<tool>."
+          hint={t('mcp.nameHint')}
         />
-        <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <TextField label={t('mcp.description')} value={description} onChange={(event) => setDescription(event.target.value)} />
       </div>
       <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
     </FormCard>

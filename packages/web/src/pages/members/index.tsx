@@ -12,6 +12,7 @@ import {
   TextField,
   useFieldChecks,
 } from '../../components/index.js';
+import { useRoleName, useT } from '../../i18n/index.js';
 import { type SpaceRole, useSpaceAccess } from '../../session/index.js';
 
 const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];
@@ -21,6 +22,8 @@ export function MembersPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
+  const t = useT();
+  const roleName = useRoleName();
   const members = useQuery({
     queryKey: queryKeys.members(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/members', { params: { path: { spaceId } } })),
@@ -53,42 +56,46 @@ export function MembersPage() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { email: email.includes('@') ? undefined : 'Enter the email of an existing user.' };
+    const found = { email: email.includes('@') ? undefined : t('members.emailMissing') };
     if (!accept(found)) return;
     add.mutate();
   };
 
   return (
-    <PageShell title="Members" problem={members.error}>
+    <PageShell title={t('members.title')} problem={members.error}>
       <ProblemAlert problem={change.error ?? remove.error} />
       <DataTable
-        caption="Members of this space"
+        caption={t('members.caption')}
         columns={[
-          { header: 'Email', cell: (member) => member.email },
-          { header: 'Name', cell: (member) => member.displayName },
+          { key: 'email', header: t('members.email'), cell: (member) => member.email },
+          { key: 'name', header: t('members.name'), cell: (member) => member.displayName },
           {
-            header: 'Role',
+            key: 'role',
+            header: t('members.role'),
             cell: (member) =>
               access.canAdminister ? (
                 <select
-                  aria-label={`Role of ${member.email}`}
+                  aria-label={t('members.roleOf', { email: member.email })}
                   value={member.role}
                   onChange={(event) => change.mutate({ userId: member.userId, role: event.target.value as SpaceRole })}
                 >
                   {roles.map((item) => (
-                    <option key={item}>{item}</option>
+                    <option key={item} value={item}>
+                      {roleName(item)}
+                    </option>
                   ))}
                 </select>
               ) : (
-                member.role
+                roleName(member.role)
               ),
           },
           {
-            header: 'Actions',
+            key: 'actions',
+            header: t('members.actions'),
             cell: (member) =>
               access.canAdminister ? (
                 <button type="button" className="button-danger" onClick={() => remove.mutate(member.userId)}>
-                  Remove <span className="visually-hidden">{member.email}</span>
+                  {t('members.remove')} <span className="visually-hidden">{member.email}</span>
                 </button>
               ) : null,
           },
@@ -99,28 +106,30 @@ export function MembersPage() {
       {access.canAdminister ? (
         <FormCard
           id="add-member"
-          title="Add a member"
+          title={t('members.add')}
           formRef={form}
           onSubmit={submit}
           mutation={add}
-          submitLabel="Add member"
+          submitLabel={t('members.addSubmit')}
           inline
         >
           <TextField
-            label="Email"
+            label={t('members.email')}
             type="email"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             error={fieldMessage(errors, add.error, 'email')}
           />
-          <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
+          <SelectField label={t('members.role')} value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
             {roles.map((item) => (
-              <option key={item}>{item}</option>
+              <option key={item} value={item}>
+                {roleName(item)}
+              </option>
             ))}
           </SelectField>
         </FormCard>
       ) : (
-        <p className="field-hint">Only admins and owners manage members.</p>
+        <p className="field-hint">{t('members.adminsOnly')}</p>
       )}
     </PageShell>
   );

@@ -13,6 +13,7 @@ import {
   TextAreaField,
   useFieldChecks,
 } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -23,16 +24,17 @@ import { useSpaceAccess } from '../../session/index.js';
 export function PromptsPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
+  const t = useT();
   const prompts = useResources(spaceId, 'prompt');
   const [selectedId, setSelectedId] = useState<string | undefined>();
   const selected = prompts.data?.resources.find((resource) => resource.id === selectedId);
   return (
-    <PageShell title="Prompts" problem={prompts.error}>
+    <PageShell title={t('prompts.title')} problem={prompts.error}>
       <ResourceList
         resources={prompts.data?.resources}
         selectedId={selectedId}
         onSelect={setSelectedId}
-        emptyText="No prompt yet."
+        emptyText={t('prompts.empty')}
       />
       {selected ? (
         <PromptVersionForm
@@ -46,7 +48,7 @@ export function PromptsPage() {
       {access.canEdit ? (
         <NewPromptForm spaceId={spaceId} onCreated={prompts.refresh} />
       ) : (
-        <p className="field-hint">Viewers cannot change prompts.</p>
+        <p className="field-hint">{t('prompts.viewersCannot')}</p>
       )}
     </PageShell>
   );
@@ -64,6 +66,7 @@ function PromptVersionForm({
   onSaved: () => void;
 }) {
   const latest = useLatestVersion(spaceId, prompt);
+  const t = useT();
   const current = (latest.data?.version.content as { text?: string } | undefined)?.text;
   const [text, setText] = useState<string | undefined>();
   const save = useMutation({
@@ -80,15 +83,13 @@ function PromptVersionForm({
     event.preventDefault();
     save.mutate();
   };
-  if (latest.isPending) return <p>Loading {prompt.name}…</p>;
+  if (latest.isPending) return <p>{t('prompts.loading', { name: prompt.name })}</p>;
   return (
     <section className="card" aria-labelledby="prompt-version">
-      <h2 id="prompt-version">
-        {prompt.name} (version {prompt.latestVersion})
-      </h2>
+      <h2 id="prompt-version">{t('prompts.versionTitle', { name: prompt.name, version: prompt.latestVersion })}</h2>
       <form onSubmit={submit} noValidate>
         <TextAreaField
-          label="Prompt text"
+          label={t('prompts.text')}
           rows={6}
           value={text ?? current ?? ''}
           readOnly={!canEdit}
@@ -96,10 +97,10 @@ function PromptVersionForm({
           error={fieldMessage({}, save.error, 'content.text')}
         />
         <ProblemAlert problem={latest.error ?? save.error} />
-        {save.isSuccess ? <Notice>Saved as version {save.data.version.version}.</Notice> : null}
+        {save.isSuccess ? <Notice>{t('prompts.savedAs', { version: save.data.version.version })}</Notice> : null}
         {canEdit ? (
           <button type="submit" className="button-primary" disabled={save.isPending || text === undefined}>
-            Save as a new version
+            {t('prompts.saveVersion')}
           </button>
         ) : null}
       </form>
@@ -111,6 +112,7 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [text, setText] = useState('');
+  const t = useT();
   const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
@@ -130,14 +132,21 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: FieldErrors = {
-      name: name.trim() ? undefined : 'Give the prompt a name.',
-      'content.text': text.trim() ? undefined : 'Write the prompt text.',
+      name: name.trim() ? undefined : t('prompts.nameMissing'),
+      'content.text': text.trim() ? undefined : t('prompts.textMissing'),
     };
     if (!accept(found)) return;
     create.mutate();
   };
   return (
-    <FormCard id="new-prompt" title="New prompt" formRef={form} onSubmit={submit} mutation={create} submitLabel="Create prompt">
+    <FormCard
+      id="new-prompt"
+      title={t('prompts.new')}
+      formRef={form}
+      onSubmit={submit}
+      mutation={create}
+      submitLabel={t('prompts.create')}
+    >
       <NameAndDescription
         name={name}
         onName={setName}
@@ -146,12 +155,12 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
         onDescription={setDescription}
       />
       <TextAreaField
-        label="Text"
+        label={t('prompts.newText')}
         rows={5}
         value={text}
         onChange={(event) => setText(event.target.value)}
         error={fieldMessage(errors, create.error, 'content.text')}
-        hint="Use {{name}} for prompt variables."
+        hint={t('prompts.variablesHint')}
       />
     </FormCard>
   );

@@ -2,32 +2,35 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
 import { queries } from '../../api/index.js';
 import { DataTable, PageShell } from '../../components/index.js';
+import { useFormatDateTime, useT } from '../../i18n/index.js';
 
 /** The immutable releases of an agent or a workflow, newest first (P-6). */
 export function ReleasesPage() {
   const { appId = '' } = useParams();
+  const t = useT();
+  const formatDateTime = useFormatDateTime();
   // The editor this page belongs to: the agent or workflow editor at the path without `/releases`.
   const editorPath = useLocation().pathname.replace(/\/releases\/?$/, '');
   const app = useQuery(queries.app(appId));
   const releases = useQuery(queries.releases(appId));
   return (
     <PageShell
-      title={`Releases${app.data ? ` of ${app.data.app.name}` : ''}`}
-      actions={<Link to={editorPath}>Back to the editor</Link>}
+      title={app.data ? t('releases.titleOf', { name: app.data.app.name }) : t('releases.title')}
+      actions={<Link to={editorPath}>{t('releases.back')}</Link>}
       problem={app.error ?? releases.error}
     >
       <DataTable
-        caption="Releases, newest first"
+        caption={t('releases.caption')}
         columns={[
-          { header: 'Version', cell: (release) => `v${release.version}` },
-          { header: 'Published', cell: (release) => new Date(release.publishedAt).toLocaleString() },
-          { header: 'By', cell: (release) => release.publishedBy },
-          { header: 'Notes', cell: (release) => release.notes || '—' },
-          { header: 'Content hash', cell: (release) => <code>{release.contentHash.slice(0, 12)}</code> },
+          { key: 'version', header: t('releases.version'), cell: (release) => t('common.version', { version: release.version }) },
+          { key: 'published', header: t('releases.published'), cell: (release) => formatDateTime(release.publishedAt) },
+          { key: 'by', header: t('releases.by'), cell: (release) => release.publishedBy },
+          { key: 'notes', header: t('releases.notes'), cell: (release) => release.notes || '—' },
+          { key: 'hash', header: t('releases.hash'), cell: (release) => <code>{release.contentHash.slice(0, 12)}</code> },
         ]}
         rows={releases.data?.releases}
         rowKey={(release) => release.id}
-        empty="Nothing published yet."
+        empty={t('releases.empty')}
       />
     </PageShell>
   );

@@ -2,15 +2,16 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/index.js';
 import { CheckboxField, DataTable, PageShell, SelectField } from '../../components/index.js';
+import { type MessageId, useFormatDateTime, useT } from '../../i18n/index.js';
 import { endingInWords, fetchRunLog, RunStatusBadge, useApp } from '../../runs/index.js';
 
-const statusFilters = [
-  { value: '', label: 'All runs' },
-  { value: 'pending', label: 'Queued' },
-  { value: 'running', label: 'Running' },
-  { value: 'succeeded', label: 'Succeeded' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'stopped', label: 'Stopped' },
+const statusFilters: readonly { value: string; label: MessageId }[] = [
+  { value: '', label: 'runLog.filter.all' },
+  { value: 'pending', label: 'runLog.filter.pending' },
+  { value: 'running', label: 'runLog.filter.running' },
+  { value: 'succeeded', label: 'runLog.filter.succeeded' },
+  { value: 'failed', label: 'runLog.filter.failed' },
+  { value: 'stopped', label: 'runLog.filter.stopped' },
 ];
 
 /**
@@ -21,6 +22,8 @@ const statusFilters = [
 export function RunLogPage() {
   const { spaceId = '', appId = '' } = useParams();
   const [search, setSearch] = useSearchParams();
+  const t = useT();
+  const formatDateTime = useFormatDateTime();
   const status = search.get('status') ?? '';
   const withDebugRuns = search.get('debug') === 'include';
   const setFilter = (name: 'status' | 'debug', value: string) => {
@@ -41,60 +44,69 @@ export function RunLogPage() {
   const base = `/spaces/${spaceId}/agents/${appId}`;
   return (
     <PageShell
-      title={`Run log${app.data ? ` of ${app.data.app.name}` : ''}`}
+      title={app.data ? t('runLog.titleOf', { name: app.data.app.name }) : t('runLog.title')}
       actions={
         <>
-          <Link to={`${base}/chat`}>Chat</Link>
-          <Link to={`${base}/sessions`}>Sessions</Link>
+          <Link to={`${base}/chat`}>{t('runLog.chat')}</Link>
+          <Link to={`${base}/sessions`}>{t('chat.sessions')}</Link>
         </>
       }
       problem={app.error ?? log.error}
-      problemTitle="The run log could not be read."
+      problemTitle={t('runLog.readFailed')}
     >
       <div className="toolbar">
-        <SelectField label="Status" value={status} onChange={(event) => setFilter('status', event.target.value)}>
+        <SelectField label={t('runLog.status')} value={status} onChange={(event) => setFilter('status', event.target.value)}>
           {statusFilters.map((filter) => (
             <option key={filter.value} value={filter.value}>
-              {filter.label}
+              {t(filter.label)}
             </option>
           ))}
         </SelectField>
         <CheckboxField
-          label="Show debug runs of the draft"
+          label={t('runLog.showDebug')}
           checked={withDebugRuns}
           onChange={(event) => setFilter('debug', event.target.checked ? 'include' : '')}
         />
       </div>
       <DataTable
-        caption="Runs, newest first"
+        caption={t('runLog.caption')}
         columns={[
           {
-            header: 'Run',
+            key: 'run',
+            header: t('runLog.run'),
             cell: (run) => (
               <>
                 <Link to={`${base}/runs/${run.id}`}>{run.id}</Link>
                 {run.debug ? (
                   <>
                     {' '}
-                    <span className="badge badge-muted">debug run of the draft</span>
+                    <span className="badge badge-muted">{t('runLog.debugRun')}</span>
                   </>
                 ) : null}
               </>
             ),
           },
-          { header: 'Status', cell: (run) => <RunStatusBadge status={run.status} /> },
-          { header: 'How it ended', cell: (run) => endingInWords(run.status, run.reason) ?? 'not yet' },
-          { header: 'Loops', cell: (run) => run.loops },
-          { header: 'Session', cell: (run) => <Link to={`${base}/sessions/${run.sessionId}`}>{run.sessionId}</Link> },
-          { header: 'Started', cell: (run) => new Date(run.createdAt).toLocaleString() },
+          { key: 'status', header: t('runLog.status'), cell: (run) => <RunStatusBadge status={run.status} /> },
+          {
+            key: 'ending',
+            header: t('runLog.howEnded'),
+            cell: (run) => endingInWords(t, run.status, run.reason) ?? t('common.notYet'),
+          },
+          { key: 'loops', header: t('runLog.loops'), cell: (run) => run.loops },
+          {
+            key: 'session',
+            header: t('runLog.session'),
+            cell: (run) => <Link to={`${base}/sessions/${run.sessionId}`}>{run.sessionId}</Link>,
+          },
+          { key: 'started', header: t('runLog.started'), cell: (run) => formatDateTime(run.createdAt) },
         ]}
         rows={log.isSuccess ? runs : undefined}
         rowKey={(run) => run.id}
-        empty={status ? 'No run with this status.' : 'No run yet.'}
+        empty={status ? t('runLog.emptyFiltered') : t('runLog.empty')}
       />
       {log.hasNextPage ? (
         <button type="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-          Older runs
+          {t('runLog.older')}
         </button>
       ) : null}
     </PageShell>

@@ -1,12 +1,13 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { type Translate, useFormatDateTime, useT } from '../../i18n/index.js';
 import { endingInWords, inputText, isTerminal, PartialOutput, RunStatusBadge, useRun, useRunView } from '../../runs/index.js';
 import { ApprovalsAndDecisions, CompressionsTable, HookChangesTable, OperationsTable, SupplementsList } from './detail-tables.js';
 import { LoopsByRole, TaskTree } from './task-tree.js';
 
-function tokens(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): string {
+function tokens(t: Translate, usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): string {
   if (!usage) return '—';
-  return `${usage.inputTokens ?? 0} in, ${usage.outputTokens ?? 0} out`;
+  return t('runView.tokens', { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0 });
 }
 
 /**
@@ -18,6 +19,8 @@ function tokens(usage: { inputTokens?: number; outputTokens?: number; totalToken
 export function RunViewPage() {
   const { spaceId = '', appId = '', runId = '' } = useParams();
   const view = useRunView(runId);
+  const t = useT();
+  const formatDateTime = useFormatDateTime();
   const run = useRun(runId);
   const data = view.data;
   const status = run.data?.status ?? data?.status ?? '';
@@ -25,50 +28,52 @@ export function RunViewPage() {
   const base = `/spaces/${spaceId}/agents/${appId}`;
   return (
     <>
-      <PageHeader title={`Run ${runId}`}>
+      <PageHeader title={t('runView.title', { id: runId })}>
         {status ? <RunStatusBadge status={status} /> : null}
-        <Link to={`${base}/runs`}>Run log</Link>
-        {data ? <Link to={`${base}/sessions/${data.sessionId}`}>Session</Link> : null}
+        <Link to={`${base}/runs`}>{t('chat.runLog')}</Link>
+        {data ? <Link to={`${base}/sessions/${data.sessionId}`}>{t('runLog.session')}</Link> : null}
       </PageHeader>
-      <ProblemAlert problem={view.error ?? run.error} title="The run could not be read." />
+      <ProblemAlert problem={view.error ?? run.error} title={t('runView.readFailed')} />
       {data ? (
         <>
           <section className="card" aria-labelledby="run-summary">
-            <h2 id="run-summary">Summary</h2>
+            <h2 id="run-summary">{t('runView.summary')}</h2>
             <p className="ending">
-              {over
-                ? endingInWords(status, data.reason ?? data.result?.reason, run.data?.stopCause)
-                : 'Still going: this view refreshes every second.'}
+              {over ? endingInWords(t, status, data.reason ?? data.result?.reason, run.data?.stopCause) : t('runView.stillGoing')}
             </p>
             <dl className="facts">
-              <dt>Agent</dt>
+              <dt>{t('runView.agent')}</dt>
               <dd>
-                {data.name} ({data.agent?.mode === 'plan-executor' ? 'Plan–Executor' : 'ReAct'})
+                {t('runView.agentValue', {
+                  name: data.name,
+                  mode: data.agent?.mode === 'plan-executor' ? 'planExecutor' : 'react',
+                })}
               </dd>
-              <dt>Loops</dt>
+              <dt>{t('runView.loops')}</dt>
               <dd>
-                {data.loops} in total{data.agent ? ` (budget ${data.agent.maxLoops})` : ''}
+                {t('runView.loopsValue', { loops: data.loops })}
+                {data.agent ? t('runView.budget', { budget: data.agent.maxLoops }) : ''}
               </dd>
-              <dt>Usage</dt>
-              <dd>{tokens(data.usage)}</dd>
-              <dt>Started</dt>
-              <dd>{new Date(data.createdAt).toLocaleString()}</dd>
-              <dt>Input</dt>
+              <dt>{t('runView.usage')}</dt>
+              <dd>{tokens(t, data.usage)}</dd>
+              <dt>{t('runView.started')}</dt>
+              <dd>{formatDateTime(data.createdAt)}</dd>
+              <dt>{t('runView.input')}</dt>
               <dd className="pre-wrap">{inputText(data.input)}</dd>
             </dl>
-            <h3>Output</h3>
+            <h3>{t('runView.output')}</h3>
             {status === 'succeeded' ? <p className="pre-wrap">{data.result?.output}</p> : null}
             {over && status !== 'succeeded' ? <PartialOutput view={data} /> : null}
             {!over ? (
               <p>
-                <span className="badge badge-warn">Unfinished</span> no answer yet.
+                <span className="badge badge-warn">{t('turn.unfinished')}</span> {t('runView.noAnswerYet')}
               </p>
             ) : null}
           </section>
           {data.agent ? (
             <>
               <section className="card" aria-labelledby="run-tasks">
-                <h2 id="run-tasks">Tasks and loops</h2>
+                <h2 id="run-tasks">{t('runView.tasks')}</h2>
                 <LoopsByRole tasks={data.agent.tasks} total={data.loops} />
                 <TaskTree tasks={data.agent.tasks} />
               </section>
@@ -79,7 +84,7 @@ export function RunViewPage() {
               <HookChangesTable changes={data.agent.hookChanges} />
             </>
           ) : (
-            <p className="alert alert-info">The run has not started yet: no task, loop or call to show.</p>
+            <p className="alert alert-info">{t('runView.notStarted')}</p>
           )}
         </>
       ) : null}

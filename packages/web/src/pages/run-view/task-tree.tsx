@@ -1,31 +1,31 @@
 import { DataTable } from '../../components/index.js';
-import type { TaskView } from '../../runs/index.js';
+import { isMessageId, type Translate, useT } from '../../i18n/index.js';
+import { statusLabel, type TaskView } from '../../runs/index.js';
 
-const phaseWords: Record<string, string> = {
-  ready: 'ready',
-  'calling-model': 'calling the model',
-  'in-batch': 'running tool calls',
-  answered: 'answered',
-  finished: 'finished',
-};
+/** A task's phase in words (`phase.<phase>`); an unknown phase as the SDK names it. */
+function phaseWords(t: Translate, phase: string): string {
+  const id = `phase.${phase}`;
+  return isMessageId(id) ? t(id) : phase;
+}
 
 /** Loops per role (each task's loops, summed by role) and the run's total (X-8). */
 export function LoopsByRole({ tasks, total }: { tasks: TaskView[]; total: number }) {
   const byRole = new Map<string, number>();
   for (const task of tasks) byRole.set(task.role, (byRole.get(task.role) ?? 0) + task.loop);
+  const t = useT();
   return (
     <DataTable
-      caption="Loops per role"
+      caption={t('tasks.loopsPerRole')}
       showCaption
       columns={[
-        { header: 'Role', cell: ([role]) => role },
-        { header: 'Loops', cell: ([, loops]) => loops },
+        { key: 'role', header: t('tasks.role'), cell: ([role]) => role },
+        { key: 'loops', header: t('tasks.loops'), cell: ([, loops]) => loops },
       ]}
       rows={[...byRole]}
       rowKey={([role]) => role}
       footer={
         <tr>
-          <th scope="row">Total (charged to the run)</th>
+          <th scope="row">{t('tasks.total')}</th>
           <td>{total}</td>
         </tr>
       }
@@ -35,13 +35,14 @@ export function LoopsByRole({ tasks, total }: { tasks: TaskView[]; total: number
 
 function TaskNode({ task, tasks }: { task: TaskView; tasks: TaskView[] }) {
   const children = tasks.filter((candidate) => candidate.parentTaskId === task.taskId);
+  const t = useT();
   return (
     <li>
-      <strong>{task.role}</strong> <code>{task.taskId}</code> — {task.loop} loop{task.loop === 1 ? '' : 's'},{' '}
-      {phaseWords[task.phase] ?? task.phase}
+      <strong>{task.role}</strong> <code>{task.taskId}</code> — {t('tasks.loopCount', { count: task.loop })},{' '}
+      {phaseWords(t, task.phase)}
       {task.outcome ? (
         <>
-          , {task.outcome.status}
+          , {statusLabel(t, task.outcome.status)}
           {task.outcome.failure?.message ? `: ${task.outcome.failure.message}` : ''}
         </>
       ) : null}
@@ -59,9 +60,10 @@ function TaskNode({ task, tasks }: { task: TaskView; tasks: TaskView[] }) {
 /** The task tree: the entry task (the planner in Plan–Executor) with its executor tasks under it. */
 export function TaskTree({ tasks }: { tasks: TaskView[] }) {
   const roots = tasks.filter((task) => !task.parentTaskId || !tasks.some((parent) => parent.taskId === task.parentTaskId));
+  const t = useT();
   return (
     <>
-      <h3>Task tree</h3>
+      <h3>{t('tasks.tree')}</h3>
       <ul className="task-tree">
         {roots.map((task) => (
           <TaskNode key={task.taskId} task={task} tasks={tasks} />

@@ -1,12 +1,13 @@
 import { Link } from 'react-router';
 import type { Schema } from '../../api/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
 import { endingInWords, RunStatusBadge } from '../../runs/index.js';
 
-const supplementWords = {
-  pending: 'received, not yet read by the agent',
-  consumed: 'consumed by this run',
-  'carried-over': 'carried over to the next question',
-} as const;
+const supplementWords: Record<'pending' | 'consumed' | 'carried-over', MessageId> = {
+  pending: 'turn.supplement.accepted',
+  consumed: 'turn.supplement.consumed',
+  'carried-over': 'turn.supplement.carriedOver',
+};
 
 /**
  * One question of a session's raw record (`GET /sessions/:id/history`): its input, the
@@ -16,44 +17,45 @@ const supplementWords = {
  */
 export function HistoryTurn({ run, runLink }: { run: Schema<'HistoryRun'>; runLink: string }) {
   const outcome = run.outcome;
+  const t = useT();
   return (
-    <article className="turn" aria-label={`Question: ${(run.input ?? '').slice(0, 80)}`}>
+    <article className="turn" aria-label={t('turn.question', { text: (run.input ?? '').slice(0, 80) })}>
       <div className="turn-question">
-        <p className="turn-who">You asked</p>
+        <p className="turn-who">{t('turn.youAsked')}</p>
         <p className="pre-wrap">{run.input ?? '—'}</p>
       </div>
       {run.carriedIn.length + run.supplements.length > 0 ? (
-        <ul className="turn-supplements" aria-label="Supplements">
+        <ul className="turn-supplements" aria-label={t('turn.supplements')}>
           {run.carriedIn.map((supplement) => (
             <li key={supplement.supplementId}>
-              <span className="badge badge-muted">supplement</span> <span className="pre-wrap">{supplement.text}</span>{' '}
-              <em className="supplement-status">— carried over from an earlier question</em>
+              <span className="badge badge-muted">{t('turn.supplement')}</span>{' '}
+              <span className="pre-wrap">{supplement.text}</span> <em className="supplement-status">{t('session.carriedIn')}</em>
             </li>
           ))}
           {run.supplements.map((supplement) => (
             <li key={supplement.supplementId}>
-              <span className="badge badge-muted">supplement</span> <span className="pre-wrap">{supplement.text}</span>{' '}
-              <em className="supplement-status">— {supplementWords[supplement.status]}</em>
+              <span className="badge badge-muted">{t('turn.supplement')}</span>{' '}
+              <span className="pre-wrap">{supplement.text}</span>{' '}
+              <em className="supplement-status">— {t(supplementWords[supplement.status])}</em>
             </li>
           ))}
         </ul>
       ) : null}
       <div className="turn-answer">
         <p className="turn-who">
-          Agent <RunStatusBadge status={run.status} />{' '}
+          {t('turn.agent')} <RunStatusBadge status={run.status} />{' '}
           {run.unfinished || (outcome && outcome.status !== 'succeeded') ? (
-            <span className="badge badge-warn">Unfinished</span>
+            <span className="badge badge-warn">{t('turn.unfinished')}</span>
           ) : null}{' '}
-          <Link to={runLink}>Run view</Link>
+          <Link to={runLink}>{t('turn.runView')}</Link>
         </p>
         {outcome?.status === 'succeeded' ? <p className="pre-wrap">{outcome.output ?? ''}</p> : null}
         {outcome && outcome.status !== 'succeeded' ? (
           <p>
-            <span className="ending">{endingInWords(outcome.status, outcome.reason)}</span> No final answer; what it had produced
-            is in the run view, marked unfinished.
+            <span className="ending">{endingInWords(t, outcome.status, outcome.reason)}</span> {t('session.noFinalAnswer')}
           </p>
         ) : null}
-        {!outcome ? <p>Still {run.status === 'queued' ? 'queued' : 'running'}.</p> : null}
+        {!outcome ? <p>{t('session.still', { status: run.status })}</p> : null}
       </div>
     </article>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { useApp } from '../../runs/index.js';
 import { HistoryTurn } from './history-turn.js';
 
@@ -13,6 +14,7 @@ import { HistoryTurn } from './history-turn.js';
 export function SessionPage() {
   const { spaceId = '', appId = '', sessionId = '' } = useParams();
   const app = useApp(appId);
+  const t = useT();
   const history = useQuery({
     queryKey: queryKeys.sessionHistory(sessionId),
     queryFn: () => unwrap(api.GET('/sessions/{sessionId}/history', { params: { path: { sessionId } } })),
@@ -24,19 +26,13 @@ export function SessionPage() {
   const unanswered = runs.filter((run) => run.outcome && run.outcome.status !== 'succeeded').length;
   return (
     <>
-      <PageHeader title={`Session ${sessionId}`}>
+      <PageHeader title={t('session.title', { id: sessionId })}>
         {app.data ? <span className="badge badge-muted">{app.data.app.name}</span> : null}
-        <Link to={`${base}/chat?session=${sessionId}`}>Continue in the chat</Link>
-        <Link to={`${base}/sessions`}>All sessions</Link>
+        <Link to={`${base}/chat?session=${sessionId}`}>{t('session.continue')}</Link>
+        <Link to={`${base}/sessions`}>{t('session.all')}</Link>
       </PageHeader>
-      <ProblemAlert problem={app.error ?? history.error} title="The session could not be read." />
-      {history.data ? (
-        <p>
-          {runs.length} question{runs.length === 1 ? '' : 's'}
-          {running > 0 ? `, ${running} still running` : ''}
-          {unanswered > 0 ? `, ${unanswered} ended without a final answer` : ''}.
-        </p>
-      ) : null}
+      <ProblemAlert problem={app.error ?? history.error} title={t('session.readFailed')} />
+      {history.data ? <p>{t('session.summary', { count: runs.length, running, unanswered })}</p> : null}
       <div className="transcript">
         {runs.map((run) => (
           <HistoryTurn key={run.runId} run={run} runLink={`${base}/runs/${run.runId}`} />

@@ -2,12 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { DataTable, PageShell } from '../../components/index.js';
+import { useFormatDateTime, useT } from '../../i18n/index.js';
 import { useApp } from '../../runs/index.js';
 
 /** An app's sessions (conversations), most recently active first (P-9). */
 export function SessionsPage() {
   const { spaceId = '', appId = '' } = useParams();
   const app = useApp(appId);
+  const t = useT();
+  const formatDateTime = useFormatDateTime();
   const sessions = useQuery({
     queryKey: queryKeys.sessions(appId),
     queryFn: () => unwrap(api.GET('/apps/{appId}/sessions', { params: { path: { appId }, query: { limit: 100 } } })),
@@ -15,35 +18,40 @@ export function SessionsPage() {
   const base = `/spaces/${spaceId}/agents/${appId}`;
   return (
     <PageShell
-      title={`Sessions${app.data ? ` of ${app.data.app.name}` : ''}`}
+      title={app.data ? t('sessions.titleOf', { name: app.data.app.name }) : t('sessions.title')}
       actions={
         <>
-          <Link to={`${base}/chat`}>New chat</Link>
-          <Link to={`${base}/runs`}>Run log</Link>
+          <Link to={`${base}/chat`}>{t('sessions.newChat')}</Link>
+          <Link to={`${base}/runs`}>{t('chat.runLog')}</Link>
         </>
       }
       problem={app.error ?? sessions.error}
-      problemTitle="The sessions could not be read."
+      problemTitle={t('sessions.readFailed')}
     >
       <DataTable
-        caption="Sessions, most recently active first"
+        caption={t('sessions.caption')}
         columns={[
-          { header: 'Session', cell: (session) => <Link to={`${base}/sessions/${session.id}`}>{session.id}</Link> },
-          { header: 'Started by', cell: (session) => session.createdBy },
-          { header: 'Started', cell: (session) => new Date(session.createdAt).toLocaleString() },
-          { header: 'Last question', cell: (session) => new Date(session.lastRunAt).toLocaleString() },
           {
-            header: 'Chat',
+            key: 'session',
+            header: t('sessions.session'),
+            cell: (session) => <Link to={`${base}/sessions/${session.id}`}>{session.id}</Link>,
+          },
+          { key: 'by', header: t('sessions.startedBy'), cell: (session) => session.createdBy },
+          { key: 'started', header: t('sessions.started'), cell: (session) => formatDateTime(session.createdAt) },
+          { key: 'last', header: t('sessions.lastQuestion'), cell: (session) => formatDateTime(session.lastRunAt) },
+          {
+            key: 'chat',
+            header: t('sessions.chat'),
             cell: (session) => (
-              <Link to={`${base}/chat?session=${session.id}`} aria-label={`Continue session ${session.id} in the chat`}>
-                Continue
+              <Link to={`${base}/chat?session=${session.id}`} aria-label={t('sessions.continueLabel', { id: session.id })}>
+                {t('sessions.continue')}
               </Link>
             ),
           },
         ]}
         rows={sessions.data?.sessions}
         rowKey={(session) => session.id}
-        empty="No session yet: ask the agent something in the chat."
+        empty={t('sessions.empty')}
       />
     </PageShell>
   );

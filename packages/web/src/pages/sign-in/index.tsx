@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, queryKeys, rememberCsrfToken, unwrap } from '../../api/index.js';
 import { type FieldErrors, fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
+import { LocaleSwitcher, useT } from '../../i18n/index.js';
 
 /** Sign-in with email and password: a cookie session plus the CSRF token later changes send. */
 export function SignInPage() {
@@ -12,6 +14,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
+  const t = useT();
   const signIn = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/login', { body: { email, password } })),
     onSuccess: async (result) => {
@@ -25,8 +28,8 @@ export function SignInPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: FieldErrors = {
-      email: email.includes('@') ? undefined : 'Enter the email address of your account.',
-      password: password ? undefined : 'Enter your password.',
+      email: email.includes('@') ? undefined : t('signIn.emailMissing'),
+      password: password ? undefined : t('signIn.passwordMissing'),
     };
     if (!accept(found)) return;
     signIn.mutate();
@@ -35,10 +38,12 @@ export function SignInPage() {
   return (
     <main id="main" className="sign-in">
       <div className="card sign-in-card">
-        <PageHeader title="Sign in to AgentLoom" />
+        <PageHeader title={t('signIn.title')}>
+          <LocaleSwitcher />
+        </PageHeader>
         <form ref={form} onSubmit={submit} noValidate>
           <TextField
-            label="Email"
+            label={t('signIn.email')}
             type="email"
             autoComplete="username"
             value={email}
@@ -46,20 +51,20 @@ export function SignInPage() {
             error={fieldMessage(errors, signIn.error, 'email')}
           />
           <TextField
-            label="Password"
+            label={t('signIn.password')}
             type="password"
             autoComplete="current-password"
             value={password}
             onChange={(event) => setPassword(event.target.value)}
             error={fieldMessage(errors, signIn.error, 'password')}
           />
-          <ProblemAlert problem={signIn.error} title="Sign-in failed." />
+          <ProblemAlert problem={signIn.error} title={t('signIn.failed')} />
           <button type="submit" className="button-primary" disabled={signIn.isPending}>
-            {signIn.isPending ? 'Signing in…' : 'Sign in'}
+            {signIn.isPending ? t('signIn.submitting') : t('signIn.submit')}
           </button>
         </form>
         <p className="field-hint">
-          On first start, <code>agentloom serve</code> prints the administrator's password once.
+          <FormattedMessage id="signIn.firstStart" values={{ code: (text) => <code>{text}</code> }} />
         </p>
       </div>
     </main>

@@ -11,6 +11,7 @@ import {
   TextField,
   useFieldChecks,
 } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { resourceColumns, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -46,6 +47,7 @@ export function SkillsPage() {
   const spaceId = useParams().spaceId ?? '';
   const access = useSpaceAccess(spaceId);
   const skills = useResources(spaceId, 'skill');
+  const t = useT();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -97,39 +99,43 @@ export function SkillsPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const found: FieldErrors = {
-      name: /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)
-        ? undefined
-        : 'Lowercase letters, digits and single hyphens, as in the SKILL.md name.',
-      files: files.length > 0 ? undefined : 'Choose a .zip, or the files of the skill folder (SKILL.md first).',
+      name: /^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) ? undefined : t('skills.nameInvalid'),
+      files: files.length > 0 ? undefined : t('skills.filesMissing'),
     };
     if (!accept(found)) return;
     upload.mutate();
   };
   const problems = packageProblems(upload.error);
   return (
-    <PageShell title="Skills" problem={skills.error}>
+    <PageShell title={t('skills.title')} problem={skills.error}>
       <DataTable
-        caption="Skills of this space"
-        columns={resourceColumns('Skill', (skill) => (skill.latestVersion > 0 ? `v${skill.latestVersion}` : 'no package'))}
+        caption={t('skills.caption')}
+        columns={resourceColumns(t, t('skills.skill'), (skill) =>
+          skill.latestVersion > 0 ? t('common.version', { version: skill.latestVersion }) : t('skills.noPackage'),
+        )}
         rows={skills.data?.resources}
         rowKey={(skill) => skill.id}
-        empty="No skill yet."
+        empty={t('skills.empty')}
       />
       {access.canEdit ? (
         <section className="card" aria-labelledby="upload-skill">
-          <h2 id="upload-skill">Upload a skill</h2>
+          <h2 id="upload-skill">{t('skills.upload')}</h2>
           <form ref={form} onSubmit={submit} noValidate>
             <div className="form-grid">
               <TextField
-                label="Skill name"
+                label={t('skills.name')}
                 value={name}
                 onChange={(event) => setName(event.target.value)}
                 error={fieldMessage(errors, upload.error, 'name')}
               />
-              <TextField label="Description" value={description} onChange={(event) => setDescription(event.target.value)} />
+              <TextField
+                label={t('skills.description')}
+                value={description}
+                onChange={(event) => setDescription(event.target.value)}
+              />
             </div>
             <div className="field">
-              <label htmlFor="skill-files">Package (.zip or the folder's files)</label>
+              <label htmlFor="skill-files">{t('skills.package')}</label>
               <input
                 id="skill-files"
                 ref={fileInput}
@@ -145,9 +151,9 @@ export function SkillsPage() {
                 </p>
               ) : null}
             </div>
-            <ProblemAlert problem={upload.error} title="The upload was refused." />
+            <ProblemAlert problem={upload.error} title={t('skills.refused')} />
             {problems.length > 0 ? (
-              <ul className="file-problems" aria-label="Problems per file">
+              <ul className="file-problems" aria-label={t('skills.problemsPerFile')}>
                 {problems.map((item) => (
                   <li key={`${item.path}:${item.message}`}>
                     <code>{item.path}</code>: {item.message}
@@ -156,7 +162,7 @@ export function SkillsPage() {
               </ul>
             ) : null}
             <button type="submit" className="button-primary" disabled={upload.isPending}>
-              Upload skill
+              {t('skills.submit')}
             </button>
           </form>
         </section>

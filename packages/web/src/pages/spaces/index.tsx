@@ -3,6 +3,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
+import { useRoleName, useT } from '../../i18n/index.js';
 import { useMe } from '../../session/index.js';
 
 /** The spaces the user belongs to, and a form to create one (the creator becomes its owner). */
@@ -12,6 +13,8 @@ export function SpacesPage() {
   const { errors, form, accept } = useFieldChecks();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const t = useT();
+  const roleName = useRoleName();
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces', { body: { name } })),
     onSuccess: async (result) => {
@@ -21,39 +24,39 @@ export function SpacesPage() {
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = { name: name.trim() ? undefined : 'Give the space a name.' };
+    const found = { name: name.trim() ? undefined : t('spaces.nameMissing') };
     if (!accept(found)) return;
     create.mutate();
   };
 
   return (
     <>
-      <PageHeader title="Spaces" />
+      <PageHeader title={t('spaces.title')} />
       <section aria-labelledby="your-spaces" className="card">
-        <h2 id="your-spaces">Your spaces</h2>
+        <h2 id="your-spaces">{t('spaces.yours')}</h2>
         {me.data?.spaces.length ? (
           <ul className="item-list">
             {me.data.spaces.map((space) => (
               <li key={space.id}>
-                <Link to={`/spaces/${space.id}/agents`}>{space.name}</Link> <span className="badge">{space.role}</span>
+                <Link to={`/spaces/${space.id}/agents`}>{space.name}</Link> <span className="badge">{roleName(space.role)}</span>
               </li>
             ))}
           </ul>
         ) : (
-          <p>You are not a member of any space yet. Create one below.</p>
+          <p>{t('spaces.none')}</p>
         )}
       </section>
       <section aria-labelledby="new-space" className="card">
-        <h2 id="new-space">New space</h2>
+        <h2 id="new-space">{t('spaces.new')}</h2>
         <form ref={form} onSubmit={submit} noValidate className="inline-form">
           <TextField
-            label="Space name"
+            label={t('spaces.name')}
             value={name}
             onChange={(event) => setName(event.target.value)}
             error={fieldMessage(errors, create.error, 'name')}
           />
           <button type="submit" className="button-primary" disabled={create.isPending}>
-            Create space
+            {t('spaces.create')}
           </button>
         </form>
         <ProblemAlert problem={create.error} />
