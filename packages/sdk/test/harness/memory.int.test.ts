@@ -11,7 +11,7 @@ import { Agent, type FactStore, InProcessFactStore, MemoryRunStore } from '../..
 import { PostgresFactStore } from '../../src/store/postgres/index.js';
 import { SqliteFactStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { runScript, waitOutOwner } from '../helpers/child-process.js';
+import { resumeAfterOwner, runScript } from '../helpers/child-process.js';
 import { describeWithPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../postgres/postgres-availability.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-memory-'));
@@ -125,14 +125,7 @@ describe('a run killed right after remember wrote its fact (N-15)', () => {
         memory: { store: facts },
         leaseMs: 1_000,
       });
-      let result: Awaited<ReturnType<ReturnType<typeof agent.run>['result']>> | undefined;
-      while (!result) {
-        try {
-          result = await agent.run({ runId, sessionId: `session-${runId}` }).result();
-        } catch (error) {
-          await waitOutOwner(error);
-        }
-      }
+      const result = await resumeAfterOwner(() => agent.run({ runId, sessionId: `session-${runId}` }).result());
       expect(result).toMatchObject({ status: 'succeeded', output: 'noted' });
       expect(await facts.recall({ agent: 'keeper', user: 'user-1' })).toEqual([
         expect.objectContaining({ text: 'likes green tea' }),

@@ -12,7 +12,7 @@ import type { Failure } from '../../src/core/failure.js';
 import { Agent, type AgentRunEvent, createAgent, MemoryRunStore, tool } from '../../src/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { runScript, waitOutOwner } from '../helpers/child-process.js';
+import { resumeAfterOwner, runScript } from '../helpers/child-process.js';
 
 const lookup = tool({ name: 'lookup', description: 'Looks up.', parameters: z.object({}), execute: () => 'found' });
 const overloaded: Failure = { kind: 'server', status: 529, message: 'overloaded' };
@@ -146,14 +146,7 @@ describe('a run killed after it moved to its fallback model (N-15)', () => {
         leaseMs: 1_000,
         execution: { retry: { enabled: false } },
       });
-      let result: Awaited<ReturnType<ReturnType<typeof agent.run>['result']>> | undefined;
-      while (!result) {
-        try {
-          result = await agent.run({ runId, sessionId: `session-${runId}` }).result();
-        } catch (error) {
-          await waitOutOwner(error);
-        }
-      }
+      const result = await resumeAfterOwner(() => agent.run({ runId, sessionId: `session-${runId}` }).result());
       expect(result).toMatchObject({ status: 'succeeded', output: 'the backup answers' });
       expect(primary.requestCount).toBe(0);
       expect(backup.requestCount).toBe(1);

@@ -138,3 +138,17 @@ export async function waitOutOwner(error: unknown): Promise<void> {
   if (!RunOwnedElsewhereError.isInstance(error)) throw error;
   await new Promise((resolve) => setTimeout(resolve, Math.max(10, error.leaseExpiresAt - Date.now() + 10)));
 }
+
+/**
+ * For tests that take a run over from a killed child: calls `resume` until it answers, waiting out
+ * the dead owner's lease each time it is still held (R-2).
+ */
+export async function resumeAfterOwner<Result>(resume: () => Promise<Result>): Promise<Result> {
+  for (;;) {
+    try {
+      return await resume();
+    } catch (error) {
+      await waitOutOwner(error);
+    }
+  }
+}
