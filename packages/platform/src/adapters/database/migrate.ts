@@ -68,8 +68,10 @@ export async function migrateToLatest(
     // Kysely's check for its own tables reads the catalogue of every schema of the database; a
     // schema another tenant drops at that moment fails the read ("schema … does not exist",
     // 3F000) although nothing is wrong with ours. Nothing was migrated then: try again.
-    if (attempt < 5 && failed === undefined && droppedElsewhere(error, schema)) {
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    // Another tenant may drop several schemas in a row (a test suite's clean-up did, in CI), so
+    // keep trying for about 15 s, with jitter so that two starting processes do not stay in step.
+    if (attempt < 20 && failed === undefined && droppedElsewhere(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * attempt) * (0.5 + Math.random())));
       continue;
     }
     throw new MigrationFailedError(failed?.migrationName, error);
