@@ -7,7 +7,10 @@ const decisions = readdirSync(fileURLToPath(new URL('../decisions', import.meta.
   .filter((file) => file.endsWith('.md'))
   .sort()
   .map((file) => ({
-    text: file.replace(/\.md$/, '').replace(/^(\d+)-/, '$1 ').replaceAll('-', ' '),
+    text: file
+      .replace(/\.md$/, '')
+      .replace(/^(\d+)-/, '$1 ')
+      .replaceAll('-', ' '),
     link: `/decisions/${file.replace(/\.md$/, '')}`,
   }));
 

@@ -39,10 +39,14 @@ try {
   const documentFile = join(output, 'openapi.json');
   writeFileSync(documentFile, `${JSON.stringify(document, null, 2)}\n`);
   const redocly = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
-  execFileSync(process.execPath, [redocly, 'build-docs', documentFile, '--output', join(output, 'index.html'), '--inlineBundle'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  execFileSync(
+    process.execPath,
+    [redocly, 'build-docs', documentFile, '--output', join(output, 'index.html'), '--inlineBundle'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   console.log(`API reference: ${Object.keys(document.paths ?? {}).length} paths into ${output}`);
 } finally {
   rmSync(dataDirectory, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** GitHub's and VitePress's heading anchors agree on these rules for the headings we write. */
-export function headingSlug(heading: string): string {
+function headingSlug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -21,7 +21,7 @@ export function headingSlug(heading: string): string {
 }
 
 /** The relative link targets of a Markdown text (outside fenced code), e.g. `docs/a.md#part`. */
-export function relativeLinks(markdown: string): string[] {
+function relativeLinks(markdown: string): string[] {
   const withoutCode = markdown.replaceAll(/^```[\s\S]*?^```/gm, '');
   return [...withoutCode.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((match) => match[1] as string)
