@@ -2,7 +2,7 @@
 /**
  * Checks the SDK as a new user gets it (issue 18): packs `@agentloom/sdk` and `@agentloom/intent`
  * with `npm pack` (which builds `dist/` through `prepack`), installs the tarballs into a scratch
- * app outside the workspace, type-checks every ```ts block of README.md under `strict`, runs the
+ * app outside the workspace, type-checks every ```ts block of README.md and the getting-started and SDK guides under `strict`, runs the
  * Quick start, and runs the packed `agentloom-intent eval` on the corpus it ships.
  * A README that drifts from the API, a package that ships without `dist/`, or an entry point that
  * needs a dev-only dependency at load time fails CI here.
@@ -20,6 +20,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The Markdown files whose ```ts blocks a newcomer copies: each must type-check against the packages. */
+const snippetFiles = ['README.md', 'docs/getting-started.md', 'docs/sdk-guide.md'];
 const keep = process.argv.includes('--keep');
 const scratch = mkdtempSync(join(tmpdir(), 'agentloom-readme-app-'));
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
@@ -87,12 +89,14 @@ try {
   console.log('== install the tarball into a scratch app (no vitest)');
   run('npm', ['install', '--no-audit', '--no-fund'], app);
 
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/^( *)```ts\n([\s\S]*?)^\1```/gm)].map((match) =>
-    match[2]
-      .split('\n')
-      .map((line) => line.slice(match[1].length))
-      .join('\n'),
+  // The README's first block is the Quick start (run below); the guides' blocks are checked too.
+  const blocks = snippetFiles.flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/^( *)```ts\n([\s\S]*?)^\1```/gm)].map((match) =>
+      match[2]
+        .split('\n')
+        .map((line) => line.slice(match[1].length))
+        .join('\n'),
+    ),
   );
   if (blocks.length === 0) throw new Error('README.md has no ```ts block');
   blocks.forEach((code, index) => {
@@ -136,7 +140,9 @@ try {
     app,
   );
   process.stdout.write(`${evaluation.split('\n').slice(0, 3).join('\n')}\n`);
-  console.log(`README check passed (${blocks.length} snippets; files in the package: ${files.length})`);
+  console.log(
+    `README check passed (${blocks.length} snippets of ${snippetFiles.join(', ')}; files in the package: ${files.length})`,
+  );
 } finally {
   if (keep) console.log(`kept ${scratch}`);
   else rmSync(scratch, { recursive: true, force: true });
