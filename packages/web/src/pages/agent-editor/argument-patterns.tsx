@@ -1,5 +1,7 @@
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { TextField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { useEditor } from './editor-context.js';
 
 type Patterns = Record<string, string>;
@@ -23,6 +25,7 @@ export function ArgumentPatterns({
   patterns: Patterns | undefined;
   onChange: (patterns: Patterns | undefined) => void;
 }) {
+  const t = useT();
   const { readOnly, issueAt } = useEditor();
   const [name, setName] = useState('');
   const [pattern, setPattern] = useState('');
@@ -32,11 +35,11 @@ export function ArgumentPatterns({
   const add = () => {
     const found = {
       name: !argumentName.test(name)
-        ? 'An argument name: letters, digits and _ (at most 64).'
+        ? t('argumentPatterns.badName')
         : name in (patterns ?? {})
-          ? `This rule already has a pattern for "${name}".`
+          ? t('argumentPatterns.repeated', { argument: name })
           : undefined,
-      pattern: pattern.length === 0 ? 'Enter a pattern, such as /tmp/* (use * to match anything).' : undefined,
+      pattern: pattern.length === 0 ? t('argumentPatterns.missingPattern') : undefined,
     };
     setErrors(found);
     if (found.name || found.pattern) return;
@@ -46,18 +49,17 @@ export function ArgumentPatterns({
   };
   return (
     <fieldset className="fieldset">
-      <legend>Rule {ruleNumber}: argument patterns</legend>
+      <legend>{t('argumentPatterns.legend', { number: ruleNumber })}</legend>
       <p className="field-hint">
-        The rule matches a call only if each argument named here, as text, matches its pattern (<code>*</code> and <code>?</code>{' '}
-        are wildcards). None: any arguments.
+        <FormattedMessage id="argumentPatterns.intro" values={{ code: (text) => <code>{text}</code> }} />
       </p>
       {entries.map(([argument, value]) => (
         <div className="form-grid" key={argument}>
           <TextField
-            label={`Rule ${ruleNumber}: pattern for argument ${argument}`}
+            label={t('argumentPatterns.pattern', { number: ruleNumber, argument })}
             readOnly={readOnly}
             value={value}
-            error={value.length === 0 ? 'Enter a pattern, or remove it.' : issueAt(`${issuePath}.${argument}`)}
+            error={value.length === 0 ? t('argumentPatterns.emptyPattern') : issueAt(`${issuePath}.${argument}`)}
             onChange={(event) => set({ ...(patterns ?? {}), [argument]: event.target.value })}
           />
           {readOnly ? null : (
@@ -67,7 +69,7 @@ export function ArgumentPatterns({
                 className="button-danger"
                 onClick={() => set(Object.fromEntries(entries.filter(([other]) => other !== argument)))}
               >
-                Remove pattern for {argument} from rule {ruleNumber}
+                {t('argumentPatterns.remove', { number: ruleNumber, argument })}
               </button>
             </div>
           )}
@@ -77,20 +79,20 @@ export function ArgumentPatterns({
       {readOnly ? null : (
         <div className="form-grid">
           <TextField
-            label={`Rule ${ruleNumber}: new argument name`}
+            label={t('argumentPatterns.newName', { number: ruleNumber })}
             value={name}
             error={errors.name}
             onChange={(event) => setName(event.target.value)}
           />
           <TextField
-            label={`Rule ${ruleNumber}: new argument pattern`}
+            label={t('argumentPatterns.newPattern', { number: ruleNumber })}
             value={pattern}
             error={errors.pattern}
             onChange={(event) => setPattern(event.target.value)}
           />
           <div className="button-row">
             <button type="button" onClick={add}>
-              Add argument pattern to rule {ruleNumber}
+              {t('argumentPatterns.add', { number: ruleNumber })}
             </button>
           </div>
         </div>

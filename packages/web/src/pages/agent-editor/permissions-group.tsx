@@ -1,6 +1,8 @@
 import { useId } from 'react';
+import { FormattedMessage } from 'react-intl';
 import type { Schema } from '../../api/index.js';
 import { SelectField, TextField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { ArgumentPatterns } from './argument-patterns.js';
 import { useEditor } from './editor-context.js';
 
@@ -8,11 +10,11 @@ type Permissions = Schema<'Permissions'>;
 type PermissionRule = Schema<'PermissionRule'>;
 type Decision = PermissionRule['decision'];
 
-const decisions: { value: Decision; label: string }[] = [
-  { value: 'allow', label: 'Allow' },
-  { value: 'ask', label: 'Ask a person first' },
-  { value: 'deny', label: 'Deny' },
-];
+const decisions = [
+  { value: 'allow', label: 'permissions.allow' },
+  { value: 'ask', label: 'permissions.ask' },
+  { value: 'deny', label: 'permissions.deny' },
+] as const satisfies readonly { value: Decision; label: string }[];
 
 /**
  * Permissions (P-4.2): deny / ask / allow rules for the agent's tool calls (executors are bound by
@@ -21,6 +23,7 @@ const decisions: { value: Decision; label: string }[] = [
  * pattern, a repeated rule) stand at the rule.
  */
 export function PermissionsGroup() {
+  const t = useT();
   const { draft, update, readOnly, issueAt, resources, builtInTools } = useEditor();
   const listId = useId();
   const permissions: Permissions = draft.permissions ?? { rules: [], default: 'allow' };
@@ -40,35 +43,36 @@ export function PermissionsGroup() {
   return (
     <>
       <p className="field-hint">
-        A rule matches calls of a tool by name (<code>*</code> and <code>?</code> are wildcards), and by argument patterns if it
-        has any. When several rules match a call, deny beats ask beats allow. <strong>Ask</strong> pauses the call until someone
-        approves or denies it on the chat page.
+        <FormattedMessage
+          id="permissions.intro"
+          values={{ code: (text) => <code>{text}</code>, strong: (text) => <strong>{text}</strong> }}
+        />
       </p>
       <datalist id={listId}>
         {toolNames.map((name) => (
           <option key={name} value={name} />
         ))}
       </datalist>
-      {permissions.rules.length === 0 ? <p>No rule yet: every tool call follows the decision below.</p> : null}
+      {permissions.rules.length === 0 ? <p>{t('permissions.none')}</p> : null}
       {permissions.rules.map((rule, index) => {
         const number = index + 1;
         const ruleProblem = issueAt(`permissions.rules.${index}`);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: rules have no id; their position is their identity while editing.
           <fieldset className="fieldset" key={index}>
-            <legend>Rule {number}</legend>
+            <legend>{t('permissions.rule', { number })}</legend>
             <div className="form-grid">
               <TextField
-                label={`Rule ${number}: tool`}
+                label={t('permissions.tool', { number })}
                 list={listId}
                 readOnly={readOnly}
                 value={rule.tool}
-                hint="A tool name or a pattern such as lookup_*."
+                hint={t('permissions.toolHint')}
                 error={issueAt(`permissions.rules.${index}.tool`)}
                 onChange={(event) => setRule(index, { tool: event.target.value })}
               />
               <SelectField
-                label={`Rule ${number}: decision`}
+                label={t('permissions.decision', { number })}
                 disabled={readOnly}
                 value={rule.decision}
                 error={issueAt(`permissions.rules.${index}.decision`)}
@@ -76,15 +80,15 @@ export function PermissionsGroup() {
               >
                 {decisions.map((decision) => (
                   <option key={decision.value} value={decision.value}>
-                    {decision.label}
+                    {t(decision.label)}
                   </option>
                 ))}
               </SelectField>
               <TextField
-                label={`Rule ${number}: reason (optional)`}
+                label={t('permissions.reason', { number })}
                 readOnly={readOnly}
                 value={rule.reason ?? ''}
-                hint="Shown to whoever is asked, and in the run view."
+                hint={t('permissions.reasonHint')}
                 error={issueAt(`permissions.rules.${index}.reason`)}
                 onChange={(event) => setRule(index, { reason: event.target.value || undefined })}
               />
@@ -113,7 +117,7 @@ export function PermissionsGroup() {
                   setPermissions((current) => ({ ...current, rules: current.rules.filter((_, at) => at !== index) }))
                 }
               >
-                Remove rule {number}
+                {t('permissions.remove', { number })}
               </button>
             )}
           </fieldset>
@@ -127,21 +131,21 @@ export function PermissionsGroup() {
               setPermissions((current) => ({ ...current, rules: [...current.rules, { tool: '', decision: 'ask' }] }))
             }
           >
-            Add rule
+            {t('permissions.add')}
           </button>
         </div>
       )}
       <SelectField
-        label="When no rule matches"
+        label={t('permissions.default')}
         disabled={readOnly}
         value={permissions.default}
-        hint="Platform default: allow."
+        hint={t('permissions.defaultHint')}
         error={issueAt('permissions.default')}
         onChange={(event) => setPermissions((current) => ({ ...current, default: event.target.value as Decision }))}
       >
         {decisions.map((decision) => (
           <option key={decision.value} value={decision.value}>
-            {decision.label}
+            {t(decision.label)}
           </option>
         ))}
       </SelectField>
