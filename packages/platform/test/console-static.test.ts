@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPlatform, type TestPlatform } from './harness.js';
 
@@ -11,6 +12,12 @@ describe('the built web console served by the platform', () => {
     mkdirSync(path.join(consoleDirectory, 'assets'));
     writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><title>console</title>');
     writeFileSync(path.join(consoleDirectory, 'assets', 'index-abc123.js'), 'console.log(1);');
+    // As the build writes them (vite-plugin-compression2): Brotli and gzip copies beside the file.
+    const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    writeFileSync(path.join(consoleDirectory, 'assets', 'big-abc123.js'), big);
+    writeFileSync(path.join(consoleDirectory, 'assets', 'big-abc123.js.br'), brotliCompressSync(big));
+    writeFileSync(path.join(consoleDirectory, 'assets', 'big-abc123.js.gz'), gzipSync(big));
+    writeFileSync(path.join(consoleDirectory, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
     writeFileSync(path.join(path.dirname(consoleDirectory), 'outside-console.txt'), 'secret');
     platform = await createTestPlatform('sqlite', { consoleDirectory });
   });
@@ -87,5 +94,49 @@ describe('the built web console served by the platform', () => {
   it('never serves a file outside the console directory', async () => {
     const outside = await platform.app.request('/..%2Foutside-console.txt');
     expect(await outside.text()).not.toContain('secret');
+  });
+
+  it("sends the build's Brotli or gzip copy to a browser that accepts it, and the file to one that does not", async () => {
+    const original = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    const asBrotli = await platform.app.request('/assets/big-abc123.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(asBrotli.headers.get('content-encoding')).toBe('br');
+    expect(asBrotli.headers.get('vary')).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(Buffer.from(await asBrotli.arrayBuffer())).toString()).toBe(original);
+    const asGzip = await platform.app.request('/assets/big-abc123.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(asGzip.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await asGzip.arrayBuffer())).toString()).toBe(original);
+    const refused = await platform.app.request('/assets/big-abc123.js', { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(await refused.text()).toBe(original);
+    // Too small to have copies: sent as it is.
+    const small = await platform.app.request('/assets/index-abc123.js', { headers: { 'accept-encoding': 'br' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    // The page itself carries a fresh nonce, so it is compressed per request.
+    const page = await platform.app.request('/spaces/spc_1', { headers: { 'accept-encoding': 'br' } });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toContain('csp-nonce');
+  });
+
+  it('compresses API answers of 1 KiB and more for clients that accept gzip (the browser suites follow event streams through it)', async () => {
+    const document = await platform.app.request('/api/v1/openapi.json', { headers: { 'accept-encoding': 'gzip' } });
+    expect(document.headers.get('content-encoding')).toBe('gzip');
+    const parsed = JSON.parse(gunzipSync(Buffer.from(await document.arrayBuffer())).toString()) as { openapi: string };
+    expect(parsed.openapi).toBe('3.1.0');
+    const plain = await platform.app.request('/api/v1/openapi.json');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('answers a missing file with 404, not with the page: robots.txt is real, /favicon.ico and stale chunks are 404', async () => {
+    const robots = await platform.app.request('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(robots.headers.get('content-type')).toContain('text/plain');
+    expect(await robots.text()).toContain('Disallow: /');
+    for (const missing of ['/favicon.ico', '/assets/gone-123.js', '/sitemap.xml']) {
+      const response = await platform.app.request(missing);
+      expect(response.status, missing).toBe(404);
+      expect(response.headers.get('content-type'), missing).not.toContain('text/html');
+    }
+    // A client-side route still gets the page.
+    expect((await platform.app.request('/spaces/spc_1/agents/app_1/runs/run_1')).status).toBe(200);
   });
 });

@@ -1,9 +1,11 @@
 /**
- * Measures the JavaScript each console page needs (gzip, level 9): the entry chunk and its static
- * imports, plus the page's lazy chunk and its static imports, each counted once. Prints a table,
- * writes `dist/bundle-size.json`, and fails when a page exceeds the budget (250 KiB, issue 15).
+ * Measures the JavaScript each console page needs: the entry chunk and its static imports, plus the
+ * page's lazy chunk and its static imports, each counted once — as gzip (level 9, the budget's
+ * measure) and as the bytes actually sent to a browser that accepts Brotli (the build's `.br` copy,
+ * or the file itself when it is too small to be compressed). Prints a table, writes
+ * `dist/bundle-size.json`, and fails when a page exceeds the budget (250 KiB gzip, issue 15).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -43,20 +45,30 @@ function gzipBytes(file: string): number {
   return size;
 }
 
+/** What `agentloom serve` sends for the file to a browser accepting Brotli. */
+function sentBytes(file: string): number {
+  const full = path.join(distDirectory, file);
+  return existsSync(`${full}.br`) ? statSync(`${full}.br`).size : statSync(full).size;
+}
+
 const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
 if (!entryKey) throw new Error('The manifest has no entry chunk: was the console built with build.manifest?');
 const pages = Object.keys(manifest).filter((key) => manifest[key]?.isDynamicEntry && /src\/pages\/[^/]+\/index\.tsx$/.test(key));
 const rows = pages
   .map((key) => {
     const files = closure(key, closure(entryKey, new Set()));
-    const bytes = [...files].filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + gzipBytes(file), 0);
-    return { page: /src\/pages\/([^/]+)\//.exec(key)?.[1] ?? key, gzipBytes: bytes, files: files.size };
+    const scripts = [...files].filter((file) => file.endsWith('.js'));
+    const bytes = scripts.reduce((sum, file) => sum + gzipBytes(file), 0);
+    const sent = scripts.reduce((sum, file) => sum + sentBytes(file), 0);
+    return { page: /src\/pages\/([^/]+)\//.exec(key)?.[1] ?? key, gzipBytes: bytes, sentBytes: sent, files: files.size };
   })
   .sort((left, right) => right.gzipBytes - left.gzipBytes);
 
-console.log(`JavaScript per page (gzip), budget ${(pageBudgetBytes / 1024).toFixed(0)} KiB:`);
+console.log(`JavaScript per page: gzip (budget ${(pageBudgetBytes / 1024).toFixed(0)} KiB) and sent with Brotli:`);
 for (const row of rows)
-  console.log(`  ${row.page.padEnd(14)} ${(row.gzipBytes / 1024).toFixed(1).padStart(7)} KiB  (${row.files} chunks)`);
+  console.log(
+    `  ${row.page.padEnd(14)} ${(row.gzipBytes / 1024).toFixed(1).padStart(7)} KiB gzip ${(row.sentBytes / 1024).toFixed(1).padStart(7)} KiB sent  (${row.files} chunks)`,
+  );
 writeFileSync(
   path.join(distDirectory, 'bundle-size.json'),
   `${JSON.stringify({ budgetBytes: pageBudgetBytes, pages: rows }, null, 2)}\n`,

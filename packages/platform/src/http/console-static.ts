@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { Env, Hono } from 'hono';
 import { consoleContentSecurityPolicy } from './security-headers.js';
 
@@ -32,6 +33,26 @@ const contentTypes: Record<string, string> = {
 /** Paths the console never answers: the API and the operational endpoints keep their own 404s. */
 const reservedPrefixes = ['/api/', '/healthz', '/readyz', '/metrics'];
 
+/** Types worth compressing; images other than SVG and fonts are compressed already. */
+const compressible = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt', '.ico']);
+
+/** The encodings a request accepts that we can send, best first (no q-values below 1 matter here). */
+function acceptedEncodings(header: string | undefined): ('br' | 'gzip')[] {
+  const accepted = (header ?? '')
+    .split(',')
+    .map((part) => part.trim().split(';'))
+    .filter(([, quality]) => quality === undefined || !/^\s*q=0(\.0*)?\s*$/.test(quality))
+    .map(([name]) => name?.trim().toLowerCase());
+  return (['br', 'gzip'] as const).filter((encoding) => accepted.includes(encoding));
+}
+
+/**
+ * A path that names a file (a root-level `name.ext`, or anything under `/assets/`): when no such
+ * file exists it is a 404, not the console's page, so `/favicon.ico` or a stale chunk never gets
+ * HTML with status 200 (which browsers and crawlers would take for the file).
+ */
+const namesAFile = (requestPath: string) => requestPath.startsWith('/assets/') || /^\/[^/]+\.[A-Za-z0-9]+$/.test(requestPath);
+
 async function fileIn(root: string, requestPath: string): Promise<string | undefined> {
   const target = path.resolve(root, `.${decodeURIComponent(requestPath)}`);
   if (target !== root && !target.startsWith(`${root}${path.sep}`)) return undefined;
@@ -40,7 +61,8 @@ async function fileIn(root: string, requestPath: string): Promise<string | undef
 }
 
 /**
- * Serves the built web console: its files as they are (hashed `assets/` cached for a year), and
+ * Serves the built web console: its files as they are (hashed `assets/` cached for a year; Brotli
+ * or gzip when the browser accepts it, from the copies made at build time), and
  * `index.html` for every other GET that is not reserved, so that client-side routes such as
  * `/spaces/x/agents` survive a reload (SPA fallback). `/api/*` never falls back: an unknown API
  * route stays a JSON 404. Without a build, `/` says how to make one.
@@ -58,19 +80,39 @@ export function mountConsole<Environment extends Env>(app: Hono<Environment>, di
       return next();
     }
     const isAsset = file !== undefined;
+    if (!file && namesAFile(requestPath)) return c.text('Not found.', 404);
     file ??= await fileIn(root, '/index.html');
     if (!file) {
       if (requestPath !== '/') return next();
       return c.text('The web console is not built: run `npm run build --workspace=@agentloom/web` (npm ci does it too).', 404);
     }
+    const extension = path.extname(file);
+    const encodings = compressible.has(extension) ? acceptedEncodings(c.req.header('accept-encoding')) : [];
     let body = await readFile(file);
-    if (path.extname(file) === '.html') {
+    let encoding: 'br' | 'gzip' | undefined;
+    if (extension === '.html') {
       // A fresh nonce per page: the CSP names it, and the page reads it from this meta element.
       const nonce = randomBytes(18).toString('base64');
       body = Buffer.from(body.toString().replace(/<head>/i, `<head><meta property="csp-nonce" nonce="${nonce}">`));
       c.header('Content-Security-Policy', consoleContentSecurityPolicy(nonce));
+      // The page differs per request, so it is compressed here (a few KiB: well under a millisecond).
+      encoding = encodings[0];
+      if (encoding === 'br') body = brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+      else if (encoding === 'gzip') body = gzipSync(body);
+    } else {
+      // Everything else was compressed once at build time (vite-plugin-compression2 writes .br and .gz).
+      for (const candidate of encodings) {
+        const precompressed = await readFile(`${file}.${candidate === 'br' ? 'br' : 'gz'}`).catch(() => undefined);
+        if (precompressed) {
+          body = precompressed;
+          encoding = candidate;
+          break;
+        }
+      }
     }
-    c.header('Content-Type', contentTypes[path.extname(file)] ?? 'application/octet-stream');
+    if (compressible.has(extension)) c.header('Vary', 'Accept-Encoding');
+    if (encoding) c.header('Content-Encoding', encoding);
+    c.header('Content-Type', contentTypes[extension] ?? 'application/octet-stream');
     c.header('Cache-Control', isAsset && requestPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     c.header('X-Content-Type-Options', 'nosniff');
     return c.body(body);

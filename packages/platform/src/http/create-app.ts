@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
@@ -130,6 +131,9 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   });
 
   const api = new OpenAPIHono<PlatformEnvironment>();
+  // gzip (or deflate) for answers of 1 KiB and more when the client accepts it; event streams are
+  // never compressed (the middleware's type filter leaves text/event-stream alone: no buffering).
+  api.use('*', compress());
   api.use(
     '*',
     bodyLimit({

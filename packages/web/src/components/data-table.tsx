@@ -37,33 +37,36 @@ export function DataTable<Row>({
 }) {
   const keyOf = (column: Column<Row>, index: number) =>
     column.key ?? (typeof column.header === 'string' ? column.header : String(index));
+  // The wrapper scrolls sideways on a narrow screen instead of widening the page.
   return (
-    <table className="table">
-      <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((column, index) => (
-            <th scope="col" key={keyOf(column, index)}>
-              {column.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows?.map((row) => (
-          <tr key={rowKey(row)} className={rowClassName?.(row)}>
+    <div className="table-scroll">
+      <table className="table">
+        <caption className={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((column, index) => (
-              <td key={keyOf(column, index)}>{column.cell(row)}</td>
+              <th scope="col" key={keyOf(column, index)}>
+                {column.header}
+              </th>
             ))}
           </tr>
-        ))}
-        {rows?.length === 0 && empty !== undefined ? (
-          <tr>
-            <td colSpan={columns.length}>{empty}</td>
-          </tr>
-        ) : null}
-        {footer}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows?.map((row) => (
+            <tr key={rowKey(row)} className={rowClassName?.(row)}>
+              {columns.map((column, index) => (
+                <td key={keyOf(column, index)}>{column.cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+          {rows?.length === 0 && empty !== undefined ? (
+            <tr>
+              <td colSpan={columns.length}>{empty}</td>
+            </tr>
+          ) : null}
+          {footer}
+        </tbody>
+      </table>
+    </div>
   );
 }
