@@ -70,9 +70,10 @@ export function routedInput(
  * Decides what the host does with the commands of one turn (pure; the application carries the
  * steps out). In order: a hand-off ends the dialogue (nothing is stopped); a cancel stops the
  * active run; a clarify asks between the options; an utterance while the router's run is active
- * that starts nothing new is that run's supplement; an active action asks for its first missing
- * required slot (with the slot's first prompt) or, when none is missing, starts the action's app
- * with the slots as input; chit-chat starts nothing; anything else cannot be handled.
+ * that starts nothing new is that run's supplement;
+ * chit-chat is answered as such and starts nothing (a slot being asked stays asked); an active
+ * action asks for its first missing required slot (with the slot's first prompt) or, when none is
+ * missing, starts the action's app with the slots as input; anything else cannot be handled.
  */
 export function planRouterTurn(
   settled: RouterSessionState,
@@ -104,6 +105,8 @@ export function planRouterTurn(
     steps.push({ type: 'supplement', runId: run.runId, appId: run.appId, text: utterance });
     return done({ kind: 'supplemented', text: 'Passed on to the run in progress.' });
   }
+  // Small talk answers as small talk, even while a slot is being asked (the state keeps the question).
+  if (has('chitChat') && !starts) return done({ kind: 'chit-chat', text: 'Hello! Tell me what you need and I will route it.' });
   const active = dialogue.activeAction ? catalog.action(refKey(dialogue.activeAction)) : undefined;
   if (active && dialogue.activeAction) {
     if (starts) run = undefined; // a new action: the earlier run goes on, no longer the router's
@@ -119,6 +122,5 @@ export function planRouterTurn(
     steps.push({ type: 'start', action: dialogue.activeAction, input });
     return done({ kind: 'started', action: dialogue.activeAction, text: `Starting: ${active.action.description}` });
   }
-  if (has('chitChat')) return done({ kind: 'chit-chat', text: 'Hello! Tell me what you need and I will route it.' });
   return done({ kind: 'cannot-handle', text: 'Sorry, I cannot help with that here.' });
 }
