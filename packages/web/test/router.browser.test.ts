@@ -212,6 +212,8 @@ describe.runIf(chromiumAvailable())('the router editor and chat in Chromium', { 
   it('shows the router pages in Chinese', async () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
     await page.getByRole('heading', { level: 1, name: '与 Travel router 对话' }).waitFor();
+    await page.getByRole('button', { name: '新对话' }).click();
+    await page.getByText('还没有消息。在下面提出你的需求吧。').waitFor();
     await page.getByLabel('消息', { exact: true }).fill('帮我订机票去东京');
     await page.getByRole('button', { name: '发送' }).click();
     await page.getByText('Which day do you want to fly?').waitFor();

@@ -41,6 +41,25 @@ function commandLine(command: Command, appName: (id: string) => string): string 
   return parts.join(' ');
 }
 
+/** An action reference in a trace reason (`agent:app_…`) with its app's name. */
+function named(text: string, appName: (id: string) => string): string {
+  return text.replace(/\b(agent|workflow):([A-Za-z0-9_-]+)/g, (_, kind: string, id: string) => `${kind}:${appName(id)}`);
+}
+
+type TraceEntry = Understanding['trace'][number];
+
+/** Why a layer decided: its own reason, or for the slot reading the values found and skipped (`date = tomorrow ← "tomorrow"`). */
+function reasonOf(entry: TraceEntry, appName: (id: string) => string): string {
+  if (entry.reason) return named(entry.reason, appName);
+  const found = (entry.found ?? []) as { slot: string; value: unknown; text: string; result: string }[];
+  const skipped = (entry.skipped ?? []) as { slot: string; reason: string }[];
+  const lines = [
+    ...found.map((finding) => `${finding.slot} = ${String(finding.value)} ← "${finding.text}" (${finding.result})`),
+    ...skipped.map((skip) => `${skip.slot}: ${skip.reason}`),
+  ];
+  return lines.join('\n') || '—';
+}
+
 /**
  * How a message was understood: the deciding layer, the commands and every layer's verdict with
  * its reason (the trace of `@agentloom/intent`), for the "try it" panel and the chat.
@@ -82,7 +101,7 @@ export function TurnDetails({ turn, appName }: { turn: Understanding; appName: (
                 <code>{entry.layer}</code>
               </td>
               <td>{entry.outcome ?? '—'}</td>
-              <td className="pre-wrap">{entry.reason ?? '—'}</td>
+              <td className="pre-wrap">{reasonOf(entry, appName)}</td>
             </tr>
           ))}
         </tbody>
