@@ -1,7 +1,7 @@
 import { compileCatalog } from '@agentloom/intent';
 import { describe, expect, it } from 'vitest';
 import { checkRouterDraft } from '../src/domain/router-draft.js';
-import { planRouterTurn, settleRouterState } from '../src/domain/router-turn.js';
+import { planRouterTurn, routedInput, settleRouterState } from '../src/domain/router-turn.js';
 import { travelCatalog } from './router-fixture.js';
 
 const catalog = compileCatalog(travelCatalog('app_flight', 'app_weather'));
@@ -33,6 +33,14 @@ describe('planRouterTurn', () => {
   it('starts an action without slots with the utterance as the agent input', () => {
     const planned = planRouterTurn({ dialogue: {} }, [{ type: 'start', action: weather }], 'weather in Lyon', catalog);
     expect(planned.steps).toEqual([{ type: 'start', action: weather, input: 'weather in Lyon' }]);
+  });
+
+  it('gives a workflow the slots as its state fields', () => {
+    expect(routedInput('workflow', { destination: 'paris', passengers: 2 }, 'two to paris')).toEqual({
+      destination: 'paris',
+      passengers: 2,
+    });
+    expect(routedInput('workflow', {}, 'anything')).toEqual({});
   });
 
   it('supplements the active run, stops it on cancel, and cancels then starts in one turn', () => {

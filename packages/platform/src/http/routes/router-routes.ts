@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { postRouterMessage } from '../../application/routers/router-messages.js';
 import { tryRouterDraft } from '../../application/routers/router-understanding.js';
+import { routerDraftSchema } from '../../domain/router-draft.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse } from '../authorization.js';
 import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
@@ -89,6 +90,8 @@ const routerTrial = z
  */
 export function routerRoutes() {
   const app = createSubApp();
+  // The draft of a router app (`PUT /apps/{appId}/draft`): an IntentCatalog over the space's apps.
+  app.openAPIRegistry.register('RouterDraft', routerDraftSchema);
 
   app.openapi(
     apiRoute({

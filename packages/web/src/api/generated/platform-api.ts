@@ -8417,6 +8417,16 @@ export interface components {
                 };
             };
         };
+        /** @description An IntentCatalog of `@agentloom/intent` (`@agentloom/intent/schemas/intent-catalog.schema.json`); each action `ref` is `{ kind: "agent" | "workflow", id: <appId of this space> }`. */
+        RouterDraft: {
+            /** @enum {number} */
+            formatVersion: 1;
+            actions: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         LoginResult: {
             user: components["schemas"]["User"];
             csrfToken: string;
