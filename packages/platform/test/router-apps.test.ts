@@ -139,6 +139,16 @@ describe.each(dialects)('router apps on %s', (dialect) => {
       state: { activeAction: { kind: 'agent', id: space.flightAppId }, slots: { destination: 'tokyo' }, askedSlot: 'date' },
     });
     expect((withState.body as Turn).commands).toEqual([{ type: 'setSlot', name: 'date', value: 'tomorrow' }]);
+    // No rule fires on a paraphrase of an example: the similarity layer (offline embedder) decides it.
+    const similar = { ...travelCatalog(space.flightAppId, space.weatherAppId), similarity: { threshold: 0.5 } };
+    expect((await saveAppDraft(owner, space.routerAppId, similar)).status).toBe(200);
+    const paraphrase = (
+      await viewer.request('POST', `/routers/${space.routerAppId}/draft/try`, { text: 'i need a plane ticket please' })
+    ).body as Turn;
+    expect(paraphrase.decidedBy).toBe('similarity');
+    expect(paraphrase.commands).toEqual([{ type: 'start', action: { kind: 'agent', id: space.flightAppId } }]);
+    expect(paraphrase.trace.map((entry) => [entry.layer, entry.outcome])).toContainEqual(['similarity', 'decided']);
+    expect(paraphrase.reply).toMatchObject({ kind: 'ask-slot', slot: 'destination' });
   });
 
   it('refuses to publish a router whose actions name unpublished, foreign or mistyped apps', async () => {
