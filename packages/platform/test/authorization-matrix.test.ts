@@ -82,6 +82,7 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
   'GET /runs/{runId}/webhook': 'viewer',
   'POST /routers/{appId}/messages': 'viewer',
+  'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */

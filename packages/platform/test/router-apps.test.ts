@@ -100,6 +100,20 @@ describe.each(dialects)('router apps on %s', (dialect) => {
     expect(fifth.effects).toEqual([]);
     expect(await runsOf(space.flightAppId)).toHaveLength(1);
     expect(await runsOf(space.weatherAppId)).toEqual([]);
+
+    // The transcript and the state are kept in the database: the session reads back as it went.
+    const read = await viewer.request('GET', `/routers/${space.routerAppId}/sessions/${one.sessionId}`);
+    expect(read.status).toBe(200);
+    const session = read.body as { state: Turn['state']; turns: { text: string; result: Turn }[] };
+    expect(session.turns.map((turn) => [turn.text, turn.result.reply.kind])).toEqual([
+      ['I want to book a flight to Paris', 'ask-slot'],
+      ['tomorrow', 'started'],
+      ['a window seat please', 'supplemented'],
+      ['cancel', 'cancelled'],
+      ['hello', 'chit-chat'],
+    ]);
+    expect(session.state).toEqual({ dialogue: {} });
+    expect((await owner.request('GET', `/routers/${space.routerAppId}/sessions/${one.sessionId}`)).status).toBe(404);
   });
 
   it('keeps a session to its starter and a router to its space', async () => {

@@ -206,6 +206,14 @@ describe.runIf(chromiumAvailable())('the router editor and chat in Chromium', { 
     const weatherRuns = await call<{ runs: unknown[] }>('GET', `/apps/${weatherId}/runs`);
     expect([flightRuns.runs.length, weatherRuns.runs.length]).toEqual([1, 0]);
     await checkPage('en-03-router-chat');
+    // The session is in the address and kept by the platform: a reload reads the conversation back.
+    expect(page.url()).toContain('?session=rses_');
+    await page.reload();
+    await page.getByRole('article').nth(3).waitFor();
+    await expect(page.getByRole('article').count()).resolves.toBe(4);
+    await expect(page.getByRole('article').nth(1).locator('.router-reply').textContent()).resolves.toBe(
+      'Starting “Books a flight”.',
+    );
     expect(pageErrors).toEqual([]);
   });
 

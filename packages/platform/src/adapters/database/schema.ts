@@ -192,6 +192,15 @@ export interface RouterSessionsTable {
   updated_at: string;
 }
 
+/** One turn of a router session: the message and the turn as the API answered it (JSON). */
+export interface RouterTurnsTable {
+  session_id: string;
+  turn: number;
+  text: string;
+  result: string;
+  created_at: string;
+}
+
 /** Every table of the platform database. */
 export interface PlatformDatabase extends RunSideTables {
   users: UsersTable;
@@ -210,6 +219,7 @@ export interface PlatformDatabase extends RunSideTables {
   app_releases: AppReleasesTable;
   app_resource_refs: AppResourceRefsTable;
   router_sessions: RouterSessionsTable;
+  router_turns: RouterTurnsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

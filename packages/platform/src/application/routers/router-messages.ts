@@ -5,6 +5,8 @@ import { findApp } from '../../adapters/database/repositories/app-repository.js'
 import {
   findRouterSession,
   insertRouterSession,
+  insertRouterTurn,
+  listRouterTurns,
   saveRouterSessionTurn,
 } from '../../adapters/database/repositories/router-repository.js';
 import type { AppRow, RouterSessionRow } from '../../adapters/database/schema.js';
@@ -119,17 +121,46 @@ export async function postRouterMessage(
       reply = { kind: 'cannot-handle', text: 'The run had already finished; ask again to start a new one.' };
     }
   }
-  if (
-    !(await saveRouterSessionTurn(
-      services.database,
-      session.id,
-      session.turns,
-      JSON.stringify(state),
-      services.now().toISOString(),
-    ))
-  )
-    throw new ConflictError('turn-conflict', 'Another message of this session was handled at the same time; send it again.');
-  return { sessionId: session.id, turn: session.turns + 1, ...result, reply, effects, state };
+  const turn: RouterTurn = { sessionId: session.id, turn: session.turns + 1, ...result, reply, effects, state };
+  const at = services.now().toISOString();
+  await services.database.transaction().execute(async (transaction) => {
+    if (!(await saveRouterSessionTurn(transaction, session.id, session.turns, JSON.stringify(state), at)))
+      throw new ConflictError('turn-conflict', 'Another message of this session was handled at the same time; send it again.');
+    await insertRouterTurn(transaction, {
+      sessionId: session.id,
+      turn: turn.turn,
+      text: message.text,
+      result: JSON.stringify(turn),
+      at,
+    });
+  });
+  return turn;
+}
+
+/** A router session as its starter reads it back: the state kept and the transcript. */
+export interface RouterSessionView {
+  sessionId: string;
+  state: RouterSessionState;
+  turns: { text: string; result: RouterTurn; createdAt: string }[];
+}
+
+/** Reads a router session of its starter (anyone else: not found) with every turn, oldest first. */
+export async function readRouterSession(
+  services: Pick<PlatformContext, 'database'>,
+  app: AppRow,
+  actor: string,
+  sessionId: string,
+): Promise<RouterSessionView> {
+  if (app.kind !== 'router')
+    throw new ConflictError('not-a-router', 'This app is not a router; only a router has router sessions.', { kind: app.kind });
+  const row = await findRouterSession(services.database, app.id, sessionId);
+  if (!row || row.created_by !== actor) throw new NotFoundError('not-found', 'The router session was not found.');
+  const turns = await listRouterTurns(services.database, row.id);
+  return {
+    sessionId: row.id,
+    state: JSON.parse(row.state) as RouterSessionState,
+    turns: turns.map((turn) => ({ text: turn.text, result: JSON.parse(turn.result) as RouterTurn, createdAt: turn.created_at })),
+  };
 }
 
 async function carryOut(

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { postRouterMessage } from '../../application/routers/router-messages.js';
+import { postRouterMessage, readRouterSession } from '../../application/routers/router-messages.js';
 import { tryRouterDraft } from '../../application/routers/router-understanding.js';
 import { routerDraftSchema } from '../../domain/router-draft.js';
 import { currentActor } from '../authentication.js';
@@ -78,6 +78,13 @@ const routerTurn = z
     state: routerState,
   })
   .openapi('RouterTurn');
+const routerSession = z
+  .object({
+    sessionId: z.string(),
+    state: routerState,
+    turns: z.array(z.object({ text: z.string(), result: routerTurn, createdAt: z.string() })),
+  })
+  .openapi('RouterSession');
 const routerTrial = z
   .object({ ...understanding, state: dialogueState.openapi({ description: 'The dialogue state after the turn.' }) })
   .openapi('RouterTrial');
@@ -162,6 +169,30 @@ export function routerRoutes() {
         { ...trial.result, reply: trial.plan.reply, state: trial.plan.state.dialogue } as unknown as z.infer<typeof routerTrial>,
         200,
       );
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'get',
+      path: '/routers/{appId}/sessions/{sessionId}',
+      operationId: 'getRouterSession',
+      tags: ['Routers'],
+      summary: 'Read a router session: the dialogue state kept and every turn.',
+      description:
+        'The conversation as its starter had it: each message with the turn the router answered (commands, trace, reply, effects), oldest first, and the state the next message starts from. Only the session’s starter may read it.',
+      request: { params: appParameters.extend({ sessionId: idParameter('sessionId') }) },
+      responses: {
+        200: jsonResponse('The session.', routerSession),
+        404: errorResponse('No such router, or no such session of the caller (`not-found`).'),
+        409: errorResponse('`not-a-router`.'),
+      },
+    }),
+    async (c) => {
+      const { appId, sessionId } = c.req.valid('param');
+      const { app: row } = await authorizeAppUse(c, appId);
+      const session = await readRouterSession(c.get('services'), row, currentActor(c), sessionId);
+      return c.json(session as unknown as z.infer<typeof routerSession>, 200);
     },
   );
 

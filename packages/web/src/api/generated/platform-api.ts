@@ -7197,6 +7197,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/routers/{appId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a router session: the dialogue state kept and every turn.
+         * @description The conversation as its starter had it: each message with the turn the router answered (commands, trace, reply, effects), oldest first, and the state the next message starts from. Only the session’s starter may read it.
+         */
+        get: operations["getRouterSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/webhook-secret": {
         parameters: {
             query?: never;
@@ -9040,6 +9060,15 @@ export interface components {
             text: string;
             state?: components["schemas"]["DialogueState"];
         };
+        RouterSession: {
+            sessionId: string;
+            state: components["schemas"]["RouterSessionState"];
+            turns: {
+                text: string;
+                result: components["schemas"]["RouterTurn"];
+                createdAt: string;
+            }[];
+        };
         WebhookSecret: {
             secret: string;
         };
@@ -9252,6 +9281,92 @@ export interface operations {
                 };
             };
             /** @description `draft-invalid` (the catalog’s issues in `details.issues`), `invalid-state`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRouterSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterSession"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such router, or no such session of the caller (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api, queries, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert, TextAreaField } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
@@ -18,7 +18,8 @@ const effectWords: Record<Schema<'RouterTurn'>['effects'][number]['type'], Messa
  * The router's chat page (issue 33): each message goes to `POST /routers/{appId}/messages` in the
  * conversation's session; the transcript shows the router's reply, the runs it started,
  * supplemented or stopped (with links to them), and under "how it was understood" the deciding
- * layer, the commands and every layer's verdict. "New conversation" starts a new session.
+ * layer, the commands and every layer's verdict. The session is in the address (`?session=`), so
+ * a reload reads the conversation back from the server; "New conversation" starts a new one.
  */
 export function RouterChatPage() {
   const { spaceId = '', appId = '' } = useParams();
@@ -28,8 +29,20 @@ export function RouterChatPage() {
     queryKey: queryKeys.apps(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId } } })),
   });
-  const [sessionId, setSessionId] = useState<string | undefined>();
+  const [search, setSearch] = useSearchParams();
+  const sessionId = search.get('session') ?? undefined;
+  const setSessionId = (id: string | undefined) => setSearch(id ? { session: id } : {}, { replace: true });
   const [turns, setTurns] = useState<Turn[]>([]);
+  // A session in the address that this page has not shown yet (a reload, a shared link): read it back.
+  const stored = useQuery({
+    queryKey: ['router-session', appId, sessionId],
+    enabled: Boolean(sessionId) && turns.length === 0,
+    queryFn: () =>
+      unwrap(api.GET('/routers/{appId}/sessions/{sessionId}', { params: { path: { appId, sessionId: sessionId ?? '' } } })),
+  });
+  useEffect(() => {
+    if (stored.data && turns.length === 0) setTurns(stored.data.turns.map((turn) => ({ text: turn.text, result: turn.result })));
+  }, [stored.data, turns.length]);
   const [text, setText] = useState('');
   const [missing, setMissing] = useState(false);
   const send = useMutation({
@@ -55,7 +68,7 @@ export function RouterChatPage() {
     setMissing(false);
     send.mutate(text.trim());
   };
-  const loadError = app.error ?? spaceApps.error;
+  const loadError = app.error ?? spaceApps.error ?? stored.error;
   if (loadError) return <ProblemAlert problem={loadError} title={t('router.loadFailed')} />;
   if (!app.data) return <p>{t('router.loading')}</p>;
   const apps = spaceApps.data?.apps ?? [];

@@ -40,6 +40,22 @@ export async function insertRouterSession(database: Queryable, row: RouterSessio
   await database.insertInto('router_sessions').values(row).execute();
 }
 
+/** Records a turn of a session's transcript. */
+export async function insertRouterTurn(
+  database: Queryable,
+  turn: { sessionId: string; turn: number; text: string; result: string; at: string },
+): Promise<void> {
+  await database
+    .insertInto('router_turns')
+    .values({ session_id: turn.sessionId, turn: turn.turn, text: turn.text, result: turn.result, created_at: turn.at })
+    .execute();
+}
+
+/** A session's transcript, oldest turn first. */
+export function listRouterTurns(database: Queryable, sessionId: string) {
+  return database.selectFrom('router_turns').selectAll().where('session_id', '=', sessionId).orderBy('turn').execute();
+}
+
 /** Saves a session's state after a turn, only over the turn count read; answers whether it did. */
 export async function saveRouterSessionTurn(
   database: Queryable,
