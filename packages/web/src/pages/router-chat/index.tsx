@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, queries, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert, TextAreaField } from '../../components/index.js';
@@ -32,17 +32,16 @@ export function RouterChatPage() {
   const [search, setSearch] = useSearchParams();
   const sessionId = search.get('session') ?? undefined;
   const setSessionId = (id: string | undefined) => setSearch(id ? { session: id } : {}, { replace: true });
-  const [turns, setTurns] = useState<Turn[]>([]);
-  // A session in the address that this page has not shown yet (a reload, a shared link): read it back.
+  // The turns this page held of a session; another session in the address (a reload, a shared link) is read back.
+  const [local, setLocal] = useState<{ sessionId: string | undefined; turns: Turn[] }>({ sessionId: undefined, turns: [] });
+  const held = local.sessionId === sessionId;
   const stored = useQuery({
     queryKey: ['router-session', appId, sessionId],
-    enabled: Boolean(sessionId) && turns.length === 0,
+    enabled: Boolean(sessionId) && !held,
     queryFn: () =>
       unwrap(api.GET('/routers/{appId}/sessions/{sessionId}', { params: { path: { appId, sessionId: sessionId ?? '' } } })),
   });
-  useEffect(() => {
-    if (stored.data && turns.length === 0) setTurns(stored.data.turns.map((turn) => ({ text: turn.text, result: turn.result })));
-  }, [stored.data, turns.length]);
+  const turns: Turn[] = held ? local.turns : (stored.data?.turns.map((turn) => ({ text: turn.text, result: turn.result })) ?? []);
   const [text, setText] = useState('');
   const [missing, setMissing] = useState(false);
   const send = useMutation({
@@ -54,8 +53,8 @@ export function RouterChatPage() {
         }),
       ),
     onSuccess: (result, message) => {
+      setLocal({ sessionId: result.sessionId, turns: [...turns, { text: message, result }] });
       setSessionId(result.sessionId);
-      setTurns((previous) => [...previous, { text: message, result }]);
       setText('');
     },
   });
@@ -83,8 +82,8 @@ export function RouterChatPage() {
         <button
           type="button"
           onClick={() => {
+            setLocal({ sessionId: undefined, turns: [] });
             setSessionId(undefined);
-            setTurns([]);
             send.reset();
           }}
         >
