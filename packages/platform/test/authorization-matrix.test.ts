@@ -60,6 +60,7 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/webhook-secret': 'admin',
   'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
+  'POST /routers/{appId}/draft/try': 'viewer',
 };
 
 /**
@@ -80,6 +81,8 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /runs/{runId}/supplements': 'viewer',
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
   'GET /runs/{runId}/webhook': 'viewer',
+  'POST /routers/{appId}/messages': 'viewer',
+  'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -128,6 +131,8 @@ function bodyOf(route: string): unknown {
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
     'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
+    'POST /routers/{appId}/messages': { text: 'matrix message' },
+    'POST /routers/{appId}/draft/try': { text: 'matrix message' },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }

@@ -68,7 +68,10 @@ export function emptyWorkflowDraft(name: string): WorkflowDraft {
 
 /** What workflow validation needs to know about the space, read before it runs (no I/O in here). */
 export interface WorkflowDraftLookups {
-  apps: ReadonlyMap<string, { kind: 'agent' | 'workflow'; state: 'active' | 'deleting'; latestReleaseId: string | null }>;
+  apps: ReadonlyMap<
+    string,
+    { kind: 'agent' | 'workflow' | 'router'; state: 'active' | 'deleting'; latestReleaseId: string | null }
+  >;
   resources: ReadonlyMap<string, { type: string; state: 'active' | 'archived'; latestVersion: number }>;
 }
 

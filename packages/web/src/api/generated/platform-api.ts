@@ -4289,7 +4289,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    kind?: "agent" | "workflow";
+                    kind?: "agent" | "workflow" | "router";
                 };
                 header?: never;
                 path: {
@@ -7157,6 +7157,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/routers/{appId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a router one user message; it understands it and routes by action.
+         * @description Runs `understand` (rules, then similarity with the offline embedder) on the router’s newest release with the session’s dialogue state, held by the platform. A missing required slot is asked for (`reply.kind: ask-slot`, its prompt); a complete action starts its agent or workflow app (a new run in a new session of that app, the slots as input: a workflow’s state fields, an agent’s text as a JSON object); a later message while that run is active is its supplement; `cancel` stops it (durable); chit-chat and anything else start nothing. Without `sessionId` a new router session starts; only its starter may continue it. `trace` shows which layer decided what.
+         */
+        post: operations["postRouterMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routers/{appId}/draft/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try an utterance on the saved router draft without running anything.
+         * @description The console’s “try it” panel: understands the utterance with the saved draft’s catalog and the given dialogue state, and answers the commands, the trace and the reply the router would give. Starts, stops and keeps nothing.
+         */
+        post: operations["tryRouterDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routers/{appId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a router session: the dialogue state kept and every turn.
+         * @description The conversation as its starter had it: each message with the turn the router answered (commands, trace, reply, effects), oldest first, and the state the next message starts from. Only the session’s starter may read it.
+         */
+        get: operations["getRouterSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/webhook-secret": {
         parameters: {
             query?: never;
@@ -8377,6 +8437,16 @@ export interface components {
                 };
             };
         };
+        /** @description An IntentCatalog of `@agentloom/intent` (`@agentloom/intent/schemas/intent-catalog.schema.json`); each action `ref` is `{ kind: "agent" | "workflow", id: <appId of this space> }`. */
+        RouterDraft: {
+            /** @enum {number} */
+            formatVersion: 1;
+            actions: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         LoginResult: {
             user: components["schemas"]["User"];
             csrfToken: string;
@@ -8661,7 +8731,7 @@ export interface components {
             id: string;
             spaceId: string;
             /** @enum {string} */
-            kind: "agent" | "workflow";
+            kind: "agent" | "workflow" | "router";
             name: string;
             description: string;
             /** @enum {string|null} */
@@ -8674,7 +8744,7 @@ export interface components {
         };
         CreateApp: {
             /** @enum {string} */
-            kind: "agent" | "workflow";
+            kind: "agent" | "workflow" | "router";
             /** @enum {string} */
             mode?: "react" | "plan-executor";
             name: string;
@@ -8881,6 +8951,124 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        RouterTurn: {
+            sessionId: string;
+            turn: number;
+            commands: components["schemas"]["IntentCommand"][];
+            /**
+             * @description The layer whose verdict the commands are.
+             * @enum {string}
+             */
+            decidedBy: "rules" | "similarity" | "model" | "fallback";
+            /** @description Every layer that ran, in order, with what it decided and why (`layer`, `outcome`, `reason`, …). */
+            trace: ({
+                /** @enum {string} */
+                layer: "rules" | "slots" | "similarity" | "model" | "fallback";
+                outcome?: string;
+                reason?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rejected: {
+                command?: unknown;
+                reason: string;
+            }[];
+            reply: components["schemas"]["RouterReply"];
+            effects: {
+                /** @enum {string} */
+                type: "started" | "supplemented" | "stopped";
+                runId: string;
+                appId?: string;
+                /** @description For `started`: the session of the target app the run is in. */
+                sessionId?: string;
+            }[];
+            state: components["schemas"]["RouterSessionState"];
+        };
+        /** @description A command of `@agentloom/intent` (`schemas/intent-commands.schema.json`). */
+        IntentCommand: {
+            /** @enum {string} */
+            type: "start" | "setSlot" | "correctSlot" | "cancel" | "clarify" | "chitChat" | "handOff" | "cannotHandle";
+            action?: components["schemas"]["ActionRef"];
+            name?: string;
+            value?: string | number | boolean;
+            options?: components["schemas"]["ActionRef"][];
+            reason?: string;
+        };
+        /** @description What an action starts; in a router, `id` is an app of the space. */
+        ActionRef: {
+            /** @enum {string} */
+            kind: "agent" | "workflow" | "command" | "team";
+            id: string;
+        };
+        RouterReply: {
+            /** @enum {string} */
+            kind: "ask-slot" | "started" | "supplemented" | "cancelled" | "clarify" | "chit-chat" | "hand-off" | "cannot-handle";
+            /** @description A default sentence; for `ask-slot`, the slot’s first prompt from the catalog. */
+            text: string;
+            action?: components["schemas"]["ActionRef"];
+            slot?: string;
+            options?: {
+                ref: components["schemas"]["ActionRef"];
+                description: string;
+            }[];
+        };
+        RouterSessionState: {
+            dialogue: components["schemas"]["DialogueState"];
+            run?: {
+                appId: string;
+                runId: string;
+                action: components["schemas"]["ActionRef"];
+            };
+        };
+        /** @description The dialogue state `understand` reads: the active action, its slots, the slot asked last. */
+        DialogueState: {
+            activeAction?: components["schemas"]["ActionRef"];
+            slots?: {
+                [key: string]: string | number | boolean;
+            };
+            askedSlot?: string;
+        };
+        RouterMessage: {
+            text: string;
+            /** @description The router session to continue. */
+            sessionId?: string;
+        };
+        RouterTrial: {
+            commands: components["schemas"]["IntentCommand"][];
+            /**
+             * @description The layer whose verdict the commands are.
+             * @enum {string}
+             */
+            decidedBy: "rules" | "similarity" | "model" | "fallback";
+            /** @description Every layer that ran, in order, with what it decided and why (`layer`, `outcome`, `reason`, …). */
+            trace: ({
+                /** @enum {string} */
+                layer: "rules" | "slots" | "similarity" | "model" | "fallback";
+                outcome?: string;
+                reason?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rejected: {
+                command?: unknown;
+                reason: string;
+            }[];
+            reply: components["schemas"]["RouterReply"];
+            state: components["schemas"]["DialogueState"] & unknown;
+        };
+        RouterTry: {
+            text: string;
+            state?: components["schemas"]["DialogueState"];
+        };
+        RouterSession: {
+            sessionId: string;
+            state: components["schemas"]["RouterSessionState"];
+            turns: {
+                text: string;
+                result: components["schemas"]["RouterTurn"];
+                createdAt: string;
+            }[];
+        };
         WebhookSecret: {
             secret: string;
         };
@@ -8924,4 +9112,269 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    postRouterMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouterMessage"];
+            };
+        };
+        responses: {
+            /** @description The turn: the commands, the trace, the reply and what was started, supplemented or stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterTurn"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such router, or no such router session of the caller (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`, `app-deleting`, `app-not-published` (the router or its target), `router-target-unavailable`, `turn-conflict` (two messages of one session at once). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The target app refused the input (`invalid-input`, `invalid-run-request`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tryRouterDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouterTry"];
+            };
+        };
+        responses: {
+            /** @description What the router would do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterTrial"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `draft-invalid` (the catalog’s issues in `details.issues`), `invalid-state`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRouterSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterSession"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such router, or no such session of the caller (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
