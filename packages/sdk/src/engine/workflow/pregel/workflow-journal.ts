@@ -117,7 +117,24 @@ export type WorkflowJournalRecord =
     }
   /** Answers to pending interrupts, by interrupt id. */
   | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
+  /**
+   * An answer to an input node (issue 36): appended by anyone through the store's external append
+   * (a person's answer), or by the owner (the input's timeout outcome, `timedOut`). Of several
+   * answers to one input, the first in the journal is the answer; the others are never used.
+   */
+  | { type: 'input-answered'; taskId: string; data: InputAnswer }
   | { type: 'workflow-finished'; data: WorkflowEnding };
+
+/** What an `input-answered` record holds. */
+export interface InputAnswer {
+  /** `<taskId>#input`. */
+  interruptId: string;
+  value: unknown;
+  /** Who answered (a user id, `user`), or `timeout`. */
+  answeredBy: string;
+  /** Set when the value is the input's declared timeout outcome. */
+  timedOut?: true;
+}
 
 /** The `workflow-started` record: the run's input, graph and policy, written once (R-3). */
 export type WorkflowStartedRecord = Extract<WorkflowJournalRecord, { type: 'workflow-started' }>;
