@@ -171,7 +171,7 @@ function inputSuite(createTarget: () => CrashStoreTarget | Promise<CrashStoreTar
       const journal = await (taker as RunStore).readJournal(crash.runId);
       const notes = journal.filter((entry) => entry.type === 'task-noted');
       expect(notes).toHaveLength(1);
-      expect((notes[0]?.data as { value: { deadlineAt: number } }).value.deadlineAt).toBe(deadline);
+      expect((notes[0]?.data as { value?: { deadlineAt: number } } | undefined)?.value?.deadlineAt).toBe(deadline);
       return resumed as WorkflowResult;
     });
     expect(result).toMatchObject({ status: 'succeeded', output: { decision: 'yes', recorded: 'recorded yes' } });
