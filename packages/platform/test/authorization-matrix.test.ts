@@ -78,6 +78,7 @@ const useRoutes: Record<string, SpaceRole> = {
   'GET /runs/{runId}/events': 'viewer',
   'POST /runs/{runId}/stop': 'viewer',
   'POST /runs/{runId}/supplements': 'viewer',
+  'POST /runs/{runId}/input': 'viewer',
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
   'GET /runs/{runId}/webhook': 'viewer',
 };
@@ -126,6 +127,7 @@ function bodyOf(route: string): unknown {
     'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
     'POST /apps/{appId}/runs': { input: 'matrix question' },
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
+    'POST /runs/{runId}/input': { value: 'yes' },
     'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
   };

@@ -12,6 +12,7 @@ import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
+import { runInputRoutes } from './run-input-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
@@ -40,6 +41,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     releaseRoutes(),
     appKeyRoutes(),
     runRoutes(),
+    runInputRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),
     webhookRoutes(),
