@@ -127,7 +127,7 @@ function bodyOf(route: string): unknown {
     'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
     'POST /apps/{appId}/runs': { input: 'matrix question' },
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
-    'POST /runs/{runId}/input': { value: 'yes' },
+    'POST /runs/{runId}/input': { answer: 'yes' },
     'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
   };

@@ -59,8 +59,8 @@ describe('a workflow run waiting for input survives a SIGKILL of its worker', ()
     // Still waiting, with the same question: the journal is the truth, not the dead process.
     const after = await waitForInput(client, runId);
     expect(after.pendingInputs).toEqual(before.pendingInputs);
-    await expectStatus(client.request('POST', `/runs/${runId}/input`, { value: 'yes' }), 200);
-    const second = await client.request('POST', `/runs/${runId}/input`, { value: 'no' });
+    await expectStatus(client.request('POST', `/runs/${runId}/input`, { answer: 'yes' }), 200);
+    const second = await client.request('POST', `/runs/${runId}/input`, { answer: 'no' });
     expect([409]).toContain(second.status);
     const run = await waitForTerminal(client, runId);
     expect(run.status).toBe('succeeded');

@@ -39,18 +39,18 @@ describe.each(dialects)('human input in workflow apps on %s', (dialect) => {
       expect.objectContaining({ interruptId: '0/ask#input', question: 'Publish the report?', choices: ['yes', 'no'] }),
     ]);
 
-    const invalid = await owner.request('POST', `/runs/${runId}/input`, { value: 'maybe' });
+    const invalid = await owner.request('POST', `/runs/${runId}/input`, { answer: 'maybe' });
     expect(invalid.status).toBe(422);
     expect((invalid.body as { error: { code: string } }).error.code).toBe('invalid-input-answer');
-    const unknown = await owner.request('POST', `/runs/${runId}/input`, { interruptId: '9/none#input', value: 'yes' });
+    const unknown = await owner.request('POST', `/runs/${runId}/input`, { interruptId: '9/none#input', answer: 'yes' });
     expect(unknown.status).toBe(404);
     expect((unknown.body as { error: { code: string } }).error.code).toBe('input-not-found');
     const missing = await owner.request('POST', `/runs/${runId}/input`, {});
     expect(missing.status).toBe(400);
 
     const racing = await Promise.all([
-      owner.request('POST', `/runs/${runId}/input`, { interruptId: '0/ask#input', value: 'yes' }),
-      owner.request('POST', `/runs/${runId}/input`, { interruptId: '0/ask#input', value: 'no' }),
+      owner.request('POST', `/runs/${runId}/input`, { interruptId: '0/ask#input', answer: 'yes' }),
+      owner.request('POST', `/runs/${runId}/input`, { interruptId: '0/ask#input', answer: 'no' }),
     ]);
     expect(racing.map((response) => response.status).sort()).toEqual([200, 409]);
     const refused = racing.find((response) => response.status === 409);
@@ -60,7 +60,7 @@ describe.each(dialects)('human input in workflow apps on %s', (dialect) => {
     const run = await waitForTerminal(owner, runId);
     expect(run.status).toBe('succeeded');
     expect(run.output).toEqual({ decision: taken });
-    const late = await owner.request('POST', `/runs/${runId}/input`, { value: 'yes' });
+    const late = await owner.request('POST', `/runs/${runId}/input`, { answer: 'yes' });
     expect(late.status).toBe(409);
     expect((late.body as { error: { code: string } }).error.code).toBe('run-not-active');
 

@@ -50,7 +50,9 @@ function InputRequest({ runId, input, onAnswered }: { runId: string; input: Pend
   const [invalidJson, setInvalidJson] = useState(false);
   const answer = useMutation({
     mutationFn: (value: unknown) =>
-      unwrap(api.POST('/runs/{runId}/input', { params: { path: { runId } }, body: { interruptId: input.interruptId, value } })),
+      unwrap(
+        api.POST('/runs/{runId}/input', { params: { path: { runId } }, body: { interruptId: input.interruptId, answer: value } }),
+      ),
     onSuccess: onAnswered,
   });
   const submit = () => {

@@ -11,7 +11,7 @@ const inputAnswerBody = z
     interruptId: z.string().min(1).max(400).optional().openapi({
       description: 'The input answered (`pendingInputs[].interruptId` of the run); may be left out when the run waits for one.',
     }),
-    value: z
+    answer: z
       .unknown()
       .refine((value) => value !== undefined, 'an answer is required')
       .openapi({ description: "The answer: any JSON value matching the input's schema (and one of its choices)." }),
@@ -27,7 +27,7 @@ const inputAcceptedSchema = z
   .openapi('InputAccepted');
 
 /**
- * Human input in workflows (issue 36): answer the input node a run waits for. The answer is
+ * Human input in workflows (P-14.1, issue 36): answer the input node a run waits for. The answer is
  * checked against the node's JSON Schema and choices, journaled once through the SDK (the external
  * append, like supplements and approval decisions), and the run goes on on whichever worker owns
  * it — or the next one, after a worker's death. Of two racing answers exactly one is taken.
@@ -60,7 +60,7 @@ export function runInputRoutes() {
     async (c) => {
       const { run, app: appRow } = await authorizeRun(c, c.req.valid('param').runId);
       const body = c.req.valid('json');
-      const answer = { interruptId: body.interruptId, value: body.value, answeredBy: currentActor(c) };
+      const answer = { interruptId: body.interruptId, value: body.answer, answeredBy: currentActor(c) };
       return c.json(await answerRunInput(c.get('services'), appRow, run.id, answer), 200);
     },
   );

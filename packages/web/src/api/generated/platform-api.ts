@@ -8866,7 +8866,7 @@ export interface components {
             /** @description The input answered (`pendingInputs[].interruptId` of the run); may be left out when the run waits for one. */
             interruptId?: string;
             /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
-            value: unknown;
+            answer: unknown;
         };
         Session: {
             id: string;

@@ -29,7 +29,7 @@ export interface InputNodeOptions<Definition extends StateDefinition = StateDefi
 }
 
 /**
- * A node that asks a person (human in the loop, issue 36). The first time its task runs it saves
+ * A node that asks a person (human in the loop, P-14.1, issue 36). The first time its task runs it saves
  * the question (a `task-noted` entry: the question, the answer's schema, the choices, the timeout's
  * deadline), then waits, holding the run, for an `input-answered` entry that anyone may append
  * through `RunClient.answerInput` (the store's external append, like supplements and approval
