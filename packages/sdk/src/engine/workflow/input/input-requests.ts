@@ -7,7 +7,7 @@ import {
 import { compileJsonSchema, type JsonSchema } from '../../../core/json-schema/json-schema-validator.js';
 import { isUnfinished } from '../../../store/acquire-decision.js';
 import type { JournalEntry, RunStore } from '../../../store/run-store.js';
-import type { InputAnswer } from '../pregel/workflow-journal.js';
+import type { InputAnswer } from './input-answer.js';
 
 /** The call-note key under which an input node saves its request (a `task-noted` entry). */
 export const INPUT_NOTE_KEY = 'input';

@@ -6,7 +6,7 @@ import type { RunEvent } from '../../agent/run-events.js';
 import type { StateDefinition } from '../channels/state-fields.js';
 import type { WorkflowIssue } from '../errors/workflow-errors.js';
 import type { Send } from '../graph/send.js';
-import type { InputAnswer } from '../pregel/workflow-journal.js';
+import type { InputAnswer } from '../input/input-answer.js';
 
 /** The stable reference from a workflow task to the agent run it invoked. */
 export interface AgentInvocationReference {

@@ -5,6 +5,7 @@ import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
 import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
+import type { InputAnswer } from '../input/input-answer.js';
 import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
@@ -13,7 +14,6 @@ import type { WorkflowEvent } from '../workflow-events.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
 import { writesOfTask } from './task-writes.js';
-import type { InputAnswer } from './workflow-journal.js';
 import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
 
 /** What the loop and the runner of one workflow execution share. */

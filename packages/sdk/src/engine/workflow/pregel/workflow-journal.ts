@@ -1,6 +1,7 @@
 import type { Usage } from '../../../core/messages.js';
 import { journalReader } from '../../run/journal-reader.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../../run/run-requests.js';
+import type { InputAnswer } from '../input/input-answer.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
 
 /** The format of a workflow run's journal; a run in another format is refused (B-6). */
@@ -124,17 +125,6 @@ export type WorkflowJournalRecord =
    */
   | { type: 'input-answered'; taskId: string; data: InputAnswer }
   | { type: 'workflow-finished'; data: WorkflowEnding };
-
-/** What an `input-answered` record holds. */
-export interface InputAnswer {
-  /** `<taskId>#input`. */
-  interruptId: string;
-  value: unknown;
-  /** Who answered (a user id, `user`), or `timeout`. */
-  answeredBy: string;
-  /** Set when the value is the input's declared timeout outcome. */
-  timedOut?: true;
-}
 
 /** The `workflow-started` record: the run's input, graph and policy, written once (R-3). */
 export type WorkflowStartedRecord = Extract<WorkflowJournalRecord, { type: 'workflow-started' }>;
