@@ -134,6 +134,8 @@ export function workflowProgressOf(events: readonly WorkflowRunEvent[], graph: R
     if (progress.finished) {
       if (state.status === 'pending') state.status = 'not-run';
       else if (state.status === 'running' || state.status === 'retrying') state.status = 'stopped';
+      // An input node still asking when the run ended (stopped, timed out) is no longer waiting.
+      else if (state.status === 'interrupted' && progress.finished.status !== 'interrupted') state.status = 'stopped';
       continue;
     }
     if (state.status !== 'pending' && state.status !== 'succeeded') continue;
