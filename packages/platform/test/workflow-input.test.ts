@@ -39,6 +39,12 @@ describe.each(dialects)('human input in workflow apps on %s', (dialect) => {
       expect.objectContaining({ interruptId: '0/ask#input', question: 'Publish the report?', choices: ['yes', 'no'] }),
     ]);
 
+    const { view } = await expectStatus<{ view: { workflow: { tasks: { taskId: string; status: string }[] } } }>(
+      owner.request('GET', `/runs/${runId}/view`),
+      200,
+    );
+    expect(view.workflow.tasks).toEqual([expect.objectContaining({ taskId: '0/ask', status: 'waiting-input' })]);
+
     const invalid = await owner.request('POST', `/runs/${runId}/input`, { answer: 'maybe' });
     expect(invalid.status).toBe(422);
     expect((invalid.body as { error: { code: string } }).error.code).toBe('invalid-input-answer');
@@ -69,6 +75,11 @@ describe.each(dialects)('human input in workflow apps on %s', (dialect) => {
     const types = parseSse(events.body as string).events.map((event) => event.event);
     expect(types).toContain('workflow-interrupt');
     expect(types.at(-1)).toBe('workflow-finish');
+    const { view: ended } = await expectStatus<{ view: { workflow: { tasks: { taskId: string; status: string }[] } } }>(
+      owner.request('GET', `/runs/${runId}/view`),
+      200,
+    );
+    expect(ended.workflow.tasks).toEqual([expect.objectContaining({ taskId: '0/ask', status: 'succeeded' })]);
   }, 60_000);
 
   it('a workflow run waiting for input is stopped from its page: stopped, its question no longer pending', async () => {
