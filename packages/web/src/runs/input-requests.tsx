@@ -34,9 +34,10 @@ export function InputRequests({
   inputs: readonly PendingInputView[];
   onAnswered: () => void;
 }) {
+  const t = useT();
   if (inputs.length === 0) return null;
   return (
-    <section className="approvals" aria-label={useT()('input.region')}>
+    <section className="approvals" aria-label={t('input.region')}>
       {inputs.map((input) => (
         <InputRequest key={input.interruptId} runId={runId} input={input} onAnswered={onAnswered} />
       ))}
