@@ -13,6 +13,7 @@ import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
 import { routerRoutes } from './router-routes.js';
+import { runInputRoutes } from './run-input-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
@@ -41,6 +42,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     releaseRoutes(),
     appKeyRoutes(),
     runRoutes(),
+    runInputRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),
     routerRoutes(),

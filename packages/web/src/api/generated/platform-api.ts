@@ -6104,7 +6104,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`). */
+        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `waiting-input`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`). */
         get: {
             parameters: {
                 query?: never;
@@ -6728,6 +6728,26 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the input a workflow run waits for
+         * @description Answers an input node of a run in status `waiting-input` (its `pendingInputs`). Exactly one answer is taken: the first in the run's journal (a person's, or the input's recorded timeout outcome); any other is refused with 409 `input-already-answered`. The run continues on whichever worker owns it.
+         */
+        post: operations["answerRunInput"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8823,9 +8843,11 @@ export interface components {
             sessionId: string;
             releaseId: string | null;
             /** @enum {string} */
-            status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
+            status: "queued" | "running" | "waiting-input" | "stopping" | "succeeded" | "failed" | "stopped";
             reason: string | null;
             stopCause: string | null;
+            /** @description The inputs the run waits for (status `waiting-input`): answer one with `POST /runs/{runId}/input`. Empty otherwise. */
+            pendingInputs: components["schemas"]["PendingInput"][];
             /** @description An agent's answer (text); a workflow's output fields (an object). */
             output: string | {
                 [key: string]: unknown;
@@ -8842,6 +8864,22 @@ export interface components {
             loops: number;
             lastSequence: number;
             createdAt: string;
+        };
+        PendingInput: {
+            /** @description What an answer names (`<taskId>#input`). */
+            interruptId: string;
+            taskId: string;
+            node: string;
+            question: string;
+            /** @description The JSON Schema an answer must match. */
+            schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The answers offered; an answer must be one of them. */
+            choices: unknown[] | null;
+            /** @description When the timeout outcome is recorded, if the input has a timeout. */
+            deadlineAt: string | null;
+            askedAt: string;
         };
         RunAccepted: {
             runId: string;
@@ -8888,6 +8926,18 @@ export interface components {
             approved: boolean;
             reason?: string;
         };
+        InputAccepted: {
+            runId: string;
+            interruptId: string;
+            /** @description The answer's journal sequence. */
+            sequence: number;
+        };
+        InputAnswer: {
+            /** @description The input answered (`pendingInputs[].interruptId` of the run); may be left out when the run waits for one. */
+            interruptId?: string;
+            /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
+            answer: unknown;
+        };
         Session: {
             id: string;
             appId: string;
@@ -8927,7 +8977,7 @@ export interface components {
         HistoryRun: {
             runId: string;
             /** @enum {string} */
-            status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
+            status: "queued" | "running" | "waiting-input" | "stopping" | "succeeded" | "failed" | "stopped";
             unfinished: boolean;
             createdAt: string;
             input: string | null;
@@ -9113,6 +9163,95 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    answerRunInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InputAnswer"];
+            };
+        };
+        responses: {
+            /** @description The answer was taken; the run goes on with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InputAccepted"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such run (`not-found`), or the run waits for no such input (`input-not-found`; also when it waits for several and none is named). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input already has its answer (`input-already-answered`, `details.timedOut` when it was the timeout outcome), the run has ended (`run-not-active`), or its app is being deleted (`app-deleting`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The answer does not match the input's schema or choices (`invalid-input-answer`, `details.problems`); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postRouterMessage: {
         parameters: {
             query?: never;

@@ -83,6 +83,7 @@ export const frameEn = {
   'status.failed': 'failed',
   'status.stopped': 'stopped',
   'status.stopping': 'stopping',
+  'status.waiting-input': 'waiting for input',
 
   // Run log, run view, sessions
   'status.retrying': 'retrying',

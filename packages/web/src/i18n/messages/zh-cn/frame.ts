@@ -84,6 +84,7 @@ export const frameZhCN: Record<keyof typeof frameEn, string> = {
   'status.failed': '失败',
   'status.stopped': '已停止',
   'status.stopping': '正在停止',
+  'status.waiting-input': '等待输入',
 
   // 运行记录、运行详情、会话
   'status.retrying': '重试中',
