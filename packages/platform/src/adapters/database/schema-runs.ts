@@ -147,6 +147,14 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
+/** An app published over A2A (issue 32): absent or `enabled` 0 = off (the default). */
+export interface AppA2aTable {
+  app_id: string;
+  enabled: number;
+  updated_by: string;
+  updated_at: string;
+}
+
 /** The run-side tables by name, as `PlatformDatabase` (schema.ts) holds them. */
 export interface RunSideTables {
   sessions: SessionsTable;
@@ -159,6 +167,7 @@ export interface RunSideTables {
   webhook_deliveries: WebhookDeliveriesTable;
   workers: WorkersTable;
   sign_in_limits: SignInLimitsTable;
+  app_a2a: AppA2aTable;
 }
 
 export type RunRow = Selectable<RunsTable>;
