@@ -20,7 +20,7 @@ export const agentCardPath = '/.well-known/agent-card.json';
 async function publishedApp(c: Context<PlatformEnvironment>, appId: string) {
   const services = c.get('services');
   const app = await findApp(services.database, appId);
-  if (!app || app.state !== 'active' || !(await readA2aExposure(services, app.id)).enabled)
+  if (app?.state !== 'active' || !(await readA2aExposure(services, app.id)).enabled)
     throw new ApiError(404, 'a2a-not-enabled', 'No agent is published over A2A here.');
   return app;
 }
