@@ -60,6 +60,8 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/webhook-secret': 'admin',
   'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
+  'GET /apps/{appId}/a2a': 'viewer',
+  'PUT /apps/{appId}/a2a': 'editor',
 };
 
 /**
@@ -128,6 +130,7 @@ function bodyOf(route: string): unknown {
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
     'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
+    'PUT /apps/{appId}/a2a': { enabled: false },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }
