@@ -89,7 +89,7 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
         clientConfig: { polling },
       }),
     );
-    return factory.createFromUrl(`${base}/a2a/apps/${apps[app]}/.well-known/agent-card.json`, "");
+    return factory.createFromUrl(`${base}/a2a/apps/${apps[app]}/.well-known/agent-card.json`, '');
   };
 
   beforeAll(async () => {
@@ -138,7 +138,9 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     const card = await fetch(`${base}/a2a/apps/${apps.demo}/.well-known/agent-card.json`);
     expect(card.status).toBe(404);
     expect(((await card.json()) as { error: { code: string } }).error.code).toBe('a2a-not-enabled');
-    expect(((await owner.request('GET', `/apps/${apps.demo}/a2a`)).body as { a2a: { enabled: boolean } }).a2a.enabled).toBe(false);
+    expect(((await owner.request('GET', `/apps/${apps.demo}/a2a`)).body as { a2a: { enabled: boolean } }).a2a.enabled).toBe(
+      false,
+    );
     for (const app of Object.values(apps)) {
       const switched = await owner.request('PUT', `/apps/${app}/a2a`, { enabled: true });
       expect(switched.status).toBe(200);
@@ -186,7 +188,9 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     const listed = (await client.listTasks({ contextId: task.contextId } as never)) as unknown as { tasks: { id: string }[] };
     expect(listed.tasks.map((item) => item.id)).toEqual([task.id]);
     // A second message in the same context is a new task (a new run of the session).
-    const second = (await client.sendMessage({ message: textMessage('hello again', { contextId: task.contextId }) } as never)) as unknown as {
+    const second = (await client.sendMessage({
+      message: textMessage('hello again', { contextId: task.contextId }),
+    } as never)) as unknown as {
       id: string;
       contextId: string;
     };
@@ -215,7 +219,9 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     await waitUntil(() => model.answering.size > 0, 50);
     const canceled = (await client.cancelTask({ id: task.id } as never)) as unknown as { status: { state: number } };
     expect(canceled.status.state).toBe(State.canceled);
-    await expect(client.cancelTask({ id: task.id } as never)).rejects.toMatchObject({ name: expect.stringMatching(/NotCancelable/) });
+    await expect(client.cancelTask({ id: task.id } as never)).rejects.toMatchObject({
+      name: expect.stringMatching(/NotCancelable/),
+    });
     model.answerDelayMs = 0;
   });
 
@@ -239,53 +245,61 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
         contextId: waiting.contextId,
         parts: [{ content: { $case: 'data', value: { approvalId: question.approvals[0]?.approvalId, approved: true } } }],
       },
-    } as never)) as unknown as { id: string; status: { state: number }; artifacts: { parts: { content: { value: string } }[] }[] };
+    } as never)) as unknown as {
+      id: string;
+      status: { state: number };
+      artifacts: { parts: { content: { value: string } }[] }[];
+    };
     expect(answered.id).toBe(waiting.id);
     expect(answered.status.state).toBe(State.completed);
     expect(answered.artifacts[0]?.parts[0]?.content.value).toMatch(/^answer: /);
     expect(tool.calls.get('please lookup approve-me')).toBe(1);
   });
 
-  it(
-    're-subscribes after the server process is SIGKILLed and restarted: no gap, no duplicate',
-    { timeout: 240_000 },
-    async () => {
-      model.answerDelayMs = 120_000;
-      const client = await clientFor('scripted');
-      const before: Update[] = [];
-      let taskId = '';
-      for await (const event of client.sendMessageStream({ message: textMessage('please lookup survive-kill') } as never)) {
-        const update = updateOf(event as never);
-        if (update.kind === 'task') taskId = (event as { payload: { value: { id: string } } }).payload.value.id;
-        before.push(update);
-        if (update.state === State.working) break;
-      }
-      await waitUntil(() => model.answering.size > 0, 50);
-      await server.kill('SIGKILL');
-      model.answerDelayMs = 0;
-      await start();
+  it('re-subscribes after the server process is SIGKILLed and restarted: no gap, no duplicate', {
+    timeout: 240_000,
+  }, async () => {
+    model.answerDelayMs = 120_000;
+    const client = await clientFor('scripted');
+    const before: Update[] = [];
+    let taskId = '';
+    for await (const event of client.sendMessageStream({ message: textMessage('please lookup survive-kill') } as never)) {
+      const update = updateOf(event as never);
+      if (update.kind === 'task') taskId = (event as { payload: { value: { id: string } } }).payload.value.id;
+      before.push(update);
+      if (update.state === State.working) break;
+    }
+    await waitUntil(() => model.answering.size > 0, 50);
+    await server.kill('SIGKILL');
+    model.answerDelayMs = 0;
+    await start();
 
-      // The spec's resubscription (no cursor) would give the state now; the resume cursor gives the rest.
-      const cursor = String(before.at(-1)?.seq);
-      const resumed = await clientFor('scripted');
-      const after: Update[] = [];
-      for await (const event of resumed.resubscribeTask({ id: taskId } as never, { serviceParameters: { 'Last-Event-ID': cursor } } as never))
-        after.push(updateOf(event as never));
-      expect(after[0]).toMatchObject({ kind: 'task', state: State.working, seq: Number(cursor) });
-      expect(after.at(-1)).toMatchObject({ kind: 'statusUpdate', state: State.completed });
+    // The spec's resubscription (no cursor) would give the state now; the resume cursor gives the rest.
+    const cursor = String(before.at(-1)?.seq);
+    const resumed = await clientFor('scripted');
+    const after: Update[] = [];
+    for await (const event of resumed.resubscribeTask(
+      { id: taskId } as never,
+      { serviceParameters: { 'Last-Event-ID': cursor } } as never,
+    ))
+      after.push(updateOf(event as never));
+    expect(after[0]).toMatchObject({ kind: 'task', state: State.working, seq: Number(cursor) });
+    expect(after.at(-1)).toMatchObject({ kind: 'statusUpdate', state: State.completed });
 
-      // Everything from the start, replayed from the journal: exactly what the two streams saw together.
-      const replay: Update[] = [];
-      for await (const event of resumed.resubscribeTask({ id: taskId } as never, { serviceParameters: { 'Last-Event-ID': '0' } } as never))
-        replay.push(updateOf(event as never));
-      expect(replay.slice(1)).toEqual([...before.slice(1), ...after.slice(1)]);
-      expect(tool.calls.get('please lookup survive-kill')).toBe(1);
-      // A finished task has nothing left to follow without a cursor (A2A: UnsupportedOperationError).
-      await expect(
-        (async () => {
-          for await (const _ of resumed.resubscribeTask({ id: taskId } as never)) void _;
-        })(),
-      ).rejects.toThrow(/ended/);
-    },
-  );
+    // Everything from the start, replayed from the journal: exactly what the two streams saw together.
+    const replay: Update[] = [];
+    for await (const event of resumed.resubscribeTask(
+      { id: taskId } as never,
+      { serviceParameters: { 'Last-Event-ID': '0' } } as never,
+    ))
+      replay.push(updateOf(event as never));
+    expect(replay.slice(1)).toEqual([...before.slice(1), ...after.slice(1)]);
+    expect(tool.calls.get('please lookup survive-kill')).toBe(1);
+    // A finished task has nothing left to follow without a cursor (A2A: UnsupportedOperationError).
+    await expect(
+      (async () => {
+        for await (const _ of resumed.resubscribeTask({ id: taskId } as never)) void _;
+      })(),
+    ).rejects.toThrow(/ended/);
+  });
 });

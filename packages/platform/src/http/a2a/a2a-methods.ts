@@ -77,7 +77,9 @@ export async function dispatchA2aMethod(
       const result = await listA2aTasks(services, app, caller, {
         ...(typeof params.contextId === 'string' && params.contextId !== '' ? { contextId: params.contextId } : {}),
         // The official client sends `UNRECOGNIZED` when no status is asked for: only a real state filters.
-        ...(typeof params.status === 'string' && /^TASK_STATE_(?!UNSPECIFIED)/.test(params.status) ? { status: params.status } : {}),
+        ...(typeof params.status === 'string' && /^TASK_STATE_(?!UNSPECIFIED)/.test(params.status)
+          ? { status: params.status }
+          : {}),
         ...(params.pageSize !== undefined && params.pageSize !== 0
           ? { pageSize: optionalInteger(params.pageSize, 'pageSize') }
           : {}),
