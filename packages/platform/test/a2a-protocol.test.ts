@@ -5,6 +5,10 @@ import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './h
 import { parseSse } from './run-helpers.js';
 import { buildSpace, type SpaceFixture } from './scenario.js';
 
+/** Reads a path of a parsed JSON value. */
+const at = (value: unknown, ...keys: (string | number)[]): unknown =>
+  keys.reduce<unknown>((current, key) => (current as Record<string | number, unknown> | undefined)?.[key], value);
+
 const event = (sequence: number, fields: Record<string, unknown>) => ({ sequence, runId: 'run_1', ...fields }) as HostedRunEvent;
 
 describe('the A2A projection of a run journal', () => {
@@ -84,7 +88,7 @@ describe('the A2A JSON-RPC binding (in process, SQLite)', () => {
       body: options.body ?? JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
     });
     const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text.startsWith('{') ? text : '{}') as Record<string, any> };
+    return { status: response.status, text, body: JSON.parse(text.startsWith('{') ? text : '{}') as unknown };
   };
   const message = (messageId: string, extra: Record<string, unknown> = {}) => ({
     message: { messageId, role: 'ROLE_USER', parts: [{ text: 'tell me about agentloom' }], ...extra },
@@ -100,37 +104,37 @@ describe('the A2A JSON-RPC binding (in process, SQLite)', () => {
   });
 
   it('answers the protocol errors with their A2A codes', async () => {
-    expect((await call('', {}, { body: '{not json' })).body.error.code).toBe(-32700);
-    expect((await call('', {}, { body: '[]' })).body.error.code).toBe(-32600);
-    expect((await call('NoSuchMethod', {})).body.error.code).toBe(-32601);
-    expect((await call('CreateTaskPushNotificationConfig', {})).body.error.code).toBe(-32003);
-    expect((await call('GetExtendedAgentCard', {})).body.error.code).toBe(-32004);
-    expect((await call('GetTask', { id: 'run_unknown' })).body.error.code).toBe(-32001);
-    expect((await call('GetTask', {})).body.error.code).toBe(-32602);
-    expect((await call('GetTask', { id: 'x' }, { headers: { 'a2a-version': '0.3' } })).body.error.code).toBe(-32009);
-    expect((await call('message/send', {}, { headers: { 'a2a-version': '' } })).body.error.code).toBe(-32009);
-    expect((await call('SendMessage', message('m-ctx', { contextId: 'ses_unknown' }))).body.error.code).toBe(-32602);
+    expect(at((await call('', {}, { body: '{not json' })).body, 'error', 'code')).toBe(-32700);
+    expect(at((await call('', {}, { body: '[]' })).body, 'error', 'code')).toBe(-32600);
+    expect(at((await call('NoSuchMethod', {})).body, 'error', 'code')).toBe(-32601);
+    expect(at((await call('CreateTaskPushNotificationConfig', {})).body, 'error', 'code')).toBe(-32003);
+    expect(at((await call('GetExtendedAgentCard', {})).body, 'error', 'code')).toBe(-32004);
+    expect(at((await call('GetTask', { id: 'run_unknown' })).body, 'error', 'code')).toBe(-32001);
+    expect(at((await call('GetTask', {})).body, 'error', 'code')).toBe(-32602);
+    expect(at((await call('GetTask', { id: 'x' }, { headers: { 'a2a-version': '0.3' } })).body, 'error', 'code')).toBe(-32009);
+    expect(at((await call('message/send', {}, { headers: { 'a2a-version': '' } })).body, 'error', 'code')).toBe(-32009);
+    expect(at((await call('SendMessage', message('m-ctx', { contextId: 'ses_unknown' }))).body, 'error', 'code')).toBe(-32602);
   });
 
   it('starts one task per messageId, cancels it while queued, and replays its events from a cursor', async () => {
     const first = await call('SendMessage', message('m-1'));
-    const task = first.body.result.task;
+    const task = at(first.body, 'result', 'task') as { id: string; status: { state: string }; history: unknown[] };
     expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
     expect(task.history).toEqual([expect.objectContaining({ messageId: 'm-1', role: 'ROLE_USER' })]);
-    expect((await call('SendMessage', message('m-1'))).body.result.task.id).toBe(task.id);
+    expect(at((await call('SendMessage', message('m-1'))).body, 'result', 'task', 'id')).toBe(task.id);
 
     const canceled = await call('CancelTask', { id: task.id });
-    expect(canceled.body.result.status.state).toBe('TASK_STATE_CANCELED');
-    expect((await call('CancelTask', { id: task.id })).body.error.code).toBe(-32002);
-    expect((await call('SendMessage', message('m-2', { taskId: task.id }))).body.error.code).toBe(-32004);
-    expect((await call('SubscribeToTask', { id: task.id })).body.error.code).toBe(-32004);
+    expect(at(canceled.body, 'result', 'status', 'state')).toBe('TASK_STATE_CANCELED');
+    expect(at((await call('CancelTask', { id: task.id })).body, 'error', 'code')).toBe(-32002);
+    expect(at((await call('SendMessage', message('m-2', { taskId: task.id }))).body, 'error', 'code')).toBe(-32004);
+    expect(at((await call('SubscribeToTask', { id: task.id })).body, 'error', 'code')).toBe(-32004);
 
     const replay = await call('SubscribeToTask', { id: task.id, metadata: { afterSeq: 0 } });
-    const results = parseSse(replay.text).events.map((item) => (item.data as { result: Record<string, any> }).result);
-    expect(results[0].task.status.state).toBe('TASK_STATE_SUBMITTED');
-    expect(results.at(-1).statusUpdate.status.state).toBe('TASK_STATE_CANCELED');
+    const results = parseSse(replay.text).events.map((item) => at(item.data, 'result'));
+    expect(at(results[0], 'task', 'status', 'state')).toBe('TASK_STATE_SUBMITTED');
+    expect(at(results.at(-1), 'statusUpdate', 'status', 'state')).toBe('TASK_STATE_CANCELED');
 
     const listed = await call('ListTasks', { status: 'TASK_STATE_CANCELED' });
-    expect(listed.body.result.tasks.map((item: { id: string }) => item.id)).toEqual([task.id]);
+    expect((at(listed.body, 'result', 'tasks') as { id: string }[]).map((item) => item.id)).toEqual([task.id]);
   });
 });
