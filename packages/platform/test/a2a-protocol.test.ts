@@ -107,7 +107,7 @@ describe('the A2A JSON-RPC binding (in process, SQLite)', () => {
     expect(at((await call('', {}, { body: '{not json' })).body, 'error', 'code')).toBe(-32700);
     expect(at((await call('', {}, { body: '[]' })).body, 'error', 'code')).toBe(-32600);
     expect(at((await call('NoSuchMethod', {})).body, 'error', 'code')).toBe(-32601);
-    expect(at((await call('CreateTaskPushNotificationConfig', {})).body, 'error', 'code')).toBe(-32003);
+    expect(at((await call('CreateTaskPushNotificationConfig', {})).body, 'error', 'code')).toBe(-32602);
     expect(at((await call('GetExtendedAgentCard', {})).body, 'error', 'code')).toBe(-32004);
     expect(at((await call('GetTask', { id: 'run_unknown' })).body, 'error', 'code')).toBe(-32001);
     expect(at((await call('GetTask', {})).body, 'error', 'code')).toBe(-32602);
@@ -136,5 +136,33 @@ describe('the A2A JSON-RPC binding (in process, SQLite)', () => {
 
     const listed = await call('ListTasks', { status: 'TASK_STATE_CANCELED' });
     expect((at(listed.body, 'result', 'tasks') as { id: string }[]).map((item) => item.id)).toEqual([task.id]);
+  });
+
+  it('keeps push configs per task: refuses a URL the egress policy refuses, never shows credentials', async () => {
+    const taskId = at((await call('SendMessage', message('m-push'))).body, 'result', 'task', 'id') as string;
+    const denied = (await call('CreateTaskPushNotificationConfig', { taskId, url: 'http://10.1.2.3/hook' })).body;
+    expect(at(denied, 'error', 'code')).toBe(-32602);
+    expect(at(denied, 'error', 'data', 'code')).toBe('egress-denied');
+    const created = await call('CreateTaskPushNotificationConfig', {
+      taskId,
+      id: 'mine',
+      url: 'http://127.0.0.1:9/hook',
+      token: 'tok',
+      authentication: { scheme: 'Bearer', credentials: 'very-secret-credential' },
+    });
+    expect(at(created.body, 'result')).toEqual({
+      id: 'mine',
+      taskId,
+      url: 'http://127.0.0.1:9/hook',
+      token: 'tok',
+      authentication: { scheme: 'Bearer' },
+    });
+    expect(at((await call('GetTaskPushNotificationConfig', { taskId, id: 'mine' })).body, 'result', 'id')).toBe('mine');
+    const listed = await call('ListTaskPushNotificationConfigs', { taskId });
+    expect((at(listed.body, 'result', 'configs') as unknown[]).length).toBe(1);
+    expect(listed.text).not.toContain('very-secret-credential');
+    expect(at((await call('DeleteTaskPushNotificationConfig', { taskId, id: 'mine' })).body, 'result')).toEqual({});
+    expect(at((await call('GetTaskPushNotificationConfig', { taskId, id: 'mine' })).body, 'error', 'code')).toBe(-32001);
+    await call('CancelTask', { id: taskId });
   });
 });

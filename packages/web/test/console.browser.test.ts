@@ -279,12 +279,15 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     // The A2A switch (issue 32): off by default; on, the Agent Card is served at the URL shown.
     const a2a = page.getByRole('checkbox', { name: 'Publish this app as an A2A agent' });
     await expect(a2a.isChecked()).resolves.toBe(false);
-    await a2a.check();
+    // The box follows the server: it turns on once the switch is saved.
+    await a2a.click();
+    await page.locator('code', { hasText: 'agent-card.json' }).waitFor();
+    await expect(a2a.isChecked()).resolves.toBe(true);
     const cardUrl = (await page.locator('code', { hasText: 'agent-card.json' }).textContent()) ?? '';
     const card = await page.evaluate(async (url) => (await fetch(url)).json(), cardUrl);
     expect(card).toMatchObject({ name: 'Researcher', capabilities: { streaming: true } });
     await checkPage('14-releases-a2a');
-    await a2a.uncheck();
+    await a2a.click();
     await page.locator('code', { hasText: 'agent-card.json' }).waitFor({ state: 'detached' });
   });
 

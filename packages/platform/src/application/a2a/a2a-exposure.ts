@@ -41,8 +41,8 @@ export function a2aBasePath(appId: string): string {
 /**
  * The Agent Card of an app published over A2A (A2A 1.0 §8): its name and description, one skill
  * (the app itself: an agent takes text, a workflow a data part with its state fields), the
- * JSON-RPC interface at `{origin}/a2a/apps/{appId}`, streaming on, push notifications off (not
- * offered yet), the resume extension, and the app's bearer API key as the one security scheme.
+ * JSON-RPC interface at `{origin}/a2a/apps/{appId}`, streaming and push notifications on, the
+ * resume extension, and the app's bearer API key as the one security scheme.
  */
 export function agentCardOf(app: AppRow, origin: string, releaseVersion: number | null) {
   const inputModes = app.kind === 'agent' ? ['text/plain'] : ['application/json'];
@@ -57,7 +57,7 @@ export function agentCardOf(app: AppRow, origin: string, releaseVersion: number 
     provider: { organization: 'AgentLoom', url: origin },
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extendedAgentCard: false,
       extensions: [
         {

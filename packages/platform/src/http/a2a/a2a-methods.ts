@@ -1,19 +1,18 @@
 import type { Context } from 'hono';
 import type { AppRow } from '../../adapters/database/schema.js';
+import {
+  type A2aPushConfigRequest,
+  createA2aPushConfig,
+  deleteA2aPushConfig,
+  listA2aPushConfigs,
+  readA2aPushConfig,
+} from '../../application/a2a/a2a-push.js';
 import { cancelA2aTask, listA2aTasks, streamA2aTask, waitUntilSettled } from '../../application/a2a/a2a-streams.js';
 import { type A2aCaller, projectRun, readA2aTask, runOfTask, sendA2aMessage } from '../../application/a2a/a2a-tasks.js';
 import { A2AProtocolError, a2aErrorCodes, invalidParams, unsupportedOperation } from '../../domain/a2a-errors.js';
 import { type A2AMessage, isTerminalState } from '../../domain/a2a-task.js';
 import type { PlatformEnvironment } from '../services.js';
 import { type JsonRpcRequest, resultResponse, streamResponse } from './a2a-json-rpc.js';
-
-/** The push-notification methods: not offered yet (`capabilities.pushNotifications` is false). */
-const pushMethods = new Set([
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-]);
 
 function stringParam(params: Record<string, unknown>, name: string): string {
   const value = params[name];
@@ -44,9 +43,9 @@ function cursorOf(c: Context<PlatformEnvironment>, params: Record<string, unknow
 /**
  * Runs one A2A 1.0 JSON-RPC method for an app published over A2A, over the run use cases:
  * `SendMessage` (blocking by default, `configuration.returnImmediately` answers at once),
- * `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`. The push
- * configuration methods answer `PushNotificationNotSupportedError`, `GetExtendedAgentCard`
- * `UnsupportedOperationError` (neither capability is declared), anything else `MethodNotFound`.
+ * `SendStreamingMessage`, `GetTask`, `ListTasks`, `CancelTask`, `SubscribeToTask`, and the four
+ * push-config methods (also `configuration.taskPushNotificationConfig` on a send);
+ * `GetExtendedAgentCard` is `UnsupportedOperationError` (no extended card), anything else `MethodNotFound`.
  */
 export async function dispatchA2aMethod(
   c: Context<PlatformEnvironment>,
@@ -60,10 +59,16 @@ export async function dispatchA2aMethod(
     case 'SendMessage':
     case 'SendStreamingMessage': {
       const message = params.message as A2AMessage;
-      const configuration = (params.configuration ?? {}) as { returnImmediately?: boolean; historyLength?: unknown };
+      const configuration = (params.configuration ?? {}) as {
+        returnImmediately?: boolean;
+        historyLength?: unknown;
+        taskPushNotificationConfig?: A2aPushConfigRequest;
+      };
       const historyLength = optionalInteger(configuration.historyLength, 'configuration.historyLength');
       const taskId = await sendA2aMessage(services, app, caller, message);
       const run = await runOfTask(services, app, caller, taskId);
+      if (configuration.taskPushNotificationConfig)
+        await createA2aPushConfig(services, app, caller, configuration.taskPushNotificationConfig, run.id);
       if (request.method === 'SendStreamingMessage')
         return streamResponse(c, id, (signal) => streamA2aTask(services, run, { signal, historyLength }));
       if (configuration.returnImmediately !== true) await waitUntilSettled(services, run.id, c.req.raw.signal);
@@ -100,11 +105,22 @@ export async function dispatchA2aMethod(
         throw unsupportedOperation(`Task ${run.id} has ended; read it with GetTask.`, { taskId: run.id });
       return streamResponse(c, id, (signal) => streamA2aTask(services, run, { signal, afterSequence }));
     }
+    case 'CreateTaskPushNotificationConfig':
+      return resultResponse(c, id, await createA2aPushConfig(services, app, caller, params as A2aPushConfigRequest));
+    case 'GetTaskPushNotificationConfig':
+      return resultResponse(
+        c,
+        id,
+        await readA2aPushConfig(services, app, caller, stringParam(params, 'taskId'), stringParam(params, 'id')),
+      );
+    case 'ListTaskPushNotificationConfigs':
+      return resultResponse(c, id, await listA2aPushConfigs(services, app, caller, stringParam(params, 'taskId')));
+    case 'DeleteTaskPushNotificationConfig':
+      await deleteA2aPushConfig(services, app, caller, stringParam(params, 'taskId'), stringParam(params, 'id'));
+      return resultResponse(c, id, {});
     case 'GetExtendedAgentCard':
       throw unsupportedOperation('This agent has no extended card.');
     default:
-      if (pushMethods.has(request.method))
-        throw new A2AProtocolError(a2aErrorCodes.pushNotificationNotSupported, 'Push notifications are not offered yet.');
       throw new A2AProtocolError(a2aErrorCodes.methodNotFound, `No method ${request.method}.`);
   }
 }
