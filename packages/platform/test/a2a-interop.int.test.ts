@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from './harness.js';
 import { httpClient, type PlatformProcess, startProcess } from './process-harness.js';
 import { waitUntil } from './run-helpers.js';
-import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
+import { buildScriptedApp, CountingToolServer, listen, readJson, ScriptedModelServer } from './scripted-servers.js';
 
 /** The official client's task state numbers (proto enum `TaskState`). */
 const State = { submitted: 1, working: 2, completed: 3, failed: 4, canceled: 5, inputRequired: 6, rejected: 7 } as const;
@@ -155,7 +156,7 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     expect(card).toMatchObject({
       name: 'Demo agent',
       supportedInterfaces: [{ url: `${base}/a2a/apps/${apps.demo}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-      capabilities: { streaming: true, pushNotifications: false },
+      capabilities: { streaming: true, pushNotifications: true },
       securitySchemes: { appKey: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     });
     const client = await clientFor('demo');
@@ -254,6 +255,45 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     expect(answered.status.state).toBe(State.completed);
     expect(answered.artifacts[0]?.parts[0]?.content.value).toMatch(/^answer: /);
     expect(tool.calls.get('please lookup approve-me')).toBe(1);
+  });
+
+  it('pushes the task to a webhook through the egress policy, with its token and credentials', async () => {
+    const received: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+    const receiver = createHttpServer((request, response) => {
+      void readJson(request).then((body) => {
+        received.push({ headers: request.headers, body });
+        response.writeHead(204).end();
+      });
+    });
+    const hook = `${await listen(receiver)}/hook`;
+    try {
+      const client = await clientFor('scripted', true);
+      const task = (await client.sendMessage({ message: textMessage('hello push') } as never)) as unknown as { id: string };
+      const config = (await client.createTaskPushNotificationConfig({
+        taskId: task.id,
+        id: 'hook-1',
+        url: hook,
+        token: 'notify-token',
+        authentication: { scheme: 'Bearer', credentials: 'receiver-credential' },
+      } as never)) as unknown as { id: string; url: string };
+      expect(config).toMatchObject({ id: 'hook-1', url: hook });
+      const states = () => received.map((item) => (item.body.statusUpdate as { status?: { state: string } })?.status?.state);
+      await waitUntil(() => states().includes('TASK_STATE_COMPLETED'), 50);
+      expect(received[0]?.headers).toMatchObject({
+        'content-type': 'application/a2a+json',
+        'x-a2a-notification-token': 'notify-token',
+        authorization: 'Bearer receiver-credential',
+      });
+      expect(received.map((item) => Object.keys(item.body)[0])).toEqual(['statusUpdate', 'artifactUpdate', 'statusUpdate']);
+      expect(states()).toEqual(['TASK_STATE_WORKING', undefined, 'TASK_STATE_COMPLETED']);
+      const listed = (await client.listTaskPushNotificationConfig({ taskId: task.id } as never)) as unknown as {
+        configs: { id: string }[];
+      };
+      expect(listed.configs.map((item) => item.id)).toEqual(['hook-1']);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('re-subscribes after the server process is SIGKILLed and restarted: no gap, no duplicate', {
