@@ -1,7 +1,7 @@
 import type { HostedRunEvent } from '@agentloom/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldEvent, initialProjection, streamEventsOf } from '../src/domain/a2a-task.js';
-import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse } from './run-helpers.js';
 import { buildSpace, type SpaceFixture } from './scenario.js';
 
@@ -57,13 +57,13 @@ describe('the A2A projection of a run journal', () => {
  * stays queued until it is cancelled): typed A2A errors, idempotent sends by `messageId`, the
  * durable stop of a queued run, and a replay of a finished task's events from a cursor.
  */
-describe('the A2A JSON-RPC binding (in process, SQLite)', () => {
+describe.each(dialects)('the A2A JSON-RPC binding (in process) on %s', (dialect) => {
   let platform: TestPlatform;
   let own: SpaceFixture;
   let foreign: SpaceFixture;
 
   beforeAll(async () => {
-    platform = await createTestPlatform('sqlite');
+    platform = await createTestPlatform(dialect);
     await seedUser(platform, 'owner@example.com');
     const owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
     own = await buildSpace(owner, 'A2A');
