@@ -107,6 +107,7 @@ describe.each(dialects)('the A2A JSON-RPC binding (in process) on %s', (dialect)
     expect(at((await call('', {}, { body: '{not json' })).body, 'error', 'code')).toBe(-32700);
     expect(at((await call('', {}, { body: '[]' })).body, 'error', 'code')).toBe(-32600);
     expect(at((await call('NoSuchMethod', {})).body, 'error', 'code')).toBe(-32601);
+    expect(at((await call('', {}, { body: `${'['.repeat(100)}${']'.repeat(100)}` })).body, 'error', 'code')).toBe(-32600);
     expect(at((await call('CreateTaskPushNotificationConfig', {})).body, 'error', 'code')).toBe(-32602);
     expect(at((await call('GetExtendedAgentCard', {})).body, 'error', 'code')).toBe(-32004);
     expect(at((await call('GetTask', { id: 'run_unknown' })).body, 'error', 'code')).toBe(-32001);

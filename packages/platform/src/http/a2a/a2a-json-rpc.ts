@@ -4,6 +4,7 @@ import { A2AProtocolError, a2aErrorCodes } from '../../domain/a2a-errors.js';
 import type { A2AStreamResponse } from '../../domain/a2a-task.js';
 import { a2aSequenceKey } from '../../domain/a2a-task.js';
 import { answerOf } from '../error-table.js';
+import { maximumJsonDepth, nestsDeeperThan } from '../json-depth.js';
 import type { PlatformEnvironment } from '../services.js';
 import { pingIntervalMs } from '../sse.js';
 
@@ -25,6 +26,9 @@ export interface JsonRpcRequest {
 
 /** Reads the body as one JSON-RPC request, or throws the protocol's error (-32700 / -32600). */
 export function readJsonRpcRequest(text: string): JsonRpcRequest {
+  // The platform's depth limit (P-15.4) holds here too: no use case ever walks a deeper value.
+  if (nestsDeeperThan(text, maximumJsonDepth))
+    throw new A2AProtocolError(a2aErrorCodes.invalidRequest, `The body nests deeper than ${maximumJsonDepth} levels.`);
   let body: unknown;
   try {
     body = JSON.parse(text);
