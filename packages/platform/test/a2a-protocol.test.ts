@@ -114,7 +114,24 @@ describe.each(dialects)('the A2A JSON-RPC binding (in process) on %s', (dialect)
     expect(at((await call('GetTask', {})).body, 'error', 'code')).toBe(-32602);
     expect(at((await call('GetTask', { id: 'x' }, { headers: { 'a2a-version': '0.3' } })).body, 'error', 'code')).toBe(-32009);
     expect(at((await call('message/send', {}, { headers: { 'a2a-version': '' } })).body, 'error', 'code')).toBe(-32009);
-    expect(at((await call('SendMessage', message('m-ctx', { contextId: 'ses_unknown' }))).body, 'error', 'code')).toBe(-32602);
+    expect(at((await call('SendMessage', message('m-ctx', { contextId: 'has space' }))).body, 'error', 'code')).toBe(-32602);
+    // Another app's session is not a context of this agent, whoever names it.
+    const foreignSession = await platform.services.database
+      .insertInto('sessions')
+      .values({
+        id: 'ses_of_another_app',
+        space_id: foreign.spaceId,
+        app_id: foreign.appId,
+        kind: 'agent',
+        created_by: 'x',
+        created_at: new Date().toISOString(),
+        last_run_at: new Date().toISOString(),
+      })
+      .execute();
+    expect(foreignSession).toHaveLength(1);
+    expect(at((await call('SendMessage', message('m-foreign', { contextId: 'ses_of_another_app' }))).body, 'error', 'code')).toBe(
+      -32602,
+    );
   });
 
   it('starts one task per messageId, cancels it while queued, and replays its events from a cursor', async () => {
@@ -165,5 +182,19 @@ describe.each(dialects)('the A2A JSON-RPC binding (in process) on %s', (dialect)
     expect(at((await call('DeleteTaskPushNotificationConfig', { taskId, id: 'mine' })).body, 'result')).toEqual({});
     expect(at((await call('GetTaskPushNotificationConfig', { taskId, id: 'mine' })).body, 'error', 'code')).toBe(-32001);
     await call('CancelTask', { id: taskId });
+  });
+
+  it("accepts a context id the client minted (as the SDK's a2aAgent does): a new session, found again by ListTasks", async () => {
+    const contextId = 'agentloom-context-1234';
+    const first = at((await call('SendMessage', message('m-c1', { contextId }))).body, 'result', 'task') as {
+      id: string;
+      contextId: string;
+    };
+    expect(first.contextId).toBe(contextId);
+    await call('CancelTask', { id: first.id });
+    const second = at((await call('SendMessage', message('m-c2', { contextId }))).body, 'result', 'task') as { id: string };
+    await call('CancelTask', { id: second.id });
+    const listed = at((await call('ListTasks', { contextId })).body, 'result', 'tasks') as { id: string }[];
+    expect(listed.map((item) => item.id).sort()).toEqual([first.id, second.id].sort());
   });
 });

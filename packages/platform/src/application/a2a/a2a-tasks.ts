@@ -14,7 +14,7 @@ import {
 } from '../../domain/a2a-task.js';
 import { NotFoundError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
-import { startAppRun } from '../runs/create-run.js';
+import { assertAppRunnable, startAppRun } from '../runs/create-run.js';
 import { decideRunApproval, supplementRun } from '../runs/run-service.js';
 
 /**
@@ -159,9 +159,38 @@ function inputOf(app: AppRow, parts: readonly A2APart[]): string | Record<string
   return text;
 }
 
+/** What a client-minted context id may look like: it becomes a session id as it is. */
+const clientContextId = /^[A-Za-z0-9][\w.:-]{0,199}$/;
+
+/**
+ * A context id the client minted (A2A §3.4: a server may accept one; the SDK's own `a2aAgent`
+ * mints one per call) that is no session yet becomes a new session of the app with that id, so
+ * the client's later messages and `ListTasks { contextId }` find its tasks. A context that is
+ * already a session is left to `startAppRun`, which refuses one of another app or caller.
+ */
+async function openClientContext(context: PlatformContext, app: AppRow, caller: A2aCaller, contextId: string): Promise<void> {
+  if (!clientContextId.test(contextId))
+    throw invalidParams('A contextId is 1 to 200 letters, digits and . _ : - (starting with a letter or digit).');
+  assertAppRunnable(app);
+  const at = context.now().toISOString();
+  await context.database
+    .insertInto('sessions')
+    .values({
+      id: contextId,
+      space_id: app.space_id,
+      app_id: app.id,
+      kind: 'agent',
+      created_by: caller.actor,
+      created_at: at,
+      last_run_at: at,
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
+}
+
 /**
  * `SendMessage`: a message with a `taskId` continues that task; otherwise it starts a run of the
- * app (in the session `contextId` when given, else a new one), with the `messageId` as its
+ * app (in the session `contextId` when given — a new one when the client minted it — else a new one), with the `messageId` as its
  * idempotency key, so the same message sent twice (a client that lost the answer) is one task.
  * Answers the task id (the run id).
  */
@@ -175,6 +204,7 @@ export async function sendA2aMessage(
     throw invalidParams('params.message needs a messageId and parts.');
   if (message.taskId !== undefined && message.taskId !== '') return continueTask(context, app, caller, message);
   const sessionId = message.contextId || undefined;
+  if (sessionId !== undefined) await openClientContext(context, app, caller, sessionId);
   try {
     const started = await startAppRun(
       context,
@@ -186,7 +216,7 @@ export async function sendA2aMessage(
     );
     return started.runId;
   } catch (error) {
-    // The platform mints context ids (sessions); an unknown one is refused, never replaced (A2A §3.4).
+    // A context of another app or caller: refused, never replaced (A2A §3.4).
     if (error instanceof NotFoundError && sessionId !== undefined)
       throw invalidParams('The contextId is not a context of this agent.', { contextId: sessionId });
     throw error;
