@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { Agent, MemoryRunStore, type ModelRequest } from '@agentloom/sdk';
+import { Agent, MemoryRunStore } from '@agentloom/sdk';
 import { a2aAgent } from '@agentloom/sdk/capabilities/a2a';
-import { ScriptedModel } from '@agentloom/sdk/testing';
+import { type ModelRequest, ScriptedModel } from '@agentloom/sdk/testing';
 import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunWorker } from '../src/worker/index.js';
