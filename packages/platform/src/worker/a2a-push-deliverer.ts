@@ -100,16 +100,19 @@ async function deliver(services: PushDelivererContext, owner: string, config: A2
   const { database, runClient, now } = services;
   const run = await database.selectFrom('runs').selectAll().where('id', '=', config.task_id).executeTakeFirst();
   let events: Awaited<ReturnType<typeof runClient.readEvents>> = [];
+  let frame: Awaited<ReturnType<typeof frameOf>> | undefined;
   try {
-    events = run ? await runClient.readEvents(run.id) : [];
+    if (run) {
+      events = await runClient.readEvents(run.id);
+      frame = await frameOf(services, run);
+    }
   } catch (error) {
     if (!(error instanceof RunNotFoundError)) throw error;
   }
-  if (!run) {
+  if (!run || !frame) {
     await release(services, owner, config, { state: 'failed', last_error: 'the task was deleted' });
     return;
   }
-  const frame = await frameOf(services, run);
   let projection = initialProjection();
   let cursor = config.delivered_sequence;
   try {
