@@ -163,6 +163,10 @@ export function foldEvent(projection: TaskProjection, event: HostedRunEvent): Ta
       if (result.reason !== undefined) next.reason = result.reason;
       return next;
     }
+    case 'stop-request':
+    case 'supplement-accept':
+      // Asked of the run, not done by it: a queued task stays SUBMITTED until a worker takes it.
+      return next;
     default:
       // Any other event is work: a queued run started, or an answered question let it go on.
       if (projection.pending.length === 0) next.state = 'TASK_STATE_WORKING';
