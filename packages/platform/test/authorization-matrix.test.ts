@@ -61,6 +61,8 @@ const minimumRole: Record<string, SpaceRole> = {
   'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
   'POST /routers/{appId}/draft/try': 'viewer',
+  'GET /apps/{appId}/a2a': 'viewer',
+  'PUT /apps/{appId}/a2a': 'editor',
 };
 
 /**
@@ -135,6 +137,7 @@ function bodyOf(route: string): unknown {
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
     'POST /routers/{appId}/messages': { text: 'matrix message' },
     'POST /routers/{appId}/draft/try': { text: 'matrix message' },
+    'PUT /apps/{appId}/a2a': { enabled: false },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }

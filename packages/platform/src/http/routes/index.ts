@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
 import { adminWorkerRoutes } from './admin-worker-routes.js';
+import { appA2aRoutes } from './app-a2a-routes.js';
 import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
@@ -41,6 +42,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     draftRoutes(),
     releaseRoutes(),
     appKeyRoutes(),
+    appA2aRoutes(),
     runRoutes(),
     runInputRoutes(),
     sessionRoutes(),

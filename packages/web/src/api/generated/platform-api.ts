@@ -5775,6 +5775,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{appId}/a2a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the app is published over A2A.
+         * @description The A2A switch of the app and the paths of its Agent Card and JSON-RPC endpoint (members who may read apps).
+         */
+        get: operations["getAppA2a"];
+        /**
+         * Publish the app over A2A, or stop publishing it.
+         * @description Switches A2A on or off (editors and above). On: the Agent Card at `/a2a/apps/{appId}/.well-known/agent-card.json` and the JSON-RPC endpoint answer, authenticated with the app’s API keys; off: both answer 404 `a2a-not-enabled`. Tasks are the app’s runs and stay readable over the REST API either way.
+         */
+        put: operations["setAppA2a"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/runs": {
         parameters: {
             query?: never;
@@ -8837,6 +8861,19 @@ export interface components {
         CreateAppKey: {
             name: string;
         };
+        A2aExposure: {
+            /** @description Whether the app is published over A2A (off by default). */
+            enabled: boolean;
+            /** @description Where its Agent Card is, below the server origin. */
+            cardPath: string;
+            /** @description Its JSON-RPC endpoint (the card’s interface URL), below the server origin. */
+            endpointPath: string;
+            updatedBy: string | null;
+            updatedAt: string | null;
+        };
+        SetA2aExposure: {
+            enabled: boolean;
+        };
         Run: {
             id: string;
             appId: string;
@@ -9163,6 +9200,184 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAppA2a: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The switch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a2a: components["schemas"]["A2aExposure"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAppA2a: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetA2aExposure"];
+            };
+        };
+        responses: {
+            /** @description The switch as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a2a: components["schemas"]["A2aExposure"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     answerRunInput: {
         parameters: {
             query?: never;
