@@ -55,6 +55,7 @@ export default defineConfig({
         items: [
           { text: 'The platform guide', link: '/platform' },
           { text: 'The console', link: '/console' },
+          { text: 'Human input in workflows', link: '/workflow-input' },
           { text: 'HTTP API reference', link: '/api/index.html', target: '_self' },
         ],
       },

@@ -12,7 +12,7 @@ import { defaultSignInLimits, dispatcherKind, type PlatformConfig, pgBossSchemaO
 import { createPlatformApp } from './http/create-app.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
-import { RunWorker, type RunWorkerOptions, startSweeper, startWebhookDeliverer } from './worker/index.js';
+import { RunWorker, type RunWorkerOptions, startA2aPushDeliverer, startSweeper, startWebhookDeliverer } from './worker/index.js';
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {
@@ -118,6 +118,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
   const workers: RunWorker[] = [];
   let stopSweeper: (() => void) | undefined;
   let stopDeliverer: (() => void) | undefined;
+  let stopPushDeliverer: (() => void) | undefined;
   return {
     app: createPlatformApp(services),
     services,
@@ -127,11 +128,13 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       worker.start();
       stopSweeper ??= startSweeper(services);
       stopDeliverer ??= startWebhookDeliverer(services, worker.id);
+      stopPushDeliverer ??= startA2aPushDeliverer(services, worker.id);
       return worker;
     },
     async close() {
       stopSweeper?.();
       stopDeliverer?.();
+      stopPushDeliverer?.();
       await stopDeletionJobs(services);
       await Promise.all(workers.map((worker) => worker.stop(2_000)));
       await dispatcher.close();

@@ -60,6 +60,9 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/webhook-secret': 'admin',
   'POST /apps/{appId}/webhook-secret': 'admin',
   'GET /apps/{appId}/runs': 'editor',
+  'POST /routers/{appId}/draft/try': 'viewer',
+  'GET /apps/{appId}/a2a': 'viewer',
+  'PUT /apps/{appId}/a2a': 'editor',
 };
 
 /**
@@ -78,8 +81,11 @@ const useRoutes: Record<string, SpaceRole> = {
   'GET /runs/{runId}/events': 'viewer',
   'POST /runs/{runId}/stop': 'viewer',
   'POST /runs/{runId}/supplements': 'viewer',
+  'POST /runs/{runId}/input': 'viewer',
   'POST /runs/{runId}/approvals/{approvalId}': 'viewer',
   'GET /runs/{runId}/webhook': 'viewer',
+  'POST /routers/{appId}/messages': 'viewer',
+  'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -126,8 +132,12 @@ function bodyOf(route: string): unknown {
     'POST /auth/login': { email: 'nobody@example.com', password: 'x' },
     'POST /apps/{appId}/runs': { input: 'matrix question' },
     'POST /runs/{runId}/supplements': { text: 'one more thing' },
+    'POST /runs/{runId}/input': { answer: 'yes' },
     'POST /sessions/{sessionId}/messages': { text: 'matrix message' },
     'POST /runs/{runId}/approvals/{approvalId}': { approved: true },
+    'POST /routers/{appId}/messages': { text: 'matrix message' },
+    'POST /routers/{appId}/draft/try': { text: 'matrix message' },
+    'PUT /apps/{appId}/a2a': { enabled: false },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }

@@ -11,6 +11,10 @@ const undocumented = new Set([
   'GET /metrics',
   // The web console's files and its SPA fallback (console-static.ts): not part of the API.
   'GET /*',
+  // A2A (issue 32): an Agent Card and one JSON-RPC endpoint per published app, documented in
+  // docs/a2a.md — JSON-RPC has one URL for every method, which OpenAPI cannot describe per method.
+  'GET /a2a/apps/:appId/.well-known/agent-card.json',
+  'POST /a2a/apps/:appId',
 ]);
 
 describe('the OpenAPI document', () => {

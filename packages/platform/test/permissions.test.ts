@@ -131,6 +131,9 @@ describe.each(dialects)('permission rules of a draft on %s', (dialect) => {
     expect(approvals).toEqual([expect.objectContaining({ toolName: 'lookup', reason: 'Lookups cost money.' })]);
     expect(approvals[0]?.decision).toBeUndefined();
     expect(tool.calls.get(question)).toBeUndefined();
+    // An undecided approval shows the run as waiting for a person, like a workflow's input node (issue 36).
+    const waiting = (await owner.request('GET', `/runs/${runId}`)).body as { run: { status: string } };
+    expect(waiting.run.status).toBe('waiting-input');
     const decided = await owner.request(
       'POST',
       `/runs/${runId}/approvals/${encodeURIComponent(approvals[0]?.approvalId ?? '')}`,

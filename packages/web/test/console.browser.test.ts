@@ -276,6 +276,19 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
     await page.getByRole('cell', { name: 'First release: offline model.' }).waitFor();
     await page.getByRole('cell', { name: 'v1', exact: true }).waitFor();
     await checkPage('14-releases');
+    // The A2A switch (issue 32): off by default; on, the Agent Card is served at the URL shown.
+    const a2a = page.getByRole('checkbox', { name: 'Publish this app as an A2A agent' });
+    await expect(a2a.isChecked()).resolves.toBe(false);
+    // The box follows the server: it turns on once the switch is saved.
+    await a2a.click();
+    await page.locator('code', { hasText: 'agent-card.json' }).waitFor();
+    await expect(a2a.isChecked()).resolves.toBe(true);
+    const cardUrl = (await page.locator('code', { hasText: 'agent-card.json' }).textContent()) ?? '';
+    const card = await page.evaluate(async (url) => (await fetch(url)).json(), cardUrl);
+    expect(card).toMatchObject({ name: 'Researcher', capabilities: { streaming: true } });
+    await checkPage('14-releases-a2a');
+    await a2a.click();
+    await page.locator('code', { hasText: 'agent-card.json' }).waitFor({ state: 'detached' });
   });
 
   it('builds and publishes a Plan–Executor agent whose executor copies the planner’s capabilities once', async () => {

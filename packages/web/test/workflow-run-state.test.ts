@@ -118,6 +118,36 @@ describe("a workflow run's node statuses, folded from its events", () => {
     });
   });
 
+  it('show a node whose input asks a person as waiting, then as it finished; stopped when the run ends first', () => {
+    const question: EventInput = {
+      type: 'workflow-interrupt',
+      interrupts: [{ id: '0/query#input', taskId: '0/query', node: 'query', value: { question: 'Which topic?' } }],
+    };
+    const waiting = stream(start, question);
+    const progress = workflowProgressOf(waiting, graph);
+    expect(progress.questions).toBe(1);
+    expect(progress.nodes.get('query')).toMatchObject({ status: 'interrupted', taskId: '0/query' });
+    const answered = stream(start, question, {
+      type: 'task-finish',
+      taskId: '0/query',
+      node: 'query',
+      step: 0,
+      status: 'succeeded',
+    });
+    expect(statuses(answered).query).toBe('succeeded');
+    const stopped = {
+      runId: 'run-1',
+      sessionId: 'session-1',
+      status: 'stopped',
+      reason: 'user-stop',
+      steps: 0,
+      loops: 0,
+      usage: {},
+    };
+    const ended = stream(start, question, { type: 'workflow-finish', result: stopped as unknown as WorkflowResult });
+    expect(statuses(ended).query).toBe('stopped');
+  });
+
   it('do not depend on the order events arrive in: they are read in sequence order', () => {
     const events = stream(start, { type: 'task-finish', taskId: '0/query', node: 'query', step: 0, status: 'succeeded' });
     expect(statuses([...events].reverse())).toEqual(statuses(events));

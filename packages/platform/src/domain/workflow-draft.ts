@@ -68,7 +68,10 @@ export function emptyWorkflowDraft(name: string): WorkflowDraft {
 
 /** What workflow validation needs to know about the space, read before it runs (no I/O in here). */
 export interface WorkflowDraftLookups {
-  apps: ReadonlyMap<string, { kind: 'agent' | 'workflow'; state: 'active' | 'deleting'; latestReleaseId: string | null }>;
+  apps: ReadonlyMap<
+    string,
+    { kind: 'agent' | 'workflow' | 'router'; state: 'active' | 'deleting'; latestReleaseId: string | null }
+  >;
   resources: ReadonlyMap<string, { type: string; state: 'active' | 'archived'; latestVersion: number }>;
 }
 
@@ -101,6 +104,8 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
         'A workflow calls published agent apps only: bind each agent name in bindings.agents instead.',
       );
     for (const [index, node] of definition.nodes.entries()) {
+      // An input node asks a person (issue 36): it binds nothing.
+      if (node.kind === 'input') continue;
       if (node.kind === 'agent') {
         if (!Object.hasOwn(draft.bindings.agents, node.agent))
           issue(`definition.nodes.${index}.agent`, 'unbound', `No agent app is bound to "${node.agent}" in bindings.agents.`);

@@ -6,6 +6,7 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { sql } from 'kysely';
 import { sameSecret } from '../adapters/crypto/index.js';
+import { a2aRoutes } from './a2a/a2a-routes.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
@@ -161,6 +162,8 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
     return c.html(renderReferencePage(document() as unknown as Parameters<typeof renderReferencePage>[0]));
   });
   app.route(apiPrefix, api);
+  // Apps published over A2A (issue 32): JSON-RPC and Agent Cards, outside the REST API and its document.
+  app.route('/a2a', a2aRoutes(services.config.bodyLimitBytes));
   // After the API, so the console's SPA fallback can never answer an API path.
   mountConsole(app, services.config.consoleDirectory ?? defaultConsoleDirectory);
   return app;

@@ -1,4 +1,12 @@
-import { ApprovalNotFoundError, InvalidRunRequestError, RunNotActiveError, RunNotFoundError } from '@agentloom/sdk';
+import {
+  ApprovalNotFoundError,
+  InputAlreadyAnsweredError,
+  InputNotFoundError,
+  InvalidInputAnswerError,
+  InvalidRunRequestError,
+  RunNotActiveError,
+  RunNotFoundError,
+} from '@agentloom/sdk';
 import { DomainError, type DomainErrorKind } from '../domain/errors.js';
 import { ApiError } from './api-error.js';
 
@@ -38,6 +46,28 @@ const sdkRefusals: ReadonlyArray<(error: unknown) => ErrorAnswer | undefined> = 
   (error) =>
     error instanceof ApprovalNotFoundError
       ? { status: 404, code: 'approval-not-found', message: 'The run has no such approval.', details: {} }
+      : undefined,
+  (error) =>
+    error instanceof InputNotFoundError
+      ? { status: 404, code: 'input-not-found', message: error.message, details: {} }
+      : undefined,
+  (error) =>
+    error instanceof InputAlreadyAnsweredError
+      ? {
+          status: 409,
+          code: 'input-already-answered',
+          message: error.message,
+          details: { interruptId: error.interruptId, timedOut: error.timedOut },
+        }
+      : undefined,
+  (error) =>
+    error instanceof InvalidInputAnswerError
+      ? {
+          status: 422,
+          code: 'invalid-input-answer',
+          message: error.message,
+          details: { interruptId: error.interruptId, problems: error.problems },
+        }
       : undefined,
   (error) =>
     error instanceof RunNotFoundError

@@ -1,3 +1,4 @@
+export { startA2aPushDeliverer } from './a2a-push-deliverer.js';
 export { RunWorker, type RunWorkerOptions } from './run-worker.js';
 export { startSweeper } from './sweeper.js';
 export { startWebhookDeliverer } from './webhook-deliverer.js';

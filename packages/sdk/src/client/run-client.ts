@@ -9,6 +9,12 @@ import { AgentEventProjector, type RunEvent } from '../engine/agent/run-events.j
 import { readSessionRecord, type SessionRun } from '../engine/agent/session/index.js';
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
 import { findRunRequest, type RunRequestedRecord, stopRequestEntry } from '../engine/run/run-requests.js';
+import {
+  type InputAnswerRequest,
+  type PendingInput,
+  pendingInputsOf,
+  recordInputAnswer,
+} from '../engine/workflow/input/input-requests.js';
 import { WorkflowEventProjector } from '../engine/workflow/workflow-event-projector.js';
 import type { WorkflowRunEvent } from '../engine/workflow/workflow-events.js';
 import { isUnfinished } from '../store/acquire-decision.js';
@@ -192,6 +198,10 @@ export class RunClient {
       if (started && description.input === undefined) description.input = started.input;
       const team = describeTeamRun(journal);
       if (team) description.team = team;
+      if (!finished) {
+        const inputs = pendingInputsOf(journal);
+        if (inputs.length > 0) description.pendingInputs = inputs;
+      }
     }
     return description;
   }
@@ -306,6 +316,28 @@ export class RunClient {
   async decideApproval(runId: string, decision: ApprovalDecision): Promise<{ runId: string; sequence: number }> {
     await this.existingRun(runId);
     return recordApprovalDecision(this.store, runId, decision);
+  }
+
+  /**
+   * Answers an input a workflow run waits for (issue 36), from any process: checked against the
+   * input's JSON Schema and choices (`InvalidInputAnswerError`, nothing written), then journaled
+   * through the store's external append; whichever process owns the run goes on with it. Exactly
+   * one answer is taken: a second one, or one after the timeout outcome was recorded, is an
+   * `InputAlreadyAnsweredError`; an input the run never asked is an `InputNotFoundError`.
+   */
+  async answerInput(
+    runId: string,
+    answer: InputAnswerRequest,
+  ): Promise<{ runId: string; interruptId: string; sequence: number }> {
+    await this.existingRun(runId);
+    return recordInputAnswer(this.store, runId, answer);
+  }
+
+  /** The inputs a run waits for now (asked, not answered), oldest first; none once it ended. */
+  async pendingInputs(runId: string): Promise<PendingInput[]> {
+    const run = await this.existingRun(runId);
+    if (!isUnfinished(run.status)) return [];
+    return pendingInputsOf(await this.store.readJournal(runId));
   }
 
   /**

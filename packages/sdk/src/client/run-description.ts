@@ -1,6 +1,7 @@
 import type { Failure } from '../core/failure.js';
 import type { Usage } from '../core/messages.js';
 import type { RunResult, TerminalReason } from '../core/run-result.js';
+import type { PendingInput } from '../engine/workflow/input/input-requests.js';
 import type { RunKind, RunMetadata, StoredRunStatus } from '../store/run-store.js';
 import type { TeamRunDescription } from './describe-team-run.js';
 
@@ -34,6 +35,8 @@ export interface RunDescription {
   lastSequence: number;
   /** The inner structure of an agent run that has started. */
   agent?: AgentRunDescription;
+  /** The inputs an unfinished workflow run waits for (issue 36): asked, not yet answered. */
+  pendingInputs?: PendingInput[];
   /** The coordination of a team's run (N-12): owner, turns, ledger, board, ending, events. */
   team?: TeamRunDescription;
 }

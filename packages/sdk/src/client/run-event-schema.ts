@@ -197,9 +197,13 @@ const workflowEventSchemas = {
     reason: z.string().optional(),
     requestedBy: z.string(),
   }),
-  'workflow-interrupt': event('workflow-interrupt', 'The run paused on these interrupts (live only).', {
-    interrupts: z.array(workflowInterruptSchema),
-  }),
+  'workflow-interrupt': event(
+    'workflow-interrupt',
+    "The run waits: paused on `interrupt()` calls (live only), or an input node asked a person (saved: its `value` is the input's request — question, schema, choices, deadline; issue 36).",
+    {
+      interrupts: z.array(workflowInterruptSchema),
+    },
+  ),
   'workflow-finish': event('workflow-finish', 'The run ended: its result.', { result: workflowResultSchema }),
   ...teamEventSchemas(),
 } satisfies { [Type in WorkflowEvent['type']]: z.ZodType<Extract<WorkflowEvent, { type: Type }>> };

@@ -206,6 +206,24 @@ function addNodes(
       });
       continue;
     }
+    if (node.kind === 'input') {
+      for (const placeholder of placeholdersOf(node.question)) {
+        if (!fieldExists(placeholder))
+          problems.push({ path: `${path}.question`, message: `{{${placeholder}}} names no state field` });
+      }
+      if (node.schema !== undefined) {
+        const compiled = compileJsonSchema(node.schema as JsonSchema);
+        if (!compiled.ok) problems.push({ path: `${path}.schema`, message: compiled.problems.join('; ') });
+      }
+      builder.addInputNode(node.name, {
+        question: node.question,
+        ...(node.schema !== undefined ? { schema: node.schema as JsonSchema } : {}),
+        ...(node.choices !== undefined ? { choices: node.choices } : {}),
+        ...(node.output !== undefined ? { output: node.output } : {}),
+        ...(node.timeout !== undefined ? { timeout: { afterMs: node.timeout.afterMs, outcome: node.timeout.outcome } } : {}),
+      });
+      continue;
+    }
     let tool: Tool | undefined;
     if (node.server !== undefined) {
       const serverTools = registry.mcpServers?.[node.server];

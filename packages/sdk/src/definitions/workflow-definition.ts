@@ -59,6 +59,26 @@ const capabilityNodeSchema = z
   })
   .strict();
 
+const inputNodeSchema = z
+  .object({
+    name: nodeNameSchema,
+    kind: z.literal('input'),
+    question: z.string().min(1).describe('What a person is asked; {{field}} placeholders are filled from the state.'),
+    schema: jsonSchemaValueSchema.optional().describe('The JSON Schema an answer must match.'),
+    choices: z.array(jsonValueSchema).min(1).optional().describe('The answers offered; an answer must be one of them.'),
+    output: fieldNameSchema.optional().describe('Where the answer goes.'),
+    timeout: z
+      .object({
+        afterMs: z.number().int().positive().describe('How long the run waits for an answer.'),
+        outcome: jsonValueSchema.describe('The answer recorded when nobody answered in time.'),
+      })
+      .strict()
+      .optional()
+      .describe('Without one, the run waits until it is answered, stopped or past its own deadline.'),
+  })
+  .strict()
+  .describe('Asks a person and waits, durably, for exactly one answer (issue 36).');
+
 const targetsSchema = z.union([endpointSchema, z.array(endpointSchema).min(1)]);
 
 const declarativeRouteSchema = z
@@ -109,7 +129,7 @@ const loopSchema = z
 
 /**
  * The published format of a workflow as data (version 1): state fields with JSON Schemas and
- * reducers, agent and capability nodes with their I/O bindings, edges and joins, routes (a
+ * reducers, agent, capability and input nodes with their I/O bindings, edges and joins, routes (a
  * declarative condition language or named functions), fan-outs, bounded loops and the run policy.
  * Agents are defined inline (`agents`) or taken from the registry. `createWorkflow(definition,
  * registry)` builds the workflow.
@@ -123,7 +143,7 @@ export const workflowDefinitionSchema = z
     description: z.string().optional(),
     state: z.record(fieldNameSchema, stateFieldSchema).describe('The shared state (W-2): business data only.'),
     agents: z.record(z.string(), agentDefinitionSchema).optional().describe('Agents defined inline, by name.'),
-    nodes: z.array(z.discriminatedUnion('kind', [agentNodeSchema, capabilityNodeSchema])).min(1),
+    nodes: z.array(z.discriminatedUnion('kind', [agentNodeSchema, capabilityNodeSchema, inputNodeSchema])).min(1),
     edges: z
       .array(
         z

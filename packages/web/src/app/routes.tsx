@@ -86,6 +86,22 @@ export const consoleRoutes: RouteObject[] = [
             lazy: () => import('../pages/releases/index.js').then((page) => ({ Component: page.ReleasesPage })),
           },
           {
+            path: 'routers',
+            lazy: () => import('../pages/routers/index.js').then((page) => ({ Component: page.RoutersPage })),
+          },
+          {
+            path: 'routers/:appId',
+            lazy: () => import('../pages/router-editor/index.js').then((page) => ({ Component: page.RouterEditorPage })),
+          },
+          {
+            path: 'routers/:appId/chat',
+            lazy: () => import('../pages/router-chat/index.js').then((page) => ({ Component: page.RouterChatPage })),
+          },
+          {
+            path: 'routers/:appId/releases',
+            lazy: () => import('../pages/releases/index.js').then((page) => ({ Component: page.ReleasesPage })),
+          },
+          {
             path: 'connections',
             lazy: () => import('../pages/connections/index.js').then((page) => ({ Component: page.ConnectionsPage })),
           },

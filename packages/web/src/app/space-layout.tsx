@@ -5,6 +5,7 @@ import { useSpaceAccess } from '../session/index.js';
 const sections: readonly { to: string; label: MessageId }[] = [
   { to: 'agents', label: 'space.section.agents' },
   { to: 'workflows', label: 'space.section.workflows' },
+  { to: 'routers', label: 'space.section.routers' },
   { to: 'connections', label: 'space.section.connections' },
   { to: 'prompts', label: 'space.section.prompts' },
   { to: 'skills', label: 'space.section.skills' },

@@ -37,7 +37,7 @@ export function AppListPage({
   createBody,
 }: {
   spaceId: string;
-  kind: 'agent' | 'workflow';
+  kind: 'agent' | 'workflow' | 'router';
   columns?: AppColumn[];
   /** The "Published" cell of a published app (links to its releases and uses). */
   publishedCell: (app: AppSummary) => ReactNode;

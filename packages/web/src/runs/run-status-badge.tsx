@@ -6,6 +6,7 @@ const tone: Record<string, string> = {
   failed: 'badge-error',
   stopped: 'badge-warn',
   stopping: 'badge-warn',
+  'waiting-input': 'badge-warn',
 };
 
 /** A run's status as a coloured badge (the word is always there, colour is never the only cue). */

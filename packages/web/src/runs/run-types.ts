@@ -6,7 +6,7 @@
  */
 
 /** The API's run status (a projection of the SDK's, PLATFORM.md §4.4). */
-export type RunStatus = 'queued' | 'pending' | 'running' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
+export type RunStatus = 'queued' | 'pending' | 'running' | 'waiting-input' | 'stopping' | 'succeeded' | 'failed' | 'stopped';
 
 /** Token usage as the SDK counts it. */
 export interface Usage {

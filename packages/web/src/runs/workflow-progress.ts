@@ -2,7 +2,8 @@
  * What a workflow run's event stream says about each node of its graph (P-8.12, W-5), for the
  * canvas of a run. The platform streams the facts the run's journal saved: `workflow-start`,
  * `agent-invoke` (an agent node bound to its inner run), `task-retry` (an attempt failed, another
- * follows), `task-finish` (succeeded, failed or interrupted) and `workflow-finish`. A tool node
+ * follows), `workflow-interrupt` (an input node asks a person), `task-finish` (succeeded, failed or
+ * interrupted) and `workflow-finish`. A tool node
  * saves nothing until it finishes, so "running" for it is read from the graph: every arrow into
  * it has fired since it last finished (START fires when the run starts).
  */
@@ -37,6 +38,8 @@ export interface RunGraph {
 /** The run as a whole: whether it started and how it ended. */
 export interface WorkflowProgress {
   started: boolean;
+  /** How many questions input nodes asked so far (`workflow-interrupt`): the run row's `pendingInputs` has them. */
+  questions: number;
   nodes: Map<string, NodeRunState>;
   finished?: WorkflowResult;
 }
@@ -90,7 +93,16 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
     delete state.failure;
   },
   'stop-request': ignored('the run row says `stopping`; the end comes with `workflow-finish`'),
-  'workflow-interrupt': ignored('live only: an interrupted run ends with `workflow-finish` (status `interrupted`)'),
+  // An input node asked a person (issue 36): the node waits for an answer until its task finishes.
+  'workflow-interrupt': ({ progress }, event) => {
+    progress.questions += 1;
+    for (const pending of event.interrupts) {
+      const state = progress.nodes.get(pending.node);
+      if (!state) continue;
+      Object.assign(state, { status: 'interrupted', taskId: pending.taskId });
+      delete state.failure;
+    }
+  },
   // Team events (N-12): the canvas shows a team's nodes by their tasks; the team view of the
   // console (turns, ledger, owner) is the platform half of issue 31, not built yet.
   'team-turn': ignored('team view not built yet: the turn is shown as its `turn` task'),
@@ -109,7 +121,7 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
 /** Folds a workflow run's events (in sequence order) into each node's status. */
 export function workflowProgressOf(events: readonly WorkflowRunEvent[], graph: RunGraph): WorkflowProgress {
   const nodes = new Map<string, NodeRunState>(graph.nodes.map((name) => [name, { status: 'pending', runs: 0 }]));
-  const progress: WorkflowProgress = { started: false, nodes };
+  const progress: WorkflowProgress = { started: false, questions: 0, nodes };
   const fold: WorkflowFold = { progress, finishedAt: new Map(), position: 0 };
   const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
   for (const event of ordered) {
@@ -122,6 +134,8 @@ export function workflowProgressOf(events: readonly WorkflowRunEvent[], graph: R
     if (progress.finished) {
       if (state.status === 'pending') state.status = 'not-run';
       else if (state.status === 'running' || state.status === 'retrying') state.status = 'stopped';
+      // An input node still asking when the run ended (stopped, timed out) is no longer waiting.
+      else if (state.status === 'interrupted' && progress.finished.status !== 'interrupted') state.status = 'stopped';
       continue;
     }
     if (state.status !== 'pending' && state.status !== 'succeeded') continue;

@@ -33,9 +33,10 @@ export async function buildConsole(): Promise<{ directory: string; remove(): voi
 
 /**
  * Starts `agentloom serve` (the built CLI, a child process) on a free port with a fresh SQLite
- * data directory, serving the console from `consoleDirectory`; resolves once it listens.
+ * data directory, serving the console from `consoleDirectory`, with `environment` added to its
+ * environment (e.g. `AGENTLOOM_EMBEDDED_WORKERS: '0'`); resolves once it listens.
  */
-export function startPlatform(consoleDirectory: string): Promise<RunningPlatform> {
+export function startPlatform(consoleDirectory: string, environment: Record<string, string> = {}): Promise<RunningPlatform> {
   ensureBuilt();
   const dataDirectory = mkdtempSync(path.join(tmpdir(), 'agentloom-console-data-'));
   const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDirectory], {
@@ -49,6 +50,7 @@ export function startPlatform(consoleDirectory: string): Promise<RunningPlatform
       // The tests' MCP and model servers listen on 127.0.0.1 (P-15.1: refused unless allowed).
       AGENTLOOM_OUTBOUND_ALLOW: '127.0.0.1',
       INIT_CWD: dataDirectory,
+      ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

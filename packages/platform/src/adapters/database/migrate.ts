@@ -9,6 +9,8 @@ import * as workers from './migrations/0005-workers.js';
 import * as debugSessions from './migrations/0007-debug-sessions.js';
 import * as webhooks from './migrations/0008-webhooks.js';
 import * as signInLimits from './migrations/0009-sign-in-limits.js';
+import * as routerSessions from './migrations/0010-router-sessions.js';
+import * as a2aExposure from './migrations/0011-a2a-exposure.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '0007-debug-sessions': debugSessions,
   '0008-webhooks': webhooks,
   '0009-sign-in-limits': signInLimits,
+  '0010-router-sessions': routerSessions,
+  '0011-a2a-exposure': a2aExposure,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

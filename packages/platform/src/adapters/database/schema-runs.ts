@@ -147,6 +147,39 @@ export interface WebhookDeliveriesTable {
   finished_at: string | null;
 }
 
+/** An app published over A2A (issue 32): absent or `enabled` 0 = off (the default). */
+export interface AppA2aTable {
+  app_id: string;
+  enabled: number;
+  updated_by: string;
+  updated_at: string;
+}
+
+/**
+ * Where an A2A task's events are pushed (issue 32): `delivered_sequence` is the journal sequence
+ * delivered last (-1: not even the task yet); `state` `active` until the task ended and all of it
+ * was delivered (`done`) or the receiver kept failing (`failed`).
+ */
+export interface A2aPushConfigsTable {
+  id: string;
+  task_id: string;
+  config_id: string;
+  app_id: string;
+  url: string;
+  token: string | null;
+  auth_scheme: string | null;
+  auth_credentials_sealed: string | null;
+  delivered_sequence: number;
+  state: 'active' | 'done' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_by: string;
+  created_at: string;
+}
+
 /** The run-side tables by name, as `PlatformDatabase` (schema.ts) holds them. */
 export interface RunSideTables {
   sessions: SessionsTable;
@@ -159,6 +192,8 @@ export interface RunSideTables {
   webhook_deliveries: WebhookDeliveriesTable;
   workers: WorkersTable;
   sign_in_limits: SignInLimitsTable;
+  app_a2a: AppA2aTable;
+  a2a_push_configs: A2aPushConfigsTable;
 }
 
 export type RunRow = Selectable<RunsTable>;
@@ -167,3 +202,4 @@ export type WorkerRow = Selectable<WorkersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type AppDeletionRow = Selectable<AppDeletionsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type A2aPushConfigRow = Selectable<A2aPushConfigsTable>;

@@ -127,11 +127,11 @@ export interface ResourceVersionsTable {
   created_at: string;
 }
 
-/** Agent and workflow apps (P-3); an agent's `mode` never changes (P-3.5). */
+/** Agent, workflow and router apps (P-3, issue 33); an agent's `mode` never changes (P-3.5). */
 export interface AppsTable {
   id: string;
   space_id: string;
-  kind: 'agent' | 'workflow';
+  kind: 'agent' | 'workflow' | 'router';
   name: string;
   description: string;
   mode: 'react' | 'plan-executor' | null;
@@ -178,6 +178,29 @@ export interface AppResourceRefsTable {
   resource_version: number | null;
 }
 
+/** A conversation with a router app: the dialogue state the platform holds for it (issue 33). */
+export interface RouterSessionsTable {
+  id: string;
+  app_id: string;
+  space_id: string;
+  created_by: string;
+  /** JSON `RouterSessionState`: the dialogue state and the run the router started, if any. */
+  state: string;
+  /** Turns taken; a turn saves only over the count it read (concurrent turns conflict). */
+  turns: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One turn of a router session: the message and the turn as the API answered it (JSON). */
+export interface RouterTurnsTable {
+  session_id: string;
+  turn: number;
+  text: string;
+  result: string;
+  created_at: string;
+}
+
 /** Every table of the platform database. */
 export interface PlatformDatabase extends RunSideTables {
   users: UsersTable;
@@ -195,6 +218,8 @@ export interface PlatformDatabase extends RunSideTables {
   app_drafts: AppDraftsTable;
   app_releases: AppReleasesTable;
   app_resource_refs: AppResourceRefsTable;
+  router_sessions: RouterSessionsTable;
+  router_turns: RouterTurnsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -205,3 +230,4 @@ export type ResourceVersionRow = Selectable<ResourceVersionsTable>;
 export type ModelConnectionRow = Selectable<ModelConnectionsTable>;
 export type AppReleaseRow = Selectable<AppReleasesTable>;
 export type NewAppReleaseRow = Insertable<AppReleasesTable>;
+export type RouterSessionRow = Selectable<RouterSessionsTable>;

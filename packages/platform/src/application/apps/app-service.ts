@@ -5,12 +5,13 @@ import { insertAppWithDraft, listApps, updateApp } from '../../adapters/database
 import type { AppRow } from '../../adapters/database/schema.js';
 import { ValidationError } from '../../domain/errors.js';
 import { agentDraftSchemaVersion, emptyAgentDraft, emptyWorkflowDraft } from '../../domain/index.js';
+import { emptyRouterDraft } from '../../domain/router-draft.js';
 import type { PlatformContext } from '../context.js';
 import { agentNameOf } from '../releases/resolve-snapshot.js';
 
-/** A new app: an agent with its mode (fixed for good), or a workflow. */
+/** A new app: an agent with its mode (fixed for good), a workflow, or a router (issue 33). */
 export interface NewApp {
-  kind: 'agent' | 'workflow';
+  kind: 'agent' | 'workflow' | 'router';
   name: string;
   description: string;
   mode?: 'react' | 'plan-executor' | undefined;
@@ -36,9 +37,11 @@ export async function createApp(
     throw new ValidationError('mode-required', 'An agent app needs a mode: react or plan-executor.');
   if (input.kind === 'workflow' && input.mode)
     throw new ValidationError('mode-not-allowed', 'A workflow is not an agent mode (NOT-9); send no mode.');
+  if (input.kind === 'router' && input.mode)
+    throw new ValidationError('mode-not-allowed', 'A router is not an agent; send no mode.');
   const id = newId('app');
   const at = context.now().toISOString();
-  const folder = input.kind === 'agent' ? 'agents' : 'workflows';
+  const folder = { agent: 'agents', workflow: 'workflows', router: 'routers' }[input.kind];
   const row: AppRow = {
     id,
     space_id: spaceId,
@@ -53,7 +56,12 @@ export async function createApp(
     created_at: at,
     updated_at: at,
   };
-  const draft = input.kind === 'agent' ? emptyAgentDraft() : emptyWorkflowDraft(agentNameOf({ id, name: input.name }));
+  const draft =
+    input.kind === 'agent'
+      ? emptyAgentDraft()
+      : input.kind === 'router'
+        ? emptyRouterDraft()
+        : emptyWorkflowDraft(agentNameOf({ id, name: input.name }));
   await context.database.transaction().execute(async (transaction) => {
     await insertAppWithDraft(transaction, row, { config: JSON.stringify(draft), schemaVersion: agentDraftSchemaVersion });
     await mkdir(path.join(row.file_root, 'wiki'), { recursive: true });

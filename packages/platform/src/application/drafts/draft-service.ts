@@ -15,9 +15,11 @@ import {
   type WorkflowDraft,
   workflowDraftSchema,
 } from '../../domain/index.js';
+import { routerDraftSchema } from '../../domain/router-draft.js';
 import type { PlatformContext } from '../context.js';
 import { readDraftLookups, replaceDraftReferences, replaceWorkflowDraftReferences } from '../releases/draft-lookups.js';
 import { checkWorkflowDraft } from '../releases/publish-workflow-release.js';
+import { checkRouter } from '../routers/router-release.js';
 
 /** A draft as the API shows it; its revision is also the `ETag`. */
 export interface DraftView {
@@ -43,6 +45,20 @@ export function parseDraft(kind: 'agent' | 'workflow', config: unknown): AgentDr
     const schema = kind === 'agent' ? 'AgentDraft' : 'WorkflowDraft';
     throw new InvalidRequestError('invalid-request', `The draft does not match the ${schema} schema.`, { issues });
   }
+  return result.data;
+}
+
+/** Parses a router draft's envelope (format version 1, a list of actions); the catalog itself is checked by `validate` and publish. */
+function parseRouterDraft(config: unknown): Record<string, unknown> {
+  const result = routerDraftSchema.safeParse(config);
+  if (!result.success)
+    throw new InvalidRequestError('invalid-request', 'The draft does not match the RouterDraft schema.', {
+      issues: result.error.issues.map((issue) => ({
+        path: ['config', ...issue.path.map(String)].join('.'),
+        code: issue.code,
+        message: issue.message,
+      })),
+    });
   return result.data;
 }
 
@@ -79,7 +95,7 @@ export async function saveDraft(
   const expected = Number(ifMatch.replaceAll('"', '').replace(/^W\//, ''));
   if (!Number.isInteger(expected))
     throw new InvalidRequestError('invalid-if-match', 'If-Match must be the draft revision, e.g. "3".');
-  const config = parseDraft(app.kind, body);
+  const config = app.kind === 'router' ? parseRouterDraft(body) : parseDraft(app.kind, body);
   const at = context.now().toISOString();
   const saved = await context.database.transaction().execute(async (transaction) => {
     const stored = await saveDraftAtRevision(transaction, app.id, expected, {
@@ -95,7 +111,9 @@ export async function saveDraft(
         { currentRevision: current.revision },
       );
     }
-    if (app.kind === 'agent')
+    if (app.kind === 'router') {
+      // A router's references are checked at publish; its draft names apps, not resources.
+    } else if (app.kind === 'agent')
       await replaceDraftReferences(transaction, app.id, app.space_id, config as AgentDraft, () => newId('ref'));
     else await replaceWorkflowDraftReferences(transaction, app.id, app.space_id, config as WorkflowDraft, () => newId('ref'));
     return readDraftRow(transaction, app.id);
@@ -107,6 +125,7 @@ export async function saveDraft(
 export async function checkDraft(context: PlatformContext, app: AppRow): Promise<DraftIssue[]> {
   const { database } = context;
   const draftRow = await readDraftRow(database, app.id);
+  if (app.kind === 'router') return (await checkRouter(database, app, JSON.parse(draftRow.config))).issues;
   if (app.kind === 'workflow') {
     const draft = parseDraft('workflow', JSON.parse(draftRow.config));
     return (await checkWorkflowDraft(context, database, app, draft)).issues;

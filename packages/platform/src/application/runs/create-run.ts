@@ -138,6 +138,11 @@ export async function startAppRun(
  * (D-P1: an agent run always uses the newest release), else a validation error `release-pin-not-allowed`.
  */
 function assertInputFits(app: AppRow, request: RunRequest): void {
+  if (app.kind === 'router')
+    throw new ValidationError(
+      'router-not-runnable',
+      'A router has no runs of its own; send it messages with POST /routers/{appId}/messages.',
+    );
   if (app.kind === 'agent') {
     if (typeof request.input !== 'string')
       throw new ValidationError('invalid-input', 'An agent run takes text input.', { path: 'input' });
@@ -238,7 +243,8 @@ export async function insertRun(
     await services.runClient.createRun({
       runId,
       sessionId,
-      kind: app.kind,
+      // A router never gets here (assertInputFits): only agents and workflows have runs.
+      kind: app.kind === 'workflow' ? 'workflow' : 'agent',
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),

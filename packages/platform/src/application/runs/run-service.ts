@@ -114,3 +114,20 @@ export function decideRunApproval(
   const { reason, ...rest } = decision;
   return context.runClient.decideApproval(runId, { ...rest, ...(reason !== undefined ? { reason } : {}) });
 }
+
+/**
+ * Answers an input a workflow run waits for (issue 36), from any API process: the SDK checks it
+ * against the input's schema and choices and journals it through the external append; whichever
+ * worker owns the run goes on with it. Exactly one answer is taken (a second is refused, 409).
+ * Refused while the run's app is being deleted.
+ */
+export async function answerRunInput(
+  context: Pick<PlatformContext, 'runClient'>,
+  app: AppRow,
+  runId: string,
+  answer: { interruptId?: string | undefined; value: unknown; answeredBy: string },
+) {
+  if (app.state !== 'active') throw appDeletingError();
+  const { interruptId, ...rest } = answer;
+  return context.runClient.answerInput(runId, { ...rest, ...(interruptId !== undefined ? { interruptId } : {}) });
+}

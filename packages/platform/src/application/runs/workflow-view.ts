@@ -5,8 +5,11 @@ export interface WorkflowTaskView {
   taskId: string;
   node: string;
   step: number;
-  /** `running` while an agent node's inner run is bound and the task has not finished. */
-  status: 'running' | 'succeeded' | 'failed' | 'interrupted';
+  /**
+   * `running` while an agent node's inner run is bound and the task has not finished;
+   * `waiting-input` while an input node's question waits for its answer (issue 36).
+   */
+  status: 'running' | 'waiting-input' | 'succeeded' | 'failed' | 'interrupted';
   /** The inner agent run of an agent node (`innerRunIdOf(runId, taskId)`); never a row of `runs` (NOT-24). */
   agentRunId?: string;
   failure?: unknown;
@@ -28,7 +31,12 @@ export async function describeWorkflowTasks(runClient: RunClient, runId: string)
         status: 'running',
         agentRunId: event.agentRunId,
       });
-    else if (event.type === 'task-finish' && 'node' in event) {
+    else if (event.type === 'workflow-interrupt') {
+      for (const pending of event.interrupts) {
+        const step = Number(pending.taskId.split('/')[0]);
+        tasks.set(pending.taskId, { taskId: pending.taskId, node: pending.node, step, status: 'waiting-input' });
+      }
+    } else if (event.type === 'task-finish' && 'node' in event) {
       const known = tasks.get(event.taskId);
       tasks.set(event.taskId, {
         ...(known ?? { taskId: event.taskId, node: event.node, step: event.step }),

@@ -10,7 +10,7 @@ export const appSchema = z
   .object({
     id: z.string(),
     spaceId: z.string(),
-    kind: z.enum(['agent', 'workflow']),
+    kind: z.enum(['agent', 'workflow', 'router']),
     name: z.string(),
     description: z.string(),
     mode: z.enum(['react', 'plan-executor']).nullable(),
@@ -38,7 +38,7 @@ export function appView(row: AppRow): z.infer<typeof appSchema> {
 
 const createBody = z
   .strictObject({
-    kind: z.enum(['agent', 'workflow']),
+    kind: z.enum(['agent', 'workflow', 'router']),
     mode: z.enum(['react', 'plan-executor']).optional(),
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).default(''),
@@ -69,7 +69,7 @@ export function appRoutes() {
       summary: 'List apps, optionally of one kind.',
       request: {
         params: z.object({ spaceId: idParameter('spaceId') }),
-        query: z.object({ kind: z.enum(['agent', 'workflow']).optional() }),
+        query: z.object({ kind: z.enum(['agent', 'workflow', 'router']).optional() }),
       },
       responses: { 200: jsonResponse('Apps.', z.object({ apps: z.array(appSchema) })) },
     }),

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
 import { adminWorkerRoutes } from './admin-worker-routes.js';
+import { appA2aRoutes } from './app-a2a-routes.js';
 import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
@@ -12,6 +13,8 @@ import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
+import { routerRoutes } from './router-routes.js';
+import { runInputRoutes } from './run-input-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
@@ -39,9 +42,12 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     draftRoutes(),
     releaseRoutes(),
     appKeyRoutes(),
+    appA2aRoutes(),
     runRoutes(),
+    runInputRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),
+    routerRoutes(),
     webhookRoutes(),
     adminWorkerRoutes(),
   ];

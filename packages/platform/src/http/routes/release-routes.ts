@@ -3,6 +3,7 @@ import type { AppReleaseRow } from '../../adapters/database/index.js';
 import { findRelease, listReleases } from '../../adapters/database/repositories/release-repository.js';
 import { publishAgentRelease } from '../../application/releases/publish-release.js';
 import { publishWorkflowRelease } from '../../application/releases/publish-workflow-release.js';
+import { publishRouterRelease } from '../../application/routers/router-release.js';
 import { stopRunsOfOlderReleases } from '../../application/runs/stop-runs.js';
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor } from '../authentication.js';
@@ -62,6 +63,11 @@ export function releaseRoutes() {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.publish');
       if (row.state !== 'active') throw new ApiError(409, 'app-deleting', 'The app is being deleted.');
       const services = c.get('services');
+      if (row.kind === 'router') {
+        // A router has no runs of its own: its publish interrupts nothing.
+        const release = await publishRouterRelease(services, row, currentActor(c), c.req.valid('json').notes);
+        return c.json({ release: { ...summary(release), snapshot: JSON.parse(release.config_snapshot) }, stoppedRuns: [] }, 201);
+      }
       if (row.kind === 'workflow') {
         // D-P2: a workflow publish interrupts nothing; its runs finish on the release they started on.
         const release = await publishWorkflowRelease(services, row, currentActor(c), c.req.valid('json').notes);

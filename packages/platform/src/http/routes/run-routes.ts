@@ -163,7 +163,7 @@ export function runRoutes() {
       method: 'get',
       path: '/runs/{runId}/view',
       summary:
-        'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
+        'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `waiting-input`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
     }),

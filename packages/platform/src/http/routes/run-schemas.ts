@@ -1,5 +1,6 @@
 import { runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
+import { apiRunStatuses } from '../../application/runs/run-status.js';
 import { idParameter } from '../openapi.js';
 
 /* The schemas of the run routes, and the links every started run answers with. */
@@ -18,15 +19,36 @@ export const idempotencyHeader = z.object({
     }),
 });
 
+/** An input a workflow run waits for (issue 36): what its input node asks. */
+export const pendingInputSchema = z
+  .object({
+    interruptId: z.string().openapi({ description: 'What an answer names (`<taskId>#input`).' }),
+    taskId: z.string(),
+    node: z.string(),
+    question: z.string(),
+    schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'The JSON Schema an answer must match.' }),
+    choices: z.array(z.unknown()).nullable().openapi({ description: 'The answers offered; an answer must be one of them.' }),
+    deadlineAt: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the timeout outcome is recorded, if the input has a timeout.' }),
+    askedAt: z.string(),
+  })
+  .openapi('PendingInput');
+
 export const runSchema = z
   .object({
     id: z.string(),
     appId: z.string(),
     sessionId: z.string(),
     releaseId: z.string().nullable(),
-    status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
+    status: z.enum(apiRunStatuses),
     reason: z.string().nullable(),
     stopCause: z.string().nullable(),
+    pendingInputs: z.array(pendingInputSchema).openapi({
+      description:
+        'The inputs the run waits for (status `waiting-input`): answer one with `POST /runs/{runId}/input`. Empty otherwise.',
+    }),
     output: z
       .union([z.string(), z.record(z.string(), z.unknown())])
       .nullable()

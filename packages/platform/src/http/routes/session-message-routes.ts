@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { apiStatusOf } from '../../application/runs/run-status.js';
+import { apiRunStatuses, apiStatusOf } from '../../application/runs/run-status.js';
 import { readSessionHistory } from '../../application/runs/session-history.js';
 import { postSessionMessage } from '../../application/runs/session-message.js';
 import { currentActor } from '../authentication.js';
@@ -29,7 +29,7 @@ const messageAccepted = z
 const historyRun = z
   .object({
     runId: z.string(),
-    status: z.enum(['queued', 'running', 'stopping', 'succeeded', 'failed', 'stopped']),
+    status: z.enum(apiRunStatuses),
     unfinished: z.boolean(),
     createdAt: z.string(),
     input: z.string().nullable(),

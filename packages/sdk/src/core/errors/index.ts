@@ -16,7 +16,15 @@ export {
   RunOwnedElsewhereError,
   StaleEpochError,
 } from './ownership-errors.js';
-export { ApprovalNotFoundError, RunAlreadyExistsError, RunNotFinishedError, RunNotFoundError } from './run-lookup-errors.js';
+export {
+  ApprovalNotFoundError,
+  InputAlreadyAnsweredError,
+  InputNotFoundError,
+  InvalidInputAnswerError,
+  RunAlreadyExistsError,
+  RunNotFinishedError,
+  RunNotFoundError,
+} from './run-lookup-errors.js';
 export {
   RunNotActiveError,
   StoreFailureError,

@@ -63,3 +63,70 @@ export class ApprovalNotFoundError extends AgentLoomError {
     return hasErrorCode(error, 'approval-not-found');
   }
 }
+
+/** An answer named no input the run is waiting for, or the run waits for none (issue 36): nothing is written. */
+export class InputNotFoundError extends AgentLoomError {
+  readonly runId: string;
+  readonly interruptId: string | undefined;
+
+  constructor(runId: string, interruptId: string | undefined, detail?: string) {
+    super(
+      'input-not-found',
+      detail ?? (interruptId ? `Run ${runId} waits for no input ${interruptId}.` : `Run ${runId} waits for no input.`),
+    );
+    this.runId = runId;
+    this.interruptId = interruptId;
+  }
+
+  static override isInstance(error: unknown): error is InputNotFoundError {
+    return hasErrorCode(error, 'input-not-found');
+  }
+}
+
+/**
+ * An answer to an input that already has one (issue 36): exactly one answer is taken, the first in
+ * the journal's order (another person's, or the recorded timeout outcome); this one is not used.
+ */
+export class InputAlreadyAnsweredError extends AgentLoomError {
+  readonly runId: string;
+  readonly interruptId: string;
+  /** Whether the answer that was taken is the input's timeout outcome. */
+  readonly timedOut: boolean;
+
+  constructor(runId: string, interruptId: string, timedOut: boolean) {
+    super(
+      'input-already-answered',
+      timedOut
+        ? `Input ${interruptId} of run ${runId} timed out: its timeout outcome was recorded first.`
+        : `Input ${interruptId} of run ${runId} was already answered; exactly one answer is taken.`,
+    );
+    this.runId = runId;
+    this.interruptId = interruptId;
+    this.timedOut = timedOut;
+  }
+
+  static override isInstance(error: unknown): error is InputAlreadyAnsweredError {
+    return hasErrorCode(error, 'input-already-answered');
+  }
+}
+
+/** An answer that does not match the input's JSON Schema or choices (issue 36): nothing is written. */
+export class InvalidInputAnswerError extends AgentLoomError {
+  readonly runId: string;
+  readonly interruptId: string;
+  readonly problems: readonly { path: (string | number)[]; message: string }[];
+
+  constructor(runId: string, interruptId: string, problems: readonly { path: (string | number)[]; message: string }[]) {
+    super(
+      'invalid-input-answer',
+      `The answer to input ${interruptId} of run ${runId} is invalid: ${problems.map((problem) => `${problem.path.join('.') || '(answer)'} ${problem.message}`).join('; ')}`,
+    );
+    this.runId = runId;
+    this.interruptId = interruptId;
+    this.problems = problems;
+  }
+
+  static override isInstance(error: unknown): error is InvalidInputAnswerError {
+    return hasErrorCode(error, 'invalid-input-answer');
+  }
+}

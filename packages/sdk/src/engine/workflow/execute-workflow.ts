@@ -175,6 +175,8 @@ export function executeWorkflowRun(
         // A stop requested from any process reaches the owner at its next renewal at the latest (S-5).
         onCommitted: (entry) => {
           const record = workflowJournal.recordOf(entry);
+          // An input's answer, from anyone (issue 36): applied in every durability mode, first wins.
+          if (record.type === 'input-answered' && state.durability !== 'sync') applyWorkflowEntry(graph, state, entry);
           if (record.type !== 'stop-requested') return;
           control.stop();
           emit({
@@ -203,6 +205,17 @@ export function executeWorkflowRun(
         maxConcurrency: runtime.maxConcurrency,
         outputFields: runtime.outputFields,
         defaultRetry: runtime.retry,
+        syncJournal: () => durable.sync(),
+        recordAnswer: async (taskId, answer) => {
+          // Written only on the journal as this owner has read it: a person's answer that landed
+          // first is applied instead, and stays the answer (exactly one is taken).
+          const entry: WorkflowJournalRecord = { type: 'input-answered', taskId, data: answer };
+          while (!state.resumeValues.has(answer.interruptId)) {
+            await durable.commitIfCurrent((current) =>
+              current.resumeValues.has(answer.interruptId) ? undefined : { entries: [entry] },
+            );
+          }
+        },
       };
       emit({
         type: 'workflow-start',

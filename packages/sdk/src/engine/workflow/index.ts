@@ -28,9 +28,16 @@ export {
 } from './errors/workflow-errors.js';
 export { type DecisionSource, type Send, send } from './graph/graph-definition.js';
 export { type FunctionNodeOptions, type LoopOptions, WorkflowBuilder } from './graph/workflow-builder.js';
+export {
+  type InputAnswerRequest,
+  type InputRequest,
+  type PendingInput,
+  pendingInputsOf,
+} from './input/input-requests.js';
 export { type AgentBinding, AgentNode, innerRunIdOf } from './nodes/agent-node.js';
 export { type ArgumentSource, type CapabilityBinding, CapabilityNode } from './nodes/capability-node.js';
 export { type Command, command, FunctionNode, type FunctionNodeContext, type NodeFunction } from './nodes/function-node.js';
+export { InputNode, type InputNodeOptions, type InputTimeout } from './nodes/input-node.js';
 export type { NodeRetryPolicy, RetryableKind } from './nodes/node-retry.js';
 export type { OutputBinding } from './nodes/output-binding.js';
 export type { AgentInvocationReference, WorkflowNode, WorkflowTaskFailure } from './nodes/workflow-node.js';

@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../../store/run-store.js';
+import { INPUT_NOTE_KEY, type InputRequest } from './input/input-requests.js';
 import { workflowJournal } from './pregel/workflow-journal.js';
 import { teamEventsOf } from './team-events.js';
 import type { WorkflowEvent, WorkflowResult, WorkflowRunEvent } from './workflow-events.js';
@@ -83,6 +84,13 @@ export class WorkflowEventProjector {
           failure: record.data.failure,
           waitMs: Math.max(0, record.data.retryAt - entry.at),
         };
+      case 'task-noted': {
+        // An input node's question (issue 36): the run waits for a person from here.
+        if (record.data.key !== INPUT_NOTE_KEY) return undefined;
+        const request = record.data.value as InputRequest;
+        const interrupt = { id: request.interruptId, taskId: record.taskId, node: nodeOf(record.taskId), value: request };
+        return { type: 'workflow-interrupt', runId, interrupts: [interrupt] };
+      }
       case 'task-interrupted':
         return {
           type: 'task-finish',

@@ -84,6 +84,7 @@ export type WorkflowEvent =
     }
   /** Someone asked the run to stop (from any process); the owner ends it `user-stop` (S-5). */
   | { type: 'stop-request'; runId: string; reason?: string; requestedBy: string }
+  /** The run waits for outside input: `interrupt()` calls (live only), or an input node's question (saved, issue 36). */
   | { type: 'workflow-interrupt'; runId: string; interrupts: WorkflowInterrupt[] }
   | { type: 'workflow-finish'; runId: string; result: WorkflowResult }
   /** An event of a team (N-12), saved with the writes of the task that made it (`team-events.ts`). */

@@ -4289,7 +4289,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    kind?: "agent" | "workflow";
+                    kind?: "agent" | "workflow" | "router";
                 };
                 header?: never;
                 path: {
@@ -5775,6 +5775,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{appId}/a2a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the app is published over A2A.
+         * @description The A2A switch of the app and the paths of its Agent Card and JSON-RPC endpoint (members who may read apps).
+         */
+        get: operations["getAppA2a"];
+        /**
+         * Publish the app over A2A, or stop publishing it.
+         * @description Switches A2A on or off (editors and above). On: the Agent Card at `/a2a/apps/{appId}/.well-known/agent-card.json` and the JSON-RPC endpoint answer, authenticated with the app’s API keys; off: both answer 404 `a2a-not-enabled`. Tasks are the app’s runs and stay readable over the REST API either way.
+         */
+        put: operations["setAppA2a"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/runs": {
         parameters: {
             query?: never;
@@ -6104,7 +6128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`). */
+        /** The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `waiting-input`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`). */
         get: {
             parameters: {
                 query?: never;
@@ -6734,6 +6758,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{runId}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the input a workflow run waits for
+         * @description Answers an input node of a run in status `waiting-input` (its `pendingInputs`). Exactly one answer is taken: the first in the run's journal (a person's, or the input's recorded timeout outcome); any other is refused with 409 `input-already-answered`. The run continues on whichever worker owns it.
+         */
+        post: operations["answerRunInput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/sessions": {
         parameters: {
             query?: never;
@@ -7149,6 +7193,66 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routers/{appId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a router one user message; it understands it and routes by action.
+         * @description Runs `understand` (rules, then similarity with the offline embedder) on the router’s newest release with the session’s dialogue state, held by the platform. A missing required slot is asked for (`reply.kind: ask-slot`, its prompt); a complete action starts its agent or workflow app (a new run in a new session of that app, the slots as input: a workflow’s state fields, an agent’s text as a JSON object); a later message while that run is active is its supplement; `cancel` stops it (durable); chit-chat and anything else start nothing. Without `sessionId` a new router session starts; only its starter may continue it. `trace` shows which layer decided what.
+         */
+        post: operations["postRouterMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routers/{appId}/draft/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try an utterance on the saved router draft without running anything.
+         * @description The console’s “try it” panel: understands the utterance with the saved draft’s catalog and the given dialogue state, and answers the commands, the trace and the reply the router would give. Starts, stops and keeps nothing.
+         */
+        post: operations["tryRouterDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routers/{appId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a router session: the dialogue state kept and every turn.
+         * @description The conversation as its starter had it: each message with the turn the router answered (commands, trace, reply, effects), oldest first, and the state the next message starts from. Only the session’s starter may read it.
+         */
+        get: operations["getRouterSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8377,6 +8481,16 @@ export interface components {
                 };
             };
         };
+        /** @description An IntentCatalog of `@agentloom/intent` (`@agentloom/intent/schemas/intent-catalog.schema.json`); each action `ref` is `{ kind: "agent" | "workflow", id: <appId of this space> }`. */
+        RouterDraft: {
+            /** @enum {number} */
+            formatVersion: 1;
+            actions: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         LoginResult: {
             user: components["schemas"]["User"];
             csrfToken: string;
@@ -8661,7 +8775,7 @@ export interface components {
             id: string;
             spaceId: string;
             /** @enum {string} */
-            kind: "agent" | "workflow";
+            kind: "agent" | "workflow" | "router";
             name: string;
             description: string;
             /** @enum {string|null} */
@@ -8674,7 +8788,7 @@ export interface components {
         };
         CreateApp: {
             /** @enum {string} */
-            kind: "agent" | "workflow";
+            kind: "agent" | "workflow" | "router";
             /** @enum {string} */
             mode?: "react" | "plan-executor";
             name: string;
@@ -8747,15 +8861,30 @@ export interface components {
         CreateAppKey: {
             name: string;
         };
+        A2aExposure: {
+            /** @description Whether the app is published over A2A (off by default). */
+            enabled: boolean;
+            /** @description Where its Agent Card is, below the server origin. */
+            cardPath: string;
+            /** @description Its JSON-RPC endpoint (the card’s interface URL), below the server origin. */
+            endpointPath: string;
+            updatedBy: string | null;
+            updatedAt: string | null;
+        };
+        SetA2aExposure: {
+            enabled: boolean;
+        };
         Run: {
             id: string;
             appId: string;
             sessionId: string;
             releaseId: string | null;
             /** @enum {string} */
-            status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
+            status: "queued" | "running" | "waiting-input" | "stopping" | "succeeded" | "failed" | "stopped";
             reason: string | null;
             stopCause: string | null;
+            /** @description The inputs the run waits for (status `waiting-input`): answer one with `POST /runs/{runId}/input`. Empty otherwise. */
+            pendingInputs: components["schemas"]["PendingInput"][];
             /** @description An agent's answer (text); a workflow's output fields (an object). */
             output: string | {
                 [key: string]: unknown;
@@ -8772,6 +8901,22 @@ export interface components {
             loops: number;
             lastSequence: number;
             createdAt: string;
+        };
+        PendingInput: {
+            /** @description What an answer names (`<taskId>#input`). */
+            interruptId: string;
+            taskId: string;
+            node: string;
+            question: string;
+            /** @description The JSON Schema an answer must match. */
+            schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The answers offered; an answer must be one of them. */
+            choices: unknown[] | null;
+            /** @description When the timeout outcome is recorded, if the input has a timeout. */
+            deadlineAt: string | null;
+            askedAt: string;
         };
         RunAccepted: {
             runId: string;
@@ -8818,6 +8963,18 @@ export interface components {
             approved: boolean;
             reason?: string;
         };
+        InputAccepted: {
+            runId: string;
+            interruptId: string;
+            /** @description The answer's journal sequence. */
+            sequence: number;
+        };
+        InputAnswer: {
+            /** @description The input answered (`pendingInputs[].interruptId` of the run); may be left out when the run waits for one. */
+            interruptId?: string;
+            /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
+            answer: unknown;
+        };
         Session: {
             id: string;
             appId: string;
@@ -8857,7 +9014,7 @@ export interface components {
         HistoryRun: {
             runId: string;
             /** @enum {string} */
-            status: "queued" | "running" | "stopping" | "succeeded" | "failed" | "stopped";
+            status: "queued" | "running" | "waiting-input" | "stopping" | "succeeded" | "failed" | "stopped";
             unfinished: boolean;
             createdAt: string;
             input: string | null;
@@ -8879,6 +9036,124 @@ export interface components {
             } | null;
             messages: {
                 [key: string]: unknown;
+            }[];
+        };
+        RouterTurn: {
+            sessionId: string;
+            turn: number;
+            commands: components["schemas"]["IntentCommand"][];
+            /**
+             * @description The layer whose verdict the commands are.
+             * @enum {string}
+             */
+            decidedBy: "rules" | "similarity" | "model" | "fallback";
+            /** @description Every layer that ran, in order, with what it decided and why (`layer`, `outcome`, `reason`, …). */
+            trace: ({
+                /** @enum {string} */
+                layer: "rules" | "slots" | "similarity" | "model" | "fallback";
+                outcome?: string;
+                reason?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rejected: {
+                command?: unknown;
+                reason: string;
+            }[];
+            reply: components["schemas"]["RouterReply"];
+            effects: {
+                /** @enum {string} */
+                type: "started" | "supplemented" | "stopped";
+                runId: string;
+                appId?: string;
+                /** @description For `started`: the session of the target app the run is in. */
+                sessionId?: string;
+            }[];
+            state: components["schemas"]["RouterSessionState"];
+        };
+        /** @description A command of `@agentloom/intent` (`schemas/intent-commands.schema.json`). */
+        IntentCommand: {
+            /** @enum {string} */
+            type: "start" | "setSlot" | "correctSlot" | "cancel" | "clarify" | "chitChat" | "handOff" | "cannotHandle";
+            action?: components["schemas"]["ActionRef"];
+            name?: string;
+            value?: string | number | boolean;
+            options?: components["schemas"]["ActionRef"][];
+            reason?: string;
+        };
+        /** @description What an action starts; in a router, `id` is an app of the space. */
+        ActionRef: {
+            /** @enum {string} */
+            kind: "agent" | "workflow" | "command" | "team";
+            id: string;
+        };
+        RouterReply: {
+            /** @enum {string} */
+            kind: "ask-slot" | "started" | "supplemented" | "cancelled" | "clarify" | "chit-chat" | "hand-off" | "cannot-handle";
+            /** @description A default sentence; for `ask-slot`, the slot’s first prompt from the catalog. */
+            text: string;
+            action?: components["schemas"]["ActionRef"];
+            slot?: string;
+            options?: {
+                ref: components["schemas"]["ActionRef"];
+                description: string;
+            }[];
+        };
+        RouterSessionState: {
+            dialogue: components["schemas"]["DialogueState"];
+            run?: {
+                appId: string;
+                runId: string;
+                action: components["schemas"]["ActionRef"];
+            };
+        };
+        /** @description The dialogue state `understand` reads: the active action, its slots, the slot asked last. */
+        DialogueState: {
+            activeAction?: components["schemas"]["ActionRef"];
+            slots?: {
+                [key: string]: string | number | boolean;
+            };
+            askedSlot?: string;
+        };
+        RouterMessage: {
+            text: string;
+            /** @description The router session to continue. */
+            sessionId?: string;
+        };
+        RouterTrial: {
+            commands: components["schemas"]["IntentCommand"][];
+            /**
+             * @description The layer whose verdict the commands are.
+             * @enum {string}
+             */
+            decidedBy: "rules" | "similarity" | "model" | "fallback";
+            /** @description Every layer that ran, in order, with what it decided and why (`layer`, `outcome`, `reason`, …). */
+            trace: ({
+                /** @enum {string} */
+                layer: "rules" | "slots" | "similarity" | "model" | "fallback";
+                outcome?: string;
+                reason?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rejected: {
+                command?: unknown;
+                reason: string;
+            }[];
+            reply: components["schemas"]["RouterReply"];
+            state: components["schemas"]["DialogueState"] & unknown;
+        };
+        RouterTry: {
+            text: string;
+            state?: components["schemas"]["DialogueState"];
+        };
+        RouterSession: {
+            sessionId: string;
+            state: components["schemas"]["RouterSessionState"];
+            turns: {
+                text: string;
+                result: components["schemas"]["RouterTurn"];
+                createdAt: string;
             }[];
         };
         WebhookSecret: {
@@ -8924,4 +9199,536 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getAppA2a: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The switch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a2a: components["schemas"]["A2aExposure"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAppA2a: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetA2aExposure"];
+            };
+        };
+        responses: {
+            /** @description The switch as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        a2a: components["schemas"]["A2aExposure"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerRunInput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InputAnswer"];
+            };
+        };
+        responses: {
+            /** @description The answer was taken; the run goes on with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InputAccepted"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such run (`not-found`), or the run waits for no such input (`input-not-found`; also when it waits for several and none is named). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input already has its answer (`input-already-answered`, `details.timedOut` when it was the timeout outcome), the run has ended (`run-not-active`), or its app is being deleted (`app-deleting`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The answer does not match the input's schema or choices (`invalid-input-answer`, `details.problems`); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postRouterMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouterMessage"];
+            };
+        };
+        responses: {
+            /** @description The turn: the commands, the trace, the reply and what was started, supplemented or stopped. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterTurn"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such router, or no such router session of the caller (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`, `app-deleting`, `app-not-published` (the router or its target), `router-target-unavailable`, `turn-conflict` (two messages of one session at once). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The target app refused the input (`invalid-input`, `invalid-run-request`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tryRouterDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RouterTry"];
+            };
+        };
+        responses: {
+            /** @description What the router would do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterTrial"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `draft-invalid` (the catalog’s issues in `details.issues`), `invalid-state`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRouterSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouterSession"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types (`malformed-json`, `invalid-request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role does not allow the action (`forbidden`, `csrf-token-invalid`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such router, or no such session of the caller (`not-found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not-a-router`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit (`body-too-large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

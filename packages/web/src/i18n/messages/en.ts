@@ -2,6 +2,7 @@ import { agentEditorEn } from './en/agent-editor.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { resourcesEn } from './en/resources.js';
+import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
 
 /**
@@ -9,4 +10,4 @@ import { runsEn } from './en/runs.js';
  * with `{n, plural, …}`, choices with `{x, select, …}`). Its keys are the message ids; the other
  * catalogues must have the same keys (their type says so). Kept in one file per part of the console (`en/`).
  */
-export const en = { ...frameEn, ...errorsEn, ...runsEn, ...resourcesEn, ...agentEditorEn } as const;
+export const en = { ...frameEn, ...errorsEn, ...runsEn, ...resourcesEn, ...agentEditorEn, ...routersEn } as const;

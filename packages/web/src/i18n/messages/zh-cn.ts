@@ -3,6 +3,7 @@ import { agentEditorZhCN } from './zh-cn/agent-editor.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
+import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
 
 /**
@@ -16,4 +17,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,
+  ...routersZhCN,
 };

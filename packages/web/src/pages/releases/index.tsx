@@ -3,10 +3,13 @@ import { Link, useLocation, useParams } from 'react-router';
 import { queries } from '../../api/index.js';
 import { DataTable, PageShell } from '../../components/index.js';
 import { useFormatDateTime, useT } from '../../i18n/index.js';
+import { useSpaceAccess } from '../../session/index.js';
+import { A2aSwitch } from './a2a-switch.js';
 
-/** The immutable releases of an agent or a workflow, newest first (P-6). */
+/** The immutable releases of an agent or a workflow, newest first (P-6), and its A2A switch. */
 export function ReleasesPage() {
-  const { appId = '' } = useParams();
+  const { appId = '', spaceId } = useParams();
+  const access = useSpaceAccess(spaceId);
   const t = useT();
   const formatDateTime = useFormatDateTime();
   // The editor this page belongs to: the agent or workflow editor at the path without `/releases`.
@@ -32,6 +35,7 @@ export function ReleasesPage() {
         rowKey={(release) => release.id}
         empty={t('releases.empty')}
       />
+      <A2aSwitch appId={appId} canEdit={access.canEdit} />
     </PageShell>
   );
 }

@@ -17,7 +17,8 @@ export interface WorkflowDraft {
 /** One node of the definition, as far as the canvas reads it. */
 export interface DefinitionNode {
   name: string;
-  kind: 'agent' | 'capability';
+  /** `input`: asks a person (issue 36); written in the JSON view, shown on the canvas. */
+  kind: 'agent' | 'capability' | 'input';
   agent?: string;
   tool?: string;
   server?: string;

@@ -108,6 +108,8 @@ export function WorkflowEditorPage() {
   const toolList = tools.data?.resources ?? [];
   const serverList = mcpServers.data?.resources ?? [];
   const bindingLabel = (node: DefinitionNode) => {
+    // An input node asks a person: it binds nothing.
+    if (node.kind === 'input') return '';
     if (node.kind === 'agent') {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
       return (

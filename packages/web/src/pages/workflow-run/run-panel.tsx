@@ -1,8 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
+import { InputRequests, type PendingInputView } from '../../runs/input-requests.js';
 import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.js';
 import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
 import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
@@ -42,11 +44,23 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
     queryFn: async () => (await unwrap(api.GET('/runs/{runId}', { params: { path: { runId } } }))).run,
     refetchInterval: (query) => (query.state.data && isTerminal(query.state.data.status) ? false : 2000),
   });
+  // A question saved by an input node (`workflow-interrupt`) or an answer taken: read the run row again now.
+  const { refetch } = run;
+  useEffect(() => {
+    if (progress.questions > 0) void refetch();
+  }, [progress.questions, refetch]);
+  const stop = useMutation({
+    mutationFn: () => unwrap(api.POST('/runs/{runId}/stop', { params: { path: { runId } } })),
+    onSettled: () => void refetch(),
+  });
   const placed = useMemo(() => placeIssues(draft, []), [draft]);
   const status = finished?.status ?? run.data?.status ?? 'queued';
   const selectedNode = nodesOf(draft.definition).find((node) => node.name === selected);
   const selectedState = selected ? progress.nodes.get(selected) : undefined;
   const output = finished?.status === 'succeeded' ? (finished.output ?? run.data?.output) : undefined;
+  const t = useT();
+  const pendingInputs = finished ? [] : ((run.data?.pendingInputs ?? []) as PendingInputView[]);
+  const canStop = !finished && run.data !== undefined && !isTerminal(run.data.status) && run.data.status !== 'stopping';
 
   return (
     <section aria-labelledby="workflow-run-title">
@@ -58,6 +72,15 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
         {stream.reattachments > 0 ? ` (re-attached ${stream.reattachments}×, after event ${stream.resumedAfter})` : ''}
       </p>
       <ProblemAlert problem={run.error} title="The run could not be read." />
+      {canStop ? (
+        <div className="button-row">
+          <button type="button" className="button-danger" disabled={stop.isPending} onClick={() => stop.mutate()}>
+            {stop.isPending ? t('workflowRun.stopping') : t('workflowRun.stop')}
+          </button>
+        </div>
+      ) : null}
+      <ProblemAlert problem={stop.error} title={t('workflowRun.notStopped')} />
+      <InputRequests runId={runId} inputs={pendingInputs} onAnswered={() => void refetch()} />
       <WorkflowCanvas
         draft={draft}
         placed={placed}

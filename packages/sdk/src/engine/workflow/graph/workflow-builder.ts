@@ -7,6 +7,7 @@ import { type WorkflowIssue, WorkflowValidationError } from '../errors/workflow-
 import { type AgentBinding, AgentNode } from '../nodes/agent-node.js';
 import { type CapabilityBinding, CapabilityNode } from '../nodes/capability-node.js';
 import { FunctionNode, type NodeFunction } from '../nodes/function-node.js';
+import { InputNode, type InputNodeOptions } from '../nodes/input-node.js';
 import type { NodeRetryPolicy } from '../nodes/node-retry.js';
 import type { WorkflowNode } from '../nodes/workflow-node.js';
 import { Workflow, type WorkflowOptions } from '../workflow.js';
@@ -115,6 +116,15 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
   ): this {
     const node = new CapabilityNode(tool as unknown as Tool, binding as never);
     return this.addNode(name, node, binding?.retry ? { retry: binding.retry } : {});
+  }
+
+  /**
+   * Adds an input node (issue 36): the run asks a person `question` and waits, durably, for one
+   * answer (`RunClient.answerInput` from any process), which goes to `output`; with a timeout, the
+   * declared outcome is recorded as the answer when it passes.
+   */
+  addInputNode(name: string, options: InputNodeOptions<Definition>): this {
+    return this.addNode(name, new InputNode(options as InputNodeOptions));
   }
 
   /**

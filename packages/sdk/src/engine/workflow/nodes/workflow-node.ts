@@ -6,6 +6,7 @@ import type { RunEvent } from '../../agent/run-events.js';
 import type { StateDefinition } from '../channels/state-fields.js';
 import type { WorkflowIssue } from '../errors/workflow-errors.js';
 import type { Send } from '../graph/send.js';
+import type { InputAnswer } from '../input/input-answer.js';
 
 /** The stable reference from a workflow task to the agent run it invoked. */
 export interface AgentInvocationReference {
@@ -56,6 +57,13 @@ export interface NodeInvocation {
   /** Forwards an inner agent's lifecycle event to the workflow's events. */
   emitAgentEvent(event: RunEvent): void;
   now(): number;
+  /** Reads and applies what others appended to the run since (an answer to an input node). */
+  syncJournal?(): Promise<void>;
+  /**
+   * Records the owner's answer to an input node (its timeout outcome) unless the journal already
+   * holds one: of the owner's answer and a person's, the first in the journal is taken.
+   */
+  recordAnswer?(answer: InputAnswer): Promise<void>;
 }
 
 /** What a node's execution produced: a state update for the bound fields, and what it cost. */
@@ -122,7 +130,7 @@ export interface NodeValidationContext {
  * state update through its output binding. The engine owns planning, saving, limits and recovery.
  */
 export interface WorkflowNode {
-  readonly kind: 'capability' | 'agent' | 'function';
+  readonly kind: 'capability' | 'agent' | 'function' | 'input';
   execute(invocation: NodeInvocation): Promise<NodeExecution>;
   /** Checks the node's bindings against the state before the graph may run (W-4). */
   validate(context: NodeValidationContext): WorkflowIssue[];

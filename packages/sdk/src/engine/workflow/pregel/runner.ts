@@ -5,6 +5,8 @@ import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
 import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
+import type { InputAnswer } from '../input/input-answer.js';
+import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import { teamEventsOf } from '../team-events.js';
@@ -33,6 +35,10 @@ export interface EngineContext {
   outputFields: readonly string[];
   /** The workflow's retry policy for capability and function nodes without one of their own. */
   defaultRetry: NodeRetryPolicy | undefined;
+  /** Reads and applies the entries others appended (answers to input nodes). */
+  syncJournal?: () => Promise<void>;
+  /** Records an input's answer by the owner unless one is in the journal already (issue 36). */
+  recordAnswer?: (taskId: string, answer: InputAnswer) => Promise<void>;
 }
 
 /** How a superstep's run ended: every task settled; failed tasks in planned order. */
@@ -182,12 +188,28 @@ function invocationOf(
     deadlineAt: state.deadlineAt,
     loopBudget,
     resumeValues: state.resumeValues,
+    ...(context.syncJournal ? { syncJournal: context.syncJournal } : {}),
+    ...(context.recordAnswer
+      ? {
+          recordAnswer: (answer: InputAnswer) =>
+            (context.recordAnswer as NonNullable<EngineContext['recordAnswer']>)(task.id, answer),
+        }
+      : {}),
     callJournal: {
       read: (key) => state.notes.get(task.id)?.[key],
       write: (key, value) =>
-        recorder.recordDurably([{ type: 'task-noted', taskId: task.id, data: { step, key, value } }]).catch((error: unknown) => {
-          throw new RecordingFailure(error);
-        }),
+        recorder
+          .recordDurably([{ type: 'task-noted', taskId: task.id, data: { step, key, value } }])
+          .then(() => {
+            // An input node's saved question: the run waits for a person from here (issue 36).
+            if (key !== INPUT_NOTE_KEY) return;
+            const request = value as InputRequest;
+            const interrupts = [{ id: request.interruptId, taskId: task.id, node: task.node, value }];
+            emit({ type: 'workflow-interrupt', runId, interrupts });
+          })
+          .catch((error: unknown) => {
+            throw new RecordingFailure(error);
+          }),
     },
     agentRun: state.agentRuns.get(task.id),
     recordAgentRun: (reference) =>

@@ -1,6 +1,7 @@
 import type { Usage } from '../../../core/messages.js';
 import { journalReader } from '../../run/journal-reader.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../../run/run-requests.js';
+import type { InputAnswer } from '../input/input-answer.js';
 import type { WorkflowTaskFailure } from '../nodes/workflow-node.js';
 
 /** The format of a workflow run's journal; a run in another format is refused (B-6). */
@@ -117,6 +118,12 @@ export type WorkflowJournalRecord =
     }
   /** Answers to pending interrupts, by interrupt id. */
   | { type: 'resume-accepted'; data: { values: Record<string, unknown> } }
+  /**
+   * An answer to an input node (issue 36): appended by anyone through the store's external append
+   * (a person's answer), or by the owner (the input's timeout outcome, `timedOut`). Of several
+   * answers to one input, the first in the journal is the answer; the others are never used.
+   */
+  | { type: 'input-answered'; taskId: string; data: InputAnswer }
   | { type: 'workflow-finished'; data: WorkflowEnding };
 
 /** The `workflow-started` record: the run's input, graph and policy, written once (R-3). */

@@ -184,6 +184,10 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
         for (const [taskId, pending] of state.interrupted) if (pending.id === id) state.interrupted.delete(taskId);
       }
       return;
+    case 'input-answered':
+      // The first answer to an input is its answer (issue 36); later ones are never used.
+      if (!state.resumeValues.has(record.data.interruptId)) state.resumeValues.set(record.data.interruptId, record.data.value);
+      return;
     case 'workflow-finished':
       state.ending = record.data;
       return;

@@ -58,13 +58,14 @@ export const frameEn = {
   'spaces.create': 'Create space',
 
   // App lists (agents, workflows)
-  'apps.title': '{kind, select, agent {Agents} other {Workflows}}',
-  'apps.caption': '{kind, select, agent {Agents} other {Workflows}} of this space',
-  'apps.nameColumn': '{kind, select, agent {Agent} other {Workflow}}',
-  'apps.empty': '{kind, select, agent {No agent yet.} other {No workflow yet.}}',
-  'apps.new': '{kind, select, agent {New agent} other {New workflow}}',
-  'apps.create': '{kind, select, agent {Create agent} other {Create workflow}}',
-  'apps.nameMissing': '{kind, select, agent {Give the agent a name.} other {Give the workflow a name.}}',
+  'apps.title': '{kind, select, agent {Agents} router {Routers} other {Workflows}}',
+  'apps.caption': '{kind, select, agent {Agents} router {Routers} other {Workflows}} of this space',
+  'apps.nameColumn': '{kind, select, agent {Agent} router {Router} other {Workflow}}',
+  'apps.empty': '{kind, select, agent {No agent yet.} router {No router yet.} other {No workflow yet.}}',
+  'apps.new': '{kind, select, agent {New agent} router {New router} other {New workflow}}',
+  'apps.create': '{kind, select, agent {Create agent} router {Create router} other {Create workflow}}',
+  'apps.nameMissing':
+    '{kind, select, agent {Give the agent a name.} router {Give the router a name.} other {Give the workflow a name.}}',
   'apps.count': '{count, plural, =0 {no apps} one {# app} other {# apps}}',
   'agents.mode': 'Mode',
   'agents.mode.react': 'ReAct',
@@ -82,6 +83,7 @@ export const frameEn = {
   'status.failed': 'failed',
   'status.stopped': 'stopped',
   'status.stopping': 'stopping',
+  'status.waiting-input': 'waiting for input',
 
   // Run log, run view, sessions
   'status.retrying': 'retrying',

@@ -60,13 +60,13 @@ export const frameZhCN: Record<keyof typeof frameEn, string> = {
   'spaces.create': '创建空间',
 
   // 应用列表（智能体、工作流）
-  'apps.title': '{kind, select, agent {智能体} other {工作流}}',
-  'apps.caption': '本空间的{kind, select, agent {智能体} other {工作流}}',
-  'apps.nameColumn': '{kind, select, agent {智能体} other {工作流}}',
-  'apps.empty': '{kind, select, agent {还没有智能体。} other {还没有工作流。}}',
-  'apps.new': '{kind, select, agent {新建智能体} other {新建工作流}}',
-  'apps.create': '{kind, select, agent {创建智能体} other {创建工作流}}',
-  'apps.nameMissing': '{kind, select, agent {请给智能体起个名字。} other {请给工作流起个名字。}}',
+  'apps.title': '{kind, select, agent {智能体} router {路由器} other {工作流}}',
+  'apps.caption': '本空间的{kind, select, agent {智能体} router {路由器} other {工作流}}',
+  'apps.nameColumn': '{kind, select, agent {智能体} router {路由器} other {工作流}}',
+  'apps.empty': '{kind, select, agent {还没有智能体。} router {还没有路由器。} other {还没有工作流。}}',
+  'apps.new': '{kind, select, agent {新建智能体} router {新建路由器} other {新建工作流}}',
+  'apps.create': '{kind, select, agent {创建智能体} router {创建路由器} other {创建工作流}}',
+  'apps.nameMissing': '{kind, select, agent {请给智能体起个名字。} router {请给路由器起个名字。} other {请给工作流起个名字。}}',
   'apps.count': '{count, plural, =0 {没有应用} other {# 个应用}}',
   'agents.mode': '模式',
   'agents.mode.react': 'ReAct',
@@ -84,6 +84,7 @@ export const frameZhCN: Record<keyof typeof frameEn, string> = {
   'status.failed': '失败',
   'status.stopped': '已停止',
   'status.stopping': '正在停止',
+  'status.waiting-input': '等待输入',
 
   // 运行记录、运行详情、会话
   'status.retrying': '重试中',

@@ -1,0 +1,1 @@
+export { replyText, TurnDetails } from './turn-details.js';
