@@ -23,7 +23,7 @@ import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
-import { egressRefusalHook, egressRefusalHookName } from './mcp-stand-ins.js';
+import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -60,6 +60,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const mcpServers: Record<string, readonly Tool[]> = {};
   /** Why the egress policy refused MCP servers at run start (P-15.1): such a run is refused at its input. */
   const egressRefusals: string[] = [];
+  /** MCP servers still unreachable at the run's last attempt: such a run is refused at its input too. */
+  const unreachable: string[] = [];
   const connectMcp = async (rolePath: string, pinned: NonNullable<RoleSnapshot['mcpServers']>[number]) => {
     const connections = ports.mcpConnections;
     if (Object.hasOwn(mcpServers, pinned.name)) return;
@@ -75,8 +77,14 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         egressRefusals.push(`MCP server "${pinned.name}": ${refusal.message}`);
         return;
       }
-      // A missing secret is a configuration problem; an unreachable server is the run's to retry.
-      if (!(error instanceof McpSecretMissingError)) throw error;
+      // A missing secret is a configuration problem; an unreachable server is the run's to retry,
+      // until its last attempt, which ends the run with a typed reason instead.
+      if (!(error instanceof McpSecretMissingError)) {
+        if (!connections?.finalAttempt) throw error;
+        mcpServers[pinned.name] = [];
+        unreachable.push(`MCP server "${pinned.name}" could not be reached: ${(error as Error).message}`);
+        return;
+      }
       issues.push({ path: `${rolePath}.mcpServers`, message: error.message });
     }
   };
@@ -119,10 +127,15 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     hookRegistry[pinned.name] = built.hook;
     hookNames[built.trigger] = [...(hookNames[built.trigger] ?? []), pinned.name];
   }
-  if (egressRefusals.length > 0) {
-    // First in the chain: a deny is final (K-5), so the run ends `blocked` with code `egress-denied`.
-    hookRegistry[egressRefusalHookName] = egressRefusalHook(egressRefusals) as Hook;
-    hookNames.UserPromptSubmit = [egressRefusalHookName, ...(hookNames.UserPromptSubmit ?? [])];
+  // First in the chain: a deny is final (K-5), so the run ends `blocked` with the hook's name as
+  // its code, `egress-denied` or `mcp-unreachable`.
+  for (const [name, reasons] of [
+    [unreachableHookName, unreachable],
+    [egressRefusalHookName, egressRefusals],
+  ] as const) {
+    if (reasons.length === 0) continue;
+    hookRegistry[name] = inputRefusalHook(name, reasons) as Hook;
+    hookNames.UserPromptSubmit = [name, ...(hookNames.UserPromptSubmit ?? [])];
   }
 
   let skills: SkillCatalog | undefined;

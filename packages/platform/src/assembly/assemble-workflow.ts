@@ -13,7 +13,7 @@ import { assembleAgent } from './assemble-agent.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
-import { nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
+import { McpUnreachableError, nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
 export interface WorkflowAssemblyPorts
@@ -134,7 +134,19 @@ async function workflowMcpServers(
         servers[name] = refusedMcpTools(snapshot, name, refusal);
         continue;
       }
-      if (!(error instanceof McpSecretMissingError)) throw error;
+      if (!(error instanceof McpSecretMissingError)) {
+        if (!connections.finalAttempt) throw error;
+        // Still unreachable at the run's last attempt: the nodes calling it fail, typed, not retried.
+        const unreachable = new McpUnreachableError(name, error);
+        servers[name] = standInTools(
+          nodeToolNames(snapshot, name),
+          (tool) => `The MCP tool "${tool}" of "${name}" (its server could not be reached).`,
+          () => {
+            throw unreachable;
+          },
+        );
+        continue;
+      }
       issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
     }
   }

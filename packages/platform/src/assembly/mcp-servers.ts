@@ -128,6 +128,13 @@ export function mcpServerNameOf(resourceName: string, taken: ReadonlySet<string>
 export class McpConnectionSet {
   private readonly open: McpServerConnection[] = [];
 
+  /**
+   * @param finalAttempt this is the run's last try (AGENTLOOM_MCP_CONNECT_ATTEMPTS): a server that
+   * cannot be reached now ends the run `failed` with code `mcp-unreachable` instead of the run
+   * being handed back for another try.
+   */
+  constructor(readonly finalAttempt = false) {}
+
   /** Connects (bounded by `timeoutMs`) and keeps the connection for `closeAll`. */
   async connect(options: McpServerOptions, timeoutMs = mcpConnectTimeoutMs): Promise<McpServerConnection> {
     const connection = await connectWithin(options, timeoutMs);

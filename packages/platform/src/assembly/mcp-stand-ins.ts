@@ -9,13 +9,28 @@ import type { WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
  */
 export const egressRefusalHookName = 'egress-denied';
 
+/** Likewise for a server still unreachable at the run's last try: the run ends `mcp-unreachable`. */
+export const unreachableHookName = 'mcp-unreachable';
+
 /**
- * A UserPromptSubmit hook that refuses the run's input with the refusals' messages (each names
- * the server and the egress rule). An agent's MCP tools are only known once its server answers,
- * so a refused server cannot be replaced tool by tool: the run ends before any model call.
+ * A UserPromptSubmit hook named `name` that refuses the run's input with `reasons` (each names the
+ * server and why). An agent's MCP tools are only known once its server answers, so a refused or
+ * unreachable server cannot be replaced tool by tool: the run ends before any model call.
  */
-export function egressRefusalHook(reasons: readonly string[]): Hook<'UserPromptSubmit'> {
-  return { name: egressRefusalHookName, handle: () => ({ decision: 'deny', reason: reasons.join('; ') }) };
+export function inputRefusalHook(name: string, reasons: readonly string[]): Hook<'UserPromptSubmit'> {
+  return { name, handle: () => ({ decision: 'deny', reason: reasons.join('; ') }) };
+}
+
+/** A workflow's MCP server that could not be reached at the run's last try (not retried further). */
+export class McpUnreachableError extends Error {
+  readonly code = 'mcp-unreachable';
+  readonly retryable = false;
+  constructor(server: string, cause: unknown) {
+    super(
+      `mcp-unreachable: the MCP server "${server}" could not be reached at the run's last attempt (${(cause as Error)?.message ?? String(cause)}).`,
+    );
+    this.name = 'McpUnreachableError';
+  }
 }
 
 /** The MCP tools a workflow's nodes name on the server bound as `binding`. */

@@ -3,6 +3,7 @@ export {
   ConfigurationProblemError,
   type DispatcherKind,
   defaultBodyLimitBytes,
+  defaultMcpConnectAttempts,
   dispatcherKind,
   loadConfig,
   type PlatformConfig,

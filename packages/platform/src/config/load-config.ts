@@ -29,6 +29,11 @@ export interface PlatformConfig {
   webhookRetryMs: number;
   /** Attempts of a completion webhook before it is marked failed. */
   webhookAttempts: number;
+  /**
+   * Claims of a run whose MCP server cannot be reached before the run ends `failed` with code
+   * `mcp-unreachable` (each claim waits the worker's back-off: 0.5 s, 1 s, 2 s …); default 5.
+   */
+  mcpConnectAttempts?: number;
   /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
   embeddedWorkers: number;
   /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
@@ -91,6 +96,9 @@ export class ConfigurationProblemError extends Error {
 
 /** The default body limit: 10 MiB, enough for a skill package. */
 export const defaultBodyLimitBytes = 10 * 1024 * 1024;
+
+/** Claims of a run whose MCP server cannot be reached before it ends `mcp-unreachable`. */
+export const defaultMcpConnectAttempts = 5;
 
 /**
  * Reads and validates the configuration from environment variables and flags. Every problem is
@@ -175,6 +183,7 @@ export function loadConfig(
   }
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
+  const mcpConnectAttempts = integerSetting('AGENTLOOM_MCP_CONNECT_ATTEMPTS', defaultMcpConnectAttempts, 1);
   const signInLimits: SignInLimits = {
     accountFailures: integerSetting('AGENTLOOM_SIGNIN_ACCOUNT_FAILURES', defaultSignInLimits.accountFailures, 1),
     backoffMs: integerSetting('AGENTLOOM_SIGNIN_BACKOFF_MS', defaultSignInLimits.backoffMs, 1),
@@ -247,6 +256,7 @@ export function loadConfig(
     ...(pgBossSchema ? { pgBossSchema } : {}),
     webhookRetryMs,
     webhookAttempts,
+    mcpConnectAttempts,
     trustedProxies,
     cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',
     ...(metricsToken ? { metricsToken } : {}),

@@ -35,13 +35,17 @@ export class ReleaseBuildCache {
     private readonly cacheMs = 10_000,
   ) {}
 
-  /** The agent or workflow of `releaseId` (of `app`), built now or taken from the cache. */
-  async build(releaseId: string, app: AppRow): Promise<ReleaseBuild> {
+  /**
+   * The agent or workflow of `releaseId` (of `app`), built now or taken from the cache. On the
+   * run's `finalMcpAttempt` an unreachable MCP server ends the run (`mcp-unreachable`) rather
+   * than failing the build, which would hand the run back for another try.
+   */
+  async build(releaseId: string, app: AppRow, { finalMcpAttempt = false } = {}): Promise<ReleaseBuild> {
     const now = Date.now();
     const cached = this.builds.get(releaseId);
     if (cached && now - cached.builtAt < this.cacheMs) return { agent: await cached.agent, release: async () => {} };
     const { database, runStore, config } = this.context;
-    const connections = new McpConnectionSet();
+    const connections = new McpConnectionSet(finalMcpAttempt);
     const options = { store: runStore, leaseMs: config.runLeaseMs, mcpConnections: connections };
     try {
       const snapshot = parseReleaseSnapshot(await readReleaseSnapshotText(database, releaseId));

@@ -1,13 +1,14 @@
 import type { AgentRun, WorkflowRun } from '@agentloom/sdk';
 import { pinRunRelease, readRunWithApp } from '../adapters/database/repositories/run-repository.js';
 import type { ClaimedJob } from '../adapters/dispatch/index.js';
+import { defaultMcpConnectAttempts } from '../config/index.js';
 import { AppDeletingError, WorkerDrainingError } from './job-outcome.js';
 import type { ReleaseBuildCache } from './release-build-cache.js';
 import type { WorkerContext } from './worker-context.js';
 
 /** What starting a run needs of its worker. */
 export interface RunStarter {
-  readonly context: Pick<WorkerContext, 'database' | 'runClient'>;
+  readonly context: Pick<WorkerContext, 'database' | 'runClient' | 'config'>;
   readonly workerId: string;
   readonly builds: ReleaseBuildCache;
   /** The SDK handles of the runs executing here, for a hand-over. */
@@ -36,7 +37,9 @@ export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ 
   }
   const releaseId = await pinRunRelease(database, run.id, run.release_id === null ? app.latest_release_id : null);
   if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
-  const { agent, release } = await starter.builds.build(releaseId, app);
+  const { agent, release } = await starter.builds.build(releaseId, app, {
+    finalMcpAttempt: job.attempt >= (starter.context.config.mcpConnectAttempts ?? defaultMcpConnectAttempts),
+  });
   let handle: AgentRun | WorkflowRun;
   try {
     if (starter.isDraining()) throw new WorkerDrainingError(starter.workerId);
