@@ -4,6 +4,7 @@ import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
 import { runsZhCN } from './zh-cn/runs.js';
+import { teamsZhCN } from './zh-cn/teams.js';
 
 /**
  * The Simplified Chinese catalogue (zh-CN): the same ids as the English one (a missing or extra
@@ -16,4 +17,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,
+  ...teamsZhCN,
 };

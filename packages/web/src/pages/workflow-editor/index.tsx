@@ -25,6 +25,7 @@ import {
 } from './draft-model.js';
 import { downloadJson, JsonView } from './json-view.js';
 import { type PanelContext, SelectionPanel } from './node-panel.js';
+import { AddTeamForm, useTeamLabel } from './team-node-fields.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
@@ -42,6 +43,7 @@ export function WorkflowEditorPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const { app, stored } = useAppWithDraft(appId);
+  const teamLabel = useTeamLabel();
   const agentApps = useQuery({
     queryKey: queryKeys.apps(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
@@ -108,6 +110,7 @@ export function WorkflowEditorPage() {
   const toolList = tools.data?.resources ?? [];
   const serverList = mcpServers.data?.resources ?? [];
   const bindingLabel = (node: DefinitionNode) => {
+    if (node.kind === 'team') return teamLabel(node.team ? draft.bindings.teams?.[node.team] : undefined);
     if (node.kind === 'agent') {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
       return (
@@ -271,6 +274,7 @@ export function WorkflowEditorPage() {
                   onAdded={setSelected}
                 />
               )}
+              {readOnly ? null : <AddTeamForm draft={draft} onChange={update} onAdded={setSelected} />}
               <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
             </div>
           </div>

@@ -62,7 +62,8 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
       <strong>{data.label}</strong>
       {node ? (
         <span className="flow-node-kind">
-          {node.kind === 'agent' ? 'agent' : node.server !== undefined ? 'MCP tool' : 'tool'} {data.binding ?? ''}
+          {node.kind === 'agent' ? 'agent' : node.kind === 'team' ? 'team' : node.server !== undefined ? 'MCP tool' : 'tool'}{' '}
+          {data.binding ?? ''}
         </span>
       ) : null}
       {run ? (
