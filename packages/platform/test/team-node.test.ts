@@ -131,6 +131,7 @@ describe('a workflow with a team node (SQLite)', () => {
     const dryRun = await owner.request('POST', `/apps/${wrongApp}/releases`, {});
     expect(dryRun.status).toBe(422);
     const issues = (dryRun.body as { error: { details: { issues: { path: string; code: string }[] } } }).error.details.issues;
+    expect(issues.length).toBeGreaterThan(0);
     expect(issues.every((issue) => issue.path.startsWith('bindings.teams.pair') && issue.code === 'invalid-definition')).toBe(
       true,
     );

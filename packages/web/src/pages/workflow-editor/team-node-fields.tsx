@@ -3,13 +3,14 @@ import type { Schema } from '../../api/index.js';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
 import { type DefinitionNode, stateFieldsOf, type TeamBinding, type WorkflowDraft, withNodes } from './draft-model.js';
-import { bindingNameOf, nodeNameProblem } from './node-panel.js';
 import {
   kindOf,
   memberNameOf,
   newTeam,
   type TopologyKind,
   tasksOf,
+  teamBindingNameOf,
+  teamNodeNameProblem,
   teamOf,
   topologyFor,
   topologyKinds,
@@ -59,7 +60,7 @@ export function TeamNodeFields({
 }) {
   const t = useT();
   const team = teamOf(draft, node) ?? newTeam('group-chat');
-  const bound = node.team ?? bindingNameOf(node.name);
+  const bound = node.team ?? teamBindingNameOf(node.name);
   const kind = kindOf(team);
   const fields = Object.keys(stateFieldsOf(draft.definition));
   const save = (next: Partial<TeamBinding>, nextKind: TopologyKind = kind) => {
@@ -208,10 +209,10 @@ export function AddTeamForm({
       onSubmit={(event) => {
         event.preventDefault();
         const nodeName = name.trim();
-        const problem = nodeNameProblem(draft, nodeName);
-        setError(problem);
+        const problem = teamNodeNameProblem(draft, nodeName);
+        setError(problem ? t(problem) : undefined);
         if (problem) return;
-        const bound = bindingNameOf(nodeName);
+        const bound = teamBindingNameOf(nodeName);
         const fields = Object.keys(stateFieldsOf(draft.definition));
         onChange((current) => {
           const nodes = Array.isArray(current.definition.nodes) ? current.definition.nodes : [];
