@@ -1,19 +1,20 @@
 /**
  * A workflow's team node through the platform (issue 31 part 7, N-12): two published agent apps
  * on the offline demo model are the members of a group chat; the workflow is published (its
- * members pinned to their releases) and run over HTTP by a worker on a real SQLite file; the run's
+ * members pinned to their releases) and run over HTTP by a worker on a real SQLite file (and on
+ * PostgreSQL when one answers); the run's
  * events carry the team's turns and its ending, and its output is the answer of the member that
  * spoke last. Publishing refuses a team whose member is not a published agent app of the space,
  * or a team node whose team is not bound, with typed issues at their paths.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunWorker } from '../src/worker/index.js';
-import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { parseSse, waitForTerminal } from './run-helpers.js';
 import { createAgentApp, createDemoSpace, createWorkflowApp, teamWorkflowDraft } from './team-fixture.js';
 import { expectStatus } from './workflow-fixture.js';
 
-describe('a workflow with a team node (SQLite)', () => {
+describe.each(dialects)('a workflow with a team node on %s', (dialect) => {
   let platform: TestPlatform;
   let owner: TestClient;
   let worker: RunWorker;
@@ -22,7 +23,7 @@ describe('a workflow with a team node (SQLite)', () => {
   let critic: string;
 
   beforeAll(async () => {
-    platform = await createTestPlatform('sqlite');
+    platform = await createTestPlatform(dialect);
     await seedUser(platform, 'owner@example.com');
     owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
     space = await createDemoSpace(owner, 'Teams');
