@@ -10,7 +10,7 @@ export interface DraftClient {
   ): Promise<{ status: number; body: unknown }>;
 }
 
-/** The replies of the offline demo model the team members speak with (the demo's model, P-1 demo seed). */
+/** The replies of the offline demo model the team members speak with (the model of the demo seed). */
 export const teamDemoReplies = [
   { whenInputContains: 'review', reply: 'Critic: the draft is clear; ship it.' },
   { whenInputContains: 'tides', reply: 'Writer: tides follow the moon. Please review.' },

@@ -32,7 +32,7 @@ export async function assembleTeams(
       const path = `bindings.teams.${name}.members.${index}`;
       const release = await ports.readAgentRelease(member.releaseId);
       try {
-        const built = await memberOf(release.snapshot, release.ports, ports.fetch);
+        const built = await memberOf(release.snapshot, release.ports, ports);
         models[member.name] = built.model;
         instructions.set(member.name, built.instructions);
       } catch (error) {
@@ -59,11 +59,11 @@ export async function assembleTeams(
   return teams;
 }
 
-/** A member's model and instructions from its agent release: the entry role's model and prompt. */
+/** A member's model and instructions from its agent release: the entry role's model and prompt; requests through `outbound`. */
 async function memberOf(
   snapshot: AgentReleaseSnapshot,
   ports: AssemblyPorts,
-  fetch: typeof globalThis.fetch,
+  outbound: Pick<TeamAssemblyPorts, 'fetch'>,
 ): Promise<{ model: LanguageModel; instructions: string }> {
   const apiKey = await ports.readActiveKey(snapshot.model.credential.connectionId);
   const modelSettings = {
@@ -77,7 +77,8 @@ async function memberOf(
     modelId: snapshot.model.modelId,
     apiKey,
     ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
-    fetch,
+    // The workflow's outbound module (P-15.1): every member's model request goes through it.
+    fetch: outbound.fetch,
   });
   const prompt = snapshot.entry.prompt;
   let instructions = '';
