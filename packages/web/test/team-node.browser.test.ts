@@ -126,10 +126,11 @@ describe.runIf(chromiumAvailable())('the team node in Chromium', { timeout: 180_
     }
     await page.getByLabel('Workflow output (comma-separated state fields)').fill('answer');
 
-    const addTeam = page.locator('form[aria-labelledby="add-team-heading"]');
-    await addTeam.getByLabel('Team node name').fill('pair');
-    await addTeam.getByLabel('Topology').selectOption('group-chat');
-    await addTeam.getByRole('button', { name: 'Add team node' }).click();
+    const addNode = page.locator('form[aria-labelledby="add-node-heading"]');
+    await addNode.getByLabel('Node kind').selectOption('team');
+    await addNode.getByLabel('Node name').fill('pair');
+    await addNode.getByLabel('Topology').selectOption('group-chat');
+    await addNode.getByRole('button', { name: 'Add node' }).click();
     await node('pair').waitFor();
     await panel().getByRole('heading', { name: 'Node pair' }).waitFor();
     const fields = panel().getByTestId('team-fields');

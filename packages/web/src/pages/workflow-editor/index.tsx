@@ -25,7 +25,7 @@ import {
 } from './draft-model.js';
 import { downloadJson, JsonView } from './json-view.js';
 import { type PanelContext, SelectionPanel } from './node-panel.js';
-import { AddTeamForm, useTeamLabel } from './team-node-fields.js';
+import { useTeamLabel } from './team-node-fields.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
@@ -274,7 +274,6 @@ export function WorkflowEditorPage() {
                   onAdded={setSelected}
                 />
               )}
-              {readOnly ? null : <AddTeamForm draft={draft} onChange={update} onAdded={setSelected} />}
               <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
             </div>
           </div>

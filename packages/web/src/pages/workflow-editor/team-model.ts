@@ -6,22 +6,11 @@
  * (the first is the handoff entry, the orchestrator's model, the generator), so every kind is
  * valid as soon as it has enough members.
  */
-import { type DefinitionNode, nodesOf, type TeamBinding, type WorkflowDraft } from './draft-model.js';
+import type { DefinitionNode, TeamBinding, WorkflowDraft } from './draft-model.js';
 
 /** The binding name of a team node's team: its node name made a binding name. */
 export function teamBindingNameOf(node: string): string {
   return node.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 128) || 'team';
-}
-
-/** Why a new node cannot take this name (the id of the message saying so), if it cannot. */
-export function teamNodeNameProblem(
-  draft: WorkflowDraft,
-  name: string,
-): 'team.add.nameMissing' | 'team.add.nameInvalid' | 'team.add.nameTaken' | undefined {
-  if (!name) return 'team.add.nameMissing';
-  if (!/^(?!__)[^:/#+]{1,128}$/.test(name) || name === 'START' || name === 'END') return 'team.add.nameInvalid';
-  if (nodesOf(draft.definition).some((node) => node.name === name)) return 'team.add.nameTaken';
-  return undefined;
 }
 
 /** The SDK's topology kinds, in the order the console offers them. */

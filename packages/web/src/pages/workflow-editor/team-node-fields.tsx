@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import type { Schema } from '../../api/index.js';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
@@ -10,7 +9,6 @@ import {
   type TopologyKind,
   tasksOf,
   teamBindingNameOf,
-  teamNodeNameProblem,
   teamOf,
   topologyFor,
   topologyKinds,
@@ -187,53 +185,30 @@ export function TeamNodeFields({
   );
 }
 
-/** Adds a team node (its binding of the chosen topology, no members yet; they are picked in its panel). */
-export function AddTeamForm({
-  draft,
-  onChange,
-  onAdded,
-}: {
-  draft: WorkflowDraft;
-  onChange: Change;
-  onAdded: (name: string) => void;
-}) {
+/** The draft with a new team node `name` (its task the first state field) and its binding of `kind`, no members yet. */
+export function withNewTeamNode(draft: WorkflowDraft, name: string, kind: TopologyKind): WorkflowDraft {
+  const bound = teamBindingNameOf(name);
+  const first = Object.keys(stateFieldsOf(draft.definition))[0];
+  const nodes = Array.isArray(draft.definition.nodes) ? draft.definition.nodes : [];
+  const node = { name, kind: 'team', team: bound, ...(first ? { input: first } : {}) };
+  return withTeam(withNodes(draft, [...nodes, node]), bound, newTeam(kind));
+}
+
+/** The "Add a node" form's fields for a team node: its topology (members are picked in its panel). */
+export function AddTeamFields({ kind, onKind }: { kind: TopologyKind; onKind: (kind: TopologyKind) => void }) {
   const t = useT();
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<TopologyKind>('handoff');
-  const [error, setError] = useState<string | undefined>();
   return (
-    <form
-      className="card flow-panel"
-      aria-labelledby="add-team-heading"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const nodeName = name.trim();
-        const problem = teamNodeNameProblem(draft, nodeName);
-        setError(problem ? t(problem) : undefined);
-        if (problem) return;
-        const bound = teamBindingNameOf(nodeName);
-        const fields = Object.keys(stateFieldsOf(draft.definition));
-        onChange((current) => {
-          const nodes = Array.isArray(current.definition.nodes) ? current.definition.nodes : [];
-          const node = { name: nodeName, kind: 'team', team: bound, ...(fields[0] ? { input: fields[0] } : {}) };
-          return withTeam(withNodes(current, [...nodes, node]), bound, newTeam(kind));
-        });
-        setName('');
-        onAdded(nodeName);
-      }}
-    >
-      <h2 id="add-team-heading">{t('team.add.heading')}</h2>
+    <>
       <p className="field-hint">{t('team.add.intro')}</p>
-      <TextField label={t('team.add.name')} value={name} onChange={(event) => setName(event.target.value)} error={error} />
-      <SelectField
-        label={t('team.field.topology')}
-        value={kind}
-        onChange={(event) => setKind(event.target.value as TopologyKind)}
-      >
+      <SelectField label={t('team.field.topology')} value={kind} onChange={(event) => onKind(event.target.value as TopologyKind)}>
         <TopologyOptions />
       </SelectField>
-      <button type="submit">{t('team.add.submit')}</button>
-    </form>
+    </>
   );
+}
+
+/** The "Add a node" form's option of a team node. */
+export function TeamKindOption() {
+  const t = useT();
+  return <option value="team">{t('team.add.kind')}</option>;
 }
