@@ -13,7 +13,8 @@ type Resource = Schema<'Resource'>;
 /**
  * Adds a node: an agent node calling a published agent app, a tool node calling one of the
  * space's HTTP tools or MCP servers, or a team node of a topology (members picked in its panel);
- * the name it is bound under is the app's, tool's or server's name (a team's: the node's). An MCP server's node gets its tool chosen in the side panel (from the server's listing).
+ * the name it is bound under is the app's, tool's or server's name (a team's: the node's). An
+ * MCP server's node gets its tool chosen in the side panel (from the server's listing).
  */
 export function AddNodeForm({
   draft,
