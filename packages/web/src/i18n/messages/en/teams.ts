@@ -9,7 +9,7 @@ export const teamsEn = {
   'team.topology.vote': 'Vote (majority of the members)',
   'team.topology.task-board': 'Task board (members claim tasks)',
   // Adding and editing a team node
-  'team.add.kind': 'Team (published agent apps together)',
+  'team.add.kind': 'Team (agent apps together)',
   'team.add.intro': 'A team node runs published agent apps of this space together, as a handoff, a group chat, an orchestrator …',
   'team.field.topology': 'Topology',
   'team.field.members': 'Members (published agent apps)',

@@ -11,7 +11,7 @@ export const teamsZhCN: Record<keyof typeof teamsEn, string> = {
   'team.topology.vote': '投票（成员多数决）',
   'team.topology.task-board': '任务板（成员认领任务）',
   // 添加和编辑团队节点
-  'team.add.kind': '团队（多个已发布的智能体应用协同）',
+  'team.add.kind': '团队（智能体应用协同）',
   'team.add.intro': '团队节点让本空间已发布的多个智能体应用协同工作：移交、群聊、编排者……',
   'team.field.topology': '拓扑',
   'team.field.members': '成员（已发布的智能体应用）',
