@@ -19,13 +19,14 @@ import {
   type DefinitionNode,
   type DraftIssue,
   importDefinition,
+  nodesOf,
   normaliseWorkflowDraft,
   placeIssues,
   type WorkflowDraft,
 } from './draft-model.js';
 import { downloadJson, JsonView } from './json-view.js';
 import { type PanelContext, SelectionPanel } from './node-panel.js';
-import { useTeamLabel } from './team-node-fields.js';
+import { TeamNodeCard, useTeamLabel } from './team-node-fields.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
@@ -141,6 +142,7 @@ export function WorkflowEditorPage() {
     onChange: update,
     onSelect: setSelected,
   };
+  const selectedTeam = nodesOf(draft.definition).find((node) => node.kind === 'team' && node.name === selected);
   const definitionName = typeof draft.definition.name === 'string' ? draft.definition.name : 'workflow';
   const importFile = async (file: File) => {
     try {
@@ -264,6 +266,9 @@ export function WorkflowEditorPage() {
             />
             <div className="flow-side">
               {selected ? <SelectionPanel selected={selected} context={panelContext} /> : null}
+              {selectedTeam ? (
+                <TeamNodeCard node={selectedTeam} draft={draft} agentApps={apps} readOnly={readOnly} onChange={update} />
+              ) : null}
               {readOnly ? null : (
                 <AddNodeForm
                   draft={draft}

@@ -15,7 +15,6 @@ import {
   withNodes,
 } from './draft-model.js';
 import { McpToolFields, mcpBindingNameOf } from './mcp-tool-fields.js';
-import { TeamNodeFields } from './team-node-fields.js';
 import { addEdge, removeArrows } from './workflow-canvas.js';
 
 type App = Schema<'App'>;
@@ -120,16 +119,6 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
       ) : null}
       {node?.kind === 'agent' ? <AgentNodeFields node={node} context={context} /> : null}
       {node?.kind === 'capability' ? <ToolNodeFields key={node.name} node={node} context={context} /> : null}
-      {node?.kind === 'team' ? (
-        <TeamNodeFields
-          key={node.name}
-          node={node}
-          draft={draft}
-          agentApps={context.agentApps}
-          readOnly={context.readOnly}
-          onChange={context.onChange}
-        />
-      ) : null}
       {context.readOnly || selected === 'END' ? null : (
         <ConnectFields key={`connect-${selected}`} from={selected} context={context} />
       )}

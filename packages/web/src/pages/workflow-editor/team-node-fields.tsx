@@ -185,6 +185,19 @@ export function TeamNodeFields({
   );
 }
 
+/**
+ * The card of the selected team node, below its node panel (edges, deletion): its team's settings.
+ */
+export function TeamNodeCard(props: Parameters<typeof TeamNodeFields>[0]) {
+  const t = useT();
+  return (
+    <section className="card flow-panel" aria-labelledby="team-card-heading">
+      <h2 id="team-card-heading">{t('team.panel.heading', { name: props.node.name })}</h2>
+      <TeamNodeFields key={props.node.name} {...props} />
+    </section>
+  );
+}
+
 /** The draft with a new team node `name` (its task the first state field) and its binding of `kind`, no members yet. */
 export function withNewTeamNode(draft: WorkflowDraft, name: string, kind: TopologyKind): WorkflowDraft {
   const bound = teamBindingNameOf(name);

@@ -11,6 +11,7 @@ export const teamsEn = {
   // Adding and editing a team node
   'team.add.kind': 'Team (agent apps together)',
   'team.add.intro': 'A team node runs published agent apps of this space together, as a handoff, a group chat, an orchestrator …',
+  'team.panel.heading': 'Team {name}',
   'team.field.topology': 'Topology',
   'team.field.members': 'Members (published agent apps)',
   'team.field.membersHint': 'The first member starts: it is the handoff entry, the orchestrator’s model, the generator.',

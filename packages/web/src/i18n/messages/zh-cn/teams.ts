@@ -13,6 +13,7 @@ export const teamsZhCN: Record<keyof typeof teamsEn, string> = {
   // 添加和编辑团队节点
   'team.add.kind': '团队（智能体应用协同）',
   'team.add.intro': '团队节点让本空间已发布的多个智能体应用协同工作：移交、群聊、编排者……',
+  'team.panel.heading': '团队 {name}',
   'team.field.topology': '拓扑',
   'team.field.members': '成员（已发布的智能体应用）',
   'team.field.membersHint': '第一位成员先开始：它是移交的入口、编排者的模型、生成者。',
