@@ -135,7 +135,9 @@ describe.runIf(chromiumAvailable())('the team node in Chromium', { timeout: 180_
     await panel().getByRole('heading', { name: 'Node pair' }).waitFor();
     const fields = panel().getByTestId('team-fields');
     await fields.getByRole('checkbox', { name: 'writer' }).check();
+    await fields.getByRole('checkbox', { name: 'writer (1st)' }).waitFor();
     await fields.getByRole('checkbox', { name: 'critic' }).check();
+    await fields.getByRole('checkbox', { name: 'critic (2nd)' }).waitFor();
     await fields.getByLabel('Max turns').fill('3');
     await fields.getByLabel('Token budget').fill('100000');
     await fields.getByLabel('Task from state field').selectOption('question');

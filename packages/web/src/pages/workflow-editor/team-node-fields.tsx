@@ -91,6 +91,12 @@ export function TeamNodeFields({
         }),
       );
     });
+  // A picked member shows its place: the first one starts (handoff entry, orchestrator, generator).
+  const labelOf = (app: App) => {
+    const position = team.members.findIndex((member) => member.appId === app.id) + 1;
+    if (position > 0) return t('team.field.memberAt', { name: app.name, position });
+    return app.latestReleaseId ? app.name : t('team.field.notPublished', { name: app.name });
+  };
   const toggle = (app: App, on: boolean) => {
     const members = on
       ? [...team.members, { name: memberNameOf(app.name), appId: app.id }]
@@ -114,7 +120,7 @@ export function TeamNodeFields({
         {agentApps.map((app) => (
           <CheckboxField
             key={app.id}
-            label={app.latestReleaseId ? app.name : t('team.field.notPublished', { name: app.name })}
+            label={labelOf(app)}
             checked={team.members.some((member) => member.appId === app.id)}
             disabled={!app.latestReleaseId && !team.members.some((member) => member.appId === app.id)}
             onChange={(event) => toggle(app, event.target.checked)}

@@ -15,6 +15,7 @@ export const teamsEn = {
   'team.field.topology': 'Topology',
   'team.field.members': 'Members (published agent apps)',
   'team.field.membersHint': 'The first member starts: it is the handoff entry, the orchestrator’s model, the generator.',
+  'team.field.memberAt': '{name} ({position, selectordinal, one {#st} two {#nd} few {#rd} other {#th}})',
   'team.field.notPublished': '{name} (not published)',
   'team.field.noAgents': 'This space has no agent app yet: create and publish one first.',
   'team.field.maxTurns': 'Max turns',

@@ -17,6 +17,7 @@ export const teamsZhCN: Record<keyof typeof teamsEn, string> = {
   'team.field.topology': '拓扑',
   'team.field.members': '成员（已发布的智能体应用）',
   'team.field.membersHint': '第一位成员先开始：它是移交的入口、编排者的模型、生成者。',
+  'team.field.memberAt': '{name}（第 {position} 位）',
   'team.field.notPublished': '{name}（未发布）',
   'team.field.noAgents': '本空间还没有智能体应用：请先创建并发布一个。',
   'team.field.maxTurns': '最多轮次',
