@@ -10,6 +10,7 @@ import {
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import { assembleAgent } from './assemble-agent.js';
+import { assembleTeams } from './assemble-teams.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
@@ -31,7 +32,8 @@ export interface WorkflowAssemblyPorts
  * each agent name becomes the agent of its pinned release (built like any agent run, on the same
  * store, R-6), each tool name the custom HTTP tool of its pinned version, and `createWorkflow`
  * builds the definition, reporting the SDK's graph issues (`WorkflowIssue`s) with their paths
- * under `definition.`. Every problem is thrown together as an `AssemblyError`; building starts
+ * under `definition.`; each team binding becomes an SDK team of its members' pinned releases
+ * (N-12), embedded where a team node names it. Every problem is thrown together as an `AssemblyError`; building starts
  * nothing, so publish runs it as its dry run.
  */
 export async function assembleWorkflow(
@@ -65,6 +67,7 @@ export async function assembleWorkflow(
     if (built) tools.push(built);
   }
   const mcpServers = await workflowMcpServers(snapshot, ports, issues);
+  const teams = await assembleTeams(snapshot, ports, issues);
   if (issues.length > 0) throw new AssemblyError(issues);
   const policy = (snapshot.definition.policy ?? {}) as Record<string, unknown>;
   const definition = {
@@ -72,7 +75,7 @@ export async function assembleWorkflow(
     policy: { ...policy, ...(ports.leaseMs !== undefined ? { leaseMs: ports.leaseMs } : {}) },
   };
   try {
-    return createWorkflow(definition, { agents, tools, mcpServers, store: ports.store });
+    return createWorkflow(definition, { agents, tools, mcpServers, teams, store: ports.store });
   } catch (error) {
     if (error instanceof InvalidDefinitionError)
       throw new AssemblyError(

@@ -33,3 +33,10 @@ export {
   workflowDraftSchemaVersion,
   workflowReferences,
 } from './workflow-draft.js';
+export {
+  type PinnedTeam,
+  type TeamBinding,
+  teamBindingSchema,
+  teamDefinitionOf,
+  validateTeamBinding,
+} from './workflow-team.js';

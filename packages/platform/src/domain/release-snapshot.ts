@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { AgentDraft, DraftPermissions } from './agent-draft.js';
 import { type ConnectionSettings, type Provider, providers } from './connection-settings.js';
+import type { PinnedTeam } from './workflow-team.js';
 
 /** A pinned resource version: the release references it, never copies it (P-4.5). */
 export interface PinnedResource {
@@ -85,6 +86,8 @@ export interface WorkflowReleaseSnapshot {
   tools: Readonly<Record<string, PinnedResource>>;
   /** MCP server binding names → their resource version; MCP tool nodes name them in `server` (absent in older snapshots). */
   mcpServers?: Readonly<Record<string, PinnedResource>>;
+  /** Team binding names → the team, each member pinned to an agent release (N-12; absent in older snapshots). */
+  teams?: Readonly<Record<string, PinnedTeam>>;
   /** Publishing a workflow never interrupts its runs in progress: they finish on their release (D-P2). */
   interruptsRunsInProgress: false;
 }
@@ -142,6 +145,17 @@ const workflowReleaseSnapshotSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({ appId: z.string(), releaseId: z.string(), version: z.number().int().positive() })),
   tools: z.record(z.string(), pinnedResourceSchema),
   mcpServers: z.record(z.string(), pinnedResourceSchema).optional(),
+  teams: z
+    .record(
+      z.string(),
+      z.looseObject({
+        topology: draftPartSchema,
+        members: z.array(
+          z.looseObject({ name: z.string(), appId: z.string(), releaseId: z.string(), version: z.number().int().positive() }),
+        ),
+      }),
+    )
+    .optional(),
   interruptsRunsInProgress: z.literal(false),
 });
 

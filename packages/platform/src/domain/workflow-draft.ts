@@ -1,6 +1,7 @@
 import { workflowDefinitionSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import type { DraftIssue } from './validate-agent-draft.js';
+import { teamBindingSchema, validateTeamBinding } from './workflow-team.js';
 
 /** A definition with nothing in it yet (a new canvas). */
 function emptyDefinition(name: string): Record<string, unknown> {
@@ -43,6 +44,10 @@ export const workflowDraftSchema = z
           .record(bindingName, z.strictObject({ resourceId: id }))
           .default({})
           .openapi({ description: 'MCP server names → an MCP server resource of this space.' }),
+        teams: z.record(bindingName, teamBindingSchema).optional().openapi({
+          description:
+            'Team names → a team (topology, members = published agent apps of this space, termination, budget); a team node names one in `team` (N-12).',
+        }),
       })
       .default({ agents: {}, tools: {}, mcpServers: {} }),
     layout: z
@@ -106,7 +111,10 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
     for (const [index, node] of definition.nodes.entries()) {
       // An input node asks a person (issue 36): it binds nothing.
       if (node.kind === 'input') continue;
-      if (node.kind === 'agent') {
+      if (node.kind === 'team') {
+        if (!Object.hasOwn(draft.bindings.teams ?? {}, node.team))
+          issue(`definition.nodes.${index}.team`, 'unbound', `No team is bound to "${node.team}" in bindings.teams.`);
+      } else if (node.kind === 'agent') {
         if (!Object.hasOwn(draft.bindings.agents, node.agent))
           issue(`definition.nodes.${index}.agent`, 'unbound', `No agent app is bound to "${node.agent}" in bindings.agents.`);
       } else if (node.server !== undefined) {
@@ -120,13 +128,24 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
         issue(`definition.nodes.${index}.tool`, 'unbound', `No tool is bound to "${node.tool}" in bindings.tools.`);
     }
   }
-  for (const [name, binding] of Object.entries(draft.bindings.agents)) {
-    const path = `bindings.agents.${name}.appId`;
-    const app = lookups.apps.get(binding.appId);
+  const checkAgentApp = (path: string, appId: string) => {
+    const app = lookups.apps.get(appId);
     if (!app) issue(path, 'not-found', 'No such app in this space.');
     else if (app.kind !== 'agent') issue(path, 'not-an-agent', 'A workflow node calls a complete agent app, never a workflow.');
     else if (app.state !== 'active') issue(path, 'app-deleting', 'The agent app is being deleted.');
     else if (app.latestReleaseId === null) issue(path, 'unpublished', 'The agent app has no release; publish it first.');
+  };
+  for (const [name, binding] of Object.entries(draft.bindings.agents))
+    checkAgentApp(`bindings.agents.${name}.appId`, binding.appId);
+  for (const [name, team] of Object.entries(draft.bindings.teams ?? {})) {
+    issues.push(...validateTeamBinding(name, team));
+    const seen = new Set<string>();
+    for (const [index, member] of team.members.entries()) {
+      if (seen.has(member.name))
+        issue(`bindings.teams.${name}.members.${index}.name`, 'duplicate-member', `Two members are named "${member.name}".`);
+      seen.add(member.name);
+      checkAgentApp(`bindings.teams.${name}.members.${index}.appId`, member.appId);
+    }
   }
   const checkResource = (path: string, resourceId: string, type: 'tool' | 'mcp-server') => {
     const resource = lookups.resources.get(resourceId);
@@ -142,10 +161,15 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
   return issues;
 }
 
-/** The agent app ids and resource ids a draft's bindings name. */
+/** The agent app ids (team members included) and resource ids a draft's bindings name. */
 export function workflowReferences(draft: WorkflowDraft): { appIds: string[]; resourceIds: string[] } {
   return {
-    appIds: [...new Set(Object.values(draft.bindings.agents).map((binding) => binding.appId))],
+    appIds: [
+      ...new Set([
+        ...Object.values(draft.bindings.agents).map((binding) => binding.appId),
+        ...Object.values(draft.bindings.teams ?? {}).flatMap((team) => team.members.map((member) => member.appId)),
+      ]),
+    ],
     resourceIds: [
       ...new Set([...Object.values(draft.bindings.tools), ...Object.values(draft.bindings.mcpServers)].map((b) => b.resourceId)),
     ],

@@ -17,6 +17,7 @@ import type { Workflow, WorkflowOptions } from '../engine/workflow/workflow.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { type Condition, evaluateCondition, fieldsOf, readPath } from './condition.js';
 import { agentConfigFromDefinition } from './create-agent.js';
+import { addTeamNode, addTeamStates, teamExitOf, teamStepsOf } from './create-workflow-teams.js';
 import { type DefinitionRegistry, toolsByName, type WorkflowStateView } from './definition-registry.js';
 import { type DefinitionProblem, InvalidDefinitionError, pathOf } from './invalid-definition-error.js';
 import { type ParsedWorkflowDefinition, type WorkflowDefinition, workflowDefinitionSchema } from './workflow-definition.js';
@@ -58,18 +59,25 @@ export function createWorkflow(
   const data = parsed.data;
   const problems: DefinitionProblem[] = [];
   const state = buildState(data, registry, problems);
+  // A team node's fields are its own (prefixed with its name), never read by templates or conditions.
+  const fieldExists = (path: string) => Object.hasOwn(state, path.split('.')[0] ?? '');
+  addTeamStates(state, data, problems);
   const agents = buildAgents(data, registry, problems);
   const builder: Builder = new WorkflowBuilder({ name: data.name, state });
-  const fieldExists = (path: string) => Object.hasOwn(state, path.split('.')[0] ?? '');
   addNodes(builder, data, registry, agents, fieldExists, problems);
+  // What leaves a team node leaves it once the team has ended: from its `<name>.done` node.
+  const source = teamExitOf(data, endpoint);
   for (const edge of data.edges) {
-    builder.addEdge(typeof edge.from === 'string' ? endpoint(edge.from) : edge.from.map(endpoint), endpoint(edge.to));
+    builder.addEdge(typeof edge.from === 'string' ? source(edge.from) : edge.from.map(source), endpoint(edge.to));
   }
-  addRoutes(builder, data, registry, fieldExists, problems);
-  addLoops(builder, data, registry, fieldExists, problems);
+  addRoutes(builder, data, registry, fieldExists, problems, source);
+  addLoops(builder, data, registry, fieldExists, problems, source);
   if (problems.length > 0) throw new InvalidDefinitionError(subject, problems);
+  const teamSteps = teamStepsOf(data, registry);
   const options: WorkflowOptions<StateDefinition> = {
     ...(data.policy ?? {}),
+    // Every team node may take its own turns' supersteps beyond the default bound.
+    ...(teamSteps > 0 && data.policy?.maxSteps === undefined ? { maxSteps: 100 + teamSteps } : {}),
     store: registry.store,
     ...(data.output ? { output: data.output } : {}),
   };
@@ -175,30 +183,19 @@ function addNodes(
   const tools = toolsByName(registry);
   for (const [index, node] of data.nodes.entries()) {
     const path = `nodes.${index}`;
+    if (node.kind === 'team') {
+      const input = inputBinding(node.input, path, registry, fieldExists, problems);
+      const task = typeof input === 'string' ? (state: State) => textOf(state[input]) : input;
+      if (task) addTeamNode(builder, node, path, registry, task, fieldExists, problems);
+      continue;
+    }
     if (node.kind === 'agent') {
       const agent = agents.get(node.agent);
       if (!agent) {
         problems.push({ path: `${path}.agent`, message: `no agent "${node.agent}" in the definition's agents or the registry` });
         continue;
       }
-      let input: string | ((state: State) => string) | undefined;
-      if (typeof node.input === 'string' || node.input === undefined) input = node.input;
-      else if ('template' in node.input) {
-        const template = node.input.template;
-        for (const placeholder of placeholdersOf(template)) {
-          if (!fieldExists(placeholder)) {
-            problems.push({ path: `${path}.input.template`, message: `{{${placeholder}}} names no state field` });
-          }
-        }
-        input = (state) => renderTemplate(template, state);
-      } else {
-        input = registry.inputs?.[node.input.function];
-        if (!input)
-          problems.push({
-            path: `${path}.input.function`,
-            message: `no input function "${node.input.function}" in the registry`,
-          });
-      }
+      const input = inputBinding(node.input, path, registry, fieldExists, problems);
       builder.addAgentNode(node.name, agent, {
         ...(input !== undefined ? { input: input as never } : {}),
         ...(node.output !== undefined ? { output: node.output } : {}),
@@ -245,12 +242,41 @@ function addNodes(
   }
 }
 
+/** An agent's or team's input binding: a field, a template over the state, or a registry function. */
+function inputBinding(
+  input: string | { template: string } | { function: string } | undefined,
+  path: string,
+  registry: DefinitionRegistry,
+  fieldExists: (path: string) => boolean,
+  problems: DefinitionProblem[],
+): string | ((state: State) => string) | undefined {
+  if (typeof input === 'string' || input === undefined) return input;
+  if ('template' in input) {
+    const template = input.template;
+    for (const placeholder of placeholdersOf(template)) {
+      if (!fieldExists(placeholder)) {
+        problems.push({ path: `${path}.input.template`, message: `{{${placeholder}}} names no state field` });
+      }
+    }
+    return (state) => renderTemplate(template, state);
+  }
+  const found = registry.inputs?.[input.function];
+  if (!found) problems.push({ path: `${path}.input.function`, message: `no input function "${input.function}" in the registry` });
+  return found;
+}
+
+/** Text for an agent or a team: strings as they are, anything else as JSON, nothing for a missing value. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
 function addRoutes(
   builder: Builder,
   data: ParsedWorkflowDefinition,
   registry: DefinitionRegistry,
   fieldExists: (path: string) => boolean,
   problems: DefinitionProblem[],
+  source: (name: string) => string,
 ): void {
   const checkFields = (condition: Condition, path: string) => {
     for (const field of fieldsOf(condition)) {
@@ -265,7 +291,7 @@ function addRoutes(
       if (!decide) problems.push({ path: `${path}.function`, message: `no route function "${route.function}" in the registry` });
       else {
         const targets = route.targets.map(endpoint);
-        builder.addConditionalEdges(endpoint(route.from), (state) => mapTargets(decide(state)), targets);
+        builder.addConditionalEdges(source(route.from), (state) => mapTargets(decide(state)), targets);
       }
       continue;
     }
@@ -274,7 +300,7 @@ function addRoutes(
     const otherwise = list(route.otherwise);
     const targets = [...new Set([...branches.flatMap((branch) => branch.targets), ...otherwise])];
     builder.addConditionalEdges(
-      endpoint(route.from),
+      source(route.from),
       (state) => branches.find((branch) => evaluateCondition(branch.condition, state))?.targets ?? otherwise,
       targets,
     );
@@ -285,14 +311,14 @@ function addRoutes(
       const decide = registry.fanOuts?.[fanOut.function];
       if (!decide)
         problems.push({ path: `${path}.function`, message: `no fan-out function "${fanOut.function}" in the registry` });
-      else builder.addFanOut(endpoint(fanOut.from), decide, fanOut.targets.map(endpoint));
+      else builder.addFanOut(source(fanOut.from), decide, fanOut.targets.map(endpoint));
       continue;
     }
     const { forEach, to } = fanOut;
     if (!fieldExists(forEach)) problems.push({ path: `${path}.forEach`, message: `"${forEach}" names no state field` });
     const target = endpoint(to);
     builder.addFanOut(
-      endpoint(fanOut.from),
+      source(fanOut.from),
       (state) => {
         const items = readPath(state, forEach);
         return Array.isArray(items) ? items.map((item) => send(target, item)) : [];
@@ -308,6 +334,7 @@ function addLoops(
   registry: DefinitionRegistry,
   fieldExists: (path: string) => boolean,
   problems: DefinitionProblem[],
+  source: (name: string) => string,
 ): void {
   for (const [index, loop] of (data.loops ?? []).entries()) {
     const path = `loops.${index}.while`;
@@ -325,7 +352,7 @@ function addLoops(
     }
     if (!condition) continue;
     builder.addLoop({
-      from: endpoint(loop.from),
+      from: source(loop.from),
       to: endpoint(loop.to),
       exit: endpoint(loop.exit),
       while: condition,

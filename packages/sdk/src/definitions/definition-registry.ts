@@ -12,6 +12,7 @@ import type { Hook } from '../hooks/hook-types.js';
 import type { LanguageModel } from '../model/language-model.js';
 import type { Workspace } from '../sandbox/workspace.js';
 import type { RunStore } from '../store/run-store.js';
+import type { Team } from '../teams/team.js';
 import type { SpeakerFunction } from '../teams/topologies/group-chat.js';
 import type { HistoryFilter } from '../teams/topologies/handoff.js';
 import type { TracingOptions } from '../telemetry/agent-tracing.js';
@@ -48,6 +49,11 @@ export interface DefinitionRegistry {
   guardrails?: Readonly<Record<string, Guardrail | ToolGuardrail>>;
   /** Agents by name, for workflow agent nodes that do not define their agent inline. */
   agents?: Readonly<Record<string, Agent>>;
+  /**
+   * Teams by name, for workflow team nodes (N-12): each is embedded in the workflow (its select and
+   * turn steps become nodes of the workflow, its state fields prefixed with the node's name).
+   */
+  teams?: Readonly<Record<string, Team>>;
   /** Route functions by name: given the state, the target(s) to take among the route's declared targets. */
   routes?: Readonly<Record<string, (state: WorkflowStateView) => string | readonly string[]>>;
   /** Fan-out functions by name: given the state, the `send(node, payload)` requests. */

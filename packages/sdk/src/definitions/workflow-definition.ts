@@ -79,6 +79,21 @@ const inputNodeSchema = z
   .strict()
   .describe('Asks a person and waits, durably, for exactly one answer (issue 36).');
 
+const teamNodeSchema = z
+  .object({
+    name: nodeNameSchema,
+    kind: z.literal('team'),
+    team: referenceSchema.describe('A team of the registry (N-12).'),
+    input: z
+      .union([fieldNameSchema, z.object({ template: z.string().describe('Text with {{field}} placeholders.') }).strict()])
+      .describe("The team's task: a field, or a template over the state."),
+    output: fieldNameSchema.optional().describe("Where the team's final answer (the owner's answer) goes."),
+  })
+  .strict()
+  .describe(
+    'A team embedded in the workflow: its select and turn steps run as nodes "<name>" and "<name>.turn", then "<name>.done" writes the answer; its state lives in fields "<name>.<field>", its events in "teamEvents".',
+  );
+
 const targetsSchema = z.union([endpointSchema, z.array(endpointSchema).min(1)]);
 
 const declarativeRouteSchema = z
@@ -143,7 +158,7 @@ export const workflowDefinitionSchema = z
     description: z.string().optional(),
     state: z.record(fieldNameSchema, stateFieldSchema).describe('The shared state (W-2): business data only.'),
     agents: z.record(z.string(), agentDefinitionSchema).optional().describe('Agents defined inline, by name.'),
-    nodes: z.array(z.discriminatedUnion('kind', [agentNodeSchema, capabilityNodeSchema, inputNodeSchema])).min(1),
+    nodes: z.array(z.discriminatedUnion('kind', [agentNodeSchema, capabilityNodeSchema, inputNodeSchema, teamNodeSchema])).min(1),
     edges: z
       .array(
         z

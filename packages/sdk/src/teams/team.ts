@@ -3,6 +3,7 @@ import type { RetryPolicy } from '../core/retry-policy.js';
 import { END, START } from '../engine/workflow/channels/channel-names.js';
 import type { StateOf } from '../engine/workflow/channels/state-fields.js';
 import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
+import type { WorkflowNode } from '../engine/workflow/nodes/workflow-node.js';
 import type { Durability } from '../engine/workflow/pregel/workflow-journal.js';
 import type { Workflow } from '../engine/workflow/workflow.js';
 import type { WorkflowEvent } from '../engine/workflow/workflow-events.js';
@@ -84,6 +85,13 @@ export class Team {
   /** The workflow the team runs as (its runs are workflow runs: `RunClient` reads them). */
   readonly workflow: Workflow<Definition>;
   readonly externalStop: ExternalStop;
+  /** The hard cap of member turns (the configured `maxTurns`, default 50). */
+  readonly maxTurns: number;
+  /**
+   * The team's two workflow nodes, `select` (check the termination, choose the speaker) and `turn`
+   * (that member speaks): a workflow definition's team node embeds them in a host workflow.
+   */
+  readonly steps: { readonly select: WorkflowNode; readonly turn: WorkflowNode };
 
   constructor(config: TeamConfig) {
     this.name = config.name;
@@ -91,6 +99,7 @@ export class Team {
     this.topology = config.topology;
     this.externalStop = config.externalStop ?? new ExternalStop();
     const cap = config.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.maxTurns = cap;
     const issues = [
       ...(this.members.size !== config.members.length ? [{ path: 'members', message: 'member names must be unique' }] : []),
       ...config.members.flatMap((member, index) =>
@@ -143,6 +152,7 @@ export class Team {
       if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
       return update;
     });
+    this.steps = { select, turn };
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
       .addNode('select', select)
       .addNode('turn', turn)

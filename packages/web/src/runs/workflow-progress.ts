@@ -9,6 +9,7 @@
  */
 
 import { type EventHandlers, handleEvent, ignored, type WorkflowResult, type WorkflowRunEvent } from './run-events.js';
+import { foldTeamEvent, type TeamProgress, teamNodeOf } from './team-progress.js';
 
 /** A node's status on the canvas of a run. */
 export type NodeRunStatus = 'pending' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'interrupted' | 'stopped' | 'not-run';
@@ -33,6 +34,8 @@ export interface RunGraph {
   nodes: readonly string[];
   /** Plain edges and joins: `to` runs once every one of `from` has finished. */
   edges: readonly { from: readonly string[]; to: string }[];
+  /** The team nodes among `nodes` (N-12). */
+  teams?: readonly string[];
 }
 
 /** The run as a whole: whether it started and how it ended. */
@@ -41,6 +44,8 @@ export interface WorkflowProgress {
   /** How many questions input nodes asked so far (`workflow-interrupt`): the run row's `pendingInputs` has them. */
   questions: number;
   nodes: Map<string, NodeRunState>;
+  /** Each team node's conversation (N-12), by node name; only team nodes that have an event. */
+  teams: Map<string, TeamProgress>;
   finished?: WorkflowResult;
 }
 
@@ -51,6 +56,8 @@ interface WorkflowFold {
   finishedAt: Map<string, number>;
   /** The position of the event being folded (1 for the first). */
   position: number;
+  /** The graph's team nodes (their steps are tasks `X`, `X.turn`, `X.done`). */
+  teamNodes: ReadonlySet<string>;
 }
 
 /**
@@ -64,20 +71,25 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
   },
   'step-start': ignored('live only: a step is read from the tasks that finish in it'),
   'task-start': ignored('live only: a running node is read from the arrows into it'),
-  'task-finish': ({ progress, finishedAt, position }, event) => {
-    const state = progress.nodes.get(event.node);
+  'task-finish': ({ progress, finishedAt, position, teamNodes }, event) => {
+    // A team node's member turns and answer (`X.turn`, `X.done`) are tasks of the team node `X`.
+    const node = progress.nodes.has(event.node) ? event.node : teamNodeOf(event.node);
+    const state = progress.nodes.get(node);
     if (!state) return;
     state.status = event.status;
     if (event.taskId !== state.taskId) delete state.agentRunId;
     state.taskId = event.taskId;
-    state.runs += 1;
+    if (!teamNodes.has(node) || event.node.endsWith('.done')) state.runs += 1;
     delete state.attempt;
     if (event.failure) state.failure = event.failure.message;
     else delete state.failure;
-    if (event.status === 'succeeded') finishedAt.set(event.node, position);
+    // A team node has finished when its answer is written (`X.done`), not at each of its steps.
+    const team = teamNodes.has(node);
+    if (event.status === 'succeeded' && (!team || event.node.endsWith('.done'))) finishedAt.set(node, position);
+    else if (event.status === 'succeeded' && team) state.status = 'running';
   },
   'task-retry': ({ progress }, event) => {
-    const state = progress.nodes.get(event.node);
+    const state = progress.nodes.get(progress.nodes.has(event.node) ? event.node : teamNodeOf(event.node));
     if (!state) return;
     state.status = 'retrying';
     state.taskId = event.taskId;
@@ -103,16 +115,15 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
       delete state.failure;
     }
   },
-  // Team events (N-12): the canvas shows a team's nodes by their tasks; the team view of the
-  // console (turns, ledger, owner) is the platform half of issue 31, not built yet.
-  'team-turn': ignored('team view not built yet: the turn is shown as its `turn` task'),
-  'speaker-selected': ignored('team view not built yet: the choice is shown as its `select` task'),
-  handoff: ignored('team view not built yet: `describeRun().team.owner` has the owner'),
-  'ledger-updated': ignored('team view not built yet: `describeRun().team.ledger` has the ledger'),
-  'vote-cast': ignored('team view not built yet: the vote is in the run output'),
-  'task-claimed': ignored('team view not built yet: `describeRun().team.board` has the claims'),
-  'mail-sent': ignored('team view not built yet: the mail is in the run output'),
-  'team-stop': ignored('team view not built yet: the ending comes with `workflow-finish`'),
+  // Team events (N-12): folded per team node (turns, next speaker, ledger, owner, ending) for the team view.
+  'team-turn': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'speaker-selected': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  handoff: ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'ledger-updated': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'vote-cast': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'task-claimed': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'mail-sent': ({ progress }, event) => foldTeamEvent(progress.teams, event),
+  'team-stop': ({ progress }, event) => foldTeamEvent(progress.teams, event),
   'workflow-finish': ({ progress }, event) => {
     progress.finished = event.result;
   },
@@ -121,8 +132,8 @@ export const workflowProgressHandlers: EventHandlers<WorkflowRunEvent, WorkflowF
 /** Folds a workflow run's events (in sequence order) into each node's status. */
 export function workflowProgressOf(events: readonly WorkflowRunEvent[], graph: RunGraph): WorkflowProgress {
   const nodes = new Map<string, NodeRunState>(graph.nodes.map((name) => [name, { status: 'pending', runs: 0 }]));
-  const progress: WorkflowProgress = { started: false, questions: 0, nodes };
-  const fold: WorkflowFold = { progress, finishedAt: new Map(), position: 0 };
+  const progress: WorkflowProgress = { started: false, questions: 0, nodes, teams: new Map() };
+  const fold: WorkflowFold = { progress, finishedAt: new Map(), position: 0, teamNodes: new Set(graph.teams ?? []) };
   const ordered = [...events].sort((a, b) => a.sequence - b.sequence);
   for (const event of ordered) {
     fold.position += 1;

@@ -12,6 +12,7 @@ import {
   workflowDraftSchemaVersion,
 } from '../../domain/index.js';
 import type { PinnedResource, WorkflowReleaseSnapshot } from '../../domain/release-snapshot.js';
+import type { PinnedTeam } from '../../domain/workflow-team.js';
 import type { PlatformContext } from '../context.js';
 import { agentNameOf } from './resolve-snapshot.js';
 import { databaseWorkflowPorts, readWorkflowLookups } from './workflow-lookups.js';
@@ -36,15 +37,16 @@ export async function checkWorkflowDraft(
   const issues = validateWorkflowDraft(draft, await readWorkflowLookups(database, app.space_id, draft));
   if (issues.length > 0) return { issues };
   const agents: Record<string, { appId: string; releaseId: string; version: number }> = {};
-  for (const [name, binding] of Object.entries(draft.bindings.agents)) {
-    const row = await database
-      .selectFrom('apps')
-      .innerJoin('app_releases', 'app_releases.id', 'apps.latest_release_id')
-      .select(['apps.id', 'app_releases.id as releaseId', 'app_releases.version'])
-      .where('apps.id', '=', binding.appId)
-      .where('apps.space_id', '=', app.space_id)
-      .executeTakeFirstOrThrow();
-    agents[name] = { appId: row.id, releaseId: row.releaseId, version: row.version };
+  for (const [name, binding] of Object.entries(draft.bindings.agents))
+    agents[name] = await latestAgentRelease(database, app.space_id, binding.appId);
+  const teams: Record<string, PinnedTeam> = {};
+  for (const [name, team] of Object.entries(draft.bindings.teams ?? {})) {
+    const members: PinnedTeam['members'][number][] = [];
+    for (const member of team.members) {
+      const pinned = await latestAgentRelease(database, app.space_id, member.appId);
+      members.push({ ...member, ...pinned });
+    }
+    teams[name] = { ...team, members };
   }
   const tools: Record<string, PinnedResource> = {};
   for (const [name, binding] of Object.entries(draft.bindings.tools)) {
@@ -75,6 +77,7 @@ export async function checkWorkflowDraft(
     agents,
     tools,
     ...(Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
+    ...(Object.keys(teams).length > 0 ? { teams } : {}),
     interruptsRunsInProgress: false,
   };
   try {
@@ -84,6 +87,22 @@ export async function checkWorkflowDraft(
     return { issues: error.issues.map((issue) => ({ path: issue.path, code: 'invalid-definition', message: issue.message })) };
   }
   return { issues: [], snapshot };
+}
+
+/** The newest release of an agent app of the space (checked published by the draft's validation). */
+async function latestAgentRelease(
+  database: Queryable,
+  spaceId: string,
+  appId: string,
+): Promise<{ appId: string; releaseId: string; version: number }> {
+  const row = await database
+    .selectFrom('apps')
+    .innerJoin('app_releases', 'app_releases.id', 'apps.latest_release_id')
+    .select(['apps.id', 'app_releases.id as releaseId', 'app_releases.version'])
+    .where('apps.id', '=', appId)
+    .where('apps.space_id', '=', spaceId)
+    .executeTakeFirstOrThrow();
+  return { appId: row.id, releaseId: row.releaseId, version: row.version };
 }
 
 /**
@@ -151,11 +170,13 @@ export async function publishWorkflowRelease(
         resource_id: pin.resourceId,
         resource_version: pin.version,
       })),
-      ...Object.values(snapshot.agents).map((pin) => ({
-        target_kind: 'agent-app' as const,
-        resource_id: pin.appId,
-        resource_version: pin.version,
-      })),
+      ...[...Object.values(snapshot.agents), ...Object.values(snapshot.teams ?? {}).flatMap((team) => team.members)].map(
+        (pin) => ({
+          target_kind: 'agent-app' as const,
+          resource_id: pin.appId,
+          resource_version: pin.version,
+        }),
+      ),
     ];
     for (const reference of references)
       await transaction

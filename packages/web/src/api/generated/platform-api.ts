@@ -8464,6 +8464,10 @@ export interface components {
                         resourceId: string;
                     };
                 };
+                /** @description Team names → a team (topology, members = published agent apps of this space, termination, budget); a team node names one in `team` (N-12). */
+                teams?: {
+                    [key: string]: components["schemas"]["WorkflowTeamBinding"];
+                };
             };
             /**
              * @description Canvas positions by node name (and START / END); ignored when running.
@@ -8479,6 +8483,37 @@ export interface components {
                         y: number;
                     };
                 };
+            };
+        };
+        WorkflowTeamBinding: {
+            /**
+             * @description The SDK team topology (`TeamDefinition.topology`: handoff, group-chat, orchestrator, review, evaluator-optimizer, vote, task-board); a model it names is a member name.
+             * @example {
+             *       "kind": "group-chat"
+             *     }
+             */
+            topology: {
+                [key: string]: unknown;
+            };
+            members: {
+                /** @description The member name the topology and the other members use. */
+                name: string;
+                /** @description A published agent app of this space. */
+                appId: string;
+                description?: string;
+            }[];
+            /** @description Hard cap of member turns (default 50). */
+            maxTurns?: number;
+            /** @description The SDK termination condition (and/or of max-turns, text-mention, token-budget …). */
+            termination?: {
+                [key: string]: unknown;
+            };
+            /** @description The budget the members share; reaching it ends the team (`token-budget`, `timeout`). */
+            budget?: {
+                /** @description Tokens of all members together. */
+                maxTokens?: number;
+                /** @description From the team’s first turn. */
+                timeoutMs?: number;
             };
         };
         /** @description An IntentCatalog of `@agentloom/intent` (`@agentloom/intent/schemas/intent-catalog.schema.json`); each action `ref` is `{ kind: "agent" | "workflow", id: <appId of this space> }`. */

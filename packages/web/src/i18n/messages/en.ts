@@ -4,10 +4,19 @@ import { frameEn } from './en/frame.js';
 import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
+import { teamsEn } from './en/teams.js';
 
 /**
  * The English catalogue: every user-facing message of the console, in ICU MessageFormat (plurals
  * with `{n, plural, …}`, choices with `{x, select, …}`). Its keys are the message ids; the other
  * catalogues must have the same keys (their type says so). Kept in one file per part of the console (`en/`).
  */
-export const en = { ...frameEn, ...errorsEn, ...runsEn, ...resourcesEn, ...agentEditorEn, ...routersEn } as const;
+export const en = {
+  ...frameEn,
+  ...errorsEn,
+  ...runsEn,
+  ...resourcesEn,
+  ...agentEditorEn,
+  ...routersEn,
+  ...teamsEn,
+} as const;

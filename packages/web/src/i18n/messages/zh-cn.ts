@@ -5,6 +5,7 @@ import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
+import { teamsZhCN } from './zh-cn/teams.js';
 
 /**
  * The Simplified Chinese catalogue (zh-CN): the same ids as the English one (a missing or extra
@@ -18,4 +19,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...resourcesZhCN,
   ...agentEditorZhCN,
   ...routersZhCN,
+  ...teamsZhCN,
 };

@@ -10,16 +10,28 @@ export interface WorkflowDraft {
     agents: Record<string, { appId: string }>;
     tools: Record<string, { resourceId: string }>;
     mcpServers: Record<string, { resourceId: string }>;
+    /** Team names → a team: topology, members (published agent apps), termination, budget (N-12). */
+    teams?: Record<string, TeamBinding>;
   };
   layout: { nodes: Record<string, { x: number; y: number }> };
+}
+
+/** A team a team node runs (the platform's `WorkflowTeamBinding`). */
+export interface TeamBinding {
+  topology: Record<string, unknown>;
+  members: { name: string; appId: string; description?: string }[];
+  maxTurns?: number;
+  termination?: Record<string, unknown>;
+  budget?: { maxTokens?: number; timeoutMs?: number };
 }
 
 /** One node of the definition, as far as the canvas reads it. */
 export interface DefinitionNode {
   name: string;
   /** `input`: asks a person (issue 36); written in the JSON view, shown on the canvas. */
-  kind: 'agent' | 'capability' | 'input';
+  kind: 'agent' | 'capability' | 'input' | 'team';
   agent?: string;
+  team?: string;
   tool?: string;
   server?: string;
   input?: unknown;
@@ -62,6 +74,7 @@ export function normaliseWorkflowDraft(config: Record<string, unknown>): Workflo
       agents: (isRecord(bindings.agents) ? bindings.agents : {}) as WorkflowDraft['bindings']['agents'],
       tools: (isRecord(bindings.tools) ? bindings.tools : {}) as WorkflowDraft['bindings']['tools'],
       mcpServers: (isRecord(bindings.mcpServers) ? bindings.mcpServers : {}) as WorkflowDraft['bindings']['mcpServers'],
+      ...(isRecord(bindings.teams) ? { teams: bindings.teams as Record<string, TeamBinding> } : {}),
     },
     layout: { nodes: (isRecord(layout.nodes) ? layout.nodes : {}) as WorkflowDraft['layout']['nodes'] },
   };
@@ -185,7 +198,8 @@ export function placeIssues(draft: WorkflowDraft, issues: readonly DraftIssue[])
         const uses =
           (parts[1] === 'agents' && node.kind === 'agent' && node.agent === name) ||
           (parts[1] === 'tools' && node.kind === 'capability' && node.server === undefined && node.tool === name) ||
-          (parts[1] === 'mcpServers' && node.kind === 'capability' && node.server === name);
+          (parts[1] === 'mcpServers' && node.kind === 'capability' && node.server === name) ||
+          (parts[1] === 'teams' && node.kind === 'team' && node.team === name);
         if (uses) push(byNode, node.name, issue.message);
       }
     }
@@ -273,6 +287,15 @@ export function pruneBindings(draft: WorkflowDraft): WorkflowDraft {
       agents: keep(draft.bindings.agents, 'agent'),
       tools: keep(draft.bindings.tools, 'tool'),
       mcpServers: keep(draft.bindings.mcpServers, 'server'),
+      ...(draft.bindings.teams
+        ? {
+            teams: Object.fromEntries(
+              Object.entries(draft.bindings.teams).filter(([name]) =>
+                nodes.some((node) => node.kind === 'team' && node.team === name),
+              ),
+            ),
+          }
+        : {}),
     },
   };
 }

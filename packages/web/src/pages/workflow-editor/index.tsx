@@ -19,12 +19,14 @@ import {
   type DefinitionNode,
   type DraftIssue,
   importDefinition,
+  nodesOf,
   normaliseWorkflowDraft,
   placeIssues,
   type WorkflowDraft,
 } from './draft-model.js';
 import { downloadJson, JsonView } from './json-view.js';
 import { type PanelContext, SelectionPanel } from './node-panel.js';
+import { TeamNodeCard, useTeamLabel } from './team-node-fields.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
@@ -42,6 +44,7 @@ export function WorkflowEditorPage() {
   const access = useSpaceAccess(spaceId);
   const queryClient = useQueryClient();
   const { app, stored } = useAppWithDraft(appId);
+  const teamLabel = useTeamLabel();
   const agentApps = useQuery({
     queryKey: queryKeys.apps(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
@@ -110,6 +113,7 @@ export function WorkflowEditorPage() {
   const bindingLabel = (node: DefinitionNode) => {
     // An input node asks a person: it binds nothing.
     if (node.kind === 'input') return '';
+    if (node.kind === 'team') return teamLabel(node.team ? draft.bindings.teams?.[node.team] : undefined);
     if (node.kind === 'agent') {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
       return (
@@ -140,6 +144,7 @@ export function WorkflowEditorPage() {
     onChange: update,
     onSelect: setSelected,
   };
+  const selectedTeam = nodesOf(draft.definition).find((node) => node.kind === 'team' && node.name === selected);
   const definitionName = typeof draft.definition.name === 'string' ? draft.definition.name : 'workflow';
   const importFile = async (file: File) => {
     try {
@@ -263,6 +268,9 @@ export function WorkflowEditorPage() {
             />
             <div className="flow-side">
               {selected ? <SelectionPanel selected={selected} context={panelContext} /> : null}
+              {selectedTeam ? (
+                <TeamNodeCard node={selectedTeam} draft={draft} agentApps={apps} readOnly={readOnly} onChange={update} />
+              ) : null}
               {readOnly ? null : (
                 <AddNodeForm
                   draft={draft}

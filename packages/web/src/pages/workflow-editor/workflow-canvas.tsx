@@ -62,7 +62,15 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
       <strong>{data.label}</strong>
       {node ? (
         <span className="flow-node-kind">
-          {node.kind === 'agent' ? 'agent' : node.kind === 'input' ? 'input' : node.server !== undefined ? 'MCP tool' : 'tool'}{' '}
+          {node.kind === 'agent'
+            ? 'agent'
+            : node.kind === 'input'
+              ? 'input'
+              : node.kind === 'team'
+                ? 'team'
+                : node.server !== undefined
+                  ? 'MCP tool'
+                  : 'tool'}{' '}
           {data.binding ?? ''}
         </span>
       ) : null}

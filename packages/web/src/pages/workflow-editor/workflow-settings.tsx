@@ -4,14 +4,17 @@ import { SelectField, TextField } from '../../components/index.js';
 import { stateFieldsOf, type WorkflowDraft, withNodes } from './draft-model.js';
 import { mcpBindingNameOf } from './mcp-tool-fields.js';
 import { bindingNameOf, nodeNameProblem } from './node-panel.js';
+import type { TopologyKind } from './team-model.js';
+import { AddTeamFields, TeamKindOption, withNewTeamNode } from './team-node-fields.js';
 
 type App = Schema<'App'>;
 type Resource = Schema<'Resource'>;
 
 /**
- * Adds a node: an agent node calling a published agent app, or a tool node calling one of the
- * space's HTTP tools or MCP servers; the name it is bound under is the app's, tool's or server's
- * name. An MCP server's node gets its tool chosen in the side panel (from the server's listing).
+ * Adds a node: an agent node calling a published agent app, a tool node calling one of the
+ * space's HTTP tools or MCP servers, or a team node of a topology (members picked in its panel);
+ * the name it is bound under is the app's, tool's or server's name (a team's: the node's). An
+ * MCP server's node gets its tool chosen in the side panel (from the server's listing).
  */
 export function AddNodeForm({
   draft,
@@ -28,7 +31,8 @@ export function AddNodeForm({
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onAdded: (name: string) => void;
 }) {
-  const [kind, setKind] = useState<'agent' | 'capability'>('agent');
+  const [kind, setKind] = useState<'agent' | 'capability' | 'team'>('agent');
+  const [topology, setTopology] = useState<TopologyKind>('handoff');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -40,6 +44,16 @@ export function AddNodeForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
+        if (kind === 'team') {
+          const problem = nodeNameProblem(draft, name.trim());
+          setError(problem);
+          if (problem) return;
+          const nodeName = name.trim();
+          onChange((current) => withNewTeamNode(current, nodeName, topology));
+          setName('');
+          onAdded(nodeName);
+          return;
+        }
         const problem =
           nodeNameProblem(draft, name.trim()) ?? (target ? undefined : `Choose ${kind === 'agent' ? 'an agent app' : 'a tool'}.`);
         setError(problem);
@@ -81,36 +95,41 @@ export function AddNodeForm({
         label="Node kind"
         value={kind}
         onChange={(event) => {
-          setKind(event.target.value as 'agent' | 'capability');
+          setKind(event.target.value as 'agent' | 'capability' | 'team');
           setTarget('');
         }}
       >
         <option value="agent">Agent (a published agent app)</option>
         <option value="capability">Tool (an HTTP or MCP tool)</option>
+        <TeamKindOption />
       </SelectField>
       <TextField label="Node name" value={name} onChange={(event) => setName(event.target.value)} error={error} />
-      <SelectField
-        label={kind === 'agent' ? 'Agent app to call' : 'Tool to call'}
-        value={target}
-        onChange={(event) => setTarget(event.target.value)}
-      >
-        <option value="">(choose)</option>
-        {choices.map((choice) => (
-          <option key={choice.id} value={choice.id}>
-            {choice.name}
-            {'latestReleaseId' in choice && !choice.latestReleaseId ? ' (not published)' : ''}
-          </option>
-        ))}
-        {kind === 'capability' && mcpServers.length > 0 ? (
-          <optgroup label="MCP servers">
-            {mcpServers.map((server) => (
-              <option key={server.id} value={`mcp:${server.id}`}>
-                {server.name} (MCP server)
-              </option>
-            ))}
-          </optgroup>
-        ) : null}
-      </SelectField>
+      {kind === 'team' ? (
+        <AddTeamFields kind={topology} onKind={setTopology} />
+      ) : (
+        <SelectField
+          label={kind === 'agent' ? 'Agent app to call' : 'Tool to call'}
+          value={target}
+          onChange={(event) => setTarget(event.target.value)}
+        >
+          <option value="">(choose)</option>
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.name}
+              {'latestReleaseId' in choice && !choice.latestReleaseId ? ' (not published)' : ''}
+            </option>
+          ))}
+          {kind === 'capability' && mcpServers.length > 0 ? (
+            <optgroup label="MCP servers">
+              {mcpServers.map((server) => (
+                <option key={server.id} value={`mcp:${server.id}`}>
+                  {server.name} (MCP server)
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+        </SelectField>
+      )}
       <button type="submit">Add node</button>
     </form>
   );

@@ -9,6 +9,7 @@ import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.
 import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
 import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
 import { AgentDrillIn } from './agent-drill-in.js';
+import { TeamRunView } from './team-run-view.js';
 
 const connectionWords = {
   connecting: 'connecting to the run…',
@@ -33,6 +34,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
         from: typeof edge.from === 'string' ? [edge.from] : edge.from,
         to: edge.to,
       })),
+      teams: nodesOf(draft.definition).flatMap((node) => (node.kind === 'team' ? [node.name] : [])),
     }),
     [draft],
   );
@@ -87,7 +89,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
         selected={selected}
         readOnly
         label={`Run ${runId} on the canvas`}
-        bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server))}
+        bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server ?? node.team))}
         onChange={() => {}}
         onSelect={setSelected}
         runStates={progress.nodes}
@@ -121,6 +123,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
           )}
         </section>
       </div>
+      <TeamRunView teams={progress.teams} />
       {selectedNode?.kind === 'agent' && selectedState?.taskId && selectedState.agentRunId ? (
         <AgentDrillIn key={selectedState.taskId} runId={runId} taskId={selectedState.taskId} node={selectedNode.name} />
       ) : selectedNode?.kind === 'agent' ? (
