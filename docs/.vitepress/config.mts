@@ -25,6 +25,8 @@ export default defineConfig({
   description: 'Agents whose runs survive a crash: an SDK, a self-hosted platform and an intent layer.',
   lang: 'en',
   cleanUrls: true,
+  // The pages are read on the repository too, where `<name>` in prose is text: never parse it as HTML.
+  markdown: { html: false },
   srcExclude: ['node_modules/**', 'scripts/**'],
   // Links to source files of the repository (../packages/…) are not pages of the site.
   ignoreDeadLinks: [/^\.\.\/(\.\.\/)?(packages|examples|bench|test|\.ci)\//],
