@@ -6,6 +6,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.js';
 import { consoleRoutes } from './app/routes.js';
 import { I18nProvider } from './i18n/index.js';
+import { meQuery } from './session/index.js';
 import './styles.css';
 
 // The server's Content-Security-Policy allows only its own style sheets plus <style> elements that
@@ -15,11 +16,16 @@ if (nonce) setNonce(nonce);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
+// Every signed-in page needs the user first: ask now, while the router fetches the page's chunk
+// (its lazy route starts loading when the router is created), instead of after the page mounts.
+const queryClient = createQueryClient();
+if (!window.location.pathname.startsWith('/sign-in')) void queryClient.prefetchQuery(meQuery);
+const router = createBrowserRouter(consoleRoutes);
 createRoot(root).render(
   <StrictMode>
     <I18nProvider>
-      <QueryClientProvider client={createQueryClient()}>
-        <RouterProvider router={createBrowserRouter(consoleRoutes)} />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
       </QueryClientProvider>
     </I18nProvider>
   </StrictMode>,

@@ -5,12 +5,12 @@ import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
 export type SpaceRole = 'viewer' | 'editor' | 'admin' | 'owner';
 const roleRank: Record<SpaceRole, number> = { viewer: 0, editor: 1, admin: 2, owner: 3 };
 
+/** The query of the signed-in user and their spaces (a 401 problem when the session is gone). */
+export const meQuery = { queryKey: queryKeys.me(), queryFn: () => unwrap(api.GET('/auth/me')) };
+
 /** The signed-in user and their spaces (a 401 problem when the session is gone). */
 export function useMe() {
-  return useQuery({
-    queryKey: queryKeys.me(),
-    queryFn: () => unwrap(api.GET('/auth/me')),
-  });
+  return useQuery(meQuery);
 }
 
 /** The signed-in user's answer type. */
