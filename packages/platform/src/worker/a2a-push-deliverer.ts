@@ -1,10 +1,11 @@
 import { RunNotFoundError } from '@agentloom/sdk';
-import { sql } from 'kysely';
+import { claimDueRows } from '../adapters/database/repositories/claim-due-rows.js';
 import type { A2aPushConfigRow } from '../adapters/database/schema.js';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import { frameOf } from '../application/a2a/a2a-tasks.js';
 import type { PlatformContext } from '../application/context.js';
 import { initialProjection, isTerminalState, streamEventsOf } from '../domain/a2a-task.js';
+import { startPollingLoop } from './polling-loop.js';
 
 /** What the push deliverer uses. */
 export type PushDelivererContext = Pick<
@@ -33,56 +34,19 @@ const batchSize = 20;
  * failed after `config.webhookAttempts` failures in a row or an egress refusal.
  */
 export function startA2aPushDeliverer(services: PushDelivererContext, owner: string, intervalMs = 250): () => void {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
-    try {
-      for (const config of await claimDue(services, owner)) await deliver(services, owner, config);
-    } catch (error) {
-      services.logger.warn({ err: { message: (error as Error).message } }, 'a2a push round failed');
-    }
-    if (!stopped) timer = setTimeout(() => void round(), intervalMs);
-  };
-  timer = setTimeout(() => void round(), 0);
-  return () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-  };
+  return startPollingLoop(services.logger, 'a2a push round failed', intervalMs, async () => {
+    for (const config of await claimDue(services, owner)) await deliver(services, owner, config);
+  });
 }
 
-async function claimDue(services: PushDelivererContext, owner: string): Promise<A2aPushConfigRow[]> {
-  const now = services.now();
-  const at = now.toISOString();
-  const until = new Date(now.getTime() + claimMs).toISOString();
-  if (services.dialect === 'postgres') {
-    const { rows } = await sql<A2aPushConfigRow>`
-      update a2a_push_configs set locked_by = ${owner}, locked_until = ${until}
-      where id in (
-        select id from a2a_push_configs
-        where state = 'active' and next_attempt_at <= ${at} and (locked_until is null or locked_until < ${at})
-        order by next_attempt_at
-        limit ${batchSize}
-        for update skip locked)
-      returning *`.execute(services.database);
-    return rows;
-  }
-  return services.database.transaction().execute(async (transaction) => {
-    const due = await transaction
-      .selectFrom('a2a_push_configs')
-      .selectAll()
-      .where('state', '=', 'active')
-      .where('next_attempt_at', '<=', at)
-      .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', at)]))
-      .orderBy('next_attempt_at')
-      .limit(batchSize)
-      .execute();
-    for (const row of due)
-      await transaction
-        .updateTable('a2a_push_configs')
-        .set({ locked_by: owner, locked_until: until })
-        .where('id', '=', row.id)
-        .execute();
-    return due;
+function claimDue(services: PushDelivererContext, owner: string): Promise<A2aPushConfigRow[]> {
+  return claimDueRows<A2aPushConfigRow>(services.database, services.dialect, {
+    table: 'a2a_push_configs',
+    activeState: 'active',
+    owner,
+    now: services.now(),
+    claimMs,
+    batchSize,
   });
 }
 

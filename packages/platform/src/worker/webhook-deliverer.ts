@@ -1,7 +1,8 @@
 import { RunNotFoundError } from '@agentloom/sdk';
-import { sql } from 'kysely';
+import { claimDueRows } from '../adapters/database/repositories/claim-due-rows.js';
 import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
 import type { PlatformContext } from '../application/context.js';
+import { startPollingLoop } from './polling-loop.js';
 
 /** What the webhook deliverer uses: the database, the webhook secrets, the SDK client (the run view), the outbound module, the configuration, the logger, the clock. */
 export type DelivererContext = Pick<
@@ -37,56 +38,19 @@ const batchSize = 20;
  * that stops it.
  */
 export function startWebhookDeliverer(services: DelivererContext, owner: string, intervalMs = 250): () => void {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
-    try {
-      for (const delivery of await claimDue(services, owner)) await deliver(services, owner, delivery);
-    } catch (error) {
-      services.logger.warn({ err: { message: (error as Error).message } }, 'webhook round failed');
-    }
-    if (!stopped) timer = setTimeout(() => void round(), intervalMs);
-  };
-  timer = setTimeout(() => void round(), 0);
-  return () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-  };
+  return startPollingLoop(services.logger, 'webhook round failed', intervalMs, async () => {
+    for (const delivery of await claimDue(services, owner)) await deliver(services, owner, delivery);
+  });
 }
 
-async function claimDue(services: DelivererContext, owner: string): Promise<WebhookDeliveryRow[]> {
-  const now = services.now();
-  const at = now.toISOString();
-  const until = new Date(now.getTime() + claimMs).toISOString();
-  if (services.dialect === 'postgres') {
-    const { rows } = await sql<WebhookDeliveryRow>`
-      update webhook_deliveries set locked_by = ${owner}, locked_until = ${until}
-      where id in (
-        select id from webhook_deliveries
-        where state = 'waiting' and next_attempt_at <= ${at} and (locked_until is null or locked_until < ${at})
-        order by next_attempt_at
-        limit ${batchSize}
-        for update skip locked)
-      returning *`.execute(services.database);
-    return rows;
-  }
-  return services.database.transaction().execute(async (transaction) => {
-    const due = await transaction
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('state', '=', 'waiting')
-      .where('next_attempt_at', '<=', at)
-      .where((where) => where.or([where('locked_until', 'is', null), where('locked_until', '<', at)]))
-      .orderBy('next_attempt_at')
-      .limit(batchSize)
-      .execute();
-    for (const row of due)
-      await transaction
-        .updateTable('webhook_deliveries')
-        .set({ locked_by: owner, locked_until: until })
-        .where('id', '=', row.id)
-        .execute();
-    return due;
+function claimDue(services: DelivererContext, owner: string): Promise<WebhookDeliveryRow[]> {
+  return claimDueRows<WebhookDeliveryRow>(services.database, services.dialect, {
+    table: 'webhook_deliveries',
+    activeState: 'waiting',
+    owner,
+    now: services.now(),
+    claimMs,
+    batchSize,
   });
 }
 
