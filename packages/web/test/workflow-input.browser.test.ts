@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inputWorkflowDefinition } from '../../platform/test/input-workflow-fixture.js';
-import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
-import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
+import { chromiumAvailable } from './browser/chromium.js';
+import { type ConsoleSession, openConsoleSession } from './browser/console-session.js';
 
 const screenshotDirectory = fileURLToPath(new URL('../test-results/workflow-input/', import.meta.url));
 
@@ -16,55 +15,17 @@ const screenshotDirectory = fileURLToPath(new URL('../test-results/workflow-inpu
  * waiting, is stopped with the page's Stop button. axe-core finds no serious violation.
  */
 describe.runIf(chromiumAvailable())('human input on the workflow run page in Chromium', { timeout: 120_000 }, () => {
-  let platform: RunningPlatform;
-  let browser: Browser;
+  let session: ConsoleSession;
   let page: Page;
-  let removeBuild: () => void = () => {};
   let appUrl = '';
   let appId = '';
-  const pageErrors: string[] = [];
-
-  async function checkPage(name: string): Promise<void> {
-    await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: true });
-    const violations = await seriousAccessibilityViolations(page);
-    expect(violations, describeViolations(violations)).toEqual([]);
-  }
-
-  /** Calls the API from inside the page with the console's session (cookie + CSRF token). */
-  async function call<Result>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const answer = await page.evaluate(
-      async ({ method, path, body, headers }) => {
-        const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
-        const token = localStorage.getItem('agentloom.csrf-token');
-        if (token) all['x-csrf-token'] = token;
-        const response = await fetch(`/api/v1${path}`, {
-          method,
-          headers: all,
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: response.status, body: await response.json() };
-      },
-      { method, path, body, headers },
-    );
-    expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
-    return answer.body as Result;
-  }
+  const call = <Result>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    session.call<Result>(method, path, body, headers);
+  const checkPage = (name: string) => session.checkPage(name);
 
   beforeAll(async () => {
-    mkdirSync(screenshotDirectory, { recursive: true });
-    const built = await buildConsole();
-    removeBuild = built.remove;
-    platform = await startPlatform(built.directory);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(20_000);
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${platform.url}/sign-in`);
-    await page.getByLabel('Email').fill(platform.adminEmail);
-    await page.getByLabel('Password').fill(platform.adminPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Spaces' }).waitFor();
+    session = await openConsoleSession({ screenshotDirectory });
+    page = session.page;
     const { space } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Input' });
     const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${space.id}/apps`, {
       kind: 'workflow',
@@ -79,7 +40,7 @@ describe.runIf(chromiumAvailable())('human input on the workflow run page in Chr
       { 'if-match': `"${draft.revision}"` },
     );
     await call('POST', `/apps/${app.id}/releases`, { notes: 'first' });
-    appUrl = `${platform.url}/spaces/${space.id}/workflows/${app.id}`;
+    appUrl = `${session.platform.url}/spaces/${space.id}/workflows/${app.id}`;
   }, 180_000);
 
   afterEach(async (context) => {
@@ -88,9 +49,7 @@ describe.runIf(chromiumAvailable())('human input on the workflow run page in Chr
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-    removeBuild();
+    await session?.close();
   });
 
   it('shows the question of a waiting run and answers it from the page; the run finishes with the answer', async () => {
@@ -109,7 +68,7 @@ describe.runIf(chromiumAvailable())('human input on the workflow run page in Chr
     await checkPage('02-answered');
     // The run is over: no question and no Stop button any more.
     expect(await page.getByRole('button', { name: 'Stop run' }).count()).toBe(0);
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
   });
 
   it('stops a waiting run with the Stop button of its page', async () => {
