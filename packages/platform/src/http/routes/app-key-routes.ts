@@ -15,7 +15,10 @@ export function appKeyRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/api-keys',
-      summary: 'List app keys (prefixes only).',
+      operationId: 'listAppKeys',
+      tags: ['API keys'],
+      summary: 'List app keys',
+      description: 'List app keys (prefixes only).',
       request: { params: appParameters },
       responses: { 200: jsonResponse('Keys.', z.object({ keys: z.array(apiKeySchema) })) },
     }),
@@ -30,7 +33,10 @@ export function appKeyRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/api-keys',
-      summary: 'Create an app key; the secret is in this response only.',
+      operationId: 'createAppKey',
+      tags: ['API keys'],
+      summary: 'Create an app key',
+      description: 'Create an app key; the secret is in this response only.',
       request: {
         params: appParameters,
         body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('CreateAppKey')),
@@ -53,7 +59,10 @@ export function appKeyRoutes() {
     apiRoute({
       method: 'delete',
       path: '/apps/{appId}/api-keys/{keyId}',
-      summary: 'Revoke an app key.',
+      operationId: 'revokeAppKey',
+      tags: ['API keys'],
+      summary: 'Revoke an app key',
+      description: 'Revoke an app key.',
       request: { params: appParameters.extend({ keyId: idParameter('keyId') }) },
       responses: { 200: jsonResponse('Revoked.', okSchema) },
     }),

@@ -18,7 +18,7 @@ import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
-import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
 import { resumeSequenceOf, streamRunEvents } from '../sse.js';
 import {
@@ -26,11 +26,13 @@ import {
   acceptedSchema,
   appParameters,
   idempotencyHeader,
+  lastEventIdHeader,
   runEventComponents,
   runEventStream,
   runParameters,
   runSchema,
   startBody,
+  startRunAnswers,
 } from './run-schemas.js';
 
 export { idempotencyHeader, runLinks } from './run-schemas.js';
@@ -69,21 +71,38 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/runs',
-      summary:
+      operationId: 'startRun',
+      tags: ['Runs'],
+      summary: 'Start a run',
+      errors: {
+        400: ['invalid-last-event-id'],
+        409: ['run-active', 'app-deleting', 'app-not-published', 'session-kind-mismatch'],
+        422: [
+          'egress-denied',
+          'invalid-input',
+          'invalid-run-request',
+          'idempotency-key-reused',
+          'release-not-found',
+          'release-pin-not-allowed',
+          'webhook-secret-missing',
+          'not-yet-supported',
+        ],
+      },
+      description:
         'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
       request: {
         params: appParameters,
         query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
-        headers: idempotencyHeader,
+        headers: idempotencyHeader.extend(lastEventIdHeader.shape),
         body: jsonBody(startBody),
       },
       responses: {
         200: {
-          description: 'Blocking: the run ended (its view); stream: `text/event-stream` of `RunEvent`s.',
-          content: { 'application/json': { schema: z.object({ run: runSchema }) }, ...runEventStream },
+          description:
+            'By `mode`: `blocking` → `application/json`, the ended run (`RunEnded`); `stream` → `text/event-stream`, the run’s `RunEvent`s until its terminal event. `async`, and `blocking` past `?wait=`, answer 202.',
+          content: startRunAnswers,
         },
         202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
-        422: errorResponse('`webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals.'),
       },
     }),
     async (c) => {
@@ -117,7 +136,11 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/runs',
-      summary: 'The app’s run log, newest first, from the SDK store (editors and above).',
+      operationId: 'listRuns',
+      tags: ['Runs'],
+      summary: 'List runs',
+      errors: { 400: ['invalid-cursor'] },
+      description: 'The app’s run log, newest first, from the SDK store (editors and above).',
       request: {
         params: appParameters,
         query: z.object({
@@ -148,7 +171,10 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}',
-      summary: 'Status, result, terminal reason, owner and usage of a run, as the SDK store holds them now.',
+      operationId: 'getRun',
+      tags: ['Runs'],
+      summary: 'Read a run',
+      description: 'Status, result, terminal reason, owner and usage of a run, as the SDK store holds them now.',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The run.', z.object({ run: runSchema })) },
     }),
@@ -162,7 +188,10 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/view',
-      summary:
+      operationId: 'getRunView',
+      tags: ['Runs'],
+      summary: 'Read the run view',
+      description:
         'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
@@ -177,7 +206,11 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/agent-view',
-      summary:
+      operationId: 'getAgentTaskView',
+      tags: ['Runs'],
+      summary: 'Read the run view of an agent node',
+      errors: { 400: ['task-id-required'], 404: ['task-not-found'] },
+      description:
         'Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task.',
       request: {
         params: runParameters,
@@ -196,11 +229,16 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/events',
-      summary:
+      operationId: 'streamRunEvents',
+      tags: ['Runs'],
+      summary: 'Follow run events',
+      errors: { 400: ['invalid-last-event-id'] },
+      description:
         'Server-Sent Events of the run: `id:` is the journal sequence; resume with `Last-Event-ID` or `?after=`; a ping every 15 s; closed after the terminal event.',
       request: {
         params: runParameters,
         query: z.object({ after: z.coerce.number().int().min(0).optional() }),
+        headers: lastEventIdHeader,
       },
       responses: {
         200: {
@@ -221,7 +259,10 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/stop',
-      summary:
+      operationId: 'stopRun',
+      tags: ['Runs'],
+      summary: 'Stop a run',
+      description:
         'Stop the run: durable and idempotent, with or without a client attached, queued, running or orphaned (D-P10). Calls in flight settle; their results are kept.',
       request: { params: runParameters },
       responses: {
@@ -240,7 +281,11 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/supplements',
-      summary:
+      operationId: 'addRunSupplement',
+      tags: ['Runs'],
+      summary: 'Add a supplement to a run',
+      errors: { 409: ['run-not-active', 'app-deleting'] },
+      description:
         'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended, 409 `app-deleting` while its app is being deleted.',
       request: {
         params: runParameters,
@@ -258,7 +303,11 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/approvals/{approvalId}',
-      summary: 'Decide a pending approval (K-5); the first decision wins.',
+      operationId: 'decideRunApproval',
+      tags: ['Runs'],
+      summary: 'Decide an approval',
+      errors: { 404: ['approval-not-found'], 409: ['run-not-active'] },
+      description: 'Decide a pending approval (K-5); the first decision wins.',
       request: {
         params: runParameters.extend({ approvalId: idParameter('approvalId') }),
         body: jsonBody(

@@ -18,6 +18,15 @@ export const idempotencyHeader = z.object({
     }),
 });
 
+/** `Last-Event-ID`: the `id:` of the last event received; the stream resumes after it (400 `invalid-last-event-id`). */
+export const lastEventIdHeader = z.object({
+  'last-event-id': z.string().optional().openapi({
+    description:
+      'The `id:` (journal sequence) of the last event received, as browsers send it on reconnecting: the stream resumes after it; it wins over `?after=`.',
+    example: '42',
+  }),
+});
+
 export const runSchema = z
   .object({
     id: z.string(),
@@ -97,3 +106,23 @@ export function runEventComponents(): Record<string, Record<string, unknown>> {
   return JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
 }
 export const runEventStream = { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } };
+
+/**
+ * The two answers of `POST /apps/{appId}/runs` with 200, told apart by media type because `mode`
+ * decides: `blocking` answers the ended run as JSON, `stream` the run's event stream (one operation
+ * keeps the existing clients working; see docs/http-api.md).
+ */
+export const startRunAnswers = {
+  'application/json': {
+    schema: z
+      .object({ run: runSchema })
+      .openapi('RunEnded', { description: '`mode: "blocking"` and the run ended within `?wait=`: the run as it ended.' }),
+  },
+  'text/event-stream': {
+    schema: {
+      $ref: '#/components/schemas/RunEvent',
+      description:
+        '`mode: "stream"`: Server-Sent Events from the first event, as `GET /runs/{runId}/events` sends them; each `data:` is one `RunEvent`.',
+    },
+  },
+};

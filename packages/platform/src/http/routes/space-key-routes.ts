@@ -15,7 +15,10 @@ export function spaceKeyRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/api-keys',
-      summary: 'List space keys (prefixes only).',
+      operationId: 'listSpaceKeys',
+      tags: ['API keys'],
+      summary: 'List space keys',
+      description: 'List space keys (prefixes only).',
       request: { params: spaceParameters },
       responses: { 200: jsonResponse('Keys.', z.object({ keys: z.array(apiKeySchema) })) },
     }),
@@ -30,7 +33,10 @@ export function spaceKeyRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/api-keys',
-      summary: 'Create a space key; the secret is in this response only.',
+      operationId: 'createSpaceKey',
+      tags: ['API keys'],
+      summary: 'Create a space key',
+      description: 'Create a space key; the secret is in this response only.',
       request: {
         params: spaceParameters,
         body: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('CreateApiKey')),
@@ -53,7 +59,10 @@ export function spaceKeyRoutes() {
     apiRoute({
       method: 'delete',
       path: '/spaces/{spaceId}/api-keys/{keyId}',
-      summary: 'Revoke a space key.',
+      operationId: 'revokeSpaceKey',
+      tags: ['API keys'],
+      summary: 'Revoke a space key',
+      description: 'Revoke a space key.',
       request: { params: z.object({ spaceId: idParameter('spaceId'), keyId: idParameter('keyId') }) },
       responses: { 200: jsonResponse('Revoked.', okSchema) },
     }),
