@@ -7,6 +7,7 @@ import { createUser } from '../src/adapters/identity/index.js';
 import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
 import { defaultBodyLimitBytes, type PlatformConfig } from '../src/config/index.js';
 import { type CreatePlatformOptions, createPlatform, type Platform } from '../src/platform.js';
+import { assertResponseMatchesDocument } from './response-contract.js';
 
 /** The PostgreSQL server tests use (`AGENTLOOM_POSTGRES_URL`); each test platform gets its own schema in it. */
 export const postgresUrl = process.env.AGENTLOOM_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -170,6 +171,14 @@ export class TestClient {
     } catch {
       // not JSON (e.g. the reference page)
     }
+    // Every answer is checked against the served OpenAPI document: a drift fails the test.
+    await assertResponseMatchesDocument(this.platform, {
+      method,
+      path: apiPath,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: parsed,
+    });
     return { status: response.status, body: parsed, headers: response.headers };
   }
 }
