@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { createUser } from '../src/adapters/identity/index.js';
 import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
 import { defaultBodyLimitBytes, type PlatformConfig } from '../src/config/index.js';
 import { type CreatePlatformOptions, createPlatform, type Platform } from '../src/platform.js';
-import { assertResponseMatchesDocument } from './response-contract.js';
+import { checkReceivedResponses, recordResponse } from './response-contract.js';
 
 /** The PostgreSQL server tests use (`AGENTLOOM_POSTGRES_URL`); each test platform gets its own schema in it. */
 export const postgresUrl = process.env.AGENTLOOM_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -40,6 +41,10 @@ async function postgresAnswers(): Promise<boolean> {
 
 /** The dialects every platform suite runs on: SQLite always, PostgreSQL when it answers (or is required). */
 export const dialects: readonly ('sqlite' | 'postgres')[] = (await postgresAnswers()) ? ['sqlite', 'postgres'] : ['sqlite'];
+
+// Under Vitest, the responses every test's clients received are checked against the document
+// after the test (response-contract.ts); a response that breaks it fails that test.
+if (process.env.VITEST) afterEach(checkReceivedResponses);
 
 /** A platform for one test file, with every log line it wrote. */
 export interface TestPlatform extends Platform {
@@ -171,8 +176,8 @@ export class TestClient {
     } catch {
       // not JSON (e.g. the reference page)
     }
-    // Every answer is checked against the served OpenAPI document: a drift fails the test.
-    await assertResponseMatchesDocument(this.platform, {
+    // Every answer is checked against the served OpenAPI document when the test ends: a drift fails it.
+    recordResponse(this.platform, {
       method,
       path: apiPath,
       status: response.status,

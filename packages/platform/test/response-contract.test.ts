@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPlatform, type TestPlatform } from './harness.js';
-import { checkResponse, contractOf } from './response-contract.js';
+import { checkReceivedResponses, checkResponse, contractOf, recordResponse } from './response-contract.js';
 
 /**
  * The response contract fails on a drift: answers that break the served document (a wrong type,
@@ -72,6 +72,17 @@ describe('the response contract of the HTTP suites', () => {
       operationId: 'getSpace',
       problems: ['media type text/html is not documented for 200'],
     });
+  });
+
+  it('fails the test that received a drifting response (the check the harness runs after each test)', async () => {
+    recordResponse(platform, {
+      method: 'GET',
+      path: '/spaces/spc_1',
+      status: 200,
+      contentType: json,
+      body: { space: { ...space, createdAt: 17 } },
+    });
+    await expect(checkReceivedResponses()).rejects.toThrow('getSpace, 200): /space/createdAt');
   });
 
   it('leaves what the document does not describe to other suites: unknown routes, event streams', async () => {

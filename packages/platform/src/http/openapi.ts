@@ -90,9 +90,11 @@ export function apiRoute<const Route extends RouteInput>(
   route: Route & { public?: boolean; errors?: Partial<Record<ErrorStatusWithCodes, readonly string[]>> },
 ) {
   const { public: isPublic, errors, ...rest } = route;
+  // A route with a body refuses another media type with 415 (the app's error handler).
+  const mediaType = rest.request?.body ? { 415: refusal('The body is not JSON.', ['unsupported-media-type']) } : {};
   return createRoute({
     ...rest,
-    responses: { ...errorResponses(errors), ...rest.responses },
+    responses: { ...errorResponses(errors), ...mediaType, ...rest.responses },
     security: isPublic ? [] : rest.method === 'get' ? readSecurity : changeSecurity,
   } as unknown as Route);
 }

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
 import { adminWorkerRoutes } from './admin-worker-routes.js';
+import { appKeyRoutes, spaceKeyRoutes } from './api-key-routes.js';
 import { appDeletionRoutes } from './app-deletion-routes.js';
-import { appKeyRoutes } from './app-key-routes.js';
 import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
@@ -16,7 +16,6 @@ import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
 import { sessionRoutes } from './session-routes.js';
-import { spaceKeyRoutes } from './space-key-routes.js';
 import { spaceRoutes } from './space-routes.js';
 import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
