@@ -50,7 +50,11 @@ export function contractOf(platform: Pick<Platform, 'app'>): Promise<OpenAPIBack
       definition: { ...document, servers: [] },
       quick: true,
       strict: true,
-      customizeAjv: (ajv, _options, context) => (context === 'responseValidator' ? (shared ??= ajv) : ajv),
+      customizeAjv: (ajv, _options, context) => {
+        if (context !== 'responseValidator') return ajv;
+        shared ??= ajv;
+        return shared;
+      },
     });
     await api.init();
     return api;

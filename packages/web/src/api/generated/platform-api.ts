@@ -2499,6 +2499,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -2852,6 +2861,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -2934,6 +2952,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3195,6 +3222,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3465,6 +3501,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -3636,6 +3681,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3821,6 +3875,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -3990,6 +4053,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4254,6 +4326,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4529,6 +4610,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `egress-denied`. */
             422: {
                 headers: {
@@ -4614,6 +4704,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4794,6 +4893,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4984,6 +5092,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `egress-denied`. */
             422: {
                 headers: {
@@ -5155,6 +5272,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5421,6 +5547,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5696,6 +5831,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -5871,6 +6015,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6236,6 +6389,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `test-not-supported`, `secret-missing`, `egress-denied`. */
             422: {
                 headers: {
@@ -6427,6 +6589,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6692,6 +6863,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6980,6 +7160,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -7256,6 +7445,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `draft-invalid`, `not-yet-supported`, `release-build-failed`. */
             422: {
                 headers: {
@@ -7513,6 +7711,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7802,6 +8009,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8347,6 +8563,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
             422: {
                 headers: {
@@ -8433,6 +8658,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8704,6 +8938,15 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
