@@ -118,11 +118,6 @@ export const startRunAnswers = {
       .object({ run: runSchema })
       .openapi('RunEnded', { description: '`mode: "blocking"` and the run ended within `?wait=`: the run as it ended.' }),
   },
-  'text/event-stream': {
-    schema: {
-      $ref: '#/components/schemas/RunEvent',
-      description:
-        '`mode: "stream"`: Server-Sent Events from the first event, as `GET /runs/{runId}/events` sends them; each `data:` is one `RunEvent`.',
-    },
-  },
+  // `mode: "stream"`: Server-Sent Events from the first event, as `GET /runs/{runId}/events` sends them.
+  ...runEventStream,
 };
