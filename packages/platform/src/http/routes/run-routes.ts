@@ -23,16 +23,13 @@ import type { PlatformEnvironment } from '../services.js';
 import { resumeSequenceOf, streamRunEvents } from '../sse.js';
 import {
   accepted,
-  acceptedSchema,
-  appParameters,
-  idempotencyHeader,
   lastEventIdHeader,
+  listRunsRoute,
   runEventComponents,
   runEventStream,
   runParameters,
   runSchema,
-  startBody,
-  startRunAnswers,
+  startRunRoute,
 } from './run-schemas.js';
 
 export { idempotencyHeader, runLinks } from './run-schemas.js';
@@ -67,105 +64,36 @@ export function runRoutes() {
   for (const [name, schema] of Object.entries(runEventComponents()))
     app.openAPIRegistry.registerComponent('schemas', name, schema);
 
-  app.openapi(
-    apiRoute({
-      method: 'post',
-      path: '/apps/{appId}/runs',
-      operationId: 'startRun',
-      tags: ['Runs'],
-      summary: 'Start a run',
-      errors: {
-        400: ['invalid-last-event-id'],
-        409: ['run-active', 'app-deleting', 'app-not-published', 'session-kind-mismatch'],
-        422: [
-          'egress-denied',
-          'invalid-input',
-          'invalid-run-request',
-          'idempotency-key-reused',
-          'release-not-found',
-          'release-pin-not-allowed',
-          'webhook-secret-missing',
-          'not-yet-supported',
-        ],
-      },
-      description:
-        'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
-      request: {
-        params: appParameters,
-        query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
-        headers: idempotencyHeader.extend(lastEventIdHeader.shape),
-        body: jsonBody(startBody),
-      },
-      responses: {
-        200: {
-          description:
-            'By `mode`: `blocking` → `application/json`, the ended run (`RunEnded`); `stream` → `text/event-stream`, the run’s `RunEvent`s until its terminal event. `async`, and `blocking` past `?wait=`, answer 202.',
-          content: startRunAnswers,
-        },
-        202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      // Before anything else (P-15.1): a webhook to an address the egress policy refuses is never recorded.
-      refuseDeniedUrl(c.get('services'), 'webhook.url', body.webhook?.url);
-      // Debug runs are for editors, who see every session of the app (D-P6).
-      const { app: row, seesAllSessions } =
-        body.release === 'draft'
-          ? { ...(await authorizeDebugRun(c, c.req.valid('param').appId)), seesAllSessions: true }
-          : await authorizeAppUse(c, c.req.valid('param').appId);
-      const services = c.get('services');
-      const started = await startAppRun(
-        services,
-        row,
-        currentActor(c),
-        { ...body, webhookUrl: body.webhook?.url },
-        c.req.valid('header')['idempotency-key'],
-        { seesAllSessions },
-      );
-      if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
-      if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
-        return c.json({ run: await readRunView(services, started.runId) }, 200);
-      // A run created just now is queued by construction; a replayed key reports the run as it is now.
-      const status = started.created ? 'queued' : await runStatus(services, started.runId);
-      return c.json(accepted(started.runId, started.sessionId, status), 202);
-    },
-  );
+  app.openapi(startRunRoute, async (c) => {
+    const body = c.req.valid('json');
+    // Before anything else (P-15.1): a webhook to an address the egress policy refuses is never recorded.
+    refuseDeniedUrl(c.get('services'), 'webhook.url', body.webhook?.url);
+    // Debug runs are for editors, who see every session of the app (D-P6).
+    const { app: row, seesAllSessions } =
+      body.release === 'draft'
+        ? { ...(await authorizeDebugRun(c, c.req.valid('param').appId)), seesAllSessions: true }
+        : await authorizeAppUse(c, c.req.valid('param').appId);
+    const services = c.get('services');
+    const started = await startAppRun(
+      services,
+      row,
+      currentActor(c),
+      { ...body, webhookUrl: body.webhook?.url },
+      c.req.valid('header')['idempotency-key'],
+      { seesAllSessions },
+    );
+    if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
+    if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
+      return c.json({ run: await readRunView(services, started.runId) }, 200);
+    // A run created just now is queued by construction; a replayed key reports the run as it is now.
+    const status = started.created ? 'queued' : await runStatus(services, started.runId);
+    return c.json(accepted(started.runId, started.sessionId, status), 202);
+  });
 
-  app.openapi(
-    apiRoute({
-      method: 'get',
-      path: '/apps/{appId}/runs',
-      operationId: 'listRuns',
-      tags: ['Runs'],
-      summary: 'List runs',
-      errors: { 400: ['invalid-cursor'] },
-      description: 'The app’s run log, newest first, from the SDK store (editors and above).',
-      request: {
-        params: appParameters,
-        query: z.object({
-          status: z.enum(['pending', 'running', 'succeeded', 'failed', 'stopped']).optional(),
-          sessionId: z.string().min(1).max(100).optional(),
-          limit: z.coerce.number().int().min(1).max(200).optional(),
-          cursor: z.string().max(500).optional(),
-          debug: z.enum(['exclude', 'include', 'only']).default('exclude').openapi({
-            description:
-              "Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else.",
-          }),
-        }),
-      },
-      responses: {
-        200: jsonResponse(
-          'One page of runs.',
-          z.object({ runs: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
-        ),
-      },
-    }),
-    async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
-      return c.json(await readRunLog(c.get('services'), row.id, c.req.valid('query')), 200);
-    },
-  );
+  app.openapi(listRunsRoute, async (c) => {
+    const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
+    return c.json(await readRunLog(c.get('services'), row.id, c.req.valid('query')), 200);
+  });
 
   app.openapi(
     apiRoute({

@@ -1,6 +1,6 @@
 import { runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
-import { idParameter } from '../openapi.js';
+import { apiRoute, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 
 /* The schemas of the run routes, and the links every started run answers with. */
 
@@ -121,3 +121,72 @@ export const startRunAnswers = {
   // `mode: "stream"`: Server-Sent Events from the first event, as `GET /runs/{runId}/events` sends them.
   ...runEventStream,
 };
+
+/** `POST /apps/{appId}/runs`: start a run, answered by `mode` (202, JSON or an event stream). */
+export const startRunRoute = apiRoute({
+  method: 'post',
+  path: '/apps/{appId}/runs',
+  operationId: 'startRun',
+  tags: ['Runs'],
+  summary: 'Start a run',
+  errors: {
+    400: ['invalid-last-event-id'],
+    409: ['run-active', 'app-deleting', 'app-not-published', 'session-kind-mismatch'],
+    422: [
+      'egress-denied',
+      'invalid-input',
+      'invalid-run-request',
+      'idempotency-key-reused',
+      'release-not-found',
+      'release-pin-not-allowed',
+      'webhook-secret-missing',
+      'not-yet-supported',
+    ],
+  },
+  description:
+    'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
+  request: {
+    params: appParameters,
+    query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
+    headers: idempotencyHeader.extend(lastEventIdHeader.shape),
+    body: jsonBody(startBody),
+  },
+  responses: {
+    200: {
+      description:
+        'By `mode`: `blocking` → `application/json`, the ended run (`RunEnded`); `stream` → `text/event-stream`, the run’s `RunEvent`s until its terminal event. `async`, and `blocking` past `?wait=`, answer 202.',
+      content: startRunAnswers,
+    },
+    202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
+  },
+});
+
+/** `GET /apps/{appId}/runs`: the app's run log. */
+export const listRunsRoute = apiRoute({
+  method: 'get',
+  path: '/apps/{appId}/runs',
+  operationId: 'listRuns',
+  tags: ['Runs'],
+  summary: 'List runs',
+  errors: { 400: ['invalid-cursor'] },
+  description: 'The app’s run log, newest first, from the SDK store (editors and above).',
+  request: {
+    params: appParameters,
+    query: z.object({
+      status: z.enum(['pending', 'running', 'succeeded', 'failed', 'stopped']).optional(),
+      sessionId: z.string().min(1).max(100).optional(),
+      limit: z.coerce.number().int().min(1).max(200).optional(),
+      cursor: z.string().max(500).optional(),
+      debug: z.enum(['exclude', 'include', 'only']).default('exclude').openapi({
+        description:
+          "Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else.",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      'One page of runs.',
+      z.object({ runs: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
+    ),
+  },
+});
