@@ -177,7 +177,7 @@ export class TestClient {
       // not JSON (e.g. the reference page)
     }
     // Every answer is checked against the served OpenAPI document when the test ends: a drift fails it.
-    recordResponse(this.platform, {
+    recordResponse({
       method,
       path: apiPath,
       status: response.status,

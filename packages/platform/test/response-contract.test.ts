@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPlatform, type TestPlatform } from './harness.js';
+import { describe, expect, it } from 'vitest';
 import { checkReceivedResponses, checkResponse, contractOf, recordResponse } from './response-contract.js';
 
 /**
@@ -8,17 +7,11 @@ import { checkReceivedResponses, checkResponse, contractOf, recordResponse } fro
  * Every suite that uses `TestClient` runs this check on each of its responses.
  */
 describe('the response contract of the HTTP suites', () => {
-  let platform: TestPlatform;
-  beforeAll(async () => {
-    platform = await createTestPlatform('sqlite');
-  });
-  afterAll(() => platform.destroy());
-
   const json = 'application/json; charset=UTF-8';
   const space = { id: 'spc_1', name: 'Team', state: 'active', createdAt: '2026-01-01T00:00:00.000Z', role: 'owner' };
 
   it('accepts an answer that matches its operation, status and schema', async () => {
-    const api = await contractOf(platform);
+    const api = await contractOf();
     const verdict = checkResponse(api, { method: 'GET', path: '/spaces/spc_1', status: 200, contentType: json, body: { space } });
     expect(verdict).toEqual({ checked: true, operationId: 'getSpace', problems: [] });
     // The known violation of the issue is gone: a deletion that was never asked for is null.
@@ -34,7 +27,7 @@ describe('the response contract of the HTTP suites', () => {
   });
 
   it('fails on a deliberate drift: a wrong type, a missing field, an undocumented status or media type', async () => {
-    const api = await contractOf(platform);
+    const api = await contractOf();
     const wrongType = checkResponse(api, {
       method: 'GET',
       path: '/spaces/spc_1',
@@ -75,7 +68,7 @@ describe('the response contract of the HTTP suites', () => {
   });
 
   it('fails the test that received a drifting response (the check the harness runs after each test)', async () => {
-    recordResponse(platform, {
+    recordResponse({
       method: 'GET',
       path: '/spaces/spc_1',
       status: 200,
@@ -86,7 +79,7 @@ describe('the response contract of the HTTP suites', () => {
   });
 
   it('leaves what the document does not describe to other suites: unknown routes, event streams', async () => {
-    const api = await contractOf(platform);
+    const api = await contractOf();
     expect(checkResponse(api, { method: 'GET', path: '/nowhere', status: 404, contentType: json, body: {} }).checked).toBe(false);
     expect(
       checkResponse(api, { method: 'GET', path: '/runs/run_1/events', status: 200, contentType: 'text/event-stream', body: '' })

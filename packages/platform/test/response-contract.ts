@@ -1,7 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import OpenAPIBackend, { type AjvCustomizer, type Document } from 'openapi-backend';
-import { apiPrefix } from '../src/http/create-app.js';
-import type { Platform } from '../src/platform.js';
+import { exportOpenApiDocument } from '../src/cli/export-openapi.js';
 
 /**
  * The response contract of the platform's HTTP suites: every JSON answer a test client gets is
@@ -34,12 +33,14 @@ export const contractStatistics = { checked: 0, skipped: 0 };
 /** `AGENTLOOM_CONTRACT_REPORT=<file>`: each checked response adds a line `operationId status` to that file (coverage). */
 const reportFile = process.env.AGENTLOOM_CONTRACT_REPORT;
 
-/** Builds (once) the validator of the document the platform serves at `/api/v1/openapi.json`. */
-export function contractOf(platform: Pick<Platform, 'app'>): Promise<OpenAPIBackend> {
+/**
+ * Builds (once) the validator of the document the platform serves at `/api/v1/openapi.json`,
+ * exported from a throw-away in-process platform: the same document every test platform serves,
+ * and still there after a suite has stopped (or SIGKILLed) the platform process it talked to.
+ */
+export function contractOf(): Promise<OpenAPIBackend> {
   backend ??= (async () => {
-    const response = await platform.app.request(`${apiPrefix}/openapi.json`);
-    if (response.status !== 200) throw new Error(`The platform answered ${response.status} for its OpenAPI document.`);
-    const document = (await response.json()) as Document;
+    const document = (await exportOpenApiDocument()) as unknown as Document;
     // Paths are matched as the test clients write them, without the `/api/v1` server prefix.
     // `quick` skips the library's own check of the document, which knows OpenAPI 3.0 only (the 3.1
     // document is checked by openapi.test.ts and redocly), and dereferences it synchronously.
@@ -79,8 +80,8 @@ export function checkResponse(api: OpenAPIBackend, seen: SeenResponse): Contract
   return { checked: true, operationId, problems };
 }
 
-/** Responses received and not yet checked, with the platform whose document they are checked against. */
-const received: { platform: Pick<Platform, 'app'>; seen: SeenResponse }[] = [];
+/** Responses received and not yet checked. */
+const received: SeenResponse[] = [];
 
 /**
  * Records a response a test client received, to be checked when the test ends
@@ -89,15 +90,15 @@ const received: { platform: Pick<Platform, 'app'>; seen: SeenResponse }[] = [];
  * milliseconds) out of the timing a suite observes, such as a deletion job's step between two
  * requests. `AGENTLOOM_SKIP_RESPONSE_CONTRACT=1` switches the check off while debugging.
  */
-export function recordResponse(platform: Pick<Platform, 'app'>, seen: SeenResponse): void {
-  if (process.env.AGENTLOOM_SKIP_RESPONSE_CONTRACT !== '1') received.push({ platform, seen });
+export function recordResponse(seen: SeenResponse): void {
+  if (process.env.AGENTLOOM_SKIP_RESPONSE_CONTRACT !== '1') received.push(seen);
 }
 
 /** Checks every response recorded since the last call; throws, failing the test, on any drift. */
 export async function checkReceivedResponses(): Promise<void> {
   const failures: string[] = [];
-  for (const { platform, seen } of received.splice(0)) {
-    const verdict = checkResponse(await contractOf(platform), seen);
+  for (const seen of received.splice(0)) {
+    const verdict = checkResponse(await contractOf(), seen);
     if (!verdict.checked) {
       contractStatistics.skipped += 1;
       continue;
