@@ -12,6 +12,7 @@ export {
   type OutboundSettings,
   parseOutboundAllow,
 } from './adapters/outbound/index.js';
+export { exportOpenApiDocument } from './cli/export-openapi.js';
 export { type ConfigFlags, ConfigurationProblemError, loadConfig, type PlatformConfig } from './config/index.js';
 export { type VerifyWebhookOptions, verifyWebhookSignature, webhookSignatureHeader } from './domain/webhook-signature.js';
 export { apiPrefix, createPlatformApp } from './http/create-app.js';

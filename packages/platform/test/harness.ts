@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { createUser } from '../src/adapters/identity/index.js';
 import { parseOutboundAllow } from '../src/adapters/outbound/index.js';
 import { defaultBodyLimitBytes, type PlatformConfig } from '../src/config/index.js';
 import { type CreatePlatformOptions, createPlatform, type Platform } from '../src/platform.js';
+import { checkReceivedResponses, recordResponse } from './response-contract.js';
 
 /** The PostgreSQL server tests use (`AGENTLOOM_POSTGRES_URL`); each test platform gets its own schema in it. */
 export const postgresUrl = process.env.AGENTLOOM_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -39,6 +41,10 @@ async function postgresAnswers(): Promise<boolean> {
 
 /** The dialects every platform suite runs on: SQLite always, PostgreSQL when it answers (or is required). */
 export const dialects: readonly ('sqlite' | 'postgres')[] = (await postgresAnswers()) ? ['sqlite', 'postgres'] : ['sqlite'];
+
+// Under Vitest, the responses every test's clients received are checked against the document
+// after the test (response-contract.ts); a response that breaks it fails that test.
+if (process.env.VITEST) afterEach(checkReceivedResponses);
 
 /** A platform for one test file, with every log line it wrote. */
 export interface TestPlatform extends Platform {
@@ -170,6 +176,14 @@ export class TestClient {
     } catch {
       // not JSON (e.g. the reference page)
     }
+    // Every answer is checked against the served OpenAPI document when the test ends: a drift fails it.
+    recordResponse({
+      method,
+      path: apiPath,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: parsed,
+    });
     return { status: response.status, body: parsed, headers: response.headers };
   }
 }

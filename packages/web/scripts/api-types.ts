@@ -1,46 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiPrefix, createPlatform } from '@agentloom/platform';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 /** Where the generated client types live (checked in, so the console builds without a server). */
 export const generatedTypesFile = fileURLToPath(new URL('../src/api/generated/platform-api.ts', import.meta.url));
 
-/**
- * Exports the platform's OpenAPI document from the real app (a throw-away platform on a temp
- * SQLite file; nothing listens), so the types always describe the routes the server really has.
- */
-export async function exportOpenApiDocument(): Promise<Record<string, unknown>> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-openapi-'));
-  const platform = await createPlatform({
-    config: {
-      dataDirectory: directory,
-      database: { dialect: 'sqlite', file: path.join(directory, 'platform.sqlite') },
-      secretKey: 'openapi-export-only-key-never-used-for-data-0000',
-      secretKeySource: 'environment',
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: 'silent',
-      bodyLimitBytes: 1_000_000,
-      seedDemo: false,
-      runLeaseMs: 30_000,
-      workerConcurrency: 1,
-      embeddedWorkers: 0,
-      webhookRetryMs: 5_000,
-      webhookAttempts: 10,
-    },
-  });
-  try {
-    const response = await platform.app.request(`${apiPrefix}/openapi.json`);
-    if (!response.ok) throw new Error(`The platform answered ${response.status} for its OpenAPI document.`);
-    return (await response.json()) as Record<string, unknown>;
-  } finally {
-    await platform.close();
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
+/** The platform's OpenAPI document as its real app serves it (from the platform package). */
+export { exportOpenApiDocument } from '@agentloom/platform';
 
 /** The TypeScript source openapi-typescript generates for the document, with a do-not-edit header. */
 export async function generateApiTypes(document: Record<string, unknown>): Promise<string> {

@@ -12,6 +12,7 @@ import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
 import { answerOf } from './error-table.js';
 import { limitJsonDepth } from './json-depth.js';
+import { apiTags, registerSecuritySchemes } from './openapi.js';
 import { referencePageContentSecurityPolicy, renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
 import { securityHeaders } from './security-headers.js';
@@ -28,7 +29,9 @@ export const openApiInfo = {
     version: '1.0.0',
     description:
       'Spaces, shared resources, apps, drafts and releases. Errors are `{ error: { code, message, details } }` with stable codes.',
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
   },
+  tags: apiTags,
 } as const;
 
 /**
@@ -149,12 +152,7 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   api.use('*', authenticate(apiPrefix));
   api.use('*', limitJsonDepth());
   for (const group of apiRouteGroups()) api.route('/', group);
-  api.openAPIRegistry.registerComponent('securitySchemes', 'sessionCookie', {
-    type: 'apiKey',
-    in: 'cookie',
-    name: 'agentloom_session',
-  });
-  api.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'http', scheme: 'bearer' });
+  registerSecuritySchemes(api);
   const document = () => api.getOpenAPI31Document({ ...openApiInfo, servers: [{ url: apiPrefix }] });
   api.get('/openapi.json', (c) => c.json(document()));
   api.get('/reference', (c) => {

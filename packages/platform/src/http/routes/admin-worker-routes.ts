@@ -46,7 +46,10 @@ export function adminWorkerRoutes() {
     apiRoute({
       method: 'get',
       path: '/admin/workers',
-      summary: 'List workers: capabilities, heartbeat, state and runs held (instance admins).',
+      operationId: 'listWorkers',
+      tags: ['Workers'],
+      summary: 'List workers',
+      description: 'List workers: capabilities, heartbeat, state and runs held (instance admins).',
       responses: { 200: jsonResponse('Workers, newest first.', z.object({ workers: z.array(workerSchema) })) },
     }),
     async (c) => {
@@ -61,7 +64,11 @@ export function adminWorkerRoutes() {
     apiRoute({
       method: 'post',
       path: '/admin/workers/{workerId}/drain',
-      summary:
+      operationId: 'drainWorker',
+      tags: ['Workers'],
+      summary: 'Drain a worker',
+      errors: { 409: ['worker-gone'] },
+      description:
         'Drain a worker (instance admins): at its next heartbeat it stops claiming, hands each run over to another worker at once and ends `gone`. Idempotent.',
       request: { params: z.object({ workerId: idParameter('workerId') }) },
       responses: {

@@ -5,7 +5,7 @@ import { deletionView, requestAppDeletion, startDeletionJob } from '../../applic
 import { ApiError, notFound } from '../api-error.js';
 import { currentActor, requirePrincipal } from '../authentication.js';
 import { authorizeApp, authorizeSpace } from '../authorization.js';
-import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
+import { apiRoute, createSubApp, errorResponse, idParameter, jsonResponse } from '../openapi.js';
 
 const appParameters = z.object({ appId: idParameter('appId') });
 
@@ -39,14 +39,16 @@ export function appDeletionRoutes() {
     apiRoute({
       method: 'delete',
       path: '/apps/{appId}',
-      summary:
+      operationId: 'deleteApp',
+      tags: ['Apps'],
+      summary: 'Delete an app',
+      description:
         'Delete the app as an asynchronous job (P-13): new runs, messages and supplements are refused at once (409 `app-deleting`); its runs are stopped (cause `app-deleted`) and settle; its SDK runs and sessions, its files and its rows are deleted; shared resources stay. Idempotent; follow `GET /apps/{appId}/deletion`. An agent app that published workflow releases call is refused with 409 `app-in-use` and the list of those workflows (D-P4).',
       request: { params: appParameters },
       responses: {
         202: jsonResponse('The deletion job.', z.object({ deletion: deletionSchema })),
-        409: jsonResponse(
-          'Refused with `app-in-use`: `error.details.workflows` lists `{appId, name, releaseVersions}` of the workflows whose releases call this agent.',
-          z.object({ error: z.unknown() }),
+        409: errorResponse(
+          'Refused. Codes: `app-in-use` (`error.details.workflows` lists `{appId, name, releaseVersions}` of the workflows whose releases call this agent).',
         ),
       },
     }),
@@ -63,10 +65,16 @@ export function appDeletionRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/deletion',
-      summary:
+      operationId: 'getAppDeletion',
+      tags: ['Apps'],
+      summary: 'Read the progress of an app deletion',
+      description:
         'Progress of the app’s deletion: `stopping-runs` → `deleting-runs` → `deleting-files` → `removing-app` → `done`; null when none was asked for. Readable after the app is gone.',
       request: { params: appParameters },
-      responses: { 200: jsonResponse('The deletion, or null.', z.object({ deletion: deletionSchema.nullable() })) },
+      responses: {
+        // A union with null, not `.nullable()`: that would be `allOf` of the reference and a null type, which no value matches.
+        200: jsonResponse('The deletion, or null.', z.object({ deletion: z.union([deletionSchema, z.null()]) })),
+      },
     }),
     async (c) => {
       const { appId } = c.req.valid('param');

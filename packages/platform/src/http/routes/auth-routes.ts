@@ -4,7 +4,7 @@ import { hashToken, randomToken, unusablePasswordHash, verifyPassword } from '..
 import { deleteWebSession, findUser, findUserByEmail, insertWebSession, membershipsOf } from '../../adapters/identity/index.js';
 import { ApiError } from '../api-error.js';
 import { csrfTokenOf, requireUser, sessionCookieName } from '../authentication.js';
-import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { apiRoute, createSubApp, errorResponse, jsonBody, jsonResponse, okSchema } from '../openapi.js';
 import { clientAddressOf, cookieIsSecure } from '../request-origin.js';
 import { userSchema, userView } from './views.js';
 
@@ -30,15 +30,28 @@ export function authRoutes() {
     apiRoute({
       method: 'post',
       path: '/auth/login',
+      operationId: 'login',
+      tags: ['Authentication'],
+      summary: 'Sign in',
+      errors: { 401: ['invalid-credentials'] },
       public: true,
-      summary: 'Sign in; sets the session cookie and returns the CSRF token for later changes.',
+      description: 'Sign in; sets the session cookie and returns the CSRF token for later changes.',
       request: { body: jsonBody(loginBody) },
       responses: {
-        200: jsonResponse('Signed in.', loginResult),
-        429: jsonResponse(
-          'Too many failed sign-ins for the account or from the address (`too-many-attempts`, with `Retry-After`).',
-          z.object({ error: z.unknown() }),
-        ),
+        200: {
+          ...jsonResponse('Signed in.', loginResult),
+          headers: {
+            'Set-Cookie': {
+              description:
+                'The session cookie `agentloom_session` (HttpOnly, SameSite=Lax, Secure over HTTPS, 7 days); send `csrfToken` as `X-CSRF-Token` on changes.',
+              schema: { type: 'string' },
+            },
+          },
+        },
+        429: {
+          ...errorResponse('Too many failed sign-ins for the account or from the address. Codes: `too-many-attempts`.'),
+          headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
+        },
       },
     }),
     async (c) => {
@@ -90,8 +103,16 @@ export function authRoutes() {
     apiRoute({
       method: 'post',
       path: '/auth/logout',
-      summary: 'Sign out: ends the session.',
-      responses: { 200: jsonResponse('Signed out.', okSchema) },
+      operationId: 'logout',
+      tags: ['Authentication'],
+      summary: 'Sign out',
+      description: 'Sign out: ends the session.',
+      responses: {
+        200: {
+          ...jsonResponse('Signed out.', okSchema),
+          headers: { 'Set-Cookie': { description: 'Clears the session cookie.', schema: { type: 'string' } } },
+        },
+      },
     }),
     async (c) => {
       const user = requireUser(c);
@@ -105,7 +126,10 @@ export function authRoutes() {
     apiRoute({
       method: 'get',
       path: '/auth/me',
-      summary: 'The signed-in user, their spaces and roles.',
+      operationId: 'getCurrentUser',
+      tags: ['Authentication'],
+      summary: 'Read the signed-in user',
+      description: 'The signed-in user, their spaces and roles.',
       responses: { 200: jsonResponse('The user.', meResult) },
     }),
     async (c) => {

@@ -5,7 +5,7 @@ import { buildLanguageModel, connectionSettingsSchema } from '../../adapters/mod
 import { findEgressDenial } from '../../adapters/outbound/index.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
-import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import { loadConnection } from './connection-routes.js';
 
 const connectionParameters = z.object({ spaceId: idParameter('spaceId'), connectionId: idParameter('connectionId') });
@@ -68,7 +68,11 @@ export function connectionTestRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/model-connections/{connectionId}/test',
-      summary: 'A test call with the active key: one short request to the model.',
+      operationId: 'testModelConnection',
+      tags: ['Model connections'],
+      summary: 'Test a model connection',
+      errors: { 409: ['no-active-key'], 422: ['egress-denied'] },
+      description: 'A test call with the active key: one short request to the model.',
       request: {
         params: connectionParameters,
         body: jsonBody(z.strictObject({ modelId: z.string().min(1).max(200) }).openapi('TestModelConnection')),
@@ -95,7 +99,6 @@ export function connectionTestRoutes() {
             })
             .openapi('ConnectionTestResult'),
         ),
-        422: errorResponse('The base URL is refused by the egress policy (`egress-denied`, with its `rule`).'),
       },
     }),
     async (c) => {

@@ -16,6 +16,10 @@ const draftSchema = z
   .openapi('Draft');
 const issueSchema = z.object({ path: z.string(), code: z.string(), message: z.string() }).openapi('DraftIssue');
 const appParameters = z.object({ appId: idParameter('appId') });
+/** The `ETag` of a draft answer: its revision, quoted, to send back as `If-Match`. */
+const revisionHeader = {
+  ETag: { description: 'The draft revision, quoted (e.g. `"3"`): send it back as `If-Match`.', schema: { type: 'string' } },
+} as const;
 
 /** `/apps/:appId/draft`: one draft per app, saved with optimistic concurrency (`If-Match: <revision>`). */
 export function draftRoutes() {
@@ -27,9 +31,12 @@ export function draftRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/draft',
-      summary: 'Read the draft; the `ETag` header is its revision.',
+      operationId: 'getDraft',
+      tags: ['Drafts'],
+      summary: 'Read the draft',
+      description: 'Read the draft; the `ETag` header is its revision.',
       request: { params: appParameters },
-      responses: { 200: jsonResponse('The draft.', z.object({ draft: draftSchema })) },
+      responses: { 200: { ...jsonResponse('The draft.', z.object({ draft: draftSchema })), headers: revisionHeader } },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
@@ -43,26 +50,43 @@ export function draftRoutes() {
     apiRoute({
       method: 'put',
       path: '/apps/{appId}/draft',
-      summary:
+      operationId: 'saveDraft',
+      tags: ['Drafts'],
+      summary: 'Save the draft',
+      errors: { 400: ['invalid-if-match'], 412: ['stale-revision'], 428: ['if-match-required'] },
+      description:
         'Save the draft. `If-Match` must carry the revision read (428 without it, 412 `stale-revision` when someone saved in between).',
       request: {
         params: appParameters,
-        headers: z.object({ 'if-match': z.string().optional().openapi({ example: '"3"' }) }),
+        headers: z.object({
+          // Optional to the schema so that its absence is the typed 428 `if-match-required`, not a 400.
+          'if-match': z
+            .string()
+            .optional()
+            .openapi({
+              example: '"3"',
+              param: { required: true, description: 'The revision read (the `ETag` of the draft): 428 without it.' },
+            }),
+        }),
         body: jsonBody(
           z
             .strictObject({
+              // Typed for clients; the service parses it strictly for the app's kind (a 400 listing the issues).
               config: z.record(z.string(), z.unknown()).openapi({
+                anyOf: [
+                  { $ref: '#/components/schemas/AgentDraft' },
+                  { $ref: '#/components/schemas/WorkflowDraft' },
+                  { $ref: '#/components/schemas/RouterDraft' },
+                ],
                 description:
-                  'An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps. A workflow draft may be half-built: `validate` lists its issues.',
+                  'An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps; a RouterDraft (an intent catalog over the space\'s apps) for router apps. A workflow or router draft may be half-built: `validate` lists its issues.',
               }),
             })
             .openapi('SaveDraft'),
         ),
       },
       responses: {
-        200: jsonResponse('Saved.', z.object({ draft: draftSchema })),
-        412: jsonResponse('Stale revision.', z.object({ error: z.unknown() })),
-        428: jsonResponse('If-Match missing.', z.object({ error: z.unknown() })),
+        200: { ...jsonResponse('Saved.', z.object({ draft: draftSchema })), headers: revisionHeader },
       },
     }),
     async (c) => {
@@ -83,7 +107,10 @@ export function draftRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/draft/validate',
-      summary:
+      operationId: 'validateDraft',
+      tags: ['Drafts'],
+      summary: 'Check the draft for publish',
+      description:
         'Every problem that would stop a publish, without publishing. For a workflow: the SDK format and graph issues (paths under `definition.`), unbound names, and bindings that name no published agent app or usable tool of this space.',
       request: { params: appParameters },
       responses: {

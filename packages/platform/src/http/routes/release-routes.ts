@@ -46,7 +46,14 @@ export function releaseRoutes() {
     apiRoute({
       method: 'post',
       path: '/apps/{appId}/releases',
-      summary:
+      operationId: 'publishRelease',
+      tags: ['Releases'],
+      summary: 'Publish a release',
+      errors: {
+        409: ['app-deleting', 'publish-conflict', 'debug-conflict'],
+        422: ['draft-invalid', 'not-yet-supported', 'release-build-failed'],
+      },
+      description:
         'Publish: validate the draft, build it into an SDK agent or workflow as a dry run, save an immutable release. A workflow release pins the agent releases it calls; a workflow publish stops no run (D-P2). 422 `draft-invalid` lists every issue (e.g. an unpublished agent app).',
       request: {
         params: appParameters,
@@ -83,7 +90,10 @@ export function releaseRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/releases',
-      summary: 'Releases, newest first.',
+      operationId: 'listReleases',
+      tags: ['Releases'],
+      summary: 'List releases',
+      description: 'Releases, newest first.',
       request: { params: appParameters },
       responses: { 200: jsonResponse('Releases.', z.object({ releases: z.array(releaseSummarySchema) })) },
     }),
@@ -98,7 +108,10 @@ export function releaseRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/releases/{version}',
-      summary: 'One release with its snapshot.',
+      operationId: 'getRelease',
+      tags: ['Releases'],
+      summary: 'Read a release',
+      description: 'One release with its snapshot.',
       request: {
         params: appParameters.extend({
           version: z.coerce

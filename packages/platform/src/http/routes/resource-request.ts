@@ -4,7 +4,7 @@ import type { ResourceRow } from '../../adapters/database/index.js';
 import { InvalidPackageError, type PackageFile, readZipPackage } from '../../adapters/skills/read-zip.js';
 import { resourceOfSpace } from '../../application/resources/resource-service.js';
 import { literalCredentialIssues } from '../../domain/credential-headers.js';
-import { contentSchemaOf, resourceTypes } from '../../domain/resource-content.js';
+import { contentSchemaNames, contentSchemaOf, resourceTypes } from '../../domain/resource-content.js';
 import { ApiError } from '../api-error.js';
 import { requirePrincipal } from '../authentication.js';
 import { authorizeSpace, type SpaceAction } from '../authorization.js';
@@ -47,9 +47,23 @@ export const referenceSchema = z
     resourceVersion: z.number().nullable(),
   })
   .openapi('ResourceReference');
+/**
+ * A resource's JSON `content` as the document types it: one of the content schemas of its type
+ * (`PromptContent`, `ToolContent`, `McpServerContent`, `HookContent`). The route still takes any
+ * JSON here and checks it against its type's schema itself, so that a mismatch is the typed 400
+ * listing every issue under `content.`.
+ */
+const typedContent = () =>
+  z
+    .unknown()
+    .optional()
+    .openapi({
+      description: 'The JSON content of a prompt, tool, MCP server or hook: the content schema of the resource type.',
+      anyOf: Object.keys(contentSchemaNames).map((name) => ({ $ref: `#/components/schemas/${name}` })),
+    });
 export const packageFileSchema = z.strictObject({ path: z.string().min(1).max(500), contentBase64: z.string().max(70_000_000) });
 export const versionBody = z
-  .strictObject({ content: z.unknown().optional(), files: z.array(packageFileSchema).max(1000).optional() })
+  .strictObject({ content: typedContent(), files: z.array(packageFileSchema).max(1000).optional() })
   .openapi('NewResourceVersion', {
     description:
       'JSON content for prompts, tools, MCP servers and hooks; `files` (a folder) for skills. Skills may also be sent as an application/zip body.',
@@ -59,7 +73,7 @@ export const createBody = z
     type: z.enum(resourceTypes),
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).default(''),
-    content: z.unknown().optional(),
+    content: typedContent(),
   })
   .openapi('CreateResource');
 export const spaceParameters = z.object({ spaceId: idParameter('spaceId') });

@@ -44,7 +44,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/resources',
-      summary: 'List shared resources, optionally of one type.',
+      operationId: 'listResources',
+      tags: ['Resources'],
+      summary: 'List resources',
+      description: 'List shared resources, optionally of one type.',
       request: { params: spaceParameters, query: z.object({ type: z.enum(resourceTypes).optional() }) },
       responses: { 200: jsonResponse('Resources.', z.object({ resources: z.array(resourceSchema) })) },
     }),
@@ -58,7 +61,11 @@ export function resourceRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/resources',
-      summary: 'Create a resource; JSON types take their first version from `content`, skills get theirs by upload.',
+      operationId: 'createResource',
+      tags: ['Resources'],
+      summary: 'Create a resource',
+      errors: { 422: ['egress-denied', 'literal-credential'] },
+      description: 'Create a resource; JSON types take their first version from `content`, skills get theirs by upload.',
       request: { params: spaceParameters, body: jsonBody(createBody) },
       responses: { 201: jsonResponse('Created.', resourceResult) },
     }),
@@ -81,7 +88,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/resources/{resourceId}',
-      summary: 'Read a resource.',
+      operationId: 'getResource',
+      tags: ['Resources'],
+      summary: 'Read a resource',
+      description: 'Read a resource.',
       request: { params: resourceParameters },
       responses: { 200: jsonResponse('The resource.', resourceResult) },
     }),
@@ -95,7 +105,11 @@ export function resourceRoutes() {
     apiRoute({
       method: 'patch',
       path: '/spaces/{spaceId}/resources/{resourceId}',
-      summary: 'Rename, describe, archive or restore a resource (content changes are new versions).',
+      operationId: 'updateResource',
+      tags: ['Resources'],
+      summary: 'Change a resource',
+      errors: { 409: ['name-fixed'] },
+      description: 'Rename, describe, archive or restore a resource (content changes are new versions).',
       request: {
         params: resourceParameters,
         body: jsonBody(
@@ -122,7 +136,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'delete',
       path: '/spaces/{spaceId}/resources/{resourceId}',
-      summary: 'Delete a resource; one that an app or release references is archived instead (`archived: true`).',
+      operationId: 'deleteResource',
+      tags: ['Resources'],
+      summary: 'Delete or archive a resource',
+      description: 'Delete a resource; one that an app or release references is archived instead (`archived: true`).',
       request: { params: resourceParameters },
       responses: { 200: jsonResponse('Deleted or archived.', z.object({ archived: z.boolean() })) },
     }),
@@ -137,7 +154,15 @@ export function resourceRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/resources/{resourceId}/versions',
-      summary:
+      operationId: 'createResourceVersion',
+      tags: ['Resources'],
+      summary: 'Add a resource version',
+      errors: {
+        400: ['package-required'],
+        409: ['resource-archived'],
+        422: ['egress-denied', 'literal-credential', 'skill-name-mismatch'],
+      },
+      description:
         'Add an immutable version: JSON content, or for skills a zip (application/zip) or folder (`files`), validated with the SDK.',
       request: {
         params: resourceParameters,
@@ -168,7 +193,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/resources/{resourceId}/versions',
-      summary: 'Version history, newest first.',
+      operationId: 'listResourceVersions',
+      tags: ['Resources'],
+      summary: 'List resource versions',
+      description: 'Version history, newest first.',
       request: { params: resourceParameters },
       responses: { 200: jsonResponse('Versions.', z.object({ versions: z.array(versionSchema) })) },
     }),
@@ -183,7 +211,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/resources/{resourceId}/versions/{version}',
-      summary: 'One version.',
+      operationId: 'getResourceVersion',
+      tags: ['Resources'],
+      summary: 'Read a resource version',
+      description: 'One version.',
       request: {
         params: resourceParameters.extend({
           version: z.coerce
@@ -206,7 +237,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/resources/{resourceId}/references',
-      summary: 'Which apps (drafts) and releases use this resource.',
+      operationId: 'listResourceReferences',
+      tags: ['Resources'],
+      summary: 'List what uses a resource',
+      description: 'Which apps (drafts) and releases use this resource.',
       request: { params: resourceParameters },
       responses: { 200: jsonResponse('References.', z.object({ references: z.array(referenceSchema) })) },
     }),
@@ -221,7 +255,10 @@ export function resourceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/built-in-tools',
-      summary: 'The catalogue of built-in tools.',
+      operationId: 'listBuiltInTools',
+      tags: ['Resources'],
+      summary: 'List built-in tools',
+      description: 'The catalogue of built-in tools.',
       request: { params: spaceParameters },
       responses: {
         200: jsonResponse(

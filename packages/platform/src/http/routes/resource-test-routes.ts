@@ -13,7 +13,7 @@ import {
 } from '../../assembly/mcp-servers.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
-import { apiRoute, createSubApp, errorResponse, idParameter, jsonResponse } from '../openapi.js';
+import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
 import { loadResource } from './resource-routes.js';
 
 const resourceParameters = z.object({ spaceId: idParameter('spaceId'), resourceId: idParameter('resourceId') });
@@ -97,16 +97,22 @@ export function resourceTestRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/resources/{resourceId}/test',
-      summary: 'Test a resource: for an MCP server, connect and list its tools (bounded by a timeout).',
+      operationId: 'testResource',
+      tags: ['Resources'],
+      summary: 'Test a resource',
+      errors: {
+        409: ['no-version'],
+        422: ['test-not-supported', 'secret-missing', 'egress-denied'],
+        502: ['mcp-unreachable', 'mcp-refused', 'mcp-failed'],
+        504: ['mcp-timeout'],
+      },
+      description: 'Test a resource: for an MCP server, connect and list its tools (bounded by a timeout).',
       request: {
         params: resourceParameters,
         body: { required: false, content: { 'application/json': { schema: testBody } } },
       },
       responses: {
         200: jsonResponse('The MCP server answered; its tools.', testResult),
-        422: errorResponse('A secret is missing (`secret-missing`), or the egress policy refuses the URL (`egress-denied`).'),
-        502: errorResponse('The server could not be reached or refused (`mcp-unreachable`, `mcp-refused`, `mcp-failed`).'),
-        504: errorResponse('The server did not answer in time (`mcp-timeout`).'),
       },
     }),
     async (c) => {

@@ -18,19 +18,18 @@ import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp, authorizeAppUse, authorizeRun } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
-import { apiRoute, createSubApp, errorResponse, idParameter, jsonBody, jsonResponse } from '../openapi.js';
+import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
 import { resumeSequenceOf, streamRunEvents } from '../sse.js';
 import {
   accepted,
-  acceptedSchema,
-  appParameters,
-  idempotencyHeader,
+  lastEventIdHeader,
+  listRunsRoute,
   runEventComponents,
   runEventStream,
   runParameters,
   runSchema,
-  startBody,
+  startRunRoute,
 } from './run-schemas.js';
 
 export { idempotencyHeader, runLinks } from './run-schemas.js';
@@ -65,90 +64,45 @@ export function runRoutes() {
   for (const [name, schema] of Object.entries(runEventComponents()))
     app.openAPIRegistry.registerComponent('schemas', name, schema);
 
-  app.openapi(
-    apiRoute({
-      method: 'post',
-      path: '/apps/{appId}/runs',
-      summary:
-        'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
-      request: {
-        params: appParameters,
-        query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
-        headers: idempotencyHeader,
-        body: jsonBody(startBody),
-      },
-      responses: {
-        200: {
-          description: 'Blocking: the run ended (its view); stream: `text/event-stream` of `RunEvent`s.',
-          content: { 'application/json': { schema: z.object({ run: runSchema }) }, ...runEventStream },
-        },
-        202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
-        422: errorResponse('`webhook.url` is refused by the egress policy (`egress-denied`), among other typed refusals.'),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      // Before anything else (P-15.1): a webhook to an address the egress policy refuses is never recorded.
-      refuseDeniedUrl(c.get('services'), 'webhook.url', body.webhook?.url);
-      // Debug runs are for editors, who see every session of the app (D-P6).
-      const { app: row, seesAllSessions } =
-        body.release === 'draft'
-          ? { ...(await authorizeDebugRun(c, c.req.valid('param').appId)), seesAllSessions: true }
-          : await authorizeAppUse(c, c.req.valid('param').appId);
-      const services = c.get('services');
-      const started = await startAppRun(
-        services,
-        row,
-        currentActor(c),
-        { ...body, webhookUrl: body.webhook?.url },
-        c.req.valid('header')['idempotency-key'],
-        { seesAllSessions },
-      );
-      if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
-      if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
-        return c.json({ run: await readRunView(services, started.runId) }, 200);
-      // A run created just now is queued by construction; a replayed key reports the run as it is now.
-      const status = started.created ? 'queued' : await runStatus(services, started.runId);
-      return c.json(accepted(started.runId, started.sessionId, status), 202);
-    },
-  );
+  app.openapi(startRunRoute, async (c) => {
+    const body = c.req.valid('json');
+    // Before anything else (P-15.1): a webhook to an address the egress policy refuses is never recorded.
+    refuseDeniedUrl(c.get('services'), 'webhook.url', body.webhook?.url);
+    // Debug runs are for editors, who see every session of the app (D-P6).
+    const { app: row, seesAllSessions } =
+      body.release === 'draft'
+        ? { ...(await authorizeDebugRun(c, c.req.valid('param').appId)), seesAllSessions: true }
+        : await authorizeAppUse(c, c.req.valid('param').appId);
+    const services = c.get('services');
+    const started = await startAppRun(
+      services,
+      row,
+      currentActor(c),
+      { ...body, webhookUrl: body.webhook?.url },
+      c.req.valid('header')['idempotency-key'],
+      { seesAllSessions },
+    );
+    if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
+    if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
+      return c.json({ run: await readRunView(services, started.runId) }, 200);
+    // A run created just now is queued by construction; a replayed key reports the run as it is now.
+    const status = started.created ? 'queued' : await runStatus(services, started.runId);
+    return c.json(accepted(started.runId, started.sessionId, status), 202);
+  });
 
-  app.openapi(
-    apiRoute({
-      method: 'get',
-      path: '/apps/{appId}/runs',
-      summary: 'The app’s run log, newest first, from the SDK store (editors and above).',
-      request: {
-        params: appParameters,
-        query: z.object({
-          status: z.enum(['pending', 'running', 'succeeded', 'failed', 'stopped']).optional(),
-          sessionId: z.string().min(1).max(100).optional(),
-          limit: z.coerce.number().int().min(1).max(200).optional(),
-          cursor: z.string().max(500).optional(),
-          debug: z.enum(['exclude', 'include', 'only']).default('exclude').openapi({
-            description:
-              "Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else.",
-          }),
-        }),
-      },
-      responses: {
-        200: jsonResponse(
-          'One page of runs.',
-          z.object({ runs: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
-        ),
-      },
-    }),
-    async (c) => {
-      const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
-      return c.json(await readRunLog(c.get('services'), row.id, c.req.valid('query')), 200);
-    },
-  );
+  app.openapi(listRunsRoute, async (c) => {
+    const { app: row } = await authorizeAppUse(c, c.req.valid('param').appId, 'runs.log');
+    return c.json(await readRunLog(c.get('services'), row.id, c.req.valid('query')), 200);
+  });
 
   app.openapi(
     apiRoute({
       method: 'get',
       path: '/runs/{runId}',
-      summary: 'Status, result, terminal reason, owner and usage of a run, as the SDK store holds them now.',
+      operationId: 'getRun',
+      tags: ['Runs'],
+      summary: 'Read a run',
+      description: 'Status, result, terminal reason, owner and usage of a run, as the SDK store holds them now.',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The run.', z.object({ run: runSchema })) },
     }),
@@ -162,7 +116,10 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/view',
-      summary:
+      operationId: 'getRunView',
+      tags: ['Runs'],
+      summary: 'Read the run view',
+      description:
         'The run view (P-10): tasks, loops, operations, compressions and decisions, from `RunClient.describeRun`. A workflow run adds `workflow.tasks`: each node task with its superstep, status (`running`, `waiting-input`, `succeeded`, `failed`, `interrupted`), failure and, for an agent node, its inner `agentRunId` (see `/runs/{runId}/agent-view`).',
       request: { params: runParameters },
       responses: { 200: jsonResponse('The view.', z.object({ view: z.record(z.string(), z.unknown()) })) },
@@ -177,7 +134,11 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/agent-view',
-      summary:
+      operationId: 'getAgentTaskView',
+      tags: ['Runs'],
+      summary: 'Read the run view of an agent node',
+      errors: { 400: ['task-id-required'], 404: ['task-not-found'] },
+      description:
         'Drill into an agent node of a workflow run: the run view of the inner agent run of task `taskId` (e.g. `1/summarize`). Inner runs are not runs of the platform (NOT-24): they are reached through their workflow run only. 404 `task-not-found` when the run has no such agent task.',
       request: {
         params: runParameters,
@@ -196,11 +157,16 @@ export function runRoutes() {
     apiRoute({
       method: 'get',
       path: '/runs/{runId}/events',
-      summary:
+      operationId: 'streamRunEvents',
+      tags: ['Runs'],
+      summary: 'Follow run events',
+      errors: { 400: ['invalid-last-event-id'] },
+      description:
         'Server-Sent Events of the run: `id:` is the journal sequence; resume with `Last-Event-ID` or `?after=`; a ping every 15 s; closed after the terminal event.',
       request: {
         params: runParameters,
         query: z.object({ after: z.coerce.number().int().min(0).optional() }),
+        headers: lastEventIdHeader,
       },
       responses: {
         200: {
@@ -221,7 +187,10 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/stop',
-      summary:
+      operationId: 'stopRun',
+      tags: ['Runs'],
+      summary: 'Stop a run',
+      description:
         'Stop the run: durable and idempotent, with or without a client attached, queued, running or orphaned (D-P10). Calls in flight settle; their results are kept.',
       request: { params: runParameters },
       responses: {
@@ -240,7 +209,11 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/supplements',
-      summary:
+      operationId: 'addRunSupplement',
+      tags: ['Runs'],
+      summary: 'Add a supplement to a run',
+      errors: { 409: ['run-not-active', 'app-deleting'] },
+      description:
         'Add a user message to an active run (S-1…S-4): 202 with its id; 409 `run-not-active` once the run ended, 409 `app-deleting` while its app is being deleted.',
       request: {
         params: runParameters,
@@ -258,7 +231,11 @@ export function runRoutes() {
     apiRoute({
       method: 'post',
       path: '/runs/{runId}/approvals/{approvalId}',
-      summary: 'Decide a pending approval (K-5); the first decision wins.',
+      operationId: 'decideRunApproval',
+      tags: ['Runs'],
+      summary: 'Decide an approval',
+      errors: { 404: ['approval-not-found'], 409: ['run-not-active'] },
+      description: 'Decide a pending approval (K-5); the first decision wins.',
       request: {
         params: runParameters.extend({ approvalId: idParameter('approvalId') }),
         body: jsonBody(

@@ -1,7 +1,7 @@
 import { runEventSchema } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 import { apiRunStatuses } from '../../application/runs/run-status.js';
-import { idParameter } from '../openapi.js';
+import { apiRoute, idParameter, jsonBody, jsonResponse } from '../openapi.js';
 
 /* The schemas of the run routes, and the links every started run answers with. */
 
@@ -17,6 +17,15 @@ export const idempotencyHeader = z.object({
       param: { name: 'idempotency-key', in: 'header' },
       description: 'Idempotency-Key: the same key and body answer the first run.',
     }),
+});
+
+/** `Last-Event-ID`: the `id:` of the last event received; the stream resumes after it (400 `invalid-last-event-id`). */
+export const lastEventIdHeader = z.object({
+  'last-event-id': z.string().optional().openapi({
+    description:
+      'The `id:` (journal sequence) of the last event received, as browsers send it on reconnecting: the stream resumes after it; it wins over `?after=`.',
+    example: '42',
+  }),
 });
 
 /** An input a workflow run waits for (issue 36): what its input node asks. */
@@ -119,3 +128,87 @@ export function runEventComponents(): Record<string, Record<string, unknown>> {
   return JSON.parse(JSON.stringify($defs).replaceAll('"#/$defs/', '"#/components/schemas/'));
 }
 export const runEventStream = { 'text/event-stream': { schema: { $ref: '#/components/schemas/RunEvent' } } };
+
+/**
+ * The two answers of `POST /apps/{appId}/runs` with 200, told apart by media type because `mode`
+ * decides: `blocking` answers the ended run as JSON, `stream` the run's event stream (one operation
+ * keeps the existing clients working; see docs/http-api.md).
+ */
+export const startRunAnswers = {
+  'application/json': {
+    schema: z
+      .object({ run: runSchema })
+      .openapi('RunEnded', { description: '`mode: "blocking"` and the run ended within `?wait=`: the run as it ended.' }),
+  },
+  // `mode: "stream"`: Server-Sent Events from the first event, as `GET /runs/{runId}/events` sends them.
+  ...runEventStream,
+};
+
+/** `POST /apps/{appId}/runs`: start a run, answered by `mode` (202, JSON or an event stream). */
+export const startRunRoute = apiRoute({
+  method: 'post',
+  path: '/apps/{appId}/runs',
+  operationId: 'startRun',
+  tags: ['Runs'],
+  summary: 'Start a run',
+  errors: {
+    400: ['invalid-last-event-id'],
+    409: ['run-active', 'app-deleting', 'app-not-published', 'session-kind-mismatch'],
+    422: [
+      'egress-denied',
+      'invalid-input',
+      'invalid-run-request',
+      'idempotency-key-reused',
+      'release-not-found',
+      'release-pin-not-allowed',
+      'webhook-secret-missing',
+      'not-yet-supported',
+    ],
+  },
+  description:
+    'Start a run: `async` → 202 with the run id; `stream` → SSE; `blocking` → waits up to `?wait=` seconds (≤ 60), 200 when it ended, else 202. 409 `run-active` when the session has an active run.',
+  request: {
+    params: appParameters,
+    query: z.object({ wait: z.coerce.number().int().min(1).max(60).optional() }),
+    headers: idempotencyHeader.extend(lastEventIdHeader.shape),
+    body: jsonBody(startBody),
+  },
+  responses: {
+    200: {
+      description:
+        'By `mode`: `blocking` → `application/json`, the ended run (`RunEnded`); `stream` → `text/event-stream`, the run’s `RunEvent`s until its terminal event. `async`, and `blocking` past `?wait=`, answer 202.',
+      content: startRunAnswers,
+    },
+    202: jsonResponse('Accepted: the run is queued or running.', acceptedSchema),
+  },
+});
+
+/** `GET /apps/{appId}/runs`: the app's run log. */
+export const listRunsRoute = apiRoute({
+  method: 'get',
+  path: '/apps/{appId}/runs',
+  operationId: 'listRuns',
+  tags: ['Runs'],
+  summary: 'List runs',
+  errors: { 400: ['invalid-cursor'] },
+  description: 'The app’s run log, newest first, from the SDK store (editors and above).',
+  request: {
+    params: appParameters,
+    query: z.object({
+      status: z.enum(['pending', 'running', 'succeeded', 'failed', 'stopped']).optional(),
+      sessionId: z.string().min(1).max(100).optional(),
+      limit: z.coerce.number().int().min(1).max(200).optional(),
+      cursor: z.string().max(500).optional(),
+      debug: z.enum(['exclude', 'include', 'only']).default('exclude').openapi({
+        description:
+          "Debug runs of the draft (`release: 'draft'`): left out by default, so the log shows the app's real use; `include` lists them too (each marked `debug: true`), `only` lists nothing else.",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      'One page of runs.',
+      z.object({ runs: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() }),
+    ),
+  },
+});

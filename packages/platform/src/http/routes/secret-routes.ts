@@ -15,7 +15,10 @@ export function secretRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}/secrets',
-      summary: 'List secrets (names and masks only).',
+      operationId: 'listSecrets',
+      tags: ['Secrets'],
+      summary: 'List secrets',
+      description: 'List secrets (names and masks only).',
       request: { params: spaceParameters },
       responses: { 200: jsonResponse('Secrets.', z.object({ secrets: z.array(secretSchema) })) },
     }),
@@ -29,7 +32,11 @@ export function secretRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces/{spaceId}/secrets',
-      summary: 'Store a secret; its value is never returned.',
+      operationId: 'createSecret',
+      tags: ['Secrets'],
+      summary: 'Store a secret',
+      errors: { 409: ['secret-name-taken'] },
+      description: 'Store a secret; its value is never returned.',
       request: {
         params: spaceParameters,
         body: jsonBody(
@@ -52,7 +59,10 @@ export function secretRoutes() {
     apiRoute({
       method: 'delete',
       path: '/spaces/{spaceId}/secrets/{secretId}',
-      summary: 'Delete a secret.',
+      operationId: 'deleteSecret',
+      tags: ['Secrets'],
+      summary: 'Delete a secret',
+      description: 'Delete a secret.',
       request: { params: z.object({ spaceId: idParameter('spaceId'), secretId: idParameter('secretId') }) },
       responses: { 200: jsonResponse('Deleted.', okSchema) },
     }),

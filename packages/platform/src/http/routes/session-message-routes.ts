@@ -50,7 +50,14 @@ export function sessionMessageRoutes() {
     apiRoute({
       method: 'post',
       path: '/sessions/{sessionId}/messages',
-      summary:
+      operationId: 'sendSessionMessage',
+      tags: ['Sessions'],
+      summary: 'Send a message to a chat session',
+      errors: {
+        409: ['run-active', 'app-deleting', 'session-kind-mismatch'],
+        422: ['not-a-chat-app', 'idempotency-key-reused', 'invalid-run-request'],
+      },
+      description:
         'The chat box (P-8.3): while the session has an active (queued or running) run the text is a supplement of it; otherwise it starts a new run of the app with the text as input. The answer says which. A run that ends between the check and the supplement makes the text a new question. 409 `app-deleting` while the app is being deleted.',
       request: {
         params: sessionParameters,
@@ -96,7 +103,10 @@ export function sessionMessageRoutes() {
     apiRoute({
       method: 'get',
       path: '/sessions/{sessionId}/history',
-      summary:
+      operationId: 'getSessionHistory',
+      tags: ['Sessions'],
+      summary: 'Read the history of a session',
+      description:
         'The raw record of every run of the session, oldest first (H-1): its input, supplements (consumed, pending or carried over), supplements carried in, outcome and the entry role’s messages; unfinished runs are marked.',
       request: { params: sessionParameters },
       responses: { 200: jsonResponse('The record.', z.object({ sessionId: z.string(), runs: z.array(historyRun) })) },

@@ -17,7 +17,10 @@ export function sessionRoutes() {
     apiRoute({
       method: 'get',
       path: '/apps/{appId}/sessions',
-      summary: 'The app’s sessions, most recently active first.',
+      operationId: 'listSessions',
+      tags: ['Sessions'],
+      summary: 'List sessions',
+      description: 'The app’s sessions, most recently active first.',
       request: {
         params: z.object({ appId: idParameter('appId') }),
         query: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
@@ -51,7 +54,10 @@ export function sessionRoutes() {
     apiRoute({
       method: 'get',
       path: '/sessions/{sessionId}',
-      summary: 'A session and its runs (newest first) with their inputs and outcomes, from the SDK store.',
+      operationId: 'getSession',
+      tags: ['Sessions'],
+      summary: 'Read a session',
+      description: 'A session and its runs (newest first) with their inputs and outcomes, from the SDK store.',
       request: { params: z.object({ sessionId: idParameter('sessionId') }) },
       responses: {
         200: jsonResponse('The session.', z.object({ session: sessionSchema, runs: z.array(z.record(z.string(), z.unknown())) })),

@@ -30,7 +30,10 @@ export function spaceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces',
-      summary: 'The spaces the user is a member of.',
+      operationId: 'listSpaces',
+      tags: ['Spaces'],
+      summary: 'List spaces',
+      description: 'The spaces the user is a member of.',
       responses: { 200: jsonResponse('Spaces.', z.object({ spaces: z.array(spaceSchema) })) },
     }),
     async (c) => {
@@ -44,7 +47,10 @@ export function spaceRoutes() {
     apiRoute({
       method: 'post',
       path: '/spaces',
-      summary: 'Create a space; the caller becomes its owner.',
+      operationId: 'createSpace',
+      tags: ['Spaces'],
+      summary: 'Create a space',
+      description: 'Create a space; the caller becomes its owner.',
       request: { body: jsonBody(spaceBody) },
       responses: { 201: jsonResponse('Created.', z.object({ space: spaceSchema })) },
     }),
@@ -59,7 +65,10 @@ export function spaceRoutes() {
     apiRoute({
       method: 'get',
       path: '/spaces/{spaceId}',
-      summary: 'Read a space.',
+      operationId: 'getSpace',
+      tags: ['Spaces'],
+      summary: 'Read a space',
+      description: 'Read a space.',
       request: { params: spaceParameters },
       responses: { 200: jsonResponse('The space.', z.object({ space: spaceSchema })) },
     }),
@@ -73,7 +82,10 @@ export function spaceRoutes() {
     apiRoute({
       method: 'patch',
       path: '/spaces/{spaceId}',
-      summary: 'Rename a space (admins).',
+      operationId: 'updateSpace',
+      tags: ['Spaces'],
+      summary: 'Rename a space',
+      description: 'Rename a space (admins).',
       request: { params: spaceParameters, body: jsonBody(spaceBody) },
       responses: { 200: jsonResponse('Updated.', z.object({ space: spaceSchema })) },
     }),
@@ -89,7 +101,12 @@ export function spaceRoutes() {
     apiRoute({
       method: 'delete',
       path: '/spaces/{spaceId}',
-      summary: 'Delete an empty space (owners); a space with apps, resources or connections is refused (409 `space-not-empty`).',
+      operationId: 'deleteSpace',
+      tags: ['Spaces'],
+      summary: 'Delete an empty space',
+      errors: { 409: ['space-not-empty'] },
+      description:
+        'Delete an empty space (owners); a space with apps, resources or connections is refused (409 `space-not-empty`).',
       request: { params: spaceParameters },
       responses: { 200: jsonResponse('Deleted.', okSchema) },
     }),

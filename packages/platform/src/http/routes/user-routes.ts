@@ -42,7 +42,10 @@ export function userRoutes() {
     apiRoute({
       method: 'get',
       path: '/users',
-      summary: 'List users (instance admins).',
+      operationId: 'listUsers',
+      tags: ['Users'],
+      summary: 'List users',
+      description: 'List users (instance admins).',
       responses: { 200: jsonResponse('Users.', z.object({ users: z.array(userSchema) })) },
     }),
     async (c) => {
@@ -56,7 +59,11 @@ export function userRoutes() {
     apiRoute({
       method: 'post',
       path: '/users',
-      summary: 'Create a local account (instance admins).',
+      operationId: 'createUser',
+      tags: ['Users'],
+      summary: 'Create a user',
+      errors: { 409: ['email-taken'] },
+      description: 'Create a local account (instance admins).',
       request: { body: jsonBody(createUserBody) },
       responses: { 201: jsonResponse('Created.', z.object({ user: userSchema })) },
     }),
@@ -71,7 +78,11 @@ export function userRoutes() {
     apiRoute({
       method: 'patch',
       path: '/users/{userId}',
-      summary:
+      operationId: 'updateUser',
+      tags: ['Users'],
+      summary: 'Change a user',
+      errors: { 409: ['cannot-demote-self'] },
+      description:
         'Change a user: name, password, status, instance admin; disabling can revoke the API keys they made (instance admins).',
       request: { params: z.object({ userId: idParameter('userId') }), body: jsonBody(updateUserBody) },
       responses: { 200: jsonResponse('Updated.', updatedUser) },
@@ -89,7 +100,10 @@ export function userRoutes() {
     apiRoute({
       method: 'get',
       path: '/users/{userId}/api-keys',
-      summary: 'Every API key a user made, in any space, active or revoked (instance admins).',
+      operationId: 'listUserKeys',
+      tags: ['API keys'],
+      summary: "List a user's API keys",
+      description: 'Every API key a user made, in any space, active or revoked (instance admins).',
       request: { params: z.object({ userId: idParameter('userId') }) },
       responses: { 200: jsonResponse('Keys.', z.object({ keys: z.array(apiKeySchema) })) },
     }),

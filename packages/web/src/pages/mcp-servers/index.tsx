@@ -20,12 +20,10 @@ import { type Translate, useT } from '../../i18n/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
+/** An MCP server version's content: the platform's `McpServerContent` schema, generated. */
+type McpContent = Schema<'McpServerContent'>;
 /** A header value: text, or a space secret by name (resolved by the server when it connects). */
-type Headers = Record<string, string | { secret: string }>;
-/** An MCP server version's content (the platform's `mcpServerContentSchema`). */
-type McpContent =
-  | { transport: 'streamable-http'; url: string; headers?: Headers }
-  | { transport: 'stdio'; command: string; args?: string[] };
+type Headers = Extract<McpContent, { transport: 'streamable-http' }>['headers'];
 
 /** The URL and headers of a streamable-HTTP server as the form edits them, and their checks. */
 interface ServerFields {
