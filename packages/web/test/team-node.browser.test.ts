@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, describeViolations, launchChromium, seriousAccessibilityViolations } from './browser/chromium.js';
-import { buildConsole, type RunningPlatform, startPlatform } from './browser/platform-server.js';
+import { chromiumAvailable } from './browser/chromium.js';
+import { type ConsoleSession, openConsoleSession } from './browser/console-session.js';
+import type { RunningPlatform } from './browser/platform-server.js';
 
 /** Where each step's screenshot goes (git-ignored). */
 const screenshotDirectory = fileURLToPath(new URL('../test-results/team-node/', import.meta.url));
@@ -17,66 +17,27 @@ const screenshotDirectory = fileURLToPath(new URL('../test-results/team-node/', 
  * opens on the canvas with its handoff team bound to the two apps. Every step passes axe-core.
  */
 describe.runIf(chromiumAvailable())('the team node in Chromium', { timeout: 180_000 }, () => {
-  let platform: RunningPlatform;
-  let browser: Browser;
+  let session: ConsoleSession;
   let page: Page;
-  let removeBuild: () => void = () => {};
+  let platform: RunningPlatform;
   let spaceId = '';
-  const pageErrors: string[] = [];
+  const call = <Result>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    session.call<Result>(method, path, body, headers);
+  const checkPage = (name: string) => session.checkPage(name);
 
   beforeAll(async () => {
-    mkdirSync(screenshotDirectory, { recursive: true });
-    const built = await buildConsole();
-    removeBuild = built.remove;
-    platform = await startPlatform(built.directory);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    context.setDefaultTimeout(20_000);
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    session = await openConsoleSession({ screenshotDirectory, viewport: { width: 1400, height: 1000 } });
+    ({ page, platform } = session);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-    removeBuild();
+    await session?.close();
   });
-
-  async function checkPage(name: string): Promise<void> {
-    await page.screenshot({ path: `${screenshotDirectory}${name}.png`, fullPage: true });
-    const violations = await seriousAccessibilityViolations(page);
-    expect(violations, describeViolations(violations)).toEqual([]);
-  }
-
-  /** Calls the API from inside the page, as the console would (cookie session + CSRF token). */
-  async function call<Result>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await page.evaluate(
-      async ({ method, path, body, headers }) => {
-        const all: Record<string, string> = { 'content-type': 'application/json', ...headers };
-        const token = localStorage.getItem('agentloom.csrf-token');
-        if (token) all['x-csrf-token'] = token;
-        const result = await fetch(`/api/v1${path}`, {
-          method,
-          headers: all,
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: result.status, body: await result.json() };
-      },
-      { method, path, body, headers },
-    );
-    expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
-    return response.body as Result;
-  }
 
   const node = (name: string) => page.locator(`.react-flow__node[data-id="${name}"]`);
   const panel = () => page.locator('.flow-side');
 
   it('sets up a space with two published agent apps on the offline demo model (through the API)', async () => {
-    await page.goto(`${platform.url}/sign-in`);
-    await page.getByLabel('Email').fill(platform.adminEmail);
-    await page.getByLabel('Password').fill(platform.adminPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Spaces' }).waitFor();
     ({
       space: { id: spaceId },
     } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Teams' }));
@@ -210,6 +171,6 @@ describe.runIf(chromiumAvailable())('the team node in Chromium', { timeout: 180_
     await page.getByRole('button', { name: 'Check for problems' }).click();
     await page.getByText('The workflow is ready to publish.').waitFor();
     await checkPage('05-team-template');
-    expect(pageErrors).toEqual([]);
+    expect(session.pageErrors).toEqual([]);
   });
 });
