@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { newId } from '../../adapters/crypto/index.js';
+import { insertRelease, newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
 import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { AssemblyError, assembleAgent } from '../../assembly/index.js';
@@ -9,6 +10,7 @@ import type { PlatformContext } from '../context.js';
 import { databaseAssemblyPorts } from './database-assembly-ports.js';
 import { readDraftLookups } from './draft-lookups.js';
 import { resolveAgentSnapshot } from './resolve-snapshot.js';
+import { saveRelease } from './save-release.js';
 
 /**
  * Publishes an agent app's draft (P-6, S): validate (every issue, a validation error `draft-invalid`) →
@@ -29,18 +31,10 @@ export async function publishAgentRelease(
   const { database, now } = services;
   return database.transaction().execute(async (transaction) => {
     const { snapshot, pinned, draftRevision } = await buildDraftSnapshot(services, transaction, app);
-    const previous = await transaction
-      .selectFrom('app_releases')
-      .select('version')
-      .where('app_id', '=', app.id)
-      .where('kind', '=', 'release')
-      .orderBy('version', 'desc')
-      .limit(1)
-      .executeTakeFirst();
     const release: AppReleaseRow = {
       id: newId('rel'),
       app_id: app.id,
-      version: (previous?.version ?? 0) + 1,
+      version: (await newestReleaseVersion(transaction, app.id)) + 1,
       kind: 'release',
       config_snapshot: canonicalJson({
         ...snapshot,
@@ -53,13 +47,7 @@ export async function publishAgentRelease(
       published_by: actor,
       published_at: now().toISOString(),
     };
-    try {
-      await transaction.insertInto('app_releases').values(release).execute();
-    } catch (error) {
-      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
-        cause: (error as Error).message,
-      });
-    }
+    await saveRelease(transaction, release, { latest: true });
     for (const pin of pinned) {
       await transaction
         .insertInto('app_resource_refs')
@@ -83,11 +71,6 @@ export async function publishAgentRelease(
         resource_id: snapshot.model.connectionId,
         resource_version: null,
       })
-      .execute();
-    await transaction
-      .updateTable('apps')
-      .set({ latest_release_id: release.id, updated_at: release.published_at })
-      .where('id', '=', app.id)
       .execute();
     return release;
   });
@@ -153,12 +136,7 @@ export async function createDebugRelease(
     published_by: actor,
     published_at: services.now().toISOString(),
   };
-  try {
-    await transaction.insertInto('app_releases').values(release).execute();
-  } catch (error) {
-    throw new ConflictError('debug-conflict', 'Another debug run of this app started at the same time; try again.', {
-      cause: (error as Error).message,
-    });
-  }
+  if (!(await insertRelease(transaction, release)))
+    throw new ConflictError('debug-conflict', 'Another debug run of this app started at the same time; try again.');
   return release;
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { newId } from '../../adapters/crypto/index.js';
-import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
+import { newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
+import { canonicalJson, hashJson, pinResources } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { AssemblyError, assembleWorkflow } from '../../assembly/index.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
@@ -15,6 +16,7 @@ import type { PinnedResource, WorkflowReleaseSnapshot } from '../../domain/relea
 import type { PinnedTeam } from '../../domain/workflow-team.js';
 import type { PlatformContext } from '../context.js';
 import { agentNameOf } from './resolve-snapshot.js';
+import { saveRelease } from './save-release.js';
 import { databaseWorkflowPorts, readWorkflowLookups } from './workflow-lookups.js';
 
 type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
@@ -48,26 +50,8 @@ export async function checkWorkflowDraft(
     }
     teams[name] = { ...team, members };
   }
-  const tools: Record<string, PinnedResource> = {};
-  for (const [name, binding] of Object.entries(draft.bindings.tools)) {
-    const row = await database
-      .selectFrom('resources')
-      .select(['id', 'latest_version'])
-      .where('id', '=', binding.resourceId)
-      .where('space_id', '=', app.space_id)
-      .executeTakeFirstOrThrow();
-    tools[name] = { resourceId: row.id, version: row.latest_version };
-  }
-  const mcpServers: Record<string, PinnedResource> = {};
-  for (const [name, binding] of Object.entries(draft.bindings.mcpServers)) {
-    const row = await database
-      .selectFrom('resources')
-      .select(['id', 'latest_version'])
-      .where('id', '=', binding.resourceId)
-      .where('space_id', '=', app.space_id)
-      .executeTakeFirstOrThrow();
-    mcpServers[name] = { resourceId: row.id, version: row.latest_version };
-  }
+  const tools = await pinResources(database, app.space_id, draft.bindings.tools);
+  const mcpServers = await pinResources(database, app.space_id, draft.bindings.mcpServers);
   const snapshot: WorkflowReleaseSnapshot = {
     schemaVersion: 1,
     kind: 'workflow',
@@ -134,17 +118,10 @@ export async function publishWorkflowRelease(
         issues: checked.issues,
       });
     const { snapshot } = checked;
-    const previous = await transaction
-      .selectFrom('app_releases')
-      .select('version')
-      .where('app_id', '=', app.id)
-      .orderBy('version', 'desc')
-      .limit(1)
-      .executeTakeFirst();
     const release: AppReleaseRow = {
       id: newId('rel'),
       app_id: app.id,
-      version: (previous?.version ?? 0) + 1,
+      version: (await newestReleaseVersion(transaction, app.id)) + 1,
       kind: 'release',
       config_snapshot: canonicalJson({
         ...snapshot,
@@ -157,13 +134,7 @@ export async function publishWorkflowRelease(
       published_by: actor,
       published_at: now().toISOString(),
     };
-    try {
-      await transaction.insertInto('app_releases').values(release).execute();
-    } catch (error) {
-      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.', {
-        cause: (error as Error).message,
-      });
-    }
+    await saveRelease(transaction, release, { latest: true });
     const references = [
       ...[...Object.values(snapshot.tools), ...Object.values(snapshot.mcpServers ?? {})].map((pin) => ({
         target_kind: 'resource' as const,
@@ -183,11 +154,6 @@ export async function publishWorkflowRelease(
         .insertInto('app_resource_refs')
         .values({ id: newId('ref'), app_id: app.id, release_id: release.id, ...reference })
         .execute();
-    await transaction
-      .updateTable('apps')
-      .set({ latest_release_id: release.id, updated_at: release.published_at })
-      .where('id', '=', app.id)
-      .execute();
     return release;
   });
 }

@@ -1,12 +1,9 @@
 import { newId } from '../../adapters/crypto/index.js';
 import type { Queryable } from '../../adapters/database/queryable.js';
 import { readDraftRow } from '../../adapters/database/repositories/draft-repository.js';
+import { newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
 import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
-import {
-  insertRouterRelease,
-  newestReleaseVersion,
-  readRouterTargets,
-} from '../../adapters/database/repositories/router-repository.js';
+import { readRouterTargets } from '../../adapters/database/repositories/router-repository.js';
 import type { AppReleaseRow, AppRow } from '../../adapters/database/schema.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
 import {
@@ -17,6 +14,7 @@ import {
   routerReferences,
 } from '../../domain/router-draft.js';
 import type { PlatformContext } from '../context.js';
+import { saveRelease } from '../releases/save-release.js';
 
 /** Checks a router draft the way a publish does: the catalog, then every app its actions name (in the router's space only). */
 export async function checkRouter(database: Queryable, app: AppRow, draft: Record<string, unknown>): Promise<RouterDraftCheck> {
@@ -83,8 +81,7 @@ export async function publishRouterRelease(
       published_by: actor,
       published_at: services.now().toISOString(),
     };
-    if (!(await insertRouterRelease(transaction, release)))
-      throw new ConflictError('publish-conflict', 'Another publish of this app happened at the same time; try again.');
+    await saveRelease(transaction, release, { latest: true });
     return release;
   });
 }

@@ -79,7 +79,7 @@ export function draftRoutes() {
                   { $ref: '#/components/schemas/RouterDraft' },
                 ],
                 description:
-                  'An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps; a RouterDraft (an intent catalog over the space\'s apps) for router apps. A workflow or router draft may be half-built: `validate` lists its issues.',
+                  "An AgentDraft (see the AgentDraft schema) for agent apps; a WorkflowDraft (the SDK workflow definition, its bindings and the canvas layout, see the WorkflowDraft schema) for workflow apps; a RouterDraft (an intent catalog over the space's apps) for router apps. A workflow or router draft may be half-built: `validate` lists its issues.",
               }),
             })
             .openapi('SaveDraft'),

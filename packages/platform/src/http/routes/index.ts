@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
 import { adminWorkerRoutes } from './admin-worker-routes.js';
-import { appA2aRoutes } from './app-a2a-routes.js';
 import { appKeyRoutes, spaceKeyRoutes } from './api-key-routes.js';
+import { appA2aRoutes } from './app-a2a-routes.js';
 import { appDeletionRoutes } from './app-deletion-routes.js';
 import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';

@@ -31,3 +31,37 @@ export async function findReleaseSnapshotText(database: Queryable, releaseId: st
     .executeTakeFirst();
   return release?.config_snapshot;
 }
+
+/** The newest published release version of an app (0 when it has none; debug snapshots are negative). */
+export async function newestReleaseVersion(database: Queryable, appId: string): Promise<number> {
+  const previous = await database
+    .selectFrom('app_releases')
+    .select('version')
+    .where('app_id', '=', appId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return Math.max(previous?.version ?? 0, 0);
+}
+
+/**
+ * Saves a release (published or debug). Answers false when another publish took its version
+ * first (the unique key refused it): the caller's transaction is then unusable and must end.
+ */
+export async function insertRelease(database: Queryable, release: AppReleaseRow): Promise<boolean> {
+  try {
+    await database.insertInto('app_releases').values(release).execute();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes `release` its app's newest, the one new runs start on. */
+export async function markLatestRelease(database: Queryable, release: AppReleaseRow): Promise<void> {
+  await database
+    .updateTable('apps')
+    .set({ latest_release_id: release.id, updated_at: release.published_at })
+    .where('id', '=', release.app_id)
+    .execute();
+}

@@ -167,3 +167,22 @@ export function findResourceVersion(database: Queryable, resourceId: string, ver
     .where('version', '=', version)
     .executeTakeFirst();
 }
+
+/** Each binding's resource (of the space) at its newest version, as a release pins it. */
+export async function pinResources(
+  database: Queryable,
+  spaceId: string,
+  bindings: Record<string, { resourceId: string }>,
+): Promise<Record<string, { resourceId: string; version: number }>> {
+  const pinned: Record<string, { resourceId: string; version: number }> = {};
+  for (const [name, binding] of Object.entries(bindings)) {
+    const row = await database
+      .selectFrom('resources')
+      .select(['id', 'latest_version'])
+      .where('id', '=', binding.resourceId)
+      .where('space_id', '=', spaceId)
+      .executeTakeFirstOrThrow();
+    pinned[name] = { resourceId: row.id, version: row.latest_version };
+  }
+  return pinned;
+}

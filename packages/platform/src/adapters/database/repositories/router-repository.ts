@@ -18,18 +18,6 @@ export async function readRouterTargets(database: Queryable, spaceId: string, ap
     .execute();
 }
 
-/** The newest release version of an app (0 when it has none). */
-export async function newestReleaseVersion(database: Queryable, appId: string): Promise<number> {
-  const previous = await database
-    .selectFrom('app_releases')
-    .select('version')
-    .where('app_id', '=', appId)
-    .orderBy('version', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return previous?.version ?? 0;
-}
-
 /** The router session `id` of router app `appId`, or undefined. */
 export function findRouterSession(database: Queryable, appId: string, id: string): Promise<RouterSessionRow | undefined> {
   return database.selectFrom('router_sessions').selectAll().where('id', '=', id).where('app_id', '=', appId).executeTakeFirst();
@@ -71,22 +59,4 @@ export async function saveRouterSessionTurn(
     .where('turns', '=', turnsRead)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * Saves a router release and makes it the app's newest. Answers false when another publish took
- * the version first (the caller's transaction is then unusable and must end).
- */
-export async function insertRouterRelease(database: Queryable, release: AppReleaseRow): Promise<boolean> {
-  try {
-    await database.insertInto('app_releases').values(release).execute();
-  } catch {
-    return false;
-  }
-  await database
-    .updateTable('apps')
-    .set({ latest_release_id: release.id, updated_at: release.published_at })
-    .where('id', '=', release.app_id)
-    .execute();
-  return true;
 }
