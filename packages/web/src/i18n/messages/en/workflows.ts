@@ -37,7 +37,7 @@ export const workflowsEn = {
   'workflow.mcp.noServer': 'This space has no MCP server yet: add one under MCP servers.',
   'workflow.mcp.chooseServer': '(choose an MCP server)',
   'workflow.mcp.tool': 'MCP tool',
-  'workflow.mcp.listFailed': 'The server’s tools could not be listed: {message}',
+  'workflow.mcp.listFailed': "The server's tools could not be listed: {message}",
   'workflow.mcp.listing': 'Listing the server’s tools…',
   'workflow.chooseTool': '(choose a tool)',
   // Side panel: edges
@@ -77,8 +77,7 @@ export const workflowsEn = {
   'workflow.node.joinInto': 'Join into {to}: wait for all of',
   'workflow.node.addJoin': 'Add join',
   'workflow.node.nameMissing': 'Give the node a name.',
-  'workflow.node.nameInvalid':
-    'At most 128 characters, not START or END, not starting with "__", without ":", "/", "#" or "+".',
+  'workflow.node.nameInvalid': 'At most 128 characters, not START or END, not starting with "__", without ":", "/", "#" or "+".',
   'workflow.node.nameTaken': 'A node has this name already.',
   // Canvas
   'workflow.kind.agent': 'agent',
