@@ -107,6 +107,7 @@ export const workflowsEn = {
   'workflow.add.mcpServers': 'MCP servers',
   'workflow.add.mcpServer': '{name} (MCP server)',
   'workflow.add.submit': 'Add node',
+  'workflow.add.targetMissing': '{kind, select, agent {Choose an agent app.} other {Choose a tool.}}',
   'workflow.state.heading': 'State',
   'workflow.state.remove': 'Remove state field {field}',
   'workflow.state.removeButton': 'Remove',

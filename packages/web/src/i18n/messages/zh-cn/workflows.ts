@@ -108,6 +108,7 @@ export const workflowsZhCN: Record<keyof typeof workflowsEn, string> = {
   'workflow.add.mcpServers': 'MCP 服务器',
   'workflow.add.mcpServer': '{name}（MCP 服务器）',
   'workflow.add.submit': '添加节点',
+  'workflow.add.targetMissing': '{kind, select, agent {请选择一个智能体应用。} other {请选择一个工具。}}',
   'workflow.state.heading': '状态',
   'workflow.state.remove': '删除状态字段 {field}',
   'workflow.state.removeButton': '删除',
