@@ -93,6 +93,13 @@ export const workflowsEn = {
   'workflow.status.interrupted': 'waiting for an answer',
   'workflow.status.stopped': 'stopped',
   'workflow.status.not-run': 'not run',
+  'workflow.canvas.label': 'Workflow canvas',
+  'workflow.canvas.node': 'Node {name}',
+  'workflow.canvas.nodeStatus': 'Node {name}: {status}',
+  'workflow.canvas.edge': 'Edge from {from} to {to}',
+  'workflow.canvas.joinEdge': 'Edge from {from} to {to} (join)',
+  'workflow.canvas.join': 'join',
+  'workflow.canvas.conditional': 'Conditional edge from {from} to {to}: {condition}',
   'workflow.status.attempt': ' (attempt {attempt, number})',
   'workflow.status.ran': ' · ran {runs, number}×',
   // Settings: adding a node, the state

@@ -94,6 +94,13 @@ export const workflowsZhCN: Record<keyof typeof workflowsEn, string> = {
   'workflow.status.interrupted': '等待回答',
   'workflow.status.stopped': '已停止',
   'workflow.status.not-run': '未运行',
+  'workflow.canvas.label': '工作流画布',
+  'workflow.canvas.node': '节点 {name}',
+  'workflow.canvas.nodeStatus': '节点 {name}：{status}',
+  'workflow.canvas.edge': '从 {from} 到 {to} 的连线',
+  'workflow.canvas.joinEdge': '从 {from} 到 {to} 的连线（汇合）',
+  'workflow.canvas.join': '汇合',
+  'workflow.canvas.conditional': '从 {from} 到 {to} 的条件连线：{condition}',
   'workflow.status.attempt': '（第 {attempt, number} 次尝试）',
   'workflow.status.ran': ' · 运行了 {runs, number} 次',
   // 设置：添加节点、状态
