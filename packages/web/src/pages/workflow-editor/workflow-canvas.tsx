@@ -38,7 +38,7 @@ type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding
 type BoxNode = Node<BoxData, 'box'>;
 
 /** A node's run status in words (colour is never the only cue): its message id. */
-const runStatusWords: Record<NodeRunState['status'], MessageId> = {
+export const runStatusWords: Record<NodeRunState['status'], MessageId> = {
   pending: 'workflow.status.pending',
   running: 'workflow.status.running',
   retrying: 'workflow.status.retrying',

@@ -4,11 +4,11 @@ import { FormattedMessage } from 'react-intl';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
-import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
+import { isTerminal, RunStatusBadge, statusLabel, useRunStream } from '../../runs/index.js';
 import { InputRequests, type PendingInputView } from '../../runs/input-requests.js';
 import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.js';
 import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
-import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
+import { runStatusWords, WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
 import { AgentDrillIn } from './agent-drill-in.js';
 import { TeamRunView } from './team-run-view.js';
 
@@ -105,7 +105,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
           <ul className="flow-state-list">
             {[...progress.nodes].map(([name, state]) => (
               <li key={name}>
-                <strong>{name}</strong>: <span data-node-status={name}>{state.status}</span>
+                <strong>{name}</strong>: <span data-node-status={name}>{t(runStatusWords[state.status])}</span>
                 {state.failure ? ` — ${state.failure}` : ''}
               </li>
             ))}
@@ -121,8 +121,8 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
           ) : finished ? (
             <p>
               {finished.reason
-                ? t('workflowRun.noOutputReason', { status: finished.status, reason: finished.reason })
-                : t('workflowRun.noOutput', { status: finished.status })}
+                ? t('workflowRun.noOutputReason', { status: statusLabel(t, finished.status), reason: finished.reason })
+                : t('workflowRun.noOutput', { status: statusLabel(t, finished.status) })}
             </p>
           ) : (
             <p>{t('workflowRun.notFinished')}</p>
