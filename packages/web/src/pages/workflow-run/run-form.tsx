@@ -57,7 +57,7 @@ export function RunForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = checkRunInput(text, state);
+        const checked = checkRunInput(text, state, t);
         if (!checked.ok) {
           setError(checked.message);
           focusFirstInvalid(form.current);
