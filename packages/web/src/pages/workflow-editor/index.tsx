@@ -19,6 +19,7 @@ import { PublishDialog } from '../agent-editor/publish-dialog.js';
 import {
   type DefinitionNode,
   type DraftIssue,
+  ImportProblem,
   importDefinition,
   nodesOf,
   normaliseWorkflowDraft,
@@ -170,7 +171,13 @@ export function WorkflowEditorPage() {
             : t('workflow.importedUnbound', { file: file.name, names: unbound.join(', ') }),
       });
     } catch (error) {
-      setImportNote({ ok: false, text: t('workflow.notImported', { file: file.name, message: (error as Error).message }) });
+      setImportNote({
+        ok: false,
+        text: t('workflow.notImported', {
+          file: file.name,
+          message: error instanceof ImportProblem ? t(error.id) : (error as Error).message,
+        }),
+      });
     }
   };
 

@@ -18,6 +18,8 @@ export const workflowsEn = {
   'workflow.imported': 'Imported {file}; save the draft to keep it.',
   'workflow.importedUnbound':
     'Imported {file}, but no agent app or tool of this space is named {names}: bind those nodes on the canvas, then save.',
+  'workflow.import.notObject': 'The file is not a JSON object.',
+  'workflow.import.notWorkflow': 'The file is neither a workflow definition (kind "workflow") nor a workflow draft.',
   'workflow.notImported': '{file} was not imported: {message}',
   'workflow.saveFirst': 'Save the draft before checking or publishing.',
   'workflow.views': 'Views',

@@ -19,6 +19,8 @@ export const workflowsZhCN: Record<keyof typeof workflowsEn, string> = {
   'workflow.importFile': '要导入的定义文件',
   'workflow.imported': '已导入 {file}；保存草稿即可保留。',
   'workflow.importedUnbound': '已导入 {file}，但本空间没有名为 {names} 的智能体应用或工具：请在画布上绑定这些节点，然后保存。',
+  'workflow.import.notObject': '这个文件不是 JSON 对象。',
+  'workflow.import.notWorkflow': '这个文件既不是工作流定义（kind 为 "workflow"），也不是工作流草稿。',
   'workflow.notImported': '{file} 没有导入：{message}',
   'workflow.saveFirst': '检查或发布之前请先保存草稿。',
   'workflow.views': '视图',
