@@ -179,6 +179,62 @@ describe.runIf(chromiumAvailable())('the console in zh-CN and en', { timeout: 12
     await checkPage('zh-CN-07-sessions');
   });
 
+  it('edits and runs a workflow in Chinese: the canvas, the side panel, the settings and the run page', async () => {
+    const spaceId = spaceUrl.split('/spaces/')[1] ?? '';
+    const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${spaceId}/apps`, {
+      kind: 'workflow',
+      name: '潮汐工作流',
+    });
+    const text = { reducer: 'last-value', schema: { type: 'string' } };
+    await call(
+      'PUT',
+      `/apps/${app.id}/draft`,
+      {
+        config: {
+          definition: {
+            formatVersion: 1,
+            kind: 'workflow',
+            name: 'tides',
+            state: { question: text, answer: text },
+            nodes: [{ name: 'answer', kind: 'agent', agent: 'tides', input: 'question', output: 'answer' }],
+            edges: [
+              { from: 'START', to: 'answer' },
+              { from: 'answer', to: 'END' },
+            ],
+            output: ['answer'],
+          },
+          bindings: { agents: { tides: { appId: agentId } }, tools: {}, mcpServers: {} },
+          layout: { nodes: {} },
+        },
+      },
+      { 'if-match': '"1"' },
+    );
+    await page.goto(`${spaceUrl}/workflows/${app.id}`);
+    await page.getByRole('heading', { level: 1, name: '工作流：潮汐工作流' }).waitFor();
+    await page.getByText('草稿修订 2').waitFor();
+    await page.getByRole('heading', { level: 2, name: '添加节点' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: '状态' }).waitFor();
+    await page.getByRole('tab', { name: '画布' }).waitFor();
+    const node = page.locator('.react-flow__node[data-id="answer"]');
+    await node.getByText('智能体').waitFor();
+    await node.click();
+    await page.getByRole('heading', { level: 2, name: '节点 answer' }).waitFor();
+    await expect(page.getByLabel('输入来自').inputValue()).resolves.toBe('question');
+    await page.getByRole('button', { name: '添加节点' }).click();
+    await page.getByText('请给节点起个名字。').waitFor();
+    await checkPage('zh-CN-08-workflow-editor');
+
+    await call('POST', `/apps/${app.id}/releases`, {});
+    await page.goto(`${spaceUrl}/workflows/${app.id}/run`);
+    await page.getByRole('heading', { level: 1, name: '运行工作流：潮汐工作流' }).waitFor();
+    await page.getByLabel('输入（由状态字段组成的 JSON 对象）').fill(JSON.stringify({ question: '潮水什么时候涨？' }));
+    await page.getByRole('button', { name: '运行', exact: true }).click();
+    await page.getByTestId('run-output').filter({ hasText: '离线回答：潮水每天涨落两次。' }).waitFor();
+    await page.getByText('事件：运行已结束').waitFor();
+    await page.locator('.react-flow__node[data-id="answer"]').getByText('成功').waitFor();
+    await checkPage('zh-CN-09-workflow-run');
+  });
+
   it('switches to English from the top bar, keeps the choice on reload, and passes axe in English too', async () => {
     await page.goto(runUrl);
     await page.getByRole('heading', { level: 1, name: /^运行 / }).waitFor();

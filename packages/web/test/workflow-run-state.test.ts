@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
+import { catalogues, type Translate } from '../src/i18n/index.js';
 import { checkRunInput, sampleInput } from '../src/pages/workflow-run/run-input.js';
 import type { WorkflowResult, WorkflowRunEvent } from '../src/runs/run-events.js';
 import { type RunGraph, workflowProgressOf } from '../src/runs/workflow-progress.js';
@@ -154,23 +156,34 @@ describe("a workflow run's node statuses, folded from its events", () => {
   });
 });
 
+/** The console's English messages, as the run form words them. */
+const englishIntl = createIntl({ locale: 'en', messages: catalogues.en });
+const english: Translate = (id, values) =>
+  englishIntl.formatMessage({ id }, values as Record<string, string | number | Date | boolean>);
+
 describe("a workflow run's input, checked before it is sent", () => {
   it('is a JSON object of declared state fields, each of its declared type', () => {
-    expect(checkRunInput('{"question": "heat pump"}', example.state)).toEqual({ ok: true, value: { question: 'heat pump' } });
-    expect(checkRunInput('   ', example.state)).toMatchObject({ ok: false, message: expect.stringMatching(/^Enter the input/) });
-    expect(checkRunInput('{"question": ', example.state)).toMatchObject({
+    expect(checkRunInput('{"question": "heat pump"}', example.state, english)).toEqual({
+      ok: true,
+      value: { question: 'heat pump' },
+    });
+    expect(checkRunInput('   ', example.state, english)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Enter the input/),
+    });
+    expect(checkRunInput('{"question": ', example.state, english)).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^Not valid JSON/),
     });
-    expect(checkRunInput('"heat pump"', example.state)).toEqual({
+    expect(checkRunInput('"heat pump"', example.state, english)).toEqual({
       ok: false,
       message: 'The input must be a JSON object of state fields, not string.',
     });
-    expect(checkRunInput('{"topic": "x"}', example.state)).toEqual({
+    expect(checkRunInput('{"topic": "x"}', example.state, english)).toEqual({
       ok: false,
       message: '"topic" is not a state field of this workflow; its fields are question, documents, analyses, report, savedTo.',
     });
-    expect(checkRunInput('{"question": 3}', example.state)).toEqual({
+    expect(checkRunInput('{"question": 3}', example.state, english)).toEqual({
       ok: false,
       message: '"question" must be string, not integer.',
     });

@@ -5,6 +5,7 @@ import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
 import { teamsEn } from './en/teams.js';
+import { workflowsEn } from './en/workflows.js';
 
 /**
  * The English catalogue: every user-facing message of the console, in ICU MessageFormat (plurals
@@ -19,4 +20,5 @@ export const en = {
   ...agentEditorEn,
   ...routersEn,
   ...teamsEn,
+  ...workflowsEn,
 } as const;

@@ -6,6 +6,7 @@ import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
 import { teamsZhCN } from './zh-cn/teams.js';
+import { workflowsZhCN } from './zh-cn/workflows.js';
 
 /**
  * The Simplified Chinese catalogue (zh-CN): the same ids as the English one (a missing or extra
@@ -20,4 +21,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...agentEditorZhCN,
   ...routersZhCN,
   ...teamsZhCN,
+  ...workflowsZhCN,
 };

@@ -305,6 +305,14 @@ export function stateFieldsOf(definition: Record<string, unknown>): Record<strin
   return (isRecord(definition.state) ? definition.state : {}) as Record<string, StateField>;
 }
 
+/** Why a file cannot be imported: the id of a message of the catalogues (the page words it in the reader's language). */
+export class ImportProblem extends Error {
+  constructor(readonly id: 'workflow.import.notObject' | 'workflow.import.notWorkflow') {
+    super(id);
+    this.name = 'ImportProblem';
+  }
+}
+
 /**
  * A definition file read for import: a whole draft (`definition`, `bindings`, `layout`) is taken
  * as it is; a bare SDK definition has its inline `agents` replaced by bindings to the space's
@@ -319,10 +327,9 @@ export function importDefinition(
   tools: readonly { id: string; name: string }[],
   mcpServers: readonly { id: string; name: string }[] = [],
 ): { draft: WorkflowDraft; unbound: string[] } {
-  if (!isRecord(parsed)) throw new Error('The file is not a JSON object.');
+  if (!isRecord(parsed)) throw new ImportProblem('workflow.import.notObject');
   if (isRecord(parsed.definition)) return { draft: normaliseWorkflowDraft(parsed), unbound: [] };
-  if (parsed.kind !== 'workflow')
-    throw new Error('The file is neither a workflow definition (kind "workflow") nor a workflow draft.');
+  if (parsed.kind !== 'workflow') throw new ImportProblem('workflow.import.notWorkflow');
   const { agents: _inline, ...definition } = parsed;
   const draft = normaliseWorkflowDraft({ definition });
   const unbound: string[] = [];

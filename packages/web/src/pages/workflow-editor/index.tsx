@@ -12,12 +12,14 @@ import {
   DraftStatus,
   useAppWithDraft,
 } from '../../drafts/index.js';
+import { useT } from '../../i18n/index.js';
 import { useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { PublishDialog } from '../agent-editor/publish-dialog.js';
 import {
   type DefinitionNode,
   type DraftIssue,
+  ImportProblem,
   importDefinition,
   nodesOf,
   normaliseWorkflowDraft,
@@ -45,6 +47,7 @@ export function WorkflowEditorPage() {
   const queryClient = useQueryClient();
   const { app, stored } = useAppWithDraft(appId);
   const teamLabel = useTeamLabel();
+  const t = useT();
   const agentApps = useQuery({
     queryKey: queryKeys.apps(spaceId),
     queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
@@ -103,8 +106,8 @@ export function WorkflowEditorPage() {
   const placed = useMemo(() => (current ? placeIssues(current.draft, issues) : undefined), [current, issues]);
 
   const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error ?? mcpServers.error;
-  if (loadError) return <ProblemAlert problem={loadError} title="The workflow could not be loaded." />;
-  if (!app.data || !current || !placed) return <p>Loading the workflow…</p>;
+  if (loadError) return <ProblemAlert problem={loadError} title={t('workflow.loadFailed')} />;
+  if (!app.data || !current || !placed) return <p>{t('workflow.loading')}</p>;
   const readOnly = !access.canEdit;
   const { draft } = current;
   const apps = agentApps.data?.apps ?? [];
@@ -118,19 +121,27 @@ export function WorkflowEditorPage() {
       const appId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
       return (
         apps.find((candidate) => candidate.id === appId)?.name ??
-        (appId ? `${node.agent}: unknown app` : `${node.agent ?? ''} (unbound)`)
+        (appId
+          ? t('workflow.binding.unknownApp', { name: node.agent })
+          : t('workflow.binding.unbound', { name: node.agent ?? '' }))
       );
     }
     if (node.server !== undefined) {
       const serverId = draft.bindings.mcpServers[node.server]?.resourceId;
       const server = serverList.find((candidate) => candidate.id === serverId)?.name;
-      const name = server ?? (serverId ? `${node.server}: unknown MCP server` : `${node.server} (unbound)`);
-      return `${name} · ${node.tool ?? '(choose a tool)'}`;
+      const name =
+        server ??
+        (serverId
+          ? t('workflow.binding.unknownServer', { name: node.server })
+          : t('workflow.binding.unbound', { name: node.server }));
+      return `${name} · ${node.tool ?? t('workflow.chooseTool')}`;
     }
     const resourceId = node.tool ? draft.bindings.tools[node.tool]?.resourceId : undefined;
     return (
       toolList.find((candidate) => candidate.id === resourceId)?.name ??
-      (resourceId ? `${node.tool}: unknown tool` : `${node.tool ?? ''} (unbound)`)
+      (resourceId
+        ? t('workflow.binding.unknownTool', { name: node.tool })
+        : t('workflow.binding.unbound', { name: node.tool ?? '' }))
     );
   };
   const panelContext: PanelContext = {
@@ -156,22 +167,28 @@ export function WorkflowEditorPage() {
         ok: unbound.length === 0,
         text:
           unbound.length === 0
-            ? `Imported ${file.name}; save the draft to keep it.`
-            : `Imported ${file.name}, but no agent app or tool of this space is named ${unbound.join(', ')}: bind those nodes on the canvas, then save.`,
+            ? t('workflow.imported', { file: file.name })
+            : t('workflow.importedUnbound', { file: file.name, names: unbound.join(', ') }),
       });
     } catch (error) {
-      setImportNote({ ok: false, text: `${file.name} was not imported: ${(error as Error).message}` });
+      setImportNote({
+        ok: false,
+        text: t('workflow.notImported', {
+          file: file.name,
+          message: error instanceof ImportProblem ? t(error.id) : (error as Error).message,
+        }),
+      });
     }
   };
 
   return (
     <>
-      <PageHeader title={`Workflow: ${app.data.app.name}`}>
-        <span className="badge badge-muted">draft revision {current.revision}</span>
-        <Link to={`/spaces/${spaceId}/workflows/${appId}/releases`}>Releases</Link>
-        <Link to={`/spaces/${spaceId}/workflows/${appId}/run`}>Run</Link>
+      <PageHeader title={t('workflow.title', { name: app.data.app.name })}>
+        <span className="badge badge-muted">{t('workflow.revision', { revision: current.revision })}</span>
+        <Link to={`/spaces/${spaceId}/workflows/${appId}/releases`}>{t('workflow.releases')}</Link>
+        <Link to={`/spaces/${spaceId}/workflows/${appId}/run`}>{t('workflow.run')}</Link>
       </PageHeader>
-      {readOnly ? <p className="alert alert-info">You are a viewer in this space: the workflow is read-only for you.</p> : null}
+      {readOnly ? <p className="alert alert-info">{t('workflow.viewer')}</p> : null}
       {conflict !== undefined ? (
         <DraftConflictAlert
           revision={current.revision}
@@ -192,14 +209,14 @@ export function WorkflowEditorPage() {
         dirty={current.dirty}
         revision={current.revision}
         issueCount={issues.length}
-        readyText="The workflow is ready to publish."
+        readyText={t('workflow.ready')}
       />
       {importNote ? (
         <p className={`alert ${importNote.ok ? 'alert-info' : 'alert-warning'}`} role="status">
           {importNote.text}
         </p>
       ) : null}
-      <DraftIssueList issues={issues} whereShown="each is also shown on the node or edge it concerns" emptyPath="definition" />
+      <DraftIssueList issues={issues} whereShown={t('workflow.issuesWhere')} emptyPath="definition" />
       <div className="toolbar">
         <DraftSaveAndCheck
           save={save}
@@ -215,26 +232,26 @@ export function WorkflowEditorPage() {
             spaceId={spaceId}
             disabled={current.dirty}
             releasesPath={`/spaces/${spaceId}/workflows/${appId}/releases`}
-            description="The saved draft becomes a new immutable release that pins the agent releases it calls; new runs use it, runs in progress finish on their release."
+            description={t('workflow.publishDescription')}
             onRefused={(error) => {
               if (error instanceof ApiProblem) setIssues(error.issues);
             }}
           />
         )}
         <button type="button" onClick={() => downloadJson(`${definitionName}.workflow.json`, draft.definition)}>
-          Export definition
+          {t('workflow.export')}
         </button>
         {readOnly ? null : (
           <>
             <button type="button" onClick={() => fileInput.current?.click()}>
-              Import definition…
+              {t('workflow.import')}
             </button>
             <input
               ref={fileInput}
               type="file"
               accept="application/json,.json"
               className="visually-hidden"
-              aria-label="Definition file to import"
+              aria-label={t('workflow.importFile')}
               tabIndex={-1}
               onChange={(event) => {
                 const file = event.target.files?.[0];
@@ -244,15 +261,15 @@ export function WorkflowEditorPage() {
             />
           </>
         )}
-        {current.dirty ? <span className="field-hint">Save the draft before checking or publishing.</span> : null}
+        {current.dirty ? <span className="field-hint">{t('workflow.saveFirst')}</span> : null}
       </div>
       <Tabs.Root defaultValue="canvas" className="tabs">
-        <Tabs.List aria-label="Views" className="tab-list">
+        <Tabs.List aria-label={t('workflow.views')} className="tab-list">
           <Tabs.Trigger value="canvas" className="tab">
-            Canvas
+            {t('workflow.view.canvas')}
           </Tabs.Trigger>
           <Tabs.Trigger value="json" className="tab">
-            JSON
+            {t('workflow.view.json')}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="canvas" className="tab-panel">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 
 /**
  * The definition as JSON, editable: each edit that parses to an object replaces the definition
@@ -15,6 +16,7 @@ export function JsonView({
   readOnly: boolean;
   onChange: (definition: Record<string, unknown>) => void;
 }) {
+  const t = useT();
   const pretty = JSON.stringify(definition, null, 2);
   const [text, setText] = useState(pretty);
   const [error, setError] = useState<string | undefined>();
@@ -30,26 +32,26 @@ export function JsonView({
   }, [definition, pretty]);
   return (
     <TextAreaField
-      label="Workflow definition (JSON)"
+      label={t('workflow.json.label')}
       className="flow-json"
       rows={28}
       spellCheck={false}
       readOnly={readOnly}
       value={text}
       error={error}
-      hint="The SDK workflow definition format; agent and tool names are bound on the canvas."
+      hint={t('workflow.json.hint')}
       onChange={(event) => {
         setText(event.target.value);
         try {
           const parsed: unknown = JSON.parse(event.target.value);
           if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-            setError('The definition must be a JSON object.');
+            setError(t('workflow.json.notObject'));
             return;
           }
           setError(undefined);
           onChange(parsed as Record<string, unknown>);
         } catch (problem) {
-          setError(`Not valid JSON: ${(problem as Error).message}`);
+          setError(t('workflow.json.invalid', { message: (problem as Error).message }));
         }
       }}
     />

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import { SelectField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 
 export { mcpBindingNameOf } from './draft-model.js';
 
@@ -29,6 +30,7 @@ export function McpToolFields({
   onServer: (server: Resource) => void;
   onTool: (tool: string) => void;
 }) {
+  const t = useT();
   const listed = useQuery({
     queryKey: queryKeys.mcpTools(spaceId, serverId),
     enabled: serverId !== undefined && !readOnly,
@@ -48,16 +50,16 @@ export function McpToolFields({
   return (
     <>
       <SelectField
-        label="MCP server"
+        label={t('workflow.mcp.server')}
         value={serverId ?? ''}
         disabled={readOnly}
-        hint={servers.length === 0 ? 'This space has no MCP server yet: add one under MCP servers.' : undefined}
+        hint={servers.length === 0 ? t('workflow.mcp.noServer') : undefined}
         onChange={(event) => {
           const server = servers.find((candidate) => candidate.id === event.target.value);
           if (server) onServer(server);
         }}
       >
-        <option value="">(choose an MCP server)</option>
+        <option value="">{t('workflow.mcp.chooseServer')}</option>
         {servers.map((server) => (
           <option key={server.id} value={server.id}>
             {server.name}
@@ -66,16 +68,16 @@ export function McpToolFields({
       </SelectField>
       {serverId === undefined ? null : (
         <SelectField
-          label="MCP tool"
+          label={t('workflow.mcp.tool')}
           value={tool ?? ''}
           disabled={readOnly || listed.isFetching}
-          error={listed.error ? `The server's tools could not be listed: ${listed.error.message}` : undefined}
-          hint={listed.isFetching ? 'Listing the server’s tools…' : tool ? describe(tool) : undefined}
+          error={listed.error ? t('workflow.mcp.listFailed', { message: listed.error.message }) : undefined}
+          hint={listed.isFetching ? t('workflow.mcp.listing') : tool ? describe(tool) : undefined}
           onChange={(event) => {
             if (event.target.value) onTool(event.target.value);
           }}
         >
-          <option value="">(choose a tool)</option>
+          <option value="">{t('workflow.chooseTool')}</option>
           {options.map((name) => (
             <option key={name} value={name}>
               {name}

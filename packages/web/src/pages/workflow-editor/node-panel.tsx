@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Schema } from '../../api/index.js';
 import { SelectField, TextAreaField, TextField } from '../../components/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
 import { useLatestVersion } from '../../resources/index.js';
 import {
   type DefinitionNode,
@@ -58,9 +59,10 @@ function setField(node: DefinitionNode, field: string, value: unknown): Definiti
 
 /** The state field options of a select, "(none)" first. */
 function StateOptions({ draft }: { draft: WorkflowDraft }) {
+  const t = useT();
   return (
     <>
-      <option value="">(none)</option>
+      <option value="">{t('workflow.none')}</option>
       {Object.keys(stateFieldsOf(draft.definition)).map((field) => (
         <option key={field} value={field}>
           {field}
@@ -72,6 +74,7 @@ function StateOptions({ draft }: { draft: WorkflowDraft }) {
 
 /** The side panel: the selected node's binding, input and output mapping, its edges; or the selected edge. */
 export function SelectionPanel({ selected, context }: { selected: string; context: PanelContext }) {
+  const t = useT();
   const { draft } = context;
   const arrowIndex = edgeIndexOf(selected);
   if (arrowIndex !== undefined) {
@@ -80,10 +83,8 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
     const from = typeof edge.from === 'string' ? edge.from : edge.from.join(' + ');
     return (
       <section className="card flow-panel" aria-labelledby="selection-heading">
-        <h2 id="selection-heading">
-          Edge {from} → {edge.to}
-        </h2>
-        {typeof edge.from === 'string' ? null : <p>A join: {edge.to} runs once every source has finished.</p>}
+        <h2 id="selection-heading">{t('workflow.edge.heading', { from, to: edge.to })}</h2>
+        {typeof edge.from === 'string' ? null : <p>{t('workflow.edge.join', { to: edge.to })}</p>}
         {context.readOnly ? null : (
           <button
             type="button"
@@ -93,7 +94,7 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
               context.onSelect(undefined);
             }}
           >
-            Delete edge
+            {t('workflow.edge.delete')}
           </button>
         )}
       </section>
@@ -102,14 +103,14 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
   if (selected.startsWith('route-') || selected.startsWith('loop-'))
     return (
       <section className="card flow-panel" aria-labelledby="selection-heading">
-        <h2 id="selection-heading">Conditional edge</h2>
-        <p>Routes and loops are edited in the JSON view.</p>
+        <h2 id="selection-heading">{t('workflow.edge.conditional')}</h2>
+        <p>{t('workflow.edge.conditionalHint')}</p>
       </section>
     );
   const node = nodesOf(draft.definition).find((candidate) => candidate.name === selected);
   return (
     <section className="card flow-panel" aria-labelledby="selection-heading">
-      <h2 id="selection-heading">{node ? `Node ${selected}` : selected}</h2>
+      <h2 id="selection-heading">{node ? t('workflow.node.heading', { name: selected }) : selected}</h2>
       {context.issuesOf(selected).length > 0 ? (
         <ul className="field-error">
           {context.issuesOf(selected).map((message) => (
@@ -132,7 +133,7 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
             context.onSelect(undefined);
           }}
         >
-          Delete node {selected}
+          {t('workflow.node.delete', { name: selected })}
         </button>
       )}
     </section>
@@ -141,6 +142,7 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
 
 /** An agent node: the published agent app it calls, its question (a field or a template) and where the answer goes. */
 function AgentNodeFields({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  const t = useT();
   const { draft, readOnly } = context;
   const boundAppId = node.agent ? draft.bindings.agents[node.agent]?.appId : undefined;
   const input = node.input;
@@ -150,10 +152,10 @@ function AgentNodeFields({ node, context }: { node: DefinitionNode; context: Pan
   return (
     <>
       <SelectField
-        label="Agent app"
+        label={t('workflow.node.agentApp')}
         value={boundAppId ?? ''}
         disabled={readOnly}
-        hint="A complete agent app of this space; the workflow pins its latest release when published."
+        hint={t('workflow.node.agentAppHint')}
         onChange={(event) => {
           const app = context.agentApps.find((candidate) => candidate.id === event.target.value);
           if (!app) return;
@@ -166,16 +168,16 @@ function AgentNodeFields({ node, context }: { node: DefinitionNode; context: Pan
           );
         }}
       >
-        <option value="">(choose an agent app)</option>
+        <option value="">{t('workflow.node.chooseAgentApp')}</option>
         {context.agentApps.map((app) => (
           <option key={app.id} value={app.id}>
             {app.name}
-            {app.latestReleaseId ? '' : ' (not published)'}
+            {app.latestReleaseId ? '' : t('workflow.notPublished')}
           </option>
         ))}
       </SelectField>
       <SelectField
-        label="Input from"
+        label={t('workflow.node.inputFrom')}
         value={inputMode === 'template' ? '(template)' : typeof input === 'string' ? input : ''}
         disabled={readOnly}
         onChange={(event) =>
@@ -189,13 +191,13 @@ function AgentNodeFields({ node, context }: { node: DefinitionNode; context: Pan
         }
       >
         <StateOptions draft={draft} />
-        <option value="(template)">a template over the state</option>
+        <option value="(template)">{t('workflow.node.template')}</option>
       </SelectField>
       {inputMode === 'template' ? (
         <TextAreaField
-          label="Input template"
+          label={t('workflow.node.inputTemplate')}
           rows={3}
-          hint="Text with {{field}} placeholders."
+          hint={t('workflow.node.inputTemplateHint')}
           readOnly={readOnly}
           value={String((input as { template?: unknown }).template ?? '')}
           onChange={(event) => change((old) => setField(old, 'input', { template: event.target.value }))}
@@ -208,9 +210,10 @@ function AgentNodeFields({ node, context }: { node: DefinitionNode; context: Pan
 
 /** The state field a node's result goes to. */
 function OutputField({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  const t = useT();
   return (
     <SelectField
-      label="Output to"
+      label={t('workflow.node.outputTo')}
       value={node.output ?? ''}
       disabled={context.readOnly}
       onChange={(event) =>
@@ -231,6 +234,7 @@ function OutputField({ node, context }: { node: DefinitionNode; context: PanelCo
  * server's listing gives no parameters here); a custom tool's come from its parameters.
  */
 function ToolNodeFields({ node, context }: { node: DefinitionNode; context: PanelContext }) {
+  const t = useT();
   const { draft, readOnly } = context;
   const [calls, setCalls] = useState<'custom' | 'mcp'>(node.server !== undefined ? 'mcp' : 'custom');
   const [argumentName, setArgumentName] = useState('');
@@ -263,7 +267,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
   return (
     <>
       <SelectField
-        label="Calls"
+        label={t('workflow.node.calls')}
         value={calls}
         disabled={readOnly}
         onChange={(event) => {
@@ -271,8 +275,8 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
           context.onChange((current) => pruneBindings(updateNode(current, node.name, withoutTarget)));
         }}
       >
-        <option value="custom">a custom tool</option>
-        <option value="mcp">an MCP server's tool</option>
+        <option value="custom">{t('workflow.node.callsCustom')}</option>
+        <option value="mcp">{t('workflow.node.callsMcp')}</option>
       </SelectField>
       {calls === 'mcp' ? (
         <McpToolFields
@@ -297,7 +301,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
         />
       ) : (
         <SelectField
-          label="Tool"
+          label={t('workflow.node.tool')}
           value={boundId ?? ''}
           disabled={readOnly}
           onChange={(event) => {
@@ -312,7 +316,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
             );
           }}
         >
-          <option value="">(choose a tool)</option>
+          <option value="">{t('workflow.chooseTool')}</option>
           {context.tools.map((tool) => (
             <option key={tool.id} value={tool.id}>
               {tool.name}
@@ -322,7 +326,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
       )}
       {argumentNames.length > 0 ? (
         <fieldset className="fieldset">
-          <legend>Arguments</legend>
+          <legend>{t('workflow.node.arguments')}</legend>
           {argumentNames.map((argument) => (
             <ArgumentField
               key={argument}
@@ -338,8 +342,8 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
       {calls === 'mcp' && !readOnly ? (
         <div className="flow-inline-form">
           <TextField
-            label="Argument name"
-            hint="An argument of the MCP tool, then where its value comes from."
+            label={t('workflow.node.argumentName')}
+            hint={t('workflow.node.argumentNameHint')}
             value={argumentName}
             onChange={(event) => setArgumentName(event.target.value)}
           />
@@ -351,7 +355,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
               setArgumentName('');
             }}
           >
-            Add argument
+            {t('workflow.node.addArgument')}
           </button>
         </div>
       ) : null}
@@ -374,6 +378,7 @@ function ArgumentField({
   readOnly: boolean;
   onChange: (value: unknown) => void;
 }) {
+  const t = useT();
   const constant = typeof value === 'object' && value !== null && 'value' in value;
   const [text, setText] = useState(constant ? JSON.stringify((value as { value: unknown }).value) : '');
   const parse = (raw: string): unknown => {
@@ -386,7 +391,7 @@ function ArgumentField({
   return (
     <div className="flow-argument">
       <SelectField
-        label={`${argument} from`}
+        label={t('workflow.node.argumentFrom', { argument })}
         value={constant ? '(constant)' : typeof value === 'string' ? value : ''}
         disabled={readOnly}
         onChange={(event) =>
@@ -400,12 +405,12 @@ function ArgumentField({
         }
       >
         <StateOptions draft={draft} />
-        <option value="(constant)">a constant</option>
+        <option value="(constant)">{t('workflow.node.constant')}</option>
       </SelectField>
       {constant ? (
         <TextField
-          label={`${argument} constant`}
-          hint="JSON, or plain text for a string."
+          label={t('workflow.node.argumentConstant', { argument })}
+          hint={t('workflow.node.constantHint')}
           value={text}
           readOnly={readOnly}
           onChange={(event) => {
@@ -420,6 +425,7 @@ function ArgumentField({
 
 /** Adds a plain edge from the selected node (or START) to another node (or END). */
 function ConnectFields({ from, context }: { from: string; context: PanelContext }) {
+  const t = useT();
   const [to, setTo] = useState('');
   const targets = [...nodesOf(context.draft.definition).map((node) => node.name), 'END'].filter((name) => name !== from);
   return (
@@ -431,8 +437,8 @@ function ConnectFields({ from, context }: { from: string; context: PanelContext 
         setTo('');
       }}
     >
-      <SelectField label={`Connect ${from} to`} value={to} onChange={(event) => setTo(event.target.value)}>
-        <option value="">(choose a node)</option>
+      <SelectField label={t('workflow.node.connectTo', { from })} value={to} onChange={(event) => setTo(event.target.value)}>
+        <option value="">{t('workflow.node.chooseNode')}</option>
         {targets.map((name) => (
           <option key={name} value={name}>
             {name}
@@ -440,7 +446,7 @@ function ConnectFields({ from, context }: { from: string; context: PanelContext 
         ))}
       </SelectField>
       <button type="submit" disabled={!to}>
-        Add edge
+        {t('workflow.node.addEdge')}
       </button>
     </form>
   );
@@ -448,6 +454,7 @@ function ConnectFields({ from, context }: { from: string; context: PanelContext 
 
 /** Adds a join into the selected node: it runs once all of the chosen nodes have finished. */
 function JoinFields({ to, context }: { to: string; context: PanelContext }) {
+  const t = useT();
   const [sources, setSources] = useState<string[]>([]);
   const candidates = nodesOf(context.draft.definition)
     .map((node) => node.name)
@@ -467,7 +474,7 @@ function JoinFields({ to, context }: { to: string; context: PanelContext }) {
       }}
     >
       <fieldset className="fieldset">
-        <legend>Join into {to}: wait for all of</legend>
+        <legend>{t('workflow.node.joinInto', { to })}</legend>
         {candidates.map((name) => (
           <label key={name} className="check-row">
             <input
@@ -482,17 +489,16 @@ function JoinFields({ to, context }: { to: string; context: PanelContext }) {
         ))}
       </fieldset>
       <button type="submit" disabled={sources.length < 2}>
-        Add join
+        {t('workflow.node.addJoin')}
       </button>
     </form>
   );
 }
 
-/** Whether a node name is free and allowed (the SDK's node name rule). */
-export function nodeNameProblem(draft: WorkflowDraft, name: string): string | undefined {
-  if (!name.trim()) return 'Give the node a name.';
-  if (!/^(?!__)[^:/#+]{1,128}$/.test(name) || name === 'START' || name === 'END')
-    return 'At most 128 characters, not START or END, not starting with "__", without ":", "/", "#" or "+".';
-  if (nodesOf(draft.definition).some((node) => node.name === name)) return 'A node has this name already.';
+/** Whether a node name is free and allowed (the SDK's node name rule): the message id of its problem, if any. */
+export function nodeNameProblem(draft: WorkflowDraft, name: string): MessageId | undefined {
+  if (!name.trim()) return 'workflow.node.nameMissing';
+  if (!/^(?!__)[^:/#+]{1,128}$/.test(name) || name === 'START' || name === 'END') return 'workflow.node.nameInvalid';
+  if (nodesOf(draft.definition).some((node) => node.name === name)) return 'workflow.node.nameTaken';
   return undefined;
 }

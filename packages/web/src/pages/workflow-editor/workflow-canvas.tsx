@@ -17,6 +17,7 @@ import {
   useStore,
 } from '@xyflow/react';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
+import { type MessageId, useT } from '../../i18n/index.js';
 import type { NodeRunState } from '../../runs/workflow-progress.js';
 import {
   conditionalArrows,
@@ -36,20 +37,21 @@ import {
 type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string; run?: NodeRunState };
 type BoxNode = Node<BoxData, 'box'>;
 
-/** A node's run status in words (colour is never the only cue). */
-const runStatusWords: Record<NodeRunState['status'], string> = {
-  pending: 'pending',
-  running: 'running',
-  retrying: 'retrying',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  interrupted: 'waiting for an answer',
-  stopped: 'stopped',
-  'not-run': 'not run',
+/** A node's run status in words (colour is never the only cue): its message id. */
+export const runStatusWords: Record<NodeRunState['status'], MessageId> = {
+  pending: 'workflow.status.pending',
+  running: 'workflow.status.running',
+  retrying: 'workflow.status.retrying',
+  succeeded: 'workflow.status.succeeded',
+  failed: 'workflow.status.failed',
+  interrupted: 'workflow.status.interrupted',
+  stopped: 'workflow.status.stopped',
+  'not-run': 'workflow.status.not-run',
 };
 
 /** A node of the canvas: its name and kind, what it is bound to, its issues and, on a run's canvas, its status. */
 function NodeBox({ data, selected }: NodeProps<BoxNode>) {
+  const t = useT();
   const { node, issues, run } = data;
   const virtual = !node;
   return (
@@ -62,23 +64,25 @@ function NodeBox({ data, selected }: NodeProps<BoxNode>) {
       <strong>{data.label}</strong>
       {node ? (
         <span className="flow-node-kind">
-          {node.kind === 'agent'
-            ? 'agent'
-            : node.kind === 'input'
-              ? 'input'
-              : node.kind === 'team'
-                ? 'team'
-                : node.server !== undefined
-                  ? 'MCP tool'
-                  : 'tool'}{' '}
+          {t(
+            node.kind === 'agent'
+              ? 'workflow.kind.agent'
+              : node.kind === 'input'
+                ? 'workflow.kind.input'
+                : node.kind === 'team'
+                  ? 'workflow.kind.team'
+                  : node.server !== undefined
+                    ? 'workflow.kind.mcpTool'
+                    : 'workflow.kind.tool',
+          )}{' '}
           {data.binding ?? ''}
         </span>
       ) : null}
       {run ? (
         <span className="flow-node-status">
-          {runStatusWords[run.status]}
-          {run.status === 'retrying' && run.attempt ? ` (attempt ${run.attempt})` : ''}
-          {run.runs > 1 ? ` · ran ${run.runs}×` : ''}
+          {t(runStatusWords[run.status])}
+          {run.status === 'retrying' && run.attempt ? t('workflow.status.attempt', { attempt: run.attempt }) : ''}
+          {run.runs > 1 ? t('workflow.status.ran', { runs: run.runs }) : ''}
         </span>
       ) : null}
       {run?.failure && (run.status === 'failed' || run.status === 'retrying') ? (
@@ -170,7 +174,7 @@ export function WorkflowCanvas({
   onChange,
   onSelect,
   runStates,
-  label = 'Workflow canvas',
+  label,
 }: {
   draft: WorkflowDraft;
   placed: PlacedIssues;
@@ -182,6 +186,7 @@ export function WorkflowCanvas({
   runStates?: ReadonlyMap<string, NodeRunState> | undefined;
   label?: string;
 }) {
+  const t = useT();
   const positions = useMemo(() => positionsOf(draft), [draft]);
   const frame = useRef<HTMLElement>(null);
   const width = useWidth(frame);
@@ -203,7 +208,9 @@ export function WorkflowCanvas({
       ...(measured[name] ? { measured: measured[name] } : {}),
       selected: selected === name,
       deletable: !readOnly && node !== undefined,
-      ariaLabel: run ? `Node ${name}: ${runStatusWords[run.status]}` : `Node ${name}`,
+      ariaLabel: run
+        ? t('workflow.canvas.nodeStatus', { name, status: t(runStatusWords[run.status]) })
+        : t('workflow.canvas.node', { name }),
       data: {
         label: name,
         issues: placed.byNode.get(name) ?? [],
@@ -223,9 +230,12 @@ export function WorkflowCanvas({
           target: edge.to,
           selected: selected === id,
           deletable: !readOnly,
-          ariaLabel: `Edge from ${from} to ${edge.to}${typeof edge.from === 'string' ? '' : ' (join)'}`,
+          ariaLabel: t(typeof edge.from === 'string' ? 'workflow.canvas.edge' : 'workflow.canvas.joinEdge', {
+            from,
+            to: edge.to,
+          }),
           markerEnd: { type: MarkerType.ArrowClosed },
-          ...(typeof edge.from === 'string' ? {} : { label: 'join' }),
+          ...(typeof edge.from === 'string' ? {} : { label: t('workflow.canvas.join') }),
           ...(issues.length > 0 ? { label: `⚠ ${issues.join('; ')}`, className: 'flow-edge-invalid' } : {}),
         };
       }),
@@ -239,7 +249,7 @@ export function WorkflowCanvas({
         label: issues.length > 0 ? `⚠ ${issues.join('; ')}` : arrow.label,
         animated: true,
         deletable: false,
-        ariaLabel: `Conditional edge from ${arrow.from} to ${arrow.to}: ${arrow.label}`,
+        ariaLabel: t('workflow.canvas.conditional', { from: arrow.from, to: arrow.to, condition: arrow.label }),
         className: issues.length > 0 ? 'flow-edge-conditional flow-edge-invalid' : 'flow-edge-conditional',
         markerEnd: { type: MarkerType.ArrowClosed },
       };
@@ -302,7 +312,13 @@ export function WorkflowCanvas({
   const height = useMemo(() => (count > 0 ? canvasHeightFor(positionsRef.current, width) : canvasHeights.max), [count, width]);
 
   return (
-    <section ref={frame} className="flow-canvas" data-testid="workflow-canvas" style={{ height }} aria-label={label}>
+    <section
+      ref={frame}
+      className="flow-canvas"
+      data-testid="workflow-canvas"
+      style={{ height }}
+      aria-label={label ?? t('workflow.canvas.label')}
+    >
       <ReactFlow<BoxNode, Edge>
         nodes={nodes}
         edges={edges}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Schema } from '../../api/index.js';
 import { SelectField, TextField } from '../../components/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
 import { stateFieldsOf, type WorkflowDraft, withNodes } from './draft-model.js';
 import { mcpBindingNameOf } from './mcp-tool-fields.js';
 import { bindingNameOf, nodeNameProblem } from './node-panel.js';
@@ -31,11 +32,12 @@ export function AddNodeForm({
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
   onAdded: (name: string) => void;
 }) {
+  const t = useT();
   const [kind, setKind] = useState<'agent' | 'capability' | 'team'>('agent');
   const [topology, setTopology] = useState<TopologyKind>('handoff');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<MessageId | undefined>();
   const choices = kind === 'agent' ? agentApps : tools;
   return (
     <form
@@ -54,8 +56,8 @@ export function AddNodeForm({
           onAdded(nodeName);
           return;
         }
-        const problem =
-          nodeNameProblem(draft, name.trim()) ?? (target ? undefined : `Choose ${kind === 'agent' ? 'an agent app' : 'a tool'}.`);
+        const problem: MessageId | undefined =
+          nodeNameProblem(draft, name.trim()) ?? (target ? undefined : 'workflow.add.targetMissing');
         setError(problem);
         if (problem) return;
         const nodeName = name.trim();
@@ -90,47 +92,52 @@ export function AddNodeForm({
         onAdded(nodeName);
       }}
     >
-      <h2 id="add-node-heading">Add a node</h2>
+      <h2 id="add-node-heading">{t('workflow.add.heading')}</h2>
       <SelectField
-        label="Node kind"
+        label={t('workflow.add.kind')}
         value={kind}
         onChange={(event) => {
           setKind(event.target.value as 'agent' | 'capability' | 'team');
           setTarget('');
         }}
       >
-        <option value="agent">Agent (a published agent app)</option>
-        <option value="capability">Tool (an HTTP or MCP tool)</option>
+        <option value="agent">{t('workflow.add.agent')}</option>
+        <option value="capability">{t('workflow.add.tool')}</option>
         <TeamKindOption />
       </SelectField>
-      <TextField label="Node name" value={name} onChange={(event) => setName(event.target.value)} error={error} />
+      <TextField
+        label={t('workflow.add.name')}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={error ? t(error, { kind }) : undefined}
+      />
       {kind === 'team' ? (
         <AddTeamFields kind={topology} onKind={setTopology} />
       ) : (
         <SelectField
-          label={kind === 'agent' ? 'Agent app to call' : 'Tool to call'}
+          label={kind === 'agent' ? t('workflow.add.agentTarget') : t('workflow.add.toolTarget')}
           value={target}
           onChange={(event) => setTarget(event.target.value)}
         >
-          <option value="">(choose)</option>
+          <option value="">{t('workflow.add.choose')}</option>
           {choices.map((choice) => (
             <option key={choice.id} value={choice.id}>
               {choice.name}
-              {'latestReleaseId' in choice && !choice.latestReleaseId ? ' (not published)' : ''}
+              {'latestReleaseId' in choice && !choice.latestReleaseId ? t('workflow.notPublished') : ''}
             </option>
           ))}
           {kind === 'capability' && mcpServers.length > 0 ? (
-            <optgroup label="MCP servers">
+            <optgroup label={t('workflow.add.mcpServers')}>
               {mcpServers.map((server) => (
                 <option key={server.id} value={`mcp:${server.id}`}>
-                  {server.name} (MCP server)
+                  {t('workflow.add.mcpServer', { name: server.name })}
                 </option>
               ))}
             </optgroup>
           ) : null}
         </SelectField>
       )}
-      <button type="submit">Add node</button>
+      <button type="submit">{t('workflow.add.submit')}</button>
     </form>
   );
 }
@@ -147,18 +154,19 @@ export function StateFieldsForm({
   readOnly: boolean;
   onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
 }) {
+  const t = useT();
   const fields = stateFieldsOf(draft.definition);
   const [name, setName] = useState('');
   const [reducer, setReducer] = useState<'last-value' | 'append'>('last-value');
   const [type, setType] = useState<(typeof types)[number]>('string');
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<MessageId | undefined>();
   const output = Array.isArray(draft.definition.output) ? (draft.definition.output as string[]) : [];
   const [outputText, setOutputText] = useState(output.join(', '));
   const setState = (state: Record<string, unknown>) =>
     onChange((current) => ({ ...current, definition: { ...current.definition, state } }));
   return (
     <section className="card flow-panel" aria-labelledby="state-heading">
-      <h2 id="state-heading">State</h2>
+      <h2 id="state-heading">{t('workflow.state.heading')}</h2>
       <ul className="flow-state-list">
         {Object.entries(fields).map(([field, spec]) => (
           <li key={field}>
@@ -166,18 +174,18 @@ export function StateFieldsForm({
             {readOnly ? null : (
               <button
                 type="button"
-                aria-label={`Remove state field ${field}`}
+                aria-label={t('workflow.state.remove', { field })}
                 onClick={() => {
                   const { [field]: _removed, ...rest } = fields;
                   setState(rest);
                 }}
               >
-                Remove
+                {t('workflow.state.removeButton')}
               </button>
             )}
           </li>
         ))}
-        {Object.keys(fields).length === 0 ? <li>No state field yet.</li> : null}
+        {Object.keys(fields).length === 0 ? <li>{t('workflow.state.empty')}</li> : null}
       </ul>
       {readOnly ? null : (
         <form
@@ -185,10 +193,10 @@ export function StateFieldsForm({
           onSubmit={(event) => {
             event.preventDefault();
             const field = name.trim();
-            const problem = !field
-              ? 'Give the field a name.'
+            const problem: MessageId | undefined = !field
+              ? 'workflow.state.nameMissing'
               : Object.hasOwn(fields, field)
-                ? 'This field exists already.'
+                ? 'workflow.state.exists'
                 : undefined;
             setError(problem);
             if (problem) return;
@@ -196,30 +204,39 @@ export function StateFieldsForm({
             setName('');
           }}
         >
-          <TextField label="State field name" value={name} onChange={(event) => setName(event.target.value)} error={error} />
+          <TextField
+            label={t('workflow.state.name')}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            error={error ? t(error) : undefined}
+          />
           <SelectField
-            label="Reducer"
+            label={t('workflow.state.reducer')}
             value={reducer}
             onChange={(event) => setReducer(event.target.value as 'last-value' | 'append')}
           >
-            <option value="last-value">last-value (keeps the last write)</option>
-            <option value="append">append (collects every write)</option>
+            <option value="last-value">{t('workflow.state.lastValue')}</option>
+            <option value="append">{t('workflow.state.append')}</option>
           </SelectField>
-          <SelectField label="Type" value={type} onChange={(event) => setType(event.target.value as (typeof types)[number])}>
+          <SelectField
+            label={t('workflow.state.type')}
+            value={type}
+            onChange={(event) => setType(event.target.value as (typeof types)[number])}
+          >
             {types.map((item) => (
               <option key={item} value={item}>
                 {item}
               </option>
             ))}
           </SelectField>
-          <button type="submit">Add state field</button>
+          <button type="submit">{t('workflow.state.add')}</button>
         </form>
       )}
       <TextField
-        label="Workflow output (comma-separated state fields)"
+        label={t('workflow.output.label')}
         value={outputText}
         readOnly={readOnly}
-        hint="Empty: the whole state is the output."
+        hint={t('workflow.output.hint')}
         onChange={(event) => {
           setOutputText(event.target.value);
           const list = event.target.value

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { isTerminal, type RunDescriptionView, RunStatusBadge } from '../../runs/index.js';
 import { OperationsTable } from '../run-view/detail-tables.js';
 import { LoopsByRole, TaskTree } from '../run-view/task-tree.js';
@@ -12,6 +14,7 @@ import { LoopsByRole, TaskTree } from '../run-view/task-tree.js';
  * while the inner run goes on.
  */
 export function AgentDrillIn({ runId, taskId, node }: { runId: string; taskId: string; node: string }) {
+  const t = useT();
   const view = useQuery({
     queryKey: queryKeys.agentView(runId, taskId),
     queryFn: async () =>
@@ -23,21 +26,24 @@ export function AgentDrillIn({ runId, taskId, node }: { runId: string; taskId: s
   return (
     <section className="card" aria-labelledby="agent-drill-in">
       <h2 id="agent-drill-in">
-        Agent node {node}: its run (task <code>{taskId}</code>)
+        <FormattedMessage id="workflowRun.agent.heading" values={{ node, taskId, code: (text) => <code>{text}</code> }} />
       </h2>
-      <ProblemAlert problem={view.error} title="The agent's run could not be read." />
+      <ProblemAlert problem={view.error} title={t('workflowRun.agent.readFailed')} />
       {data ? (
         <>
           <dl className="facts">
-            <dt>Status</dt>
+            <dt>{t('workflowRun.agent.status')}</dt>
             <dd>
               <RunStatusBadge status={data.status} />
             </dd>
-            <dt>Agent</dt>
+            <dt>{t('workflowRun.agent.agent')}</dt>
             <dd>
-              {data.name} ({data.agent?.mode === 'plan-executor' ? 'Plan–Executor' : 'ReAct'})
+              {t('workflowRun.agent.mode', {
+                name: data.name,
+                mode: data.agent?.mode === 'plan-executor' ? 'plan' : 'react',
+              })}
             </dd>
-            <dt>Loops</dt>
+            <dt>{t('workflowRun.agent.loops')}</dt>
             <dd>{data.loops}</dd>
           </dl>
           {data.agent ? (
@@ -47,13 +53,17 @@ export function AgentDrillIn({ runId, taskId, node }: { runId: string; taskId: s
               <OperationsTable operations={data.agent.operations} tasks={data.agent.tasks} />
             </>
           ) : (
-            <p>The agent's run has not started yet.</p>
+            <p>{t('workflowRun.agent.notStarted')}</p>
           )}
-          <h3>Answer</h3>
-          {data.status === 'succeeded' ? <p className="pre-wrap">{data.result?.output}</p> : <p>No answer yet.</p>}
+          <h3>{t('workflowRun.agent.answer')}</h3>
+          {data.status === 'succeeded' ? (
+            <p className="pre-wrap">{data.result?.output}</p>
+          ) : (
+            <p>{t('workflowRun.agent.noAnswer')}</p>
+          )}
         </>
       ) : (
-        <p>Loading the agent's run…</p>
+        <p>{t('workflowRun.agent.loading')}</p>
       )}
     </section>
   );

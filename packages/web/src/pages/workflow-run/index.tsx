@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, queries, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import '../workflow-editor/workflow-editor.css';
 import { nodesOf, normaliseWorkflowDraft, type WorkflowDraft } from '../workflow-editor/draft-model.js';
 import { RunForm } from './run-form.js';
@@ -17,6 +19,7 @@ import { RunPanel } from './run-panel.js';
 export function WorkflowRunPage() {
   const { spaceId = '', appId = '', runId } = useParams();
   const navigate = useNavigate();
+  const t = useT();
   const base = `/spaces/${spaceId}/workflows/${appId}`;
   const app = useQuery(queries.app(appId));
   const releases = useQuery(queries.releases(appId));
@@ -42,14 +45,14 @@ export function WorkflowRunPage() {
 
   return (
     <>
-      <PageHeader title={`Run workflow: ${app.data?.app.name ?? '…'}`}>
-        <Link to={base}>Back to the editor</Link>
-        <Link to={`${base}/releases`}>Releases</Link>
+      <PageHeader title={t('workflowRun.title', { name: app.data?.app.name ?? '…' })}>
+        <Link to={base}>{t('workflowRun.backToEditor')}</Link>
+        <Link to={`${base}/releases`}>{t('workflow.releases')}</Link>
       </PageHeader>
-      <ProblemAlert problem={loadError} title="The workflow could not be loaded." />
+      <ProblemAlert problem={loadError} title={t('workflow.loadFailed')} />
       {releases.data && list.length === 0 ? (
         <p className="alert alert-info">
-          Nothing published yet: <Link to={base}>publish the workflow</Link> to run it.
+          <FormattedMessage id="workflowRun.nothingPublished" values={{ link: (text) => <Link to={base}>{text}</Link> }} />
         </p>
       ) : null}
       {draft && version !== undefined ? (
@@ -70,7 +73,7 @@ export function WorkflowRunPage() {
           {runId && runDraft ? <RunPanel key={runId} runId={runId} draft={runDraft} version={runVersion} /> : null}
         </>
       ) : !loadError && list.length > 0 ? (
-        <p>Loading the workflow…</p>
+        <p>{t('workflow.loading')}</p>
       ) : null}
     </>
   );

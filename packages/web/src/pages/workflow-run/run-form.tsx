@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { api, unwrap } from '../../api/index.js';
 import { fieldMessage, focusFirstInvalid, ProblemAlert, SelectField, TextAreaField } from '../../components/index.js';
+import { useT } from '../../i18n/index.js';
 import { checkRunInput, sampleInput } from './run-input.js';
 
 /**
@@ -28,6 +29,7 @@ export function RunForm({
   onVersion: (version: number) => void;
   onStarted: (runId: string) => void;
 }) {
+  const t = useT();
   const [text, setText] = useState(() => sampleInput(state, written));
   const [error, setError] = useState<string | undefined>();
   const form = useRef<HTMLFormElement>(null);
@@ -55,7 +57,7 @@ export function RunForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = checkRunInput(text, state);
+        const checked = checkRunInput(text, state, t);
         if (!checked.ok) {
           setError(checked.message);
           focusFirstInvalid(form.current);
@@ -65,38 +67,38 @@ export function RunForm({
         start.mutate(checked.value);
       }}
     >
-      <h2 id="run-form-title">Run the workflow</h2>
+      <h2 id="run-form-title">{t('workflowRun.form.title')}</h2>
       <SelectField
-        label="Release"
+        label={t('workflowRun.form.release')}
         value={String(version)}
         onChange={(event) => onVersion(Number(event.target.value))}
-        hint="The run stays on this release even if a newer one is published meanwhile."
+        hint={t('workflowRun.form.releaseHint')}
       >
         {versions.map((item, index) => (
           <option key={item} value={item}>
-            v{item}
-            {index === 0 ? ' (newest)' : ''}
+            {t('workflowRun.form.version', { version: item })}
+            {index === 0 ? t('workflowRun.form.newest') : ''}
           </option>
         ))}
       </SelectField>
       <TextAreaField
-        label="Input (JSON object of state fields)"
+        label={t('workflowRun.form.input')}
         className="flow-json"
         rows={3}
         spellCheck={false}
         value={text}
         error={inputError}
-        hint={`State fields: ${Object.keys(state).join(', ') || '(none)'}.`}
+        hint={t('workflowRun.form.stateFields', { fields: Object.keys(state).join(', ') || t('workflow.none') })}
         onChange={(event) => {
           setText(event.target.value);
           setError(undefined);
           start.reset();
         }}
       />
-      {start.error && !inputError ? <ProblemAlert problem={start.error} title="The run was not started." /> : null}
+      {start.error && !inputError ? <ProblemAlert problem={start.error} title={t('workflowRun.form.notStarted')} /> : null}
       <div className="button-row">
         <button type="submit" className="button-primary" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : 'Run'}
+          {start.isPending ? t('workflowRun.form.starting') : t('workflowRun.form.run')}
         </button>
       </div>
     </form>

@@ -5,6 +5,8 @@
  * field, what it would refuse.
  */
 
+import type { Translate } from '../../i18n/index.js';
+
 /** What checking the typed text answered: the object to send, or why not. */
 export type RunInputCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
@@ -25,31 +27,35 @@ function matchesType(value: unknown, type: unknown): boolean {
   return types.some((expected) => expected === actual || (expected === 'number' && actual === 'integer'));
 }
 
-/** Checks `text` against the definition's state fields. */
-export function checkRunInput(text: string, state: Record<string, unknown>): RunInputCheck {
-  if (text.trim() === '')
-    return { ok: false, message: 'Enter the input as a JSON object of state fields, e.g. {"question": "…"}.' };
+/** Checks `text` against the definition's state fields; `t` words the problem in the reader's language. */
+export function checkRunInput(text: string, state: Record<string, unknown>, t: Translate): RunInputCheck {
+  if (text.trim() === '') return { ok: false, message: t('workflowRun.input.empty') };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `Not valid JSON: ${(error as Error).message}` };
+    return { ok: false, message: t('workflow.json.invalid', { message: (error as Error).message }) };
   }
-  if (!isRecord(parsed))
-    return { ok: false, message: `The input must be a JSON object of state fields, not ${jsonTypeOf(parsed)}.` };
+  if (!isRecord(parsed)) return { ok: false, message: t('workflowRun.input.notObject', { type: jsonTypeOf(parsed) }) };
   const fields = Object.keys(state);
   for (const [key, value] of Object.entries(parsed)) {
     const field = state[key];
     if (!isRecord(field))
       return {
         ok: false,
-        message: `"${key}" is not a state field of this workflow; its fields are ${fields.join(', ') || '(none)'}.`,
+        message: t('workflowRun.input.unknownField', { key, fields: fields.join(', ') || t('workflow.none') }),
       };
     const schema = isRecord(field.schema) ? field.schema : {};
     if (schema.type !== undefined && !matchesType(value, schema.type))
       return {
         ok: false,
-        message: `"${key}" must be ${Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type)}, not ${jsonTypeOf(value)}.`,
+        message: t('workflowRun.input.wrongType', {
+          key,
+          expected: Array.isArray(schema.type)
+            ? schema.type.map(String).reduce((first, second) => t('workflowRun.input.either', { first, second }))
+            : String(schema.type),
+          actual: jsonTypeOf(value),
+        }),
       };
   }
   return { ok: true, value: parsed };

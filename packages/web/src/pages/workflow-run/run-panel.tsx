@@ -1,22 +1,24 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { FormattedMessage } from 'react-intl';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { ProblemAlert } from '../../components/index.js';
-import { useT } from '../../i18n/index.js';
-import { isTerminal, RunStatusBadge, useRunStream } from '../../runs/index.js';
+import { type MessageId, useT } from '../../i18n/index.js';
+import { isTerminal, RunStatusBadge, statusLabel, useRunStream } from '../../runs/index.js';
 import { InputRequests, type PendingInputView } from '../../runs/input-requests.js';
 import { type RunGraph, workflowProgressOf } from '../../runs/workflow-progress.js';
 import { edgesOf, nodesOf, placeIssues, type WorkflowDraft } from '../workflow-editor/draft-model.js';
-import { WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
+import { runStatusWords, WorkflowCanvas } from '../workflow-editor/workflow-canvas.js';
 import { AgentDrillIn } from './agent-drill-in.js';
 import { TeamRunView } from './team-run-view.js';
 
+/** The event stream's connection in words: message ids. */
 const connectionWords = {
-  connecting: 'connecting to the run…',
-  live: 'live',
-  're-attaching': 're-attaching to the run…',
-  ended: 'the run has ended',
-} as const;
+  connecting: 'workflowRun.connection.connecting',
+  live: 'workflowRun.connection.live',
+  're-attaching': 'workflowRun.connection.re-attaching',
+  ended: 'workflowRun.connection.ended',
+} as const satisfies Record<string, MessageId>;
 
 /**
  * One workflow run on the canvas (P-8.12): each node's status live from the run's event stream
@@ -67,13 +69,16 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
   return (
     <section aria-labelledby="workflow-run-title">
       <h2 id="workflow-run-title">
-        Run <code>{runId}</code> {version !== undefined ? `of release v${version}` : ''} <RunStatusBadge status={status} />
+        <FormattedMessage id="workflowRun.heading" values={{ runId, code: (text) => <code>{text}</code> }} />{' '}
+        {version !== undefined ? t('workflowRun.ofRelease', { version }) : ''} <RunStatusBadge status={status} />
       </h2>
       <p className="field-hint" aria-live="polite">
-        Events: {connectionWords[stream.connection]}
-        {stream.reattachments > 0 ? ` (re-attached ${stream.reattachments}×, after event ${stream.resumedAfter})` : ''}
+        {t('workflowRun.events', { connection: t(connectionWords[stream.connection]) })}
+        {stream.reattachments > 0
+          ? t('workflowRun.reattached', { count: stream.reattachments, sequence: stream.resumedAfter })
+          : ''}
       </p>
-      <ProblemAlert problem={run.error} title="The run could not be read." />
+      <ProblemAlert problem={run.error} title={t('workflowRun.readFailed')} />
       {canStop ? (
         <div className="button-row">
           <button type="button" className="button-danger" disabled={stop.isPending} onClick={() => stop.mutate()}>
@@ -88,7 +93,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
         placed={placed}
         selected={selected}
         readOnly
-        label={`Run ${runId} on the canvas`}
+        label={t('workflowRun.canvas', { runId })}
         bindingLabel={(node) => (node.kind === 'agent' ? node.agent : (node.tool ?? node.server ?? node.team))}
         onChange={() => {}}
         onSelect={setSelected}
@@ -96,30 +101,31 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
       />
       <div className="flow-run-details">
         <section className="card" aria-labelledby="run-nodes">
-          <h3 id="run-nodes">Nodes</h3>
+          <h3 id="run-nodes">{t('workflowRun.nodes')}</h3>
           <ul className="flow-state-list">
             {[...progress.nodes].map(([name, state]) => (
               <li key={name}>
-                <strong>{name}</strong>: <span data-node-status={name}>{state.status}</span>
+                <strong>{name}</strong>: <span data-node-status={name}>{t(runStatusWords[state.status])}</span>
                 {state.failure ? ` — ${state.failure}` : ''}
               </li>
             ))}
           </ul>
-          <p className="field-hint">Select an agent node on the canvas to see its own run.</p>
+          <p className="field-hint">{t('workflowRun.selectAgent')}</p>
         </section>
         <section className="card" aria-labelledby="run-output">
-          <h3 id="run-output">Output</h3>
+          <h3 id="run-output">{t('workflowRun.output')}</h3>
           {output !== undefined ? (
             <pre className="flow-run-output" data-testid="run-output">
               {JSON.stringify(output, null, 2)}
             </pre>
           ) : finished ? (
             <p>
-              No output: the run ended {finished.status}
-              {finished.reason ? ` (${finished.reason})` : ''}.
+              {finished.reason
+                ? t('workflowRun.noOutputReason', { status: statusLabel(t, finished.status), reason: finished.reason })
+                : t('workflowRun.noOutput', { status: statusLabel(t, finished.status) })}
             </p>
           ) : (
-            <p>Not finished yet.</p>
+            <p>{t('workflowRun.notFinished')}</p>
           )}
         </section>
       </div>
@@ -127,7 +133,7 @@ export function RunPanel({ runId, draft, version }: { runId: string; draft: Work
       {selectedNode?.kind === 'agent' && selectedState?.taskId && selectedState.agentRunId ? (
         <AgentDrillIn key={selectedState.taskId} runId={runId} taskId={selectedState.taskId} node={selectedNode.name} />
       ) : selectedNode?.kind === 'agent' ? (
-        <p className="alert alert-info">The agent node {selectedNode.name} has not started its run yet.</p>
+        <p className="alert alert-info">{t('workflowRun.agentNotStarted', { name: selectedNode.name })}</p>
       ) : null}
     </section>
   );
