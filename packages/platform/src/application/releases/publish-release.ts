@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { newId } from '../../adapters/crypto/index.js';
-import { insertRelease, newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
+import { insertRelease } from '../../adapters/database/repositories/release-repository.js';
 import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { AssemblyError, assembleAgent } from '../../assembly/index.js';
@@ -10,7 +10,7 @@ import type { PlatformContext } from '../context.js';
 import { databaseAssemblyPorts } from './database-assembly-ports.js';
 import { readDraftLookups } from './draft-lookups.js';
 import { resolveAgentSnapshot } from './resolve-snapshot.js';
-import { saveRelease } from './save-release.js';
+import { publishSnapshot } from './save-release.js';
 
 /**
  * Publishes an agent app's draft (P-6, S): validate (every issue, a validation error `draft-invalid`) →
@@ -31,48 +31,24 @@ export async function publishAgentRelease(
   const { database, now } = services;
   return database.transaction().execute(async (transaction) => {
     const { snapshot, pinned, draftRevision } = await buildDraftSnapshot(services, transaction, app);
-    const release: AppReleaseRow = {
-      id: newId('rel'),
-      app_id: app.id,
-      version: (await newestReleaseVersion(transaction, app.id)) + 1,
-      kind: 'release',
-      config_snapshot: canonicalJson({
-        ...snapshot,
-        draftSchemaVersion: agentDraftSchemaVersion,
-        draftRevision,
-      }),
-      content_hash: hashJson(snapshot),
+    return publishSnapshot(transaction, {
+      appId: app.id,
+      snapshot,
+      draftSchemaVersion: agentDraftSchemaVersion,
+      draftRevision,
       notes,
-      interrupt_runs: 1,
-      published_by: actor,
-      published_at: now().toISOString(),
-    };
-    await saveRelease(transaction, release, { latest: true });
-    for (const pin of pinned) {
-      await transaction
-        .insertInto('app_resource_refs')
-        .values({
-          id: newId('ref'),
-          app_id: app.id,
-          release_id: release.id,
-          target_kind: 'resource',
+      interruptRuns: true,
+      actor,
+      publishedAt: now().toISOString(),
+      references: [
+        ...pinned.map((pin) => ({
+          target_kind: 'resource' as const,
           resource_id: pin.resourceId,
           resource_version: pin.version,
-        })
-        .execute();
-    }
-    await transaction
-      .insertInto('app_resource_refs')
-      .values({
-        id: newId('ref'),
-        app_id: app.id,
-        release_id: release.id,
-        target_kind: 'model-connection',
-        resource_id: snapshot.model.connectionId,
-        resource_version: null,
-      })
-      .execute();
-    return release;
+        })),
+        { target_kind: 'model-connection', resource_id: snapshot.model.connectionId, resource_version: null },
+      ],
+    });
   });
 }
 

@@ -1,7 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { newId } from '../../adapters/crypto/index.js';
-import { newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
-import { canonicalJson, hashJson, pinResources } from '../../adapters/database/repositories/resource-repository.js';
+import { pinResources } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppReleaseRow, AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { AssemblyError, assembleWorkflow } from '../../assembly/index.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
@@ -12,11 +10,11 @@ import {
   workflowDraftSchema,
   workflowDraftSchemaVersion,
 } from '../../domain/index.js';
-import type { PinnedResource, WorkflowReleaseSnapshot } from '../../domain/release-snapshot.js';
+import type { WorkflowReleaseSnapshot } from '../../domain/release-snapshot.js';
 import type { PinnedTeam } from '../../domain/workflow-team.js';
 import type { PlatformContext } from '../context.js';
 import { agentNameOf } from './resolve-snapshot.js';
-import { saveRelease } from './save-release.js';
+import { publishSnapshot } from './save-release.js';
 import { databaseWorkflowPorts, readWorkflowLookups } from './workflow-lookups.js';
 
 type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
@@ -118,23 +116,6 @@ export async function publishWorkflowRelease(
         issues: checked.issues,
       });
     const { snapshot } = checked;
-    const release: AppReleaseRow = {
-      id: newId('rel'),
-      app_id: app.id,
-      version: (await newestReleaseVersion(transaction, app.id)) + 1,
-      kind: 'release',
-      config_snapshot: canonicalJson({
-        ...snapshot,
-        draftSchemaVersion: workflowDraftSchemaVersion,
-        draftRevision: draftRow.revision,
-      }),
-      content_hash: hashJson(snapshot),
-      notes,
-      interrupt_runs: 0,
-      published_by: actor,
-      published_at: now().toISOString(),
-    };
-    await saveRelease(transaction, release, { latest: true });
     const references = [
       ...[...Object.values(snapshot.tools), ...Object.values(snapshot.mcpServers ?? {})].map((pin) => ({
         target_kind: 'resource' as const,
@@ -149,11 +130,16 @@ export async function publishWorkflowRelease(
         }),
       ),
     ];
-    for (const reference of references)
-      await transaction
-        .insertInto('app_resource_refs')
-        .values({ id: newId('ref'), app_id: app.id, release_id: release.id, ...reference })
-        .execute();
-    return release;
+    return publishSnapshot(transaction, {
+      appId: app.id,
+      snapshot,
+      draftSchemaVersion: workflowDraftSchemaVersion,
+      draftRevision: draftRow.revision,
+      notes,
+      interruptRuns: false,
+      actor,
+      publishedAt: now().toISOString(),
+      references,
+    });
   });
 }

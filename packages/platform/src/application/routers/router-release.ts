@@ -1,8 +1,5 @@
-import { newId } from '../../adapters/crypto/index.js';
 import type { Queryable } from '../../adapters/database/queryable.js';
 import { readDraftRow } from '../../adapters/database/repositories/draft-repository.js';
-import { newestReleaseVersion } from '../../adapters/database/repositories/release-repository.js';
-import { canonicalJson, hashJson } from '../../adapters/database/repositories/resource-repository.js';
 import { readRouterTargets } from '../../adapters/database/repositories/router-repository.js';
 import type { AppReleaseRow, AppRow } from '../../adapters/database/schema.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
@@ -14,7 +11,7 @@ import {
   routerReferences,
 } from '../../domain/router-draft.js';
 import type { PlatformContext } from '../context.js';
-import { saveRelease } from '../releases/save-release.js';
+import { publishSnapshot } from '../releases/save-release.js';
 
 /** Checks a router draft the way a publish does: the catalog, then every app its actions name (in the router's space only). */
 export async function checkRouter(database: Queryable, app: AppRow, draft: Record<string, unknown>): Promise<RouterDraftCheck> {
@@ -65,23 +62,16 @@ export async function publishRouterRelease(
       targets,
       interruptsRunsInProgress: false,
     };
-    const release: AppReleaseRow = {
-      id: newId('rel'),
-      app_id: app.id,
-      version: (await newestReleaseVersion(transaction, app.id)) + 1,
-      kind: 'release',
-      config_snapshot: canonicalJson({
-        ...snapshot,
-        draftSchemaVersion: routerDraftSchemaVersion,
-        draftRevision: draftRow.revision,
-      }),
-      content_hash: hashJson(snapshot),
+    return publishSnapshot(transaction, {
+      appId: app.id,
+      snapshot,
+      draftSchemaVersion: routerDraftSchemaVersion,
+      draftRevision: draftRow.revision,
       notes,
-      interrupt_runs: 0,
-      published_by: actor,
-      published_at: services.now().toISOString(),
-    };
-    await saveRelease(transaction, release, { latest: true });
-    return release;
+      interruptRuns: false,
+      actor,
+      publishedAt: services.now().toISOString(),
+      references: [],
+    });
   });
 }
