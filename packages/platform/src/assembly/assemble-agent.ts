@@ -15,7 +15,6 @@ import {
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
-import { buildLanguageModel } from '../adapters/models/index.js';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { releaseNeedsIsolation } from '../domain/run-requirements.js';
@@ -24,6 +23,7 @@ import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
+import { releaseLanguageModel, releaseModelSettings } from './release-model.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -161,18 +161,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       })
     : undefined;
 
-  const model = buildLanguageModel({
-    provider: snapshot.model.provider,
-    baseUrl: snapshot.model.baseUrl,
-    settings: snapshot.model.settings,
-    modelId: snapshot.model.modelId,
-    apiKey,
-    fetch: ports.fetch,
-  });
-  const modelSettings = {
-    ...(snapshot.model.thinking ? { thinking: snapshot.model.thinking } : {}),
-    ...(snapshot.model.maxOutputTokens ? { maxOutputTokens: snapshot.model.maxOutputTokens } : {}),
-  };
+  const model = releaseLanguageModel(snapshot, apiKey, ports.fetch);
+  const modelSettings = releaseModelSettings(snapshot);
   // The definition's data form of the SDK's `PermissionPolicy` (N-1): the SDK checks every call against it.
   const permissions: AgentDefinition['permissions'] = snapshot.permissions
     ? ({

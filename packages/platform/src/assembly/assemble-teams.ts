@@ -1,8 +1,9 @@
 import { createTeam, InvalidDefinitionError, type LanguageModel, type RunStore, type Team } from '@agentloom/sdk';
-import { buildLanguageModel, ModelUnavailableError } from '../adapters/models/index.js';
+import { ModelUnavailableError } from '../adapters/models/index.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import { teamDefinitionOf } from '../domain/workflow-team.js';
 import type { AssemblyPorts } from './assembly-ports.js';
+import { releaseLanguageModel, releaseModelSettings } from './release-model.js';
 
 /** What building a workflow's teams reads: each member's pinned agent release with its app's ports. */
 export interface TeamAssemblyPorts {
@@ -66,20 +67,8 @@ async function memberOf(
   outbound: Pick<TeamAssemblyPorts, 'fetch'>,
 ): Promise<{ model: LanguageModel; instructions: string }> {
   const apiKey = await ports.readActiveKey(snapshot.model.credential.connectionId);
-  const modelSettings = {
-    ...(snapshot.model.thinking ? { thinking: snapshot.model.thinking } : {}),
-    ...(snapshot.model.maxOutputTokens ? { maxOutputTokens: snapshot.model.maxOutputTokens } : {}),
-  };
-  const model = buildLanguageModel({
-    provider: snapshot.model.provider,
-    baseUrl: snapshot.model.baseUrl,
-    settings: snapshot.model.settings,
-    modelId: snapshot.model.modelId,
-    apiKey,
-    ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
-    // The workflow's outbound module (P-15.1): every member's model request goes through it.
-    fetch: outbound.fetch,
-  });
+  // The workflow's outbound module (P-15.1): every member's model request goes through it.
+  const model = releaseLanguageModel(snapshot, apiKey, outbound.fetch, releaseModelSettings(snapshot));
   const prompt = snapshot.entry.prompt;
   let instructions = '';
   if ('text' in prompt) instructions = prompt.text;

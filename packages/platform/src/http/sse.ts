@@ -1,6 +1,6 @@
 import type { HostedRunEvent, RunClient } from '@agentloom/sdk';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
 
 /** How often an idle stream sends a `: ping` comment (PLATFORM.md §4.4), so that proxies keep it open. */
 export const pingIntervalMs = 15_000;
@@ -13,6 +13,19 @@ export const pingIntervalMs = 15_000;
  * its own stream: the run goes on (NOT-13).
  */
 export function streamRunEvents(c: Context, runClient: RunClient, runId: string, afterSequence: number): Response {
+  return streamWithPings(c, async (stream, signal) => {
+    for await (const event of runClient.follow(runId, { afterSequence, signal })) {
+      await stream.writeSSE({ id: String(event.sequence), event: event.type, data: JSON.stringify(eventData(event)) });
+    }
+  });
+}
+
+/**
+ * An event stream whose `write` runs until it returns or the client goes away (then `signal`
+ * aborts), with a `: ping` comment every 15 s meanwhile; what `write` throws is the caller's to
+ * catch inside it. Every event stream of the platform (runs, A2A tasks) is made this way.
+ */
+export function streamWithPings(c: Context, write: (stream: SSEStreamingApi, signal: AbortSignal) => Promise<void>): Response {
   return streamSSE(c, async (stream) => {
     const abort = new AbortController();
     stream.onAbort(() => abort.abort());
@@ -20,9 +33,7 @@ export function streamRunEvents(c: Context, runClient: RunClient, runId: string,
       stream.write(': ping\n\n').catch(() => abort.abort());
     }, pingIntervalMs);
     try {
-      for await (const event of runClient.follow(runId, { afterSequence, signal: abort.signal })) {
-        await stream.writeSSE({ id: String(event.sequence), event: event.type, data: JSON.stringify(eventData(event)) });
-      }
+      await write(stream, abort.signal);
     } finally {
       clearInterval(ping);
     }

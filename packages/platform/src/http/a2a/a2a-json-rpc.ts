@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { A2AProtocolError, a2aErrorCodes } from '../../domain/a2a-errors.js';
 import type { A2AStreamResponse } from '../../domain/a2a-task.js';
 import { a2aSequenceKey } from '../../domain/a2a-task.js';
 import { answerOf } from '../error-table.js';
 import { maximumJsonDepth, nestsDeeperThan } from '../json-depth.js';
 import type { PlatformEnvironment } from '../services.js';
-import { pingIntervalMs } from '../sse.js';
+import { streamWithPings } from '../sse.js';
 
 /**
  * The JSON-RPC 2.0 envelope of the A2A binding (A2A 1.0 §9): reading a request, answering a
@@ -107,21 +106,14 @@ export function streamResponse(
   id: JsonRpcId,
   open: (signal: AbortSignal) => AsyncIterable<A2AStreamResponse>,
 ): Response {
-  return streamSSE(c, async (stream) => {
-    const abort = new AbortController();
-    stream.onAbort(() => abort.abort());
-    const ping = setInterval(() => {
-      stream.write(': ping\n\n').catch(() => abort.abort());
-    }, pingIntervalMs);
+  return streamWithPings(c, async (stream, signal) => {
     try {
-      for await (const result of open(abort.signal)) {
+      for await (const result of open(signal)) {
         await stream.writeSSE({ id: String(sequenceOf(result)), data: JSON.stringify({ jsonrpc: '2.0', id, result }) });
       }
     } catch (error) {
-      if (!abort.signal.aborted)
+      if (!signal.aborted)
         await stream.writeSSE({ data: JSON.stringify({ jsonrpc: '2.0', id, error: errorObjectOf(c, error) }) });
-    } finally {
-      clearInterval(ping);
     }
   });
 }
