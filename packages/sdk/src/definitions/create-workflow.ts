@@ -201,6 +201,7 @@ function addNodes(
         ...(node.output !== undefined ? { output: node.output } : {}),
         ...(node.sessionId !== undefined ? { sessionId: node.sessionId } : {}),
       });
+      if (node.artifacts) builder.declareArtifacts(node.name, node.artifacts);
       continue;
     }
     if (node.kind === 'input') {
@@ -239,6 +240,7 @@ function addNodes(
       ...(node.resultSchema !== undefined ? { resultSchema: zodFromJsonSchema(node.resultSchema as JsonSchema) } : {}),
       ...(node.timeoutMs !== undefined ? { timeoutMs: node.timeoutMs } : {}),
     });
+    if (node.artifacts) builder.declareArtifacts(node.name, node.artifacts);
   }
 }
 

@@ -25,6 +25,16 @@ const stateFieldSchema = z
   })
   .strict();
 
+const artifactsSchema = z
+  .object({
+    reads: z.array(z.string().min(1)).optional().describe('Artifacts (files, state fields…) the node reads.'),
+    writes: z.array(z.string().min(1)).optional().describe('Artifacts the node writes.'),
+  })
+  .strict()
+  .describe(
+    'Read and write sets (seed 004 Q1): a writer never runs beside a task of its superstep that reads or writes the same artifact.',
+  );
+
 const agentNodeSchema = z
   .object({
     name: nodeNameSchema,
@@ -40,6 +50,7 @@ const agentNodeSchema = z
       .describe("The agent's question: a field, a template over the state, or a named function."),
     output: fieldNameSchema.optional().describe("Where the agent's final answer goes."),
     sessionId: z.string().min(1).optional().describe('The session of the inner runs; default, one per invocation.'),
+    artifacts: artifactsSchema.optional(),
   })
   .strict();
 
@@ -56,6 +67,7 @@ const capabilityNodeSchema = z
     output: fieldNameSchema.optional().describe("Where the tool's result goes."),
     resultSchema: jsonSchemaValueSchema.optional().describe("The JSON Schema of the tool's result."),
     timeoutMs: z.number().int().positive().optional(),
+    artifacts: artifactsSchema.optional(),
   })
   .strict();
 

@@ -13,6 +13,18 @@ export interface NodeSpec {
   retry?: NodeRetryPolicy;
   /** The targets a command returned by the node may name (W-3: declared paths only). */
   goto?: readonly string[];
+  /**
+   * The artifacts (files, state fields, anything named) the node reads and writes (seed 004 Q1):
+   * two tasks of a superstep where one writes what the other reads or writes never run at the
+   * same time; tasks that only read run side by side.
+   */
+  artifacts?: ArtifactSets;
+}
+
+/** What a node reads and writes, by name. */
+export interface ArtifactSets {
+  reads?: readonly string[];
+  writes?: readonly string[];
 }
 
 /** What a route, fan-out or loop condition knows of the task it decides after. */

@@ -12,7 +12,7 @@ import type { NodeRetryPolicy } from '../nodes/node-retry.js';
 import type { WorkflowNode } from '../nodes/workflow-node.js';
 import { Workflow, type WorkflowOptions } from '../workflow.js';
 import { compileGraph } from './compile-graph.js';
-import type { DecisionSource, GraphDefinition, NodeSpec, Send } from './graph-definition.js';
+import type { ArtifactSets, DecisionSource, GraphDefinition, NodeSpec, Send } from './graph-definition.js';
 import { validateGraph } from './validate-graph.js';
 
 /** Options of a bounded loop (W-1). */
@@ -43,6 +43,11 @@ export interface FunctionNodeOptions {
   goto?: readonly string[];
   /** Timeout of one attempt, in milliseconds, bounded by the run's deadline. Default: none. */
   timeoutMs?: number;
+  /**
+   * The artifacts the node reads and writes: two nodes of one superstep where one writes what the
+   * other reads or writes never run at once (read-only nodes still run side by side).
+   */
+  artifacts?: ArtifactSets;
 }
 
 /**
@@ -88,7 +93,7 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
    * builder.addNode('count', (state) => ({ count: state.count + 1 }), { retry: { attempts: 3 } });
    */
   addNode(name: string, node: NodeFunction<Definition>, options?: FunctionNodeOptions): this;
-  addNode(name: string, node: WorkflowNode, options?: Pick<FunctionNodeOptions, 'retry' | 'goto'>): this;
+  addNode(name: string, node: WorkflowNode, options?: Pick<FunctionNodeOptions, 'retry' | 'goto' | 'artifacts'>): this;
   addNode(name: string, node: NodeFunction<Definition> | WorkflowNode, options: FunctionNodeOptions = {}): this {
     const workflowNode =
       typeof node === 'function'
@@ -104,7 +109,21 @@ export class WorkflowBuilder<Definition extends StateDefinition> {
     const spec: NodeSpec = { name, node: workflowNode, index: this.definition.nodes.size };
     if (options.retry) spec.retry = options.retry;
     if (options.goto) spec.goto = [...options.goto];
+    if (options.artifacts)
+      spec.artifacts = { reads: [...(options.artifacts.reads ?? [])], writes: [...(options.artifacts.writes ?? [])] };
     this.definition.nodes.set(name, spec);
+    return this;
+  }
+
+  /**
+   * Declares what an existing node (of any kind: agent, capability, input…) reads and writes, as
+   * `addNode`'s `artifacts` option does: a writer never runs beside another task of its superstep
+   * that reads or writes the same artifact.
+   */
+  declareArtifacts(name: string, artifacts: ArtifactSets): this {
+    const spec = this.definition.nodes.get(name);
+    if (!spec) throw new TypeError(`declareArtifacts: the workflow has no node "${name}" (add the node first).`);
+    spec.artifacts = { reads: [...(artifacts.reads ?? [])], writes: [...(artifacts.writes ?? [])] };
     return this;
   }
 

@@ -11,6 +11,7 @@ import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import { teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
+import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
 import { writesOfTask } from './task-writes.js';
@@ -61,19 +62,16 @@ export async function runSuperstep(context: EngineContext, tasks: readonly Plann
   if (budgets === 'exhausted') return { failures: [], budgetExhausted: true };
   const outcomes = new Map<string, TaskOutcome>();
   const errors: unknown[] = [];
-  let next = 0;
+  const admission = new ArtifactAdmission(tasks, (task) => context.graph.nodeByName.get(task.node)?.artifacts);
   const worker = async () => {
-    while (next < tasks.length) {
-      const task = tasks[next] as PlannedTask;
-      next += 1;
-      if (context.control.signal.aborted) {
-        outcomes.set(task.id, { kind: 'skipped' });
-        continue;
-      }
+    for (let task = await admission.next(); task; task = await admission.next()) {
       try {
-        outcomes.set(task.id, await runTask(context, task, budgets.get(task.id)));
+        if (context.control.signal.aborted) outcomes.set(task.id, { kind: 'skipped' });
+        else outcomes.set(task.id, await runTask(context, task, budgets.get(task.id)));
       } catch (error) {
         errors.push(error);
+      } finally {
+        admission.finished(task);
       }
     }
   };
