@@ -18,7 +18,7 @@ export function releaseModelSettings(snapshot: AgentReleaseSnapshot): ModelSetti
 export function releaseLanguageModel(
   snapshot: AgentReleaseSnapshot,
   apiKey: string | undefined,
-  fetch: typeof globalThis.fetch,
+  outboundFetch: typeof globalThis.fetch,
   modelSettings?: ModelSettings,
 ): LanguageModel {
   return buildLanguageModel({
@@ -28,6 +28,6 @@ export function releaseLanguageModel(
     modelId: snapshot.model.modelId,
     apiKey,
     ...(modelSettings && Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
-    fetch,
+    fetch: outboundFetch,
   });
 }

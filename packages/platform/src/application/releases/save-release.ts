@@ -24,7 +24,7 @@ export async function saveRelease(
   if (latest) await markLatestRelease(transaction, release);
 }
 
-/** What a release uses ("who uses this", P-2.5): a resource version, a model connection, an agent app's release. */
+/** What a release uses ("who uses this"): a resource version, a model connection, an agent app's release. */
 export type ReleaseReference = Pick<AppResourceRefsTable, 'target_kind' | 'resource_id' | 'resource_version'>;
 
 /**
