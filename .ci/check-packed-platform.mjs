@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Checks the platform as a team installs it (issue 29): packs `@agentloom/platform` and the SDK it
- * depends on (which is not on the registry) with `npm pack`, installs both tarballs into an empty
+ * Checks the platform as a team installs it (issue 29): packs `@agentloom/platform` and the SDK and
+ * intent packages it depends on (not on the registry) with `npm pack`, installs the tarballs into an empty
  * folder outside the workspace, and runs `npx agentloom serve` there: `/healthz` answers, the
  * packed console is served at `/`, the first-start admin signs in and the seeded demo agent
  * answers a run. A package that ships without its build, a built module that needs a source file,
@@ -83,6 +83,8 @@ try {
   let started = performance.now();
   run('node', ['packages/platform/scripts/build.js', '--if-stale'], root);
   const sdk = pack('packages/sdk', ['--ignore-scripts']);
+  // The router apps use the intent layer, which is not on the registry either.
+  const intent = pack('packages/intent', ['--ignore-scripts']);
   const platform = pack('packages/platform');
   for (const required of ['bin/agentloom.js', 'dist/cli/main.js', 'dist/index.js', 'console/index.html']) {
     if (!platform.files.includes(required)) throw new Error(`the packed platform lacks ${required}`);
@@ -90,6 +92,7 @@ try {
   const unexpected = platform.files.filter((file) => /^(src|test|scripts)\/|\.test\.|^console\/\.vite\//.test(file));
   if (unexpected.length > 0) throw new Error(`the packed platform carries ${unexpected.join(', ')}`);
   if (!sdk.files.includes('dist/index.js')) throw new Error('the packed SDK lacks dist/index.js: run `npm run build`');
+  if (!intent.files.includes('dist/index.js')) throw new Error('the packed intent package lacks dist/index.js: run `npm run build`');
   console.log(
     `== packed the SDK (${sdk.files.length} files) and the platform (${platform.files.length} files) in ${seconds(started)}`,
   );
@@ -102,7 +105,11 @@ try {
       {
         name: 'packed-platform-app',
         private: true,
-        dependencies: { '@agentloom/sdk': `file:${sdk.tarball}`, '@agentloom/platform': `file:${platform.tarball}` },
+        dependencies: {
+          '@agentloom/sdk': `file:${sdk.tarball}`,
+          '@agentloom/intent': `file:${intent.tarball}`,
+          '@agentloom/platform': `file:${platform.tarball}`,
+        },
         allowScripts: { 'better-sqlite3': true },
       },
       null,
