@@ -92,7 +92,8 @@ try {
   const unexpected = platform.files.filter((file) => /^(src|test|scripts)\/|\.test\.|^console\/\.vite\//.test(file));
   if (unexpected.length > 0) throw new Error(`the packed platform carries ${unexpected.join(', ')}`);
   if (!sdk.files.includes('dist/index.js')) throw new Error('the packed SDK lacks dist/index.js: run `npm run build`');
-  if (!intent.files.includes('dist/index.js')) throw new Error('the packed intent package lacks dist/index.js: run `npm run build`');
+  if (!intent.files.includes('dist/index.js'))
+    throw new Error('the packed intent package lacks dist/index.js: run `npm run build`');
   console.log(
     `== packed the SDK (${sdk.files.length} files) and the platform (${platform.files.length} files) in ${seconds(started)}`,
   );
