@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Schema } from '../../api/index.js';
 import { SelectField, TextAreaField, TextField } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
 import { useLatestVersion } from '../../resources/index.js';
@@ -12,28 +11,14 @@ import {
   pruneBindings,
   stateFieldsOf,
   type WorkflowDraft,
-  withEdges,
   withNodes,
 } from './draft-model.js';
+import { ConnectFields, JoinFields } from './edge-fields.js';
 import { McpToolFields, mcpBindingNameOf } from './mcp-tool-fields.js';
-import { addEdge, removeArrows } from './workflow-canvas.js';
+import type { PanelContext } from './panel-context.js';
+import { removeArrows } from './workflow-canvas.js';
 
-type App = Schema<'App'>;
-type Resource = Schema<'Resource'>;
-
-/** What the side panel needs besides the selection. */
-export interface PanelContext {
-  spaceId: string;
-  draft: WorkflowDraft;
-  readOnly: boolean;
-  agentApps: readonly App[];
-  tools: readonly Resource[];
-  /** The space's MCP server resources (a tool node may call one of their tools). */
-  mcpServers: readonly Resource[];
-  issuesOf: (name: string) => string[];
-  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
-  onSelect: (id: string | undefined) => void;
-}
+export type { PanelContext } from './panel-context.js';
 
 /** A binding name from an app or resource name (letters, digits, `_`, `-` and `.`). */
 export function bindingNameOf(name: string): string {
@@ -420,78 +405,6 @@ function ArgumentField({
         />
       ) : null}
     </div>
-  );
-}
-
-/** Adds a plain edge from the selected node (or START) to another node (or END). */
-function ConnectFields({ from, context }: { from: string; context: PanelContext }) {
-  const t = useT();
-  const [to, setTo] = useState('');
-  const targets = [...nodesOf(context.draft.definition).map((node) => node.name), 'END'].filter((name) => name !== from);
-  return (
-    <form
-      className="flow-inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (to) context.onChange((current) => addEdge(current, from, to));
-        setTo('');
-      }}
-    >
-      <SelectField label={t('workflow.node.connectTo', { from })} value={to} onChange={(event) => setTo(event.target.value)}>
-        <option value="">{t('workflow.node.chooseNode')}</option>
-        {targets.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </SelectField>
-      <button type="submit" disabled={!to}>
-        {t('workflow.node.addEdge')}
-      </button>
-    </form>
-  );
-}
-
-/** Adds a join into the selected node: it runs once all of the chosen nodes have finished. */
-function JoinFields({ to, context }: { to: string; context: PanelContext }) {
-  const t = useT();
-  const [sources, setSources] = useState<string[]>([]);
-  const candidates = nodesOf(context.draft.definition)
-    .map((node) => node.name)
-    .filter((name) => name !== to);
-  if (candidates.length < 2) return null;
-  return (
-    <form
-      className="flow-inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (sources.length < 2) return;
-        context.onChange((current) => {
-          const edges = Array.isArray(current.definition.edges) ? current.definition.edges : [];
-          return withEdges(current, [...edges, { from: sources, to }]);
-        });
-        setSources([]);
-      }}
-    >
-      <fieldset className="fieldset">
-        <legend>{t('workflow.node.joinInto', { to })}</legend>
-        {candidates.map((name) => (
-          <label key={name} className="check-row">
-            <input
-              type="checkbox"
-              checked={sources.includes(name)}
-              onChange={(event) =>
-                setSources((current) => (event.target.checked ? [...current, name] : current.filter((item) => item !== name)))
-              }
-            />{' '}
-            {name}
-          </label>
-        ))}
-      </fieldset>
-      <button type="submit" disabled={sources.length < 2}>
-        {t('workflow.node.addJoin')}
-      </button>
-    </form>
   );
 }
 
