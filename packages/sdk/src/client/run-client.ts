@@ -5,7 +5,6 @@ import { emptyUsage } from '../core/messages.js';
 import type { RunResult } from '../core/run-result.js';
 import { hasAgentRunStarted } from '../engine/agent/agent-state.js';
 import { type ApprovalDecision, recordApprovalDecision } from '../engine/agent/governance/decide-approval.js';
-import { AgentEventProjector, type RunEvent } from '../engine/agent/run-events.js';
 import { readSessionRecord, type SessionRun } from '../engine/agent/session/index.js';
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
 import { findRunRequest, type RunRequestedRecord, stopRequestEntry } from '../engine/run/run-requests.js';
@@ -15,8 +14,6 @@ import {
   pendingInputsOf,
   recordInputAnswer,
 } from '../engine/workflow/input/input-requests.js';
-import { WorkflowEventProjector } from '../engine/workflow/workflow-event-projector.js';
-import type { WorkflowRunEvent } from '../engine/workflow/workflow-events.js';
 import { isUnfinished } from '../store/acquire-decision.js';
 import type {
   JournalEntry,
@@ -31,6 +28,7 @@ import { describeAgentRun } from './describe-agent-run.js';
 import { describeTeamRun } from './describe-team-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
+import { type HostedRunEvent, projectorOf, startedInput } from './run-projection.js';
 import { WakeUp } from './wake-up.js';
 
 /** Options of `RunClient`. */
@@ -475,20 +473,7 @@ export class RunClient {
   }
 }
 
-/** An event of an agent run or of a workflow run, with its journal sequence. */
-export type HostedRunEvent = RunEvent | WorkflowRunEvent;
-
-/** The projection of the run's kind: the journal's entries become that engine's events. */
-function projectorOf(run: RunRecord): { projectAll(entry: JournalEntry): HostedRunEvent[] } {
-  if (run.kind === 'workflow') return new WorkflowEventProjector(run.runId, run.sessionId);
-  const agent = new AgentEventProjector(run.runId, run.sessionId);
-  return {
-    projectAll: (entry) => {
-      const event = agent.project(entry);
-      return event ? [event] : [];
-    },
-  };
-}
+export type { HostedRunEvent } from './run-projection.js';
 
 function summaryOf(run: RunRecord): RunSummary {
   return {
@@ -503,9 +488,4 @@ function summaryOf(run: RunRecord): RunSummary {
     updatedAt: run.updatedAt,
     ...(run.result ? { result: run.result } : {}),
   };
-}
-
-function startedInput(journal: readonly JournalEntry[]): unknown {
-  const started = journal.find((entry) => entry.type === 'run-started' || entry.type === 'workflow-started');
-  return (started?.data as { input?: unknown } | undefined)?.input;
 }
