@@ -1,27 +1,15 @@
 import { RunNotFoundError } from '@agentloom/sdk';
-import { claimDueRows } from '../adapters/database/repositories/claim-due-rows.js';
+import { releaseClaimedRow } from '../adapters/database/repositories/claim-due-rows.js';
 import type { A2aPushConfigRow } from '../adapters/database/schema.js';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import { frameOf } from '../application/a2a/a2a-tasks.js';
-import type { PlatformContext } from '../application/context.js';
 import { initialProjection, isTerminalState, streamEventsOf } from '../domain/a2a-task.js';
-import { startPollingLoop } from './polling-loop.js';
+import { type DelivererContext, sendTimeoutMs, startOutboxDeliverer } from './outbox-deliverer.js';
 
-/** What the push deliverer uses. */
-export type PushDelivererContext = Pick<
-  PlatformContext,
-  'database' | 'dialect' | 'secretBox' | 'runClient' | 'outbound' | 'config' | 'logger' | 'now'
->;
-
-/** How long a claimed config is this process's. */
-const claimMs = 60_000;
-/** How long the receiver has to answer one push. */
-const sendTimeoutMs = 10_000;
 /** How soon an active config whose task has nothing new is looked at again. */
 const idleRecheckMs = 500;
 /** Longest wait between two failed tries. */
 const maxBackoffMs = 300_000;
-const batchSize = 20;
 
 /**
  * Pushes A2A task events to the configured webhooks (issue 32): each round claims due configs
@@ -33,34 +21,21 @@ const batchSize = 20;
  * de-duplicates on `metadata["agentloom.seq"]`. Done once the task ended and all was pushed;
  * failed after `config.webhookAttempts` failures in a row or an egress refusal.
  */
-export function startA2aPushDeliverer(services: PushDelivererContext, owner: string, intervalMs = 250): () => void {
-  return startPollingLoop(services.logger, 'a2a push round failed', intervalMs, async () => {
-    for (const config of await claimDue(services, owner)) await deliver(services, owner, config);
-  });
-}
-
-function claimDue(services: PushDelivererContext, owner: string): Promise<A2aPushConfigRow[]> {
-  return claimDueRows<A2aPushConfigRow>(services.database, services.dialect, {
+export function startA2aPushDeliverer(services: DelivererContext, owner: string, intervalMs = 250): () => void {
+  return startOutboxDeliverer<A2aPushConfigRow>(services, owner, intervalMs, {
     table: 'a2a_push_configs',
     activeState: 'active',
-    owner,
-    now: services.now(),
-    claimMs,
-    batchSize,
+    failureLabel: 'a2a push round failed',
+    deliver: (config) => deliver(services, owner, config),
   });
 }
 
 /** Releases a claimed config with changes (cursor, state, next try). */
-function release(services: PushDelivererContext, owner: string, config: A2aPushConfigRow, changes: Partial<A2aPushConfigRow>) {
-  return services.database
-    .updateTable('a2a_push_configs')
-    .set({ ...changes, locked_by: null, locked_until: null })
-    .where('id', '=', config.id)
-    .where('locked_by', '=', owner)
-    .execute();
+function release(services: DelivererContext, owner: string, config: A2aPushConfigRow, changes: Partial<A2aPushConfigRow>) {
+  return releaseClaimedRow(services.database, 'a2a_push_configs', config.id, owner, changes);
 }
 
-async function deliver(services: PushDelivererContext, owner: string, config: A2aPushConfigRow): Promise<void> {
+async function deliver(services: DelivererContext, owner: string, config: A2aPushConfigRow): Promise<void> {
   const { database, runClient, now } = services;
   const run = await database.selectFrom('runs').selectAll().where('id', '=', config.task_id).executeTakeFirst();
   let events: Awaited<ReturnType<typeof runClient.readEvents>> = [];
@@ -118,7 +93,7 @@ async function deliver(services: PushDelivererContext, owner: string, config: A2
 }
 
 /** One push: a 2xx accepts it; anything else throws (the round stops, the cursor keeps what was accepted). */
-async function push(services: PushDelivererContext, config: A2aPushConfigRow, body: unknown): Promise<void> {
+async function push(services: DelivererContext, config: A2aPushConfigRow, body: unknown): Promise<void> {
   const credentials = config.auth_credentials_sealed ? services.secretBox.open(config.auth_credentials_sealed) : undefined;
   const response = await services.outbound.fetch(config.url, {
     method: 'POST',

@@ -1,29 +1,15 @@
 import { RunNotFoundError } from '@agentloom/sdk';
-import { claimDueRows } from '../adapters/database/repositories/claim-due-rows.js';
-import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
-import type { PlatformContext } from '../application/context.js';
-import { startPollingLoop } from './polling-loop.js';
-
-/** What the webhook deliverer uses: the database, the webhook secrets, the SDK client (the run view), the outbound module, the configuration, the logger, the clock. */
-export type DelivererContext = Pick<
-  PlatformContext,
-  'database' | 'dialect' | 'secretBox' | 'runClient' | 'outbound' | 'config' | 'logger' | 'now'
->;
-
+import { releaseClaimedRow } from '../adapters/database/repositories/claim-due-rows.js';
 import type { WebhookDeliveryRow } from '../adapters/database/schema.js';
+import { errorCodeOf, findEgressDenial } from '../adapters/outbound/index.js';
 import { runView } from '../application/runs/run-status.js';
 import { type WebhookAttempt, webhookRecheckMs } from '../application/webhooks/webhook-deliveries.js';
 import { readWebhookSecret } from '../application/webhooks/webhook-secrets.js';
 import { signWebhook, webhookSignatureHeader } from '../domain/webhook-signature.js';
+import { type DelivererContext, sendTimeoutMs, startOutboxDeliverer } from './outbox-deliverer.js';
 
-/** How long a claimed delivery is this process's; longer than one send may take. */
-const claimMs = 60_000;
-/** How long the receiver has to answer one try. */
-const sendTimeoutMs = 10_000;
 /** Longest wait between two tries. */
 const maxBackoffMs = 3_600_000;
-/** Deliveries one round claims. */
-const batchSize = 20;
 
 /**
  * Sends the completion webhooks runs owe (issue 14): every round it claims due deliveries (on
@@ -38,19 +24,11 @@ const batchSize = 20;
  * that stops it.
  */
 export function startWebhookDeliverer(services: DelivererContext, owner: string, intervalMs = 250): () => void {
-  return startPollingLoop(services.logger, 'webhook round failed', intervalMs, async () => {
-    for (const delivery of await claimDue(services, owner)) await deliver(services, owner, delivery);
-  });
-}
-
-function claimDue(services: DelivererContext, owner: string): Promise<WebhookDeliveryRow[]> {
-  return claimDueRows<WebhookDeliveryRow>(services.database, services.dialect, {
+  return startOutboxDeliverer<WebhookDeliveryRow>(services, owner, intervalMs, {
     table: 'webhook_deliveries',
     activeState: 'waiting',
-    owner,
-    now: services.now(),
-    claimMs,
-    batchSize,
+    failureLabel: 'webhook round failed',
+    deliver: (delivery) => deliver(services, owner, delivery),
   });
 }
 
@@ -68,12 +46,9 @@ async function deliver(services: DelivererContext, owner: string, delivery: Webh
     return;
   }
   if (description.status === 'pending' || description.status === 'running') {
-    await database
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: new Date(now().getTime() + webhookRecheckMs).toISOString(), locked_by: null, locked_until: null })
-      .where('id', '=', delivery.id)
-      .where('locked_by', '=', owner)
-      .execute();
+    await releaseClaimedRow(database, 'webhook_deliveries', delivery.id, owner, {
+      next_attempt_at: new Date(now().getTime() + webhookRecheckMs).toISOString(),
+    });
     return;
   }
   const secret = await readWebhookSecret(services, delivery.app_id);
@@ -121,18 +96,11 @@ async function deliver(services: DelivererContext, owner: string, delivery: Webh
     return;
   }
   const backoff = Math.min(maxBackoffMs, config.webhookRetryMs * 2 ** (log.length - 1));
-  await database
-    .updateTable('webhook_deliveries')
-    .set({
-      attempts: log.length,
-      attempt_log: JSON.stringify(log),
-      next_attempt_at: new Date(now().getTime() + backoff).toISOString(),
-      locked_by: null,
-      locked_until: null,
-    })
-    .where('id', '=', delivery.id)
-    .where('locked_by', '=', owner)
-    .execute();
+  await releaseClaimedRow(database, 'webhook_deliveries', delivery.id, owner, {
+    attempts: log.length,
+    attempt_log: JSON.stringify(log),
+    next_attempt_at: new Date(now().getTime() + backoff).toISOString(),
+  });
 }
 
 async function finish(
@@ -142,17 +110,10 @@ async function finish(
   state: 'delivered' | 'failed',
   log: WebhookAttempt[],
 ): Promise<void> {
-  await services.database
-    .updateTable('webhook_deliveries')
-    .set({
-      state,
-      attempts: log.length,
-      attempt_log: JSON.stringify(log),
-      finished_at: services.now().toISOString(),
-      locked_by: null,
-      locked_until: null,
-    })
-    .where('id', '=', delivery.id)
-    .where('locked_by', '=', owner)
-    .execute();
+  await releaseClaimedRow(services.database, 'webhook_deliveries', delivery.id, owner, {
+    state,
+    attempts: log.length,
+    attempt_log: JSON.stringify(log),
+    finished_at: services.now().toISOString(),
+  });
 }

@@ -18,6 +18,7 @@ import { authorizeSpace, type SpaceAction } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
+import { registerSpaceList, spaceParameters } from './space-list-route.js';
 
 const keySchema = z
   .object({ id: z.string(), label: z.string(), mask: z.string(), active: z.boolean(), createdAt: z.string() })
@@ -63,7 +64,6 @@ const updateBody = z
     models: z.array(catalogueEntrySchema).max(500).optional(),
   })
   .openapi('UpdateModelConnection');
-const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 const connectionParameters = z.object({ spaceId: idParameter('spaceId'), connectionId: idParameter('connectionId') });
 const keyParameters = connectionParameters.extend({ keyId: idParameter('keyId') });
 const connectionResult = z.object({ connection: connectionSchema });
@@ -82,22 +82,17 @@ export async function loadConnection(
 export function connectionRoutes() {
   const app = createSubApp();
 
-  app.openapi(
-    apiRoute({
-      method: 'get',
-      path: '/spaces/{spaceId}/model-connections',
-      operationId: 'listModelConnections',
-      tags: ['Model connections'],
-      summary: 'List model connections',
-      description: 'List model connections (keys masked).',
-      request: { params: spaceParameters },
-      responses: { 200: jsonResponse('Connections.', z.object({ connections: z.array(connectionSchema) })) },
-    }),
-    async (c) => {
-      const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'connections.read');
-      return c.json({ connections: await listSpaceConnections(c.get('services'), space.id) }, 200);
-    },
-  );
+  registerSpaceList(app, {
+    collection: 'model-connections',
+    operationId: 'listModelConnections',
+    tag: 'Model connections',
+    summary: 'List model connections',
+    description: 'List model connections (keys masked).',
+    key: 'connections',
+    item: connectionSchema,
+    permission: 'connections.read',
+    load: listSpaceConnections,
+  });
 
   app.openapi(
     apiRoute({

@@ -2,34 +2,29 @@ import { z } from '@hono/zod-openapi';
 import { addMember, changeMemberRole, removeMember, spaceMembers } from '../../application/members/member-service.js';
 import { authorizeSpace, spaceRoles } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { registerSpaceList, spaceParameters } from './space-list-route.js';
 
 const roleSchema = z.enum(spaceRoles as ['viewer', 'editor', 'admin', 'owner']);
 const memberSchema = z
   .object({ userId: z.string(), email: z.string(), displayName: z.string(), role: roleSchema, createdAt: z.string() })
   .openapi('Member');
-const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 const memberParameters = z.object({ spaceId: idParameter('spaceId'), userId: idParameter('userId') });
 
 /** `/spaces/:spaceId/members`: who may do what in a space (D-P6). */
 export function memberRoutes() {
   const app = createSubApp();
 
-  app.openapi(
-    apiRoute({
-      method: 'get',
-      path: '/spaces/{spaceId}/members',
-      operationId: 'listMembers',
-      tags: ['Members'],
-      summary: 'List members',
-      description: 'List members and roles.',
-      request: { params: spaceParameters },
-      responses: { 200: jsonResponse('Members.', z.object({ members: z.array(memberSchema) })) },
-    }),
-    async (c) => {
-      const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'members.read');
-      return c.json({ members: await spaceMembers(c.get('services'), space.id) }, 200);
-    },
-  );
+  registerSpaceList(app, {
+    collection: 'members',
+    operationId: 'listMembers',
+    tag: 'Members',
+    summary: 'List members',
+    description: 'List members and roles.',
+    key: 'members',
+    item: memberSchema,
+    permission: 'members.read',
+    load: spaceMembers,
+  });
 
   app.openapi(
     apiRoute({

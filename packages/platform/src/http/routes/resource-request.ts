@@ -76,7 +76,7 @@ export const createBody = z
     content: typedContent(),
   })
   .openapi('CreateResource');
-export const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
+export { spaceParameters } from './space-list-route.js';
 export const resourceParameters = z.object({ spaceId: idParameter('spaceId'), resourceId: idParameter('resourceId') });
 export const resourceResult = z.object({ resource: resourceSchema });
 

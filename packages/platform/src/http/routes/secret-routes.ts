@@ -3,30 +3,25 @@ import { removeSecret, spaceSecrets, storeSecret } from '../../application/secre
 import { currentActor } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { registerSpaceList, spaceParameters } from './space-list-route.js';
 
 const secretSchema = z.object({ id: z.string(), name: z.string(), mask: z.string(), updatedAt: z.string() }).openapi('Secret');
-const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 
 /** `/spaces/:spaceId/secrets`: write-only values for MCP headers and tool credentials, encrypted at rest. */
 export function secretRoutes() {
   const app = createSubApp();
 
-  app.openapi(
-    apiRoute({
-      method: 'get',
-      path: '/spaces/{spaceId}/secrets',
-      operationId: 'listSecrets',
-      tags: ['Secrets'],
-      summary: 'List secrets',
-      description: 'List secrets (names and masks only).',
-      request: { params: spaceParameters },
-      responses: { 200: jsonResponse('Secrets.', z.object({ secrets: z.array(secretSchema) })) },
-    }),
-    async (c) => {
-      const { space } = await authorizeSpace(c, c.req.valid('param').spaceId, 'secrets.read');
-      return c.json({ secrets: await spaceSecrets(c.get('services'), space.id) }, 200);
-    },
-  );
+  registerSpaceList(app, {
+    collection: 'secrets',
+    operationId: 'listSecrets',
+    tag: 'Secrets',
+    summary: 'List secrets',
+    description: 'List secrets (names and masks only).',
+    key: 'secrets',
+    item: secretSchema,
+    permission: 'secrets.read',
+    load: spaceSecrets,
+  });
 
   app.openapi(
     apiRoute({

@@ -3,7 +3,8 @@ import type { SpaceRow } from '../../adapters/database/index.js';
 import { createSpace, deleteEmptySpace, renameSpaceTo, spacesOfUser } from '../../application/spaces/space-service.js';
 import { requireUser } from '../authentication.js';
 import { authorizeSpace, spaceRoles } from '../authorization.js';
-import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { apiRoute, createSubApp, jsonBody, jsonResponse, okSchema } from '../openapi.js';
+import { spaceParameters } from './space-list-route.js';
 
 const roleSchema = z.enum(spaceRoles as ['viewer', 'editor', 'admin', 'owner']);
 const spaceSchema = z
@@ -16,7 +17,6 @@ const spaceSchema = z
   })
   .openapi('Space');
 const spaceBody = z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('SpaceInput');
-const spaceParameters = z.object({ spaceId: idParameter('spaceId') });
 
 function spaceView(row: SpaceRow, role?: z.infer<typeof roleSchema>): z.infer<typeof spaceSchema> {
   return { id: row.id, name: row.name, state: row.state, createdAt: row.created_at, ...(role ? { role } : {}) };

@@ -31,3 +31,23 @@ export async function claimDueRows<Row>(
     returning *`.execute(database);
   return rows;
 }
+
+/**
+ * Hands a claimed row of `table` back with `changes` (its cursor, state, next try, attempt log),
+ * but only while `owner` still holds the claim: a deliverer whose claim lapsed and was taken by
+ * another never overwrites that one's progress.
+ */
+export async function releaseClaimedRow(
+  database: Kysely<PlatformDatabase>,
+  table: OutboxTable,
+  id: string,
+  owner: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  await database
+    .updateTable(table)
+    .set({ ...changes, locked_by: null, locked_until: null } as never)
+    .where('id', '=', id)
+    .where('locked_by', '=', owner)
+    .execute();
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from '../queryable.js';
-import type { AppReleaseRow, RouterSessionRow } from '../schema.js';
+import type { RouterSessionRow } from '../schema.js';
 
 /*
  * Router apps (issue 33): the apps a router draft names, its releases' insertion, and the
