@@ -238,5 +238,29 @@ export function describeDispatcherContract(target: DispatcherTarget): void {
       expect(again?.attempt).toBe(job.attempt + 1);
       if (again) await dispatcher.complete(again);
     });
+
+    it('names the runs that have a live job (queued or claimed), not those whose job ended or that never had one', async () => {
+      const queued = await enqueueRun();
+      const claimed = await enqueueRun();
+      const ended = await enqueueRun();
+      const job = (await claimAll('worker-a', [claimed, ended], anyWorker)).get(ended);
+      if (!job) throw new Error('not claimed');
+      await dispatcher.complete(job);
+      const live = await dispatcher.runsWithJobs([queued, claimed, ended, `run_${randomUUID()}`]);
+      expect([...live].sort()).toEqual([queued, claimed].sort());
+      expect(await dispatcher.runsWithJobs([])).toEqual(new Set());
+    });
+
+    it('enqueue gives a run whose job ended a new job, claimed once more', async () => {
+      const runId = await enqueueRun();
+      const job = (await claimAll('worker-a', [runId], anyWorker)).get(runId);
+      if (!job) throw new Error('not claimed');
+      await dispatcher.complete(job);
+      await platform.services.database.transaction().execute((transaction) => dispatcher.enqueue(transaction, runId, plainRun));
+      expect([...(await dispatcher.runsWithJobs([runId]))]).toEqual([runId]);
+      const again = (await claimAll('worker-b', [runId], anyWorker)).get(runId);
+      expect(again?.runId).toBe(runId);
+      if (again) await dispatcher.complete(again);
+    });
   });
 }

@@ -139,7 +139,15 @@ async function publishTrialWorkflow(
     nodes: [
       { name: 'research', kind: 'agent', agent: 'research', input: { template: '{{question}} look this up' }, output: 'notes' },
       { name: 'plan', kind: 'agent', agent: 'plan', input: { template: '{{question}} brief me' }, output: 'notes' },
-      { name: 'file', kind: 'capability', tool: 'lookup', input: { query: 'filing' }, output: 'filed' },
+      // The filing tool is safe to call again (the ledger keys on the query): a call cut by a kill is retried.
+      {
+        name: 'file',
+        kind: 'capability',
+        tool: 'lookup',
+        input: { query: 'filing' },
+        output: 'filed',
+        retry: { attempts: 10, waitMs: 100, retryOn: ['unknown-outcome'] },
+      },
     ],
     edges: [
       { from: 'START', to: 'research' },

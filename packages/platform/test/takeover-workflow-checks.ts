@@ -116,14 +116,26 @@ export async function checkWorkflowRun(options: CheckOptions): Promise<RunFindin
       expect(innerJournal.filter((entry) => entry.type === 'task-created').length, innerLabel).toBe(2);
   }
 
-  // The tool node: no attempt record of its own (R-7 saves a task when it finishes), so a kill
-  // during its call lets the taker run it again; never once its result was saved.
+  // The tool node: each attempt is noted open before its call, so a kill during the call is
+  // recorded `unknown-outcome` by the taker (X-7) and run again only as a new attempt its retry
+  // policy allows — never silently, and never once its result was saved.
   const filing = (run.input as { filing: string }).filing;
   recorded.add(filing);
   const times = options.executionTimes(filing);
   const saved = journal.find((entry) => entry.type === 'task-finished' && entry.taskId === trialWorkflowTasks.file);
   const what = `${label} tool node (${times.length} executions, ${trials.length} kills)`;
   expect(times.length >= 1 && times.length <= 1 + trials.length, what).toBe(true);
+  const unknownAttempts = journal.filter(
+    (entry) =>
+      entry.type === 'task-attempt-failed' &&
+      entry.taskId === trialWorkflowTasks.file &&
+      dataOf<{ failure: { failure?: { kind: string } } }>(entry).failure.failure?.kind === 'unknown-outcome',
+  );
+  // A kill after the note and before the request left records an unknown outcome with no execution.
+  expect(times.length - 1, `${what}: every repeated call follows a recorded unknown outcome`).toBeLessThanOrEqual(
+    unknownAttempts.length,
+  );
+  expect(unknownAttempts.length, `${what}: an unknown outcome only after a kill`).toBeLessThanOrEqual(trials.length);
   expect(
     times.filter((at) => at > (saved as JournalEntry).at),
     `${what}: none after its result was saved`,

@@ -13,6 +13,7 @@ import {
 import { WorkflowValidationError } from '../engine/workflow/errors/workflow-errors.js';
 import { send } from '../engine/workflow/graph/graph-definition.js';
 import { WorkflowBuilder } from '../engine/workflow/graph/workflow-builder.js';
+import type { NodeRetryPolicy } from '../engine/workflow/nodes/node-retry.js';
 import type { Workflow, WorkflowOptions } from '../engine/workflow/workflow.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { type Condition, evaluateCondition, fieldsOf, readPath } from './condition.js';
@@ -239,6 +240,7 @@ function addNodes(
       ...(node.output !== undefined ? { output: node.output } : {}),
       ...(node.resultSchema !== undefined ? { resultSchema: zodFromJsonSchema(node.resultSchema as JsonSchema) } : {}),
       ...(node.timeoutMs !== undefined ? { timeoutMs: node.timeoutMs } : {}),
+      ...(node.retry !== undefined ? { retry: node.retry as NodeRetryPolicy } : {}),
     });
     if (node.artifacts) builder.declareArtifacts(node.name, node.artifacts);
   }

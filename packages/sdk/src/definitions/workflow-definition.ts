@@ -67,6 +67,22 @@ const capabilityNodeSchema = z
     output: fieldNameSchema.optional().describe("Where the tool's result goes."),
     resultSchema: jsonSchemaValueSchema.optional().describe("The JSON Schema of the tool's result."),
     timeoutMs: z.number().int().positive().optional(),
+    retry: z
+      .object({
+        attempts: z.number().int().min(1).max(100).describe('Attempts in all, the first included; 1 means no retry.'),
+        waitMs: z.number().int().min(0).optional().describe('Wait before the second attempt (default 1000).'),
+        backoff: z.enum(['fixed', 'exponential']).optional(),
+        maxWaitMs: z.number().int().min(0).optional(),
+        retryOn: z
+          .array(z.string().min(1))
+          .optional()
+          .describe(
+            'The failure kinds retried (e.g. "timeout", "connection", "unknown-outcome" for a call cut by a crash); default: the transient ones.',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe("The node's retry policy (C-7 … C-9, X-5, X-7); default: none."),
     artifacts: artifactsSchema.optional(),
   })
   .strict();

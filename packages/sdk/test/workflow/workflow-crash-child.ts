@@ -11,6 +11,8 @@
  * - `retry-waiting`: scenario `retry`, once the second failed attempt of the flaky node is saved
  *   and the run waits before the third;
  * - `continue-third`: scenario `continue`, when node `third` of the continued run executes.
+ * - `charge-mid-call`: scenario `unknown`, inside the call of its one tool node (`charge`); with
+ *   `WF_RETRY_UNKNOWN` set the node retries an `unknown-outcome` attempt.
  * Scenario `continue` fails node `second` while `WF_FAIL_SECOND` is set; with `WF_CONTINUE_FROM`
  * the run is a new run continuing that failed run (its id is `WF_RUN_ID`).
  * Every tool execution and model call is appended to `WF_EFFECTS` as one line.
@@ -78,8 +80,12 @@ function branchesWorkflow(store: RunStore) {
   })
     .addCapabilityNode('split', branch, { input: { name: { value: 'split' } } })
     .addEdge(START, 'split');
+  // Cut mid-call, a branch's outcome is unknown (X-7): these branches are safe to call again.
+  const retry = { attempts: 2, waitMs: 10, retryOn: ['unknown-outcome'] as const };
   for (const name of ['a', 'b', 'c', 'd']) {
-    builder.addCapabilityNode(name, branch, { input: { name: { value: name } }, output: 'results' }).addEdge('split', name);
+    builder
+      .addCapabilityNode(name, branch, { input: { name: { value: name } }, output: 'results', retry })
+      .addEdge('split', name);
   }
   return builder
     .addCapabilityNode('gather', branch, { input: { name: { value: 'gather' } }, output: 'results' })
@@ -208,6 +214,26 @@ function continueWorkflow(store: RunStore) {
   return builder.addEdge('fourth', END).compile({ store, leaseMs });
 }
 
+/** One tool node whose call the `charge-mid-call` freeze cuts (X-7). */
+function unknownWorkflow(store: RunStore) {
+  const charge = tool({
+    name: 'charge',
+    description: 'Charges a card.',
+    parameters: z.object({ amount: z.number() }),
+    execute: ({ amount }, context) => {
+      effect(`tool charge ${context.operationId} attempt-${context.attempt}`);
+      if (freezeAt === 'charge-mid-call') freeze('charge called, no outcome saved');
+      return `charged ${amount}`;
+    },
+  });
+  const retry = environment.WF_RETRY_UNKNOWN ? { retry: { attempts: 2, waitMs: 10, retryOn: ['unknown-outcome'] as const } } : {};
+  return new WorkflowBuilder({ name: 'crash-unknown', state: { amount: lastValue(z.number()), receipt: lastValue(z.string()) } })
+    .addCapabilityNode('charge', charge, { input: { amount: 'amount' }, output: 'receipt', ...retry })
+    .addEdge(START, 'charge')
+    .addEdge('charge', END)
+    .compile({ store, leaseMs });
+}
+
 const store = await openStore(environment.WF_STORE as string);
 if (freezeAt === 'agent-finished-unsaved') freezingBeforeFastSaved(store);
 const scenario = environment.WF_SCENARIO;
@@ -218,12 +244,15 @@ const workflow =
       ? retryWorkflow(store)
       : scenario === 'continue'
         ? continueWorkflow(store)
-        : agentsWorkflow(store);
+        : scenario === 'unknown'
+          ? unknownWorkflow(store)
+          : agentsWorkflow(store);
 const inputs: Record<string, unknown> = {
   branches: { topic: 'crash' },
   agents: { query: 'tides' },
   retry: { text: 'hello' },
   continue: { topic: 'hello' },
+  unknown: { amount: 42 },
 };
 const input = inputs[scenario ?? ''] ?? inputs.agents;
 const request = environment.WF_CONTINUE_FROM ? { continueFrom: environment.WF_CONTINUE_FROM } : { input };

@@ -25,10 +25,11 @@ async function runChild(options: {
   store: string;
   runId: string;
   effects: string;
-  scenario: 'branches' | 'agents' | 'retry' | 'continue';
+  scenario: 'branches' | 'agents' | 'retry' | 'continue' | 'unknown';
   freeze?: string;
   continueFrom?: string;
   failSecond?: boolean;
+  retryUnknown?: boolean;
 }) {
   const run = await runScript(childScript, {
     WF_STORE: options.store,
@@ -38,6 +39,7 @@ async function runChild(options: {
     WF_FREEZE: options.freeze ?? '',
     WF_CONTINUE_FROM: options.continueFrom ?? '',
     WF_FAIL_SECOND: options.failSecond ? '1' : '',
+    WF_RETRY_UNKNOWN: options.retryUnknown ? '1' : '',
   });
   const outcome: ChildRun = { stderr: run.stderr };
   if (run.frozenAt !== undefined) outcome.frozenAt = run.frozenAt;
@@ -93,9 +95,45 @@ function workflowCrashSuite(createTarget: () => CrashStoreTarget | Promise<Crash
     const after = lines(crash.effects).slice(before.length);
     // Only c and d ran again (same task ids, so the same operation ids), then the join once.
     expect(after.sort()).toEqual(['tool c 1/c', 'tool d 1/d', 'tool gather 2/gather']);
+    // Not silently: their cut calls were recorded `unknown-outcome` and retried by their policy (X-7).
+    const unknown = await target.read(crash.store, async (store) =>
+      (await store.readJournal(crash.runId))
+        .filter((entry) => entry.type === 'task-attempt-failed')
+        .map((entry) => `${entry.taskId} ${(entry.data as { failure: { failure?: { kind: string } } }).failure.failure?.kind}`),
+    );
+    expect(unknown.sort()).toEqual(['1/c unknown-outcome', '1/d unknown-outcome']);
     const all = lines(crash.effects);
     expect([countOf(all, 'tool a '), countOf(all, 'tool b '), countOf(all, 'tool split ')]).toEqual([1, 1, 1]);
   }, 60_000);
+
+  for (const retryUnknown of [false, true]) {
+    it(`killed inside a tool node's call: the outcome is unknown, never a silent second call (X-7; ${retryUnknown ? 'retried by policy' : 'no retry'})`, async () => {
+      const crash = files(`unknown-${retryUnknown ? 'retry' : 'plain'}`);
+      const first = await runChild({ ...crash, scenario: 'unknown', freeze: 'charge-mid-call', retryUnknown });
+      expect(first.frozenAt, `child did not freeze: ${JSON.stringify(first)}`).toBe('charge called, no outcome saved');
+      expect(lines(crash.effects)).toEqual(['tool charge 0/charge attempt-1']);
+      const second = await runChild({ ...crash, scenario: 'unknown', retryUnknown });
+      expect(second.stderr).toBe('');
+      if (retryUnknown) {
+        // The policy asked for it: a second, recorded attempt after the unknown one.
+        expect(second.result).toMatchObject({ status: 'succeeded', output: { receipt: 'charged 42' } });
+        expect(lines(crash.effects)).toEqual(['tool charge 0/charge attempt-1', 'tool charge 0/charge attempt-2']);
+      } else {
+        // No policy: the taker does not call the card again; the run ends saying why.
+        expect(second.result).toMatchObject({
+          status: 'failed',
+          failure: { node: 'charge', kind: 'tool-failed', failure: { kind: 'unknown-outcome' } },
+        });
+        expect(lines(crash.effects)).toEqual(['tool charge 0/charge attempt-1']);
+      }
+      const failed = await target.read(crash.store, async (store) =>
+        (await store.readJournal(crash.runId)).filter(
+          (entry) => entry.type === 'task-attempt-failed' || entry.type === 'task-failed',
+        ),
+      );
+      expect(failed.map((entry) => entry.type)).toEqual([retryUnknown ? 'task-attempt-failed' : 'task-failed']);
+    }, 60_000);
+  }
 
   it('killed while an agent node is mid-loop: the same inner run continues, the finished agent node never runs again', async () => {
     const crash = files('agents');

@@ -32,7 +32,8 @@ export interface Dispatcher {
   start(): Promise<void>;
   /**
    * Adds the run's job inside the caller's transaction (the run row and its job commit together,
-   * and a rollback leaves no job). `requirements` come from the release the run will use.
+   * and a rollback leaves no job). `requirements` come from the release the run will use. Also
+   * gives a run whose job ended or was lost a new one (the sweeper's re-enqueue).
    */
   enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void>;
   /**
@@ -51,6 +52,8 @@ export interface Dispatcher {
   release(job: ClaimedJob, notBefore: Date, requirements?: RunRequirements): Promise<void>;
   /** Puts jobs whose lease expired back in the queue at once; answers their run ids. */
   sweep(): Promise<string[]>;
+  /** Which of `runIds` have a job that is queued, waiting to be retried or claimed (not ended, not lost). */
+  runsWithJobs(runIds: readonly string[]): Promise<Set<string>>;
   /** Releases the adapter's own resources (pg-boss: its connection pool). */
   close(): Promise<void>;
 }

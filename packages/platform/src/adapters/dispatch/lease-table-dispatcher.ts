@@ -39,6 +39,17 @@ export class LeaseTableDispatcher implements Dispatcher {
         created_at: at,
         needs_isolation: requirements.isolation ? 1 : 0,
       })
+      // One job per run: a run whose job ended (`done`) while the run did not gets it back queued.
+      .onConflict((conflict) =>
+        conflict.column('run_id').doUpdateSet({
+          state: 'queued',
+          worker_id: null,
+          claimed_at: null,
+          lease_until: null,
+          not_before: at,
+          needs_isolation: requirements.isolation ? 1 : 0,
+        }),
+      )
       .execute();
   }
 
@@ -140,5 +151,16 @@ export class LeaseTableDispatcher implements Dispatcher {
       .returning('run_id')
       .execute();
     return rows.map((row) => row.run_id);
+  }
+
+  async runsWithJobs(runIds: readonly string[]): Promise<Set<string>> {
+    if (runIds.length === 0) return new Set();
+    const rows = await this.database
+      .selectFrom('run_jobs')
+      .select('run_id')
+      .where('run_id', 'in', [...runIds])
+      .where('state', '!=', 'done')
+      .execute();
+    return new Set(rows.map((row) => row.run_id));
   }
 }

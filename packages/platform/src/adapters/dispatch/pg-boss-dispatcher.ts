@@ -166,6 +166,19 @@ export class PgBossDispatcher implements Dispatcher {
     });
   }
 
+  async runsWithJobs(runIds: readonly string[]): Promise<Set<string>> {
+    if (runIds.length === 0) return new Set();
+    // created / retry: waiting to be fetched; active: claimed. completed, failed, cancelled: ended.
+    const { rows } = await this.options.database.executeQuery<{ run_id: string }>(
+      CompiledQuery.raw(
+        `select distinct data->>'runId' as run_id from ${this.jobTable}
+         where name = any($1::text[]) and state in ('created', 'retry', 'active') and data->>'runId' = any($2::text[])`,
+        [[plainRunQueue, isolatedRunQueue], [...runIds]],
+      ),
+    );
+    return new Set(rows.map((row) => row.run_id));
+  }
+
   /** Sends a run's job on `transaction` to the queue its requirements call for. */
   private async send(
     transaction: Transaction<PlatformDatabase>,

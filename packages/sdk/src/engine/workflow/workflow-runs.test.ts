@@ -42,7 +42,15 @@ describe('runs', () => {
       reason: 'node-failed',
       failure: { node: 'bad', kind: 'invalid-state-update' },
     });
-    const types = (await store.readJournal(result.runId)).map((entry) => `${entry.type}:${entry.taskId ?? ''}`);
+    const journal = await store.readJournal(result.runId);
+    // Each tool call was noted open before it ran (X-7); the outcomes are the good one's and the bad one's failure.
+    expect(
+      journal
+        .filter((entry) => entry.type === 'task-noted')
+        .map((entry) => entry.taskId)
+        .sort(),
+    ).toEqual(['0/bad', '0/good']);
+    const types = journal.filter((entry) => entry.type !== 'task-noted').map((entry) => `${entry.type}:${entry.taskId ?? ''}`);
     expect(types).toEqual(['workflow-started:', 'task-finished:0/good', 'task-failed:0/bad', 'workflow-finished:']);
   });
 
@@ -121,6 +129,7 @@ describe('runs', () => {
     const journal = await store.readJournal(run.runId);
     expect(journal.map((entry) => entry.type)).toEqual([
       'workflow-started',
+      'task-noted',
       'stop-requested',
       'task-finished',
       'workflow-finished',

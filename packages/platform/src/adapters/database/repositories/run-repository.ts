@@ -98,3 +98,18 @@ export function runsOfSession(database: Queryable, sessionId: string) {
     .orderBy('created_at', 'asc')
     .execute();
 }
+
+/** The release each of `runIds` that is a platform run is pinned to, or its app's newest release while it is queued. */
+export async function releasesOfRuns(
+  database: Queryable,
+  runIds: readonly string[],
+): Promise<{ runId: string; releaseId: string | null }[]> {
+  if (runIds.length === 0) return [];
+  const rows = await database
+    .selectFrom('runs')
+    .innerJoin('apps', 'apps.id', 'runs.app_id')
+    .select(['runs.id', 'runs.release_id', 'apps.latest_release_id'])
+    .where('runs.id', 'in', [...runIds])
+    .execute();
+  return rows.map((row) => ({ runId: row.id, releaseId: row.release_id ?? row.latest_release_id }));
+}

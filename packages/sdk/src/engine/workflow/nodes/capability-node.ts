@@ -43,10 +43,29 @@ export interface CapabilityBinding<Definition extends StateDefinition, Args> {
 class CapabilityTimeout {}
 
 /**
+ * The call note a capability task writes, durably, before its tool starts an attempt (X-7): which
+ * attempt is open, and whether it paused on an `interrupt()` (a pause is a clean stop, not a
+ * crash). The key is reserved: a tool's own notes share the task's namespace.
+ */
+export const OPEN_CALL_NOTE = 'agentloom.call-open';
+
+interface OpenCall {
+  attempt: number;
+  paused?: true;
+}
+
+const UNKNOWN_OUTCOME_MESSAGE =
+  'the tool was called, but the process running it stopped before its outcome was saved; it may or may not have taken effect';
+
+/**
  * A workflow node that runs one tool (W-1): a built-in or custom `Tool` made by `tool()` (MCP
  * tools are `Tool`s too). Its task id is the tool call's `operationId`, stable across recovery,
- * so a tool with external effects can use it as an idempotency key: a task whose result was not
- * saved before a crash runs again (at least once; X-7).
+ * so a tool with external effects can use it as an idempotency key. Each attempt is noted in the
+ * journal before the tool is called (`OPEN_CALL_NOTE`): when the owner dies during the call, the
+ * taker finds the attempt open and fails it as `unknown-outcome` (X-7) instead of calling the
+ * tool again unseen; the node's retry policy then decides, in the open, whether another attempt
+ * is made (`retry: { attempts: 2, retryOn: ['unknown-outcome'] }` for a tool safe to repeat).
+ * A `resumable` tool reconciles the open attempt from its own notes instead.
  */
 export class CapabilityNode implements WorkflowNode {
   readonly kind = 'capability' as const;
@@ -150,7 +169,25 @@ export class CapabilityNode implements WorkflowNode {
     return args;
   }
 
+  /**
+   * Notes the attempt as open before the tool runs, or refuses to run it again when the same
+   * attempt is already open: its owner died during the call and nobody knows what it did (X-7).
+   */
+  private async openCall(invocation: NodeInvocation): Promise<void> {
+    if (this.tool.resumable || invocation.durability === 'exit') return;
+    const open = invocation.callJournal.read(OPEN_CALL_NOTE) as OpenCall | undefined;
+    if (open?.attempt === invocation.attempt && !open.paused) {
+      throw new NodeFailure({
+        kind: 'tool-failed',
+        message: `tool "${this.tool.name}": ${UNKNOWN_OUTCOME_MESSAGE}`,
+        failure: { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE },
+      });
+    }
+    await invocation.callJournal.write(OPEN_CALL_NOTE, { attempt: invocation.attempt } satisfies OpenCall);
+  }
+
   private async runTool(invocation: NodeInvocation, args: unknown): Promise<unknown> {
+    await this.openCall(invocation);
     const remaining = invocation.deadlineAt - invocation.now();
     const timeoutMs = this.binding.timeoutMs ?? 10_000;
     const guard = new AttemptGuard(invocation.hardSignal);
@@ -176,7 +213,13 @@ export class CapabilityNode implements WorkflowNode {
       );
       return await guard.race(Promise.resolve().then(() => this.tool.execute(args, context)));
     } catch (error) {
-      if (InterruptSignal.isInstance(error)) throw error;
+      if (InterruptSignal.isInstance(error)) {
+        // The tool paused for an answer: running it again with the answer is expected, not a redo.
+        if (!this.tool.resumable && invocation.durability !== 'exit') {
+          await invocation.callJournal.write(OPEN_CALL_NOTE, { attempt: invocation.attempt, paused: true } satisfies OpenCall);
+        }
+        throw error;
+      }
       if (RunInterrupt.isInstance(invocation.hardSignal.reason)) throw invocation.hardSignal.reason;
       if (guard.firedReason?.reason === timeout) {
         throw new NodeFailure({

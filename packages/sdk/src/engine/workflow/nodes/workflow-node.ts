@@ -48,6 +48,11 @@ export interface NodeInvocation {
   attempt: number;
   /** The task's call notes, read and written durably by its tool (`ToolExecutionContext.callJournal`). */
   callJournal: CallJournal;
+  /**
+   * The run's durability mode (N-10). In `exit` mode nothing is saved before the end, so a crash
+   * runs the tasks again anyway and a node writes no note of its own before a call.
+   */
+  durability: 'sync' | 'async' | 'exit';
   /** Saved answers to this task's `interrupt()` calls, by interrupt id. */
   resumeValues: ReadonlyMap<string, unknown>;
   /** The agent run an earlier execution of this task invoked, if it was recorded. */

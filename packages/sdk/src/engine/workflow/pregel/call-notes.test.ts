@@ -55,7 +55,9 @@ describe('call notes of a workflow task (X-7, N-10)', () => {
         { durable: true, before: undefined },
         { durable: true, before: { text: 'a' } },
       ]);
-      const notes = (await store.readJournal(`notes-${durability}`)).filter((entry) => entry.type === 'task-noted');
+      const notes = (await store.readJournal(`notes-${durability}`)).filter(
+        (entry) => entry.type === 'task-noted' && (entry.data as { key: string }).key === 'intent',
+      );
       expect(notes).toHaveLength(1);
     });
   }

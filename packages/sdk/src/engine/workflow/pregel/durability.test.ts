@@ -35,19 +35,20 @@ describe('durability modes (N-10)', () => {
     expect(outputs[2]?.output).toEqual(outputs[0]?.output);
   });
 
-  it('sync and async save each finished task as its own write; exit saves once at the end', async () => {
-    for (const [durability, expected] of [
-      ['sync', 11],
-      ['async', 11],
-      ['exit', 1],
+  it('sync and async save each tool call as noted, then finished, as its own writes; exit saves once at the end', async () => {
+    for (const [durability, expected, perTask] of [
+      ['sync', 21, ['task-noted', 'task-finished']],
+      ['async', 21, ['task-noted', 'task-finished']],
+      ['exit', 1, ['task-finished']],
     ] as const) {
       const { workflow, appends, store } = appendChain(10, durability);
       const result = await workflow.run({ sessionId: 's', runId: `chain-${durability}`, input: {} }).result();
       expect(appends).toHaveLength(expected);
       const journal = await store.readJournal(result.runId);
+      // The note before each call (X-7) is durable before the tool runs; `exit` trades it away (N-10).
       expect(journal.map((entry) => entry.type)).toEqual([
         'workflow-started',
-        ...Array.from({ length: 10 }, () => 'task-finished'),
+        ...Array.from({ length: 10 }, () => perTask).flat(),
         'workflow-finished',
       ]);
     }

@@ -186,6 +186,7 @@ function invocationOf(
     deadlineAt: state.deadlineAt,
     loopBudget,
     resumeValues: state.resumeValues,
+    durability: state.durability,
     ...(context.syncJournal ? { syncJournal: context.syncJournal } : {}),
     ...(context.recordAnswer
       ? {
