@@ -8,13 +8,13 @@ import type { RunStore, TeamOutput } from '@agentloom/sdk';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { MemorySession } from '@openai/agents-core';
-import * as agentloomChain from './team-peers/agentloom-handoff-chain.js';
-import * as agentloomChat from './team-peers/agentloom-group-chat.js';
-import * as langgraphChain from './team-peers/langgraph-handoff-chain.js';
-import * as langgraphChat from './team-peers/langgraph-group-chat.js';
-import * as openaiChain from './team-peers/openai-handoff-chain.js';
-import * as openaiChat from './team-peers/openai-group-chat.js';
 import { agentloomModel, LangChainScriptedModel, openaiModel, type Rendering } from './team-models.js';
+import * as agentloomChat from './team-peers/agentloom-group-chat.js';
+import * as agentloomChain from './team-peers/agentloom-handoff-chain.js';
+import * as langgraphChat from './team-peers/langgraph-group-chat.js';
+import * as langgraphChain from './team-peers/langgraph-handoff-chain.js';
+import * as openaiChat from './team-peers/openai-group-chat.js';
+import * as openaiChain from './team-peers/openai-handoff-chain.js';
 import { CHAIN_MEMBERS, CHAT_MEMBERS, type ScriptedTurn, TASK, type TeamScript } from './team-script.js';
 import type { StoreKind, StorePair } from './workflow-stores.js';
 
@@ -70,8 +70,7 @@ export function agentloomContestant(scenario: Scenario, script: TeamScript, stor
         scenario === 'group chat' ? await agentloomChat.runChat(team, TASK, id) : await agentloomChain.runChain(team, TASK, id);
       if (result.status !== 'succeeded') throw new Error(`AgentLoom ${scenario}: run ${result.status}`);
       const output = result.output as TeamOutput;
-      const texts =
-        scenario === 'group chat' ? (output.transcript ?? []).map((message) => message.text) : [output.answer ?? ''];
+      const texts = scenario === 'group chat' ? (output.transcript ?? []).map((message) => message.text) : [output.answer ?? ''];
       return { texts, bytes: () => stores.agentloomBytes(result.runId) };
     },
   };
@@ -92,7 +91,9 @@ export function langgraphContestant(scenario: Scenario, script: TeamScript, stor
       const result = chat ? await langgraphChat.runChat(chat, TASK, id) : await langgraphChain.runChain(chain as never, TASK, id);
       const messages = (result as { messages: BaseMessage[] }).messages;
       const texts = chat
-        ? messages.filter((message) => message.type === 'ai' && /^(writer|critic) #/.test(String(message.content))).map((message) => String(message.content))
+        ? messages
+            .filter((message) => message.type === 'ai' && /^(writer|critic) #/.test(String(message.content)))
+            .map((message) => String(message.content))
         : [String(messages.at(-1)?.content)];
       return { texts, bytes: () => stores.langgraphBytes(id) };
     },
