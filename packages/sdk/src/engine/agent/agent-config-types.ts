@@ -4,6 +4,7 @@
  * live in agent-config.ts; this file holds only types, so type-only importers load no zod.
  */
 import type { z } from 'zod';
+import type { CodeOrchestrationOptions } from '../../capabilities/code-orchestration/index.js';
 import type { MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import type { RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
@@ -72,6 +73,13 @@ interface AgentConfigBase {
    * to this agent and the run's `metadata.userId`. Off unless given.
    */
   memory?: MemoryOptions;
+  /**
+   * Code-orchestrated tool calls (N-15): every local role gets `run_script`, a JavaScript script
+   * that calls the role's tools in a loop inside the sandbox; each call goes through the same
+   * hooks, permissions, journal and retries as a direct call, and only the script's result enters
+   * the context. `true` uses the workspace's sandbox. Off unless given.
+   */
+  codeOrchestration?: boolean | CodeOrchestrationOptions;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */

@@ -47,6 +47,8 @@ export interface OperationState {
   rawResult?: { attempt: number; raw: string };
   /** The call's durable notes, by key (`operation-noted`, the tool's `callJournal`). */
   notes?: Record<string, unknown>;
+  /** For a call made by a script (N-15): the script's operation, the call's index, its arguments as asked. */
+  script?: { operationId: string; index: number; requested: unknown };
 }
 
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
@@ -288,6 +290,15 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
     case 'operation-noted': {
       const operation = operationOf(state, record.data.operationId);
       operation.notes = { ...operation.notes, [record.data.key]: record.data.value };
+      return;
+    }
+    case 'script-call-started': {
+      const script = operationOf(state, record.data.scriptOperationId);
+      const { operationId, index, call } = record.data;
+      state.operations.set(operationId, {
+        ...{ operationId, taskId: record.taskId, loop: script.loop, index: script.index, call },
+        ...{ attempts: 0, attemptOpen: false, script: { operationId: script.operationId, index, requested: call.arguments } },
+      });
       return;
     }
     case 'attempt-failed': {
