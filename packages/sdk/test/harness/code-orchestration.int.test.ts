@@ -4,7 +4,7 @@
  * journal and retries as a direct call, and only the script's result enters the context. The crash
  * test (a real child SIGKILLed inside a script after its second call) is in code-orchestration-crash.int.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   Agent,
   type AgentRunEvent,
   BubblewrapSandbox,
+  createAgent,
   type HookMap,
   MemoryRunStore,
   ProcessSandbox,
@@ -177,5 +178,25 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     expect(() => new Agent({ ...base, codeOrchestration: true })).toThrow(/codeOrchestration.*needs a sandbox/s);
     expect(() => new Agent({ ...base, codeOrchestration: { sandbox: new ProcessSandbox() } })).toThrow(/does not isolate/);
     expect(() => new Agent({ ...base, codeOrchestration: { sandbox: new ProcessSandbox(), allowUnisolated: true } })).not.toThrow();
+  });
+
+  it('is switched on in a definition, its sandbox taken from the registry (sample script-agent.json)', { timeout: 30_000 }, async () => {
+    const sample = JSON.parse(readFileSync(new URL('../../schemas/samples/script-agent.json', import.meta.url), 'utf8'));
+    const { calls, lookup } = counter();
+    const lookupStock = tool({ ...lookup, name: 'lookup_stock' });
+    const model = scripting('return [await tools.lookup_stock({ n: 4 }), await tools.lookup_stock({ n: 5 })];');
+    const registry = { models: { fast: model }, tools: [lookupStock], store: new MemoryRunStore() };
+    expect(() => createAgent(sample, registry)).toThrow(/codeOrchestration/);
+    const agent = createAgent(sample, { ...registry, sandbox });
+    const result = await agent.run({ sessionId: 's', input: 'audit 4 and 5' }).result();
+    expect(result).toMatchObject({ status: 'succeeded', output: 'saw: ["16","25"]' });
+    expect(calls).toEqual([4, 5]);
+    expect(() => createAgent({ ...sample, codeOrchestration: { maxToolCalls: 0 } }, { ...registry, sandbox })).toThrow(
+      /codeOrchestration/,
+    );
+    const plain = new ScriptedModel({ replies: [{ text: 'no scripts here' }] });
+    const { codeOrchestration: _off, ...withoutSwitch } = sample;
+    await createAgent(withoutSwitch, { ...registry, models: { fast: plain } }).run({ sessionId: 's', input: 'x' }).result();
+    expect(plain.requests[0]?.tools?.map((definition) => definition.name)).toEqual(['lookup_stock']);
   });
 });
