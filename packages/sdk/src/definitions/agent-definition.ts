@@ -153,6 +153,12 @@ const executorDefinitionSchema = z
     ...capabilityShape,
     inputSchema: jsonSchemaValueSchema.optional().describe('The task contract; default { task, constraints?, material? }.'),
     outputSchema: jsonSchemaValueSchema.optional().describe("The result contract of the executor's final answer."),
+    background: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run its tasks in the background (N-7): the planner goes on at once, the result arrives as a later input, a finished task can be resumed by id.',
+      ),
   })
   .strict();
 

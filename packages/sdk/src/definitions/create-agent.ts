@@ -108,6 +108,7 @@ export function agentConfigFromDefinition(
       prompt: executor.prompt,
       ...resolveCapabilities(executor, registry, `executors.${index}.`, problems),
       ...(executor.inputSchema ? { inputSchema: zodFromJsonSchema(executor.inputSchema as JsonSchema) } : {}),
+      ...(executor.background ? { background: true } : {}),
       ...(executor.outputSchema ? { outputSchema: zodFromJsonSchema(executor.outputSchema as JsonSchema) } : {}),
     }));
     config = {

@@ -123,6 +123,13 @@ export interface ExecutorConfig {
   inputSchema?: z.ZodType;
   /** Result contract: the executor's final answer must be JSON matching it (corrected like O-1). */
   outputSchema?: z.ZodType;
+  /**
+   * Background role (N-7): a delegation returns the task id at once and the planner goes on; the
+   * result arrives as a later input of the planner; a finished task can be resumed by id
+   * (`resumeTaskId`) with its own transcript. Bound by the run's loop budget, deadline and stop;
+   * the run does not end while a background task runs. Default off.
+   */
+  background?: boolean;
 }
 
 /** A Plan–Executor agent: a planner delegating to executor roles, joined in batches (L-2). */
@@ -146,6 +153,8 @@ export interface ResolvedRole {
   outputSchema?: z.ZodType;
   /** A remote executor role: each delegation is one call of this tool, not a local loop. */
   remote?: Tool;
+  /** A background executor role (N-7). */
+  background?: boolean;
 }
 
 /** An agent configuration with defaults resolved. */

@@ -217,6 +217,7 @@ const executorSchema = z
     skills: skillCatalog,
     inputSchema: zodSchema.optional(),
     outputSchema: zodSchema.optional(),
+    background: z.boolean().optional(),
   })
   .strict();
 
@@ -401,6 +402,7 @@ function resolveParsed(data: ParsedAgentConfig, scripts: ResolvedCodeOrchestrati
                   tooled(executor.tools, executor.skills),
                   executor.inputSchema,
                   executor.outputSchema,
+                  executor.background,
                 ),
           ),
         };
@@ -432,6 +434,7 @@ function role(
   tools: readonly Tool[],
   inputSchema: z.ZodType | undefined,
   outputSchema: z.ZodType | undefined,
+  background?: boolean,
 ): ResolvedRole {
   return {
     name,
@@ -440,5 +443,6 @@ function role(
     tools,
     ...(inputSchema ? { inputSchema } : {}),
     ...(outputSchema ? { outputSchema } : {}),
+    ...(background ? { background: true } : {}),
   };
 }

@@ -165,8 +165,20 @@ export type AgentJournalRecord =
   | {
       type: 'task-created';
       taskId: string;
-      data: { role: string; parentTaskId: string; operationId: string; input: string };
+      data: {
+        role: string;
+        parentTaskId: string;
+        operationId: string;
+        input: string;
+        /** A background task (N-7): the delegation returned at once; the result reaches the planner as a later input. */
+        background?: boolean;
+      };
     }
+  /**
+   * A finished background task is resumed by id (N-7) by the delegation `operationId`: `input` is
+   * added to its own transcript and it loops again; its next result arrives as a later input too.
+   */
+  | { type: 'task-resumed'; taskId: string; data: { operationId: string; input: string } }
   /** An executor task ended; written with the delegation's result, so the planner sees it once. */
   | {
       type: 'task-finished';
