@@ -109,7 +109,9 @@ describe('background executor tasks (N-7)', () => {
         return { toolCalls: [{ name: 'ping' }] };
       },
     );
-    const result = await backgroundAgent(model, { maxLoops: 8, tools: [ping] }).run({ sessionId: 's', input: 'go' }).result();
+    const result = await backgroundAgent(model, { maxLoops: 8, tools: [ping] })
+      .run({ sessionId: 's', input: 'go' })
+      .result();
     expect(result).toMatchObject({ status: 'failed', reason: 'loop-budget-exhausted', loops: 8 });
     expect(researcherCalls).toBeGreaterThan(0);
   });
@@ -154,9 +156,12 @@ describe('background executor tasks (N-7)', () => {
       planner: { prompt: PLANNER },
       executors: [{ name: 'researcher', description: 'Researches.', prompt: RESEARCHER, background: true }],
     };
-    await createAgent(definition, { models: { m: model } }).run({ sessionId: 's', input: 'x' }).result();
+    await createAgent(definition, { models: { m: model } })
+      .run({ sessionId: 's', input: 'x' })
+      .result();
     const delegation = model.requests[0]?.tools.find((definition) => definition.name === 'researcher');
     expect(delegation?.description).toMatch(/in the background/);
-    expect(Object.keys((delegation?.inputSchema as { properties: object }).properties)).toContain('resumeTaskId');
+    const properties = (delegation?.inputSchema.properties ?? {}) as Record<string, unknown>;
+    expect(Object.keys(properties)).toContain('resumeTaskId');
   });
 });

@@ -54,7 +54,9 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
 
   it('runs a loop of tool calls in the sandbox; only the returned value enters the context', { timeout: 30_000 }, async () => {
     const { calls, lookup } = counter();
-    const model = scripting('let sum = 0;\nfor (const n of [1, 2, 3]) sum += Number(await tools.lookup({ n }));\nreturn { sum };');
+    const model = scripting(
+      'let sum = 0;\nfor (const n of [1, 2, 3]) sum += Number(await tools.lookup({ n }));\nreturn { sum };',
+    );
     const store = new MemoryRunStore();
     const agent = new Agent({
       name: 'orchestrator',
@@ -84,7 +86,9 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     expect(finished).toEqual(['lookup:1', 'lookup:4', 'lookup:9', `${SCRIPT_TOOL_NAME}:{"sum":14}`]);
   });
 
-  it('puts every call of a script through the hooks and the permission policy, like a direct call', { timeout: 30_000 }, async () => {
+  it('puts every call of a script through the hooks and the permission policy, like a direct call', {
+    timeout: 30_000,
+  }, async () => {
     const { calls, lookup } = counter();
     const seen: unknown[] = [];
     const hooks: HookMap = {
@@ -101,7 +105,7 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     };
     const script = [
       'const out = [await tools.lookup({ n: 1 })];',
-      'try { await tools.lookup({ n: 13 }); } catch (error) { out.push(`${error.kind}: ${error.message}`); }',
+      "try { await tools.lookup({ n: 13 }); } catch (error) { out.push(error.kind + ': ' + error.message); }",
       "try { await callTool('run_script', { script: 'return 1' }); } catch (error) { out.push(error.kind); }",
       'return out;',
     ].join('\n');
@@ -177,10 +181,14 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     expect(plain).toBeDefined();
     expect(() => new Agent({ ...base, codeOrchestration: true })).toThrow(/codeOrchestration.*needs a sandbox/s);
     expect(() => new Agent({ ...base, codeOrchestration: { sandbox: new ProcessSandbox() } })).toThrow(/does not isolate/);
-    expect(() => new Agent({ ...base, codeOrchestration: { sandbox: new ProcessSandbox(), allowUnisolated: true } })).not.toThrow();
+    expect(
+      () => new Agent({ ...base, codeOrchestration: { sandbox: new ProcessSandbox(), allowUnisolated: true } }),
+    ).not.toThrow();
   });
 
-  it('is switched on in a definition, its sandbox taken from the registry (sample script-agent.json)', { timeout: 30_000 }, async () => {
+  it('is switched on in a definition, its sandbox taken from the registry (sample script-agent.json)', {
+    timeout: 30_000,
+  }, async () => {
     const sample = JSON.parse(readFileSync(new URL('../../schemas/samples/script-agent.json', import.meta.url), 'utf8'));
     const { calls, lookup } = counter();
     const lookupStock = tool({ ...lookup, name: 'lookup_stock' });
@@ -196,7 +204,9 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     );
     const plain = new ScriptedModel({ replies: [{ text: 'no scripts here' }] });
     const { codeOrchestration: _off, ...withoutSwitch } = sample;
-    await createAgent(withoutSwitch, { ...registry, models: { fast: plain } }).run({ sessionId: 's', input: 'x' }).result();
+    await createAgent(withoutSwitch, { ...registry, models: { fast: plain } })
+      .run({ sessionId: 's', input: 'x' })
+      .result();
     expect(plain.requests[0]?.tools?.map((definition) => definition.name)).toEqual(['lookup_stock']);
   });
 });

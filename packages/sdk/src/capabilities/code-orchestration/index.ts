@@ -1,4 +1,4 @@
-export { type ScriptCallOutcome, type ScriptToolCaller } from './script-process.js';
+export type { ScriptCallOutcome, ScriptToolCaller } from './script-process.js';
 export {
   type CodeOrchestrationOptions,
   createScriptTool,

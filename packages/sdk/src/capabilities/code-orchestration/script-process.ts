@@ -61,13 +61,7 @@ export function runScriptProcess(request: ScriptProcessRequest): Promise<ScriptO
   const launch = sandbox.launch({
     view: { scope: request.scope, mounts: scriptMounts(sandbox) },
     command: node,
-    args: [
-      permissionFlag(),
-      '--no-warnings',
-      `--max-old-space-size=${request.maxMemoryMegabytes}`,
-      '--eval',
-      scriptRunnerSource,
-    ],
+    args: [permissionFlag(), '--no-warnings', `--max-old-space-size=${request.maxMemoryMegabytes}`, '--eval', scriptRunnerSource],
     ...(node.startsWith('/usr/') ? {} : { readOnlyPaths: [path.dirname(node)] }),
   });
   const child = spawn(launch.command, launch.args, {

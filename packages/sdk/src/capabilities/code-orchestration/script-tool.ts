@@ -58,7 +58,11 @@ const scriptRunner = Symbol('agentloom.scriptRunner');
 
 /** The script tool: a `Tool` the engine runs with a caller of the role's other tools. */
 export interface ScriptTool extends Tool {
-  readonly [scriptRunner]: (args: { script: string }, context: ToolExecutionContext, callTool: ScriptToolCaller) => Promise<string>;
+  readonly [scriptRunner]: (
+    args: { script: string },
+    context: ToolExecutionContext,
+    callTool: ScriptToolCaller,
+  ) => Promise<string>;
 }
 
 /** Whether `value` is a script tool (the engine gives it the role's tools instead of calling `execute`). */
@@ -103,7 +107,10 @@ export function createScriptTool(options: ResolvedCodeOrchestration, toolNames: 
       `At most ${options.maxToolCalls} tool calls; no files, network or modules; the script must behave the same when run again ` +
       '(no randomness or clock in decisions).',
     parameters: z.object({
-      script: z.string().min(1).describe('The body of an async JavaScript function; use await tools.<name>(args) and return a value.'),
+      script: z
+        .string()
+        .min(1)
+        .describe('The body of an async JavaScript function; use await tools.<name>(args) and return a value.'),
     }),
     resumable: true,
     execute: () => {

@@ -364,7 +364,15 @@ function resolveParsed(data: ParsedAgentConfig, scripts: ResolvedCodeOrchestrati
   // With code orchestration on (N-15), each role also gets `run_script` over its other tools.
   const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => {
     const own = [...tools, ...(skills?.tools ?? []), ...shared];
-    return scripts ? [...own, createScriptTool(scripts, own.map((item) => item.name))] : own;
+    return scripts
+      ? [
+          ...own,
+          createScriptTool(
+            scripts,
+            own.map((item) => item.name),
+          ),
+        ]
+      : own;
   };
   const resolved: ResolvedAgentConfig =
     data.mode === 'react'

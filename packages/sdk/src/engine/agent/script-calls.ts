@@ -53,8 +53,8 @@ export function scriptCallRunner(
         ],
       }));
     }
-    let running = inFlight.get(context);
-    if (!running) inFlight.set(context, (running = new Map()));
+    const running = inFlight.get(context) ?? new Map<string, Promise<void>>();
+    inFlight.set(context, running);
     let call = running.get(operationId);
     if (!call) {
       call = runOperation(context, role, operationId).finally(() => running.delete(operationId));

@@ -71,7 +71,10 @@ export class BackgroundTasks {
       try {
         const outcome = await executor.drive(context, taskId);
         if (outcome.kind === 'limit-reached') {
-          failure = { kind: 'executor-failed', message: `the "${executor.role.name}" executor reached a run limit (${outcome.limit})` };
+          failure = {
+            kind: 'executor-failed',
+            message: `the "${executor.role.name}" executor reached a run limit (${outcome.limit})`,
+          };
         } else answer = outcome.answer;
       } catch (error) {
         if (!ModelCallError.isInstance(error)) throw error;
@@ -146,7 +149,10 @@ export async function runBackgroundDelegation(
       return fail({ kind: 'invalid-arguments', message: `there is no background task "${resumeId}" of ${executor.role.name}` });
     }
     if (task.phase !== 'finished') {
-      return fail({ kind: 'invalid-arguments', message: `background task "${resumeId}" is still running; its result will arrive` });
+      return fail({
+        kind: 'invalid-arguments',
+        message: `background task "${resumeId}" is still running; its result will arrive`,
+      });
     }
     await durable.commit((state) => ({
       entries: [

@@ -47,7 +47,8 @@ export class PlannerNode extends ReactNode {
             taskId: ENTRY_TASK_ID,
             data: {
               loop: entry.loop,
-              feedback: 'Results of your background tasks arrived after that answer; they follow. Answer again with them in view.',
+              feedback:
+                'Results of your background tasks arrived after that answer; they follow. Answer again with them in view.',
             },
           },
         ],
@@ -56,8 +57,10 @@ export class PlannerNode extends ReactNode {
   }
 
   private backgroundOf(context: RunContext): BackgroundTasks {
-    let tasks = this.background.get(context);
-    if (!tasks) this.background.set(context, (tasks = new BackgroundTasks()));
+    const known = this.background.get(context);
+    if (known) return known;
+    const tasks = new BackgroundTasks();
+    this.background.set(context, tasks);
     return tasks;
   }
 
