@@ -186,6 +186,21 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     ).not.toThrow();
   });
 
+  it('runs with a non-isolating sandbox only when told to (trusted models, platforms without bubblewrap)', async () => {
+    const { calls, lookup } = counter();
+    const agent = new Agent({
+      name: 'trusted',
+      mode: 'react',
+      model: scripting('return Number(await tools.lookup({ n: 7 })) + 1;'),
+      prompt: 'p',
+      tools: [lookup],
+      store: new MemoryRunStore(),
+      codeOrchestration: { sandbox: new ProcessSandbox(), allowUnisolated: true },
+    });
+    expect(await agent.run({ sessionId: 's', input: 'go' }).result()).toMatchObject({ output: 'saw: 50' });
+    expect(calls).toEqual([7]);
+  });
+
   it('is switched on in a definition, its sandbox taken from the registry (sample script-agent.json)', {
     timeout: 30_000,
   }, async () => {
