@@ -130,6 +130,67 @@ describeWithBubblewrap('code-orchestrated tool calls (N-15)', () => {
     ]);
   });
 
+  it('asks the approval port about a call of a script whose permission is ask, and runs only the approved one', {
+    timeout: 30_000,
+  }, async () => {
+    const { calls, lookup } = counter();
+    const asked: Array<{ toolName: string; arguments: unknown }> = [];
+    const agent = new Agent({
+      name: 'asking',
+      mode: 'react',
+      model: scripting(
+        'const out = [];\nfor (const n of [1, 2]) { try { out.push(await tools.lookup({ n })); } catch (error) { out.push(error.kind); } }\nreturn out;',
+      ),
+      prompt: 'p',
+      tools: [lookup],
+      store: new MemoryRunStore(),
+      permissions: { rules: [{ tool: 'lookup', decision: 'ask' }] },
+      approvals: {
+        request: (approval) => {
+          asked.push({ toolName: approval.toolName, arguments: approval.arguments });
+          return { approved: (approval.arguments as { n: number }).n === 1 };
+        },
+      },
+      codeOrchestration: { sandbox },
+    });
+    const result = await agent.run({ sessionId: 's', input: 'go' }).result();
+    expect(result).toMatchObject({ output: 'saw: ["1","denied"]' });
+    expect(calls).toEqual([1]);
+    expect(asked).toEqual([
+      { toolName: 'lookup', arguments: { n: 1 } },
+      { toolName: 'lookup', arguments: { n: 2 } },
+    ]);
+  });
+
+  it('retries a failed call of a script by the run policy, with the same operation id', { timeout: 30_000 }, async () => {
+    const attempts: Array<{ operationId: string; attempt: number }> = [];
+    const flaky = tool({
+      name: 'flaky',
+      description: 'Fails once with a connection error.',
+      parameters: z.object({}),
+      execute: (_args, context) => {
+        attempts.push({ operationId: context.operationId, attempt: context.attempt });
+        if (context.attempt === 1) throw Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
+        return 'ok';
+      },
+    });
+    const agent = new Agent({
+      name: 'retrying',
+      mode: 'react',
+      model: scripting('return await tools.flaky({});'),
+      prompt: 'p',
+      tools: [flaky],
+      store: new MemoryRunStore(),
+      codeOrchestration: { sandbox },
+      execution: { retry: { enabled: true, attempts: 2, waitMs: 10 } },
+    });
+    expect(await agent.run({ sessionId: 's', input: 'go' }).result()).toMatchObject({ output: 'saw: "ok"' });
+    expect(attempts).toEqual([
+      { operationId: 'entry/1/0#0', attempt: 1 },
+      { operationId: 'entry/1/0#0', attempt: 2 },
+    ]);
+  });
+
   it('gives a failing script back to the model as a failed call, not retried', { timeout: 30_000 }, async () => {
     for (const [script, expected] of [
       ['throw new Error("no luck")', 'Error (tool-error): the script failed: Error: no luck'],

@@ -152,7 +152,9 @@ export function runScriptProcess(request: ScriptProcessRequest): Promise<ScriptO
     child.on('error', (error) => fail(`the script runner did not start: ${error.message}`));
     child.on('close', (code, exitSignal) => {
       if (done) {
-        settle({ value: done });
+        // A call the script did not wait for still ends before the script's result is given.
+        const finished = done;
+        void queue.then(() => settle({ value: finished }));
         return;
       }
       const how = exitSignal ? `was killed (${exitSignal})` : `exited with code ${code}`;
