@@ -76,6 +76,11 @@ export {
   type MemoryScope,
   MemoryScopeMissingError,
 } from './capabilities/memory/index.js';
+export {
+  type CodeOrchestrationOptions,
+  SCRIPT_TOOL_NAME,
+  ScriptFailedError,
+} from './capabilities/code-orchestration/index.js';
 
 // Hooks (lifecycle callbacks, K-4…K-9) and governance: permissions (N-1) and guardrails (N-2).
 export type {

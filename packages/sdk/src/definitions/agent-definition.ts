@@ -104,6 +104,27 @@ const baseShape = {
     .describe('Guardrails by name (N-2).'),
   approvalTimeoutMs: z.number().int().positive().optional(),
   leaseMs: z.number().int().min(50).optional(),
+  codeOrchestration: z
+    .union([
+      z.boolean(),
+      z
+        .object({
+          maxToolCalls: z.number().int().positive().optional().describe('Most tool calls one script may make; default 50.'),
+          maxOutputBytes: z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe('Limit on what one script sends back (arguments, console output, result); default 1 MiB.'),
+          maxMemoryMegabytes: z.number().int().min(16).optional().describe("Heap limit of the script's engine; default 64."),
+        })
+        .strict(),
+    ])
+    .optional()
+    .describe(
+      "Code-orchestrated tool calls (N-15): each role gets run_script, a JavaScript script calling the role's tools in the " +
+        "registry's sandbox, each call journaled and governed like a direct one; only the script's result enters the context. Off by default.",
+    ),
 };
 
 const reactDefinitionSchema = z
@@ -132,6 +153,12 @@ const executorDefinitionSchema = z
     ...capabilityShape,
     inputSchema: jsonSchemaValueSchema.optional().describe('The task contract; default { task, constraints?, material? }.'),
     outputSchema: jsonSchemaValueSchema.optional().describe("The result contract of the executor's final answer."),
+    background: z
+      .boolean()
+      .optional()
+      .describe(
+        'Run its tasks in the background (N-7): the planner goes on at once, the result arrives as a later input, a finished task can be resumed by id.',
+      ),
   })
   .strict();
 

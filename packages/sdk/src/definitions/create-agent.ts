@@ -90,6 +90,7 @@ export function agentConfigFromDefinition(
     ...(registry.eventBus ? { eventBus: registry.eventBus } : {}),
     ...(registry.workspace ? { workspace: registry.workspace } : {}),
     ...(registry.telemetry ? { telemetry: registry.telemetry } : {}),
+    ...codeOrchestrationOf(data.codeOrchestration, registry),
   };
   let config: AgentConfig;
   if (data.mode === 'react') {
@@ -107,6 +108,7 @@ export function agentConfigFromDefinition(
       prompt: executor.prompt,
       ...resolveCapabilities(executor, registry, `executors.${index}.`, problems),
       ...(executor.inputSchema ? { inputSchema: zodFromJsonSchema(executor.inputSchema as JsonSchema) } : {}),
+      ...(executor.background ? { background: true } : {}),
       ...(executor.outputSchema ? { outputSchema: zodFromJsonSchema(executor.outputSchema as JsonSchema) } : {}),
     }));
     config = {
@@ -240,4 +242,17 @@ function resolveGuardrails(
       return [];
     });
   return { input: pick<Guardrail>('input'), output: pick<Guardrail>('output'), tool: pick<ToolGuardrail>('tool') };
+}
+
+/**
+ * The agent's code orchestration (N-15) from its definition: the limits come from the file, the
+ * sandbox from the registry (`sandbox`, else the workspace's), never from the file.
+ */
+function codeOrchestrationOf(
+  setting: boolean | { maxToolCalls?: number; maxOutputBytes?: number; maxMemoryMegabytes?: number } | undefined,
+  registry: DefinitionRegistry,
+): Pick<AgentConfig, 'codeOrchestration'> {
+  if (!setting) return {};
+  const limits = setting === true ? {} : setting;
+  return { codeOrchestration: { ...limits, ...(registry.sandbox ? { sandbox: registry.sandbox } : {}) } };
 }

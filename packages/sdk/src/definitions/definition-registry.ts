@@ -10,6 +10,7 @@ import type { EventBus } from '../hooks/event-bus.js';
 import type { Guardrail, ToolGuardrail } from '../hooks/guardrails.js';
 import type { Hook } from '../hooks/hook-types.js';
 import type { LanguageModel } from '../model/language-model.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Workspace } from '../sandbox/workspace.js';
 import type { RunStore } from '../store/run-store.js';
 import type { Team } from '../teams/team.js';
@@ -77,6 +78,8 @@ export interface DefinitionRegistry {
   eventBus?: EventBus<RunEvent>;
   /** The agent's file root and mounts (F-1). */
   workspace?: Workspace;
+  /** Where code-orchestrated scripts run (`codeOrchestration`, N-15); default the workspace's sandbox. */
+  sandbox?: Sandbox;
   /** OpenTelemetry spans (N-3). */
   telemetry?: TracingOptions | true;
   /** Replaces the default retry classification (X-5). */

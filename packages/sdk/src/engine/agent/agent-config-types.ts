@@ -4,6 +4,7 @@
  * live in agent-config.ts; this file holds only types, so type-only importers load no zod.
  */
 import type { z } from 'zod';
+import type { CodeOrchestrationOptions } from '../../capabilities/code-orchestration/index.js';
 import type { MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import type { RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
@@ -72,6 +73,13 @@ interface AgentConfigBase {
    * to this agent and the run's `metadata.userId`. Off unless given.
    */
   memory?: MemoryOptions;
+  /**
+   * Code-orchestrated tool calls (N-15): every local role gets `run_script`, a JavaScript script
+   * that calls the role's tools in a loop inside the sandbox; each call goes through the same
+   * hooks, permissions, journal and retries as a direct call, and only the script's result enters
+   * the context. `true` uses the workspace's sandbox. Off unless given.
+   */
+  codeOrchestration?: boolean | CodeOrchestrationOptions;
   /** Where runs are kept. Defaults to a new `MemoryRunStore`, which does not survive a crash. */
   store?: RunStore;
   /** Ownership lease of an executing process; renewed every third of it. Default 30 s. */
@@ -115,6 +123,13 @@ export interface ExecutorConfig {
   inputSchema?: z.ZodType;
   /** Result contract: the executor's final answer must be JSON matching it (corrected like O-1). */
   outputSchema?: z.ZodType;
+  /**
+   * Background role (N-7): a delegation returns the task id at once and the planner goes on; the
+   * result arrives as a later input of the planner; a finished task can be resumed by id
+   * (`resumeTaskId`) with its own transcript. Bound by the run's loop budget, deadline and stop;
+   * the run does not end while a background task runs. Default off.
+   */
+  background?: boolean;
 }
 
 /** A Plan–Executor agent: a planner delegating to executor roles, joined in batches (L-2). */
@@ -138,6 +153,8 @@ export interface ResolvedRole {
   outputSchema?: z.ZodType;
   /** A remote executor role: each delegation is one call of this tool, not a local loop. */
   remote?: Tool;
+  /** A background executor role (N-7). */
+  background?: boolean;
 }
 
 /** An agent configuration with defaults resolved. */

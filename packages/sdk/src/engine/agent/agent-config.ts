@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  type CodeOrchestrationOptions,
+  createScriptTool,
+  type ResolvedCodeOrchestration,
+  resolveCodeOrchestration,
+} from '../../capabilities/code-orchestration/index.js';
 import { createMemoryTools, type MemoryOptions } from '../../capabilities/memory/index.js';
 import type { SkillCatalog } from '../../capabilities/skills/load-skills.js';
 import { isRemoteExecutor, type RemoteExecutor } from '../../capabilities/tools/remote-executor.js';
@@ -170,6 +176,25 @@ const baseShape = {
       'must be a Workspace from createWorkspace()',
     )
     .optional(),
+  codeOrchestration: z
+    .union([
+      z.boolean(),
+      z
+        .object({
+          sandbox: z
+            .custom<NonNullable<CodeOrchestrationOptions['sandbox']>>(
+              (value) => typeof (value as { launch?: unknown } | undefined)?.launch === 'function',
+              'must be a Sandbox',
+            )
+            .optional(),
+          allowUnisolated: z.boolean().optional(),
+          maxToolCalls: z.number().int().positive().optional(),
+          maxOutputBytes: z.number().int().positive().optional(),
+          maxMemoryMegabytes: z.number().int().min(16).optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
 };
 
 const reactSchema = z
@@ -192,6 +217,7 @@ const executorSchema = z
     skills: skillCatalog,
     inputSchema: zodSchema.optional(),
     outputSchema: zodSchema.optional(),
+    background: z.boolean().optional(),
   })
   .strict();
 
@@ -279,7 +305,10 @@ function checkAgentConfig(config: unknown): { issues: ConfigurationIssue[]; reso
   }
   const parsed = schemaByMode[mode as (typeof agentModes)[number]].safeParse(config);
   if (!parsed.success) return { issues: issuesOf(parsed.error) };
-  const resolved = resolveParsed(parsed.data as ParsedAgentConfig);
+  const data = parsed.data as ParsedAgentConfig;
+  const scripts = data.codeOrchestration ? resolveCodeOrchestration(data.codeOrchestration, data.workspace?.sandbox) : undefined;
+  if (scripts && 'problem' in scripts) return { issues: [{ path: 'codeOrchestration', message: scripts.problem }] };
+  const resolved = resolveParsed(data, scripts);
   const issues = duplicateToolNameIssues(resolved);
   return issues.length > 0 ? { issues } : { issues, resolved };
 }
@@ -303,7 +332,7 @@ export function resolveAgentConfig(config: AgentConfig): ResolvedAgentConfig {
   throw new InvalidConfigurationError(`agent${name}`, checked.issues);
 }
 
-function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
+function resolveParsed(data: ParsedAgentConfig, scripts: ResolvedCodeOrchestration | undefined): ResolvedAgentConfig {
   const { isRetryable, ...execution } = data.execution;
   const common = {
     name: data.name,
@@ -332,7 +361,19 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
   const shared = [...(data.workspace?.tools ?? []), ...(data.memory ? createMemoryTools(data.memory) : [])];
   const prompted = (prompt: string, skills: SkillCatalog | undefined) =>
     skills?.promptSection ? `${prompt}\n\n${skills.promptSection}` : prompt;
-  const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => [...tools, ...(skills?.tools ?? []), ...shared];
+  // With code orchestration on (N-15), each role also gets `run_script` over its other tools.
+  const tooled = (tools: readonly Tool[], skills: SkillCatalog | undefined) => {
+    const own = [...tools, ...(skills?.tools ?? []), ...shared];
+    return scripts
+      ? [
+          ...own,
+          createScriptTool(
+            scripts,
+            own.map((item) => item.name),
+          ),
+        ]
+      : own;
+  };
   const resolved: ResolvedAgentConfig =
     data.mode === 'react'
       ? {
@@ -369,6 +410,7 @@ function resolveParsed(data: ParsedAgentConfig): ResolvedAgentConfig {
                   tooled(executor.tools, executor.skills),
                   executor.inputSchema,
                   executor.outputSchema,
+                  executor.background,
                 ),
           ),
         };
@@ -400,6 +442,7 @@ function role(
   tools: readonly Tool[],
   inputSchema: z.ZodType | undefined,
   outputSchema: z.ZodType | undefined,
+  background?: boolean,
 ): ResolvedRole {
   return {
     name,
@@ -408,5 +451,6 @@ function role(
     tools,
     ...(inputSchema ? { inputSchema } : {}),
     ...(outputSchema ? { outputSchema } : {}),
+    ...(background ? { background: true } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import type { Failure } from '../../core/failure.js';
-import type { AssistantMessage, Message, Usage } from '../../core/messages.js';
+import type { AssistantMessage, Message, ToolCall, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { HookOutcome } from '../../hooks/hook-types.js';
 import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
@@ -104,6 +104,17 @@ export type AgentJournalRecord =
    * before the send, the remote task id before the wait.
    */
   | { type: 'operation-noted'; taskId: string; data: { operationId: string; key: string; value: unknown } }
+  /**
+   * A running script (code orchestration, N-15) called a tool: an operation of its own, with the
+   * deterministic id `<script operation id>#<index>` (`index` counts the script's calls), run like
+   * a direct call; its result goes back to the script, never into the context. A script run again
+   * after a crash gets the saved result of each call it had made instead of making it again.
+   */
+  | {
+      type: 'script-call-started';
+      taskId: string;
+      data: { operationId: string; scriptOperationId: string; index: number; call: ToolCall };
+    }
   /** An attempt failed and another will follow at `retryAt` (epoch ms). */
   | { type: 'attempt-failed'; taskId: string; data: { operationId: string; attempt: number; failure: Failure; retryAt: number } }
   /** The final outcome of an operation, as the model will see it. */
@@ -154,8 +165,20 @@ export type AgentJournalRecord =
   | {
       type: 'task-created';
       taskId: string;
-      data: { role: string; parentTaskId: string; operationId: string; input: string };
+      data: {
+        role: string;
+        parentTaskId: string;
+        operationId: string;
+        input: string;
+        /** A background task (N-7): the delegation returned at once; the result reaches the planner as a later input. */
+        background?: boolean;
+      };
     }
+  /**
+   * A finished background task is resumed by id (N-7) by the delegation `operationId`: `input` is
+   * added to its own transcript and it loops again; its next result arrives as a later input too.
+   */
+  | { type: 'task-resumed'; taskId: string; data: { operationId: string; input: string } }
   /** An executor task ended; written with the delegation's result, so the planner sees it once. */
   | {
       type: 'task-finished';

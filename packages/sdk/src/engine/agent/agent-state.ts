@@ -16,6 +16,7 @@ import {
   type CallApprovalState,
   type OperationApproval,
 } from './approval-state.js';
+import { resumeTask } from './background-task-state.js';
 import { applyCheckpoint } from './checkpoint-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
@@ -47,6 +48,8 @@ export interface OperationState {
   rawResult?: { attempt: number; raw: string };
   /** The call's durable notes, by key (`operation-noted`, the tool's `callJournal`). */
   notes?: Record<string, unknown>;
+  /** For a call made by a script (N-15): the script's operation, the call's index, its arguments as asked. */
+  script?: { operationId: string; index: number; requested: unknown };
 }
 
 /** A hook chain's saved verdict on a step, reused instead of asking the hooks again (R-8). */
@@ -65,8 +68,10 @@ export interface TaskState {
   taskId: string;
   /** The role (node) this task runs: the entry role, or an executor role. */
   role: string;
-  /** For an executor task: the planner's delegation call it answers. */
+  /** For an executor task: the planner's delegation call it answers (the latest, for a resumed background task). */
   parentOperationId?: string;
+  /** A background executor task (N-7): the planner does not wait for it; its result arrives as an input. */
+  background?: boolean;
   /** The raw context of this task, append-only, in order (H-4: never shortened). */
   messages: Message[];
   /** Index of the first message of this run's own: earlier ones are the session history. */
@@ -290,6 +295,15 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       operation.notes = { ...operation.notes, [record.data.key]: record.data.value };
       return;
     }
+    case 'script-call-started': {
+      const script = operationOf(state, record.data.scriptOperationId);
+      const { operationId, index, call } = record.data;
+      state.operations.set(operationId, {
+        ...{ operationId, taskId: record.taskId, loop: script.loop, index: script.index, call },
+        ...{ attempts: 0, attemptOpen: false, script: { operationId: script.operationId, index, requested: call.arguments } },
+      });
+      return;
+    }
     case 'attempt-failed': {
       const operation = operationOf(state, record.data.operationId);
       operation.attemptOpen = false;
@@ -355,9 +369,13 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
         modelAttempts: 0,
         batch: [],
         invalidCallLoops: 0,
+        ...(record.data.background ? { background: true } : {}),
       });
       return;
     }
+    case 'task-resumed':
+      resumeTask(taskOf(state, record.taskId), record.data);
+      return;
     case 'supplement-accepted':
       state.supplements.set(record.data.supplementId, { text: record.data.text, consumed: false });
       return;

@@ -228,6 +228,7 @@ function buildEntryNode(config: ResolvedAgentConfig): Node {
       : new ExecutorNode(roleDefinition(executor), {
           description: executor.description,
           ...(executor.inputSchema ? { inputSchema: executor.inputSchema } : {}),
+          ...(executor.background ? { background: true } : {}),
         }),
   );
   const planner = roleDefinition(config.entry);

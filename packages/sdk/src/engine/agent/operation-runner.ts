@@ -1,4 +1,5 @@
-import type { CallJournal, Tool } from '../../capabilities/tools/tool.js';
+import { isScriptTool, runScriptTool } from '../../capabilities/code-orchestration/index.js';
+import type { CallJournal, Tool, ToolExecutionContext } from '../../capabilities/tools/tool.js';
 import { toolResultContent } from '../../capabilities/tools/tool-result.js';
 import { abortableSleep } from '../../core/abortable-sleep.js';
 import { AttemptGuard } from '../../core/attempt-guard.js';
@@ -15,6 +16,7 @@ import { hasHooks } from './governance/governance.js';
 import { identityOf } from './governance/hook-identity.js';
 import { ensureGate } from './governance/tool-gate.js';
 import type { RoleDefinition, RunContext } from './run-context.js';
+import { scriptCallRunner } from './script-calls.js';
 
 /** What the model reads for a call whose outcome was not saved before a crash. */
 const UNKNOWN_OUTCOME_MESSAGE =
@@ -59,7 +61,7 @@ export async function runOperation(
       if (open?.resumable) {
         const parsedOpen = open.parameters.safeParse(current.call.arguments);
         if (parsedOpen.success) {
-          const outcome = await runAttempt(context, open, parsedOpen.data, current, current.attempts);
+          const outcome = await runAttempt(context, role, open, parsedOpen.data, current, current.attempts);
           if (outcome.ok) await succeed(context, operation(), current.attempts, outcome.content);
           else await settleFailure(context, operation(), outcome.failure);
           continue;
@@ -87,7 +89,7 @@ export async function runOperation(
     await durable.commit(() => ({
       entries: [{ type: 'attempt-started', taskId: gated.taskId, data: { operationId, attempt } }],
     }));
-    const outcome = await runAttempt(context, tool, parsed.data, gated, attempt);
+    const outcome = await runAttempt(context, role, tool, parsed.data, gated, attempt);
     if (outcome.ok) {
       await succeed(context, operation(), attempt, outcome.content);
       return;
@@ -204,6 +206,7 @@ type AttemptOutcome = { ok: true; content: string } | { ok: false; failure: Fail
 
 async function runAttempt(
   context: RunContext,
+  role: RoleDefinition,
   tool: Tool,
   args: unknown,
   operation: OperationState,
@@ -221,8 +224,8 @@ async function runAttempt(
   guard.setTimer(timeoutMs, () => (timeoutMs === remaining ? control.timeOut() : guard.fire(timeout)));
   try {
     const value = await guard.race(
-      Promise.resolve().then(() =>
-        tool.execute(args, {
+      Promise.resolve().then(() => {
+        const execution: ToolExecutionContext = {
           runId: context.runId,
           sessionId: context.sessionId,
           taskId: operation.taskId,
@@ -246,8 +249,12 @@ async function runAttempt(
               guard.setTimer(again, () => (again === left ? control.timeOut() : guard.fire(timeout)));
             }
           },
-        }),
-      ),
+        };
+        // A script's calls are run by the engine, each like a direct call (N-15).
+        return isScriptTool(tool)
+          ? runScriptTool(tool, args, execution, scriptCallRunner(context, role, operation, runOperation))
+          : tool.execute(args, execution);
+      }),
     );
     // A value that is not JSON is the tool's fault, not the model's: a typed failure the model and
     // the journal both see, never empty or mangled content (the call has run, so no retry by default).

@@ -39,27 +39,17 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
       await finishDelegation(context, operation(), { kind: 'invalid-arguments', message: `invalid task: ${input.problem}` });
       return;
     }
-    const start = await stepVerdict(context, {
-      trigger: 'SubagentStart',
-      subjectKey: `subagent-start:${operationId}`,
-      taskId: operation().taskId,
-      subject: { executor: executor.role.name, task: input.message },
-      effectiveField: 'task',
-    });
-    if (start?.verdict.decision === 'deny' || start?.verdict.decision === 'block') {
-      const failure = {
-        kind: 'denied' as const,
-        message: `delegation denied by ${start.verdict.source ?? 'a hook'}: ${start.verdict.reason ?? 'no reason given'}`,
-      };
+    const start = await subagentStart(context, executor, operation(), input.message);
+    if ('denied' in start) {
       await durable.commit((state) => ({
-        entries: [...(start.entry ? [start.entry] : []), ...operationResultEntries(state, operation(), failure)],
+        entries: [...(start.entry ? [start.entry] : []), ...operationResultEntries(state, operation(), start.denied)],
       }));
       return;
     }
-    const message = typeof start?.verdict.effective === 'string' ? start.verdict.effective : input.message;
+    const { message } = start;
     await durable.commit(() => ({
       entries: [
-        ...(start?.entry ? [start.entry] : []),
+        ...(start.entry ? [start.entry] : []),
         {
           type: 'task-created',
           taskId: operationId,
@@ -81,15 +71,52 @@ export async function runDelegation(context: RunContext, executor: ExecutorNode,
     });
     return;
   }
+  const stop = await subagentStop(context, executor, operationId, `subagent-stop:${operationId}`, answer);
+  await finishDelegation(context, operation(), undefined, stop.output, stop.entry);
+}
+
+/**
+ * The SubagentStart verdict on a new executor task (K-4), saved once: a denial to return to the
+ * planner, or the (possibly modified) first message of the task.
+ */
+export async function subagentStart(
+  context: RunContext,
+  executor: ExecutorNode,
+  operation: OperationState,
+  message: string,
+): Promise<{ denied: Failure; entry?: AgentJournalRecord } | { message: string; entry?: AgentJournalRecord }> {
+  const start = await stepVerdict(context, {
+    trigger: 'SubagentStart',
+    subjectKey: `subagent-start:${operation.operationId}`,
+    taskId: operation.taskId,
+    subject: { executor: executor.role.name, task: message },
+    effectiveField: 'task',
+  });
+  const entry = start?.entry ? { entry: start.entry } : {};
+  if (start?.verdict.decision === 'deny' || start?.verdict.decision === 'block') {
+    const reason = `${start.verdict.source ?? 'a hook'}: ${start.verdict.reason ?? 'no reason given'}`;
+    return { denied: { kind: 'denied', message: `delegation denied by ${reason}` }, ...entry };
+  }
+  return { message: typeof start?.verdict.effective === 'string' ? start.verdict.effective : message, ...entry };
+}
+
+/** The SubagentStop verdict on an executor's answer (K-4), saved once under `subjectKey`: the output the planner gets. */
+export async function subagentStop(
+  context: RunContext,
+  executor: ExecutorNode,
+  taskId: string,
+  subjectKey: string,
+  answer: string,
+): Promise<{ output: string; entry?: AgentJournalRecord }> {
   const stop = await stepVerdict(context, {
     trigger: 'SubagentStop',
-    subjectKey: `subagent-stop:${operationId}`,
-    taskId: operationId,
+    subjectKey,
+    taskId,
     subject: { executor: executor.role.name, status: 'succeeded', output: answer },
     effectiveField: 'output',
   });
   const output = typeof stop?.verdict.effective === 'string' ? stop.verdict.effective : answer;
-  await finishDelegation(context, operation(), undefined, output, stop?.entry);
+  return stop?.entry ? { output, entry: stop.entry } : { output };
 }
 
 function finishDelegation(

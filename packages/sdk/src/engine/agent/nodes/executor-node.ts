@@ -23,20 +23,42 @@ export type TaskInput = { ok: true; message: string } | { ok: false; problem: st
 export class ExecutorNode extends ReactNode {
   readonly description: string;
   readonly inputSchema: z.ZodType | undefined;
+  /** A background role (N-7): a delegation returns at once and the result arrives later as an input. */
+  readonly background: boolean;
 
-  constructor(role: RoleDefinition, options: { description: string; inputSchema?: z.ZodType }) {
+  constructor(role: RoleDefinition, options: { description: string; inputSchema?: z.ZodType; background?: boolean }) {
     super(role);
     this.description = options.description;
     this.inputSchema = options.inputSchema;
+    this.background = options.background ?? false;
   }
 
   /** The definition the planner's model sees for delegating to this role. */
   delegationDefinition(): ToolDefinition {
     const schema = this.inputSchema ?? defaultTaskSchema;
+    const inputSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+    if (!this.background) {
+      return {
+        name: this.role.name,
+        description: `Delegates a task to the "${this.role.name}" executor, which works alone and returns its final result. ${this.description}`,
+        inputSchema,
+        kind: 'delegation',
+      };
+    }
+    const properties = (inputSchema.properties ?? {}) as Record<string, unknown>;
     return {
       name: this.role.name,
-      description: `Delegates a task to the "${this.role.name}" executor, which works alone and returns its final result. ${this.description}`,
-      inputSchema: z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>,
+      description:
+        `Starts a task of the "${this.role.name}" executor in the background and returns its task id at once: keep working; ` +
+        'its final result arrives later as a message. To continue a finished task with its own history, call again with ' +
+        `resumeTaskId. ${this.description}`,
+      inputSchema: {
+        ...inputSchema,
+        properties: {
+          ...properties,
+          [resumeTaskIdKey]: { type: 'string', description: 'The id of a finished background task of this role to continue.' },
+        },
+      },
       kind: 'delegation',
     };
   }
@@ -44,9 +66,10 @@ export class ExecutorNode extends ReactNode {
   /**
    * Validates a delegation's arguments against the role's task contract (C-13) and writes the
    * executor's first message: the explicit task, constraints and material, nothing of the
-   * planner's prompt or history (L-5).
+   * planner's prompt or history (L-5). A background role's `resumeTaskId` is not part of it.
    */
-  taskInput(args: unknown): TaskInput {
+  taskInput(given: unknown): TaskInput {
+    const args = this.background ? withoutResumeId(given) : given;
     if (this.inputSchema) {
       const parsed = this.inputSchema.safeParse(args);
       if (!parsed.success) return { ok: false, problem: describeIssues(parsed.error) };
@@ -63,4 +86,19 @@ export class ExecutorNode extends ReactNode {
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('; ');
+}
+
+/** The argument by which a planner resumes a finished background task (N-7). */
+export const resumeTaskIdKey = 'resumeTaskId';
+
+/** The id of the background task a delegation resumes, if it names one. */
+export function resumeTaskIdOf(args: unknown): string | undefined {
+  const value = (args as Record<string, unknown> | null | undefined)?.[resumeTaskIdKey];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function withoutResumeId(args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || !(resumeTaskIdKey in args)) return args;
+  const { [resumeTaskIdKey]: _resume, ...rest } = args as Record<string, unknown>;
+  return rest;
 }

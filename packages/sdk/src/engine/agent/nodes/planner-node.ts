@@ -1,8 +1,10 @@
 import { Semaphore } from '../../../core/semaphore.js';
-import type { TaskState } from '../agent-state.js';
+import { ENTRY_TASK_ID, type TaskState } from '../agent-state.js';
 import type { RoleDefinition, RunContext } from '../run-context.js';
+import { BackgroundTasks, hasUnreadBackgroundResults, runBackgroundDelegation } from './background-tasks.js';
 import { runDelegation } from './delegation.js';
 import type { ExecutorNode } from './executor-node.js';
+import type { TaskOutcome } from './node.js';
 import { ReactNode, settleAll } from './react-node.js';
 import { RemoteExecutorNode } from './remote-executor-node.js';
 
@@ -16,9 +18,50 @@ import { RemoteExecutorNode } from './remote-executor-node.js';
 export class PlannerNode extends ReactNode {
   readonly executors: ReadonlyMap<string, ExecutorNode | RemoteExecutorNode>;
 
+  /** The background tasks of each run this planner drives in this process (N-7). */
+  private readonly background = new WeakMap<RunContext, BackgroundTasks>();
+
   constructor(role: RoleDefinition, executors: readonly (ExecutorNode | RemoteExecutorNode)[]) {
     super(role);
     this.executors = new Map(executors.map((executor) => [executor.role.name, executor]));
+  }
+
+  /**
+   * Drives the planner with its background tasks (N-7): unfinished ones (a resumed run) start again
+   * at once; the run never ends while one runs. When the planner answers before their results were
+   * read, it waits for them and, if results arrived, is asked to answer again with them in view.
+   */
+  override async drive(context: RunContext, taskId: string): Promise<TaskOutcome> {
+    if (taskId !== ENTRY_TASK_ID) return super.drive(context, taskId);
+    const background = this.backgroundOf(context);
+    background.resumeUnfinished(context, this.executors);
+    for (;;) {
+      const outcome = await background.race(super.drive(context, taskId));
+      await background.settle();
+      const entry = context.durable.state.tasks.get(ENTRY_TASK_ID) as TaskState;
+      if (outcome.kind !== 'answered' || !hasUnreadBackgroundResults(context.durable.state)) return outcome;
+      await context.durable.commit(() => ({
+        entries: [
+          {
+            type: 'answer-rejected',
+            taskId: ENTRY_TASK_ID,
+            data: {
+              loop: entry.loop,
+              feedback:
+                'Results of your background tasks arrived after that answer; they follow. Answer again with them in view.',
+            },
+          },
+        ],
+      }));
+    }
+  }
+
+  private backgroundOf(context: RunContext): BackgroundTasks {
+    const known = this.background.get(context);
+    if (known) return known;
+    const tasks = new BackgroundTasks();
+    this.background.set(context, tasks);
+    return tasks;
   }
 
   protected override async runBatch(context: RunContext, task: TaskState): Promise<void> {
@@ -47,6 +90,7 @@ export class PlannerNode extends ReactNode {
     const call = context.durable.state.operations.get(operationId)?.call;
     const executor = call ? this.executors.get(call.name) : undefined;
     if (executor instanceof RemoteExecutorNode) return executor.run(context, this.role, operationId);
+    if (executor?.background) return runBackgroundDelegation(context, executor, operationId, this.backgroundOf(context));
     if (executor) return runDelegation(context, executor, operationId);
     return super.runMember(context, operationId);
   }

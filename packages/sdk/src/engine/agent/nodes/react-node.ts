@@ -38,7 +38,10 @@ export class ReactNode extends Node {
           const loop = current.loop + 1;
           const pending = taskId === ENTRY_TASK_ID ? pendingSupplements(durable.state) : [];
           const checks = await supplementChecks(context, pending);
-          const start = () => {
+          // Decided again when the commit's turn comes: tasks running side by side (parallel or
+          // background executors, N-7) never charge past the shared budget between them.
+          const start = (state: AgentRunState) => {
+            if (state.loopsUsed >= state.execution.maxLoops) return undefined;
             const entries: AgentJournalRecord[] = [...checks, { type: 'loop-started', taskId, data: { loop } }];
             if (pending.length > 0) entries.push({ type: 'supplement-consumed', taskId, data: { supplementIds: pending } });
             return { entries, chargeLoops: 1 };
