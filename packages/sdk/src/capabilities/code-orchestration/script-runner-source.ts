@@ -9,7 +9,7 @@
  * - from the host (stdin): `{ type: 'result', index, ok, content | error }` for each call.
  *
  * The `vm` context is hygiene, not the boundary (a script could reach Node's globals through it):
- * the boundary is the sandbox the process runs in and Node's permission model (ADR 0099). The
+ * the boundary is the sandbox the process runs in and Node's permission model (ADR 0032). The
  * host treats every line as untrusted input. Kept as plain JavaScript text so that it runs
  * unchanged from the sources and from the build.
  */
