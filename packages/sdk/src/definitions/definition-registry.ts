@@ -1,3 +1,4 @@
+import type { FactStore } from '../capabilities/memory/index.js';
 import type { SkillCatalog } from '../capabilities/skills/load-skills.js';
 import type { Tool } from '../capabilities/tools/tool.js';
 import type { Failure } from '../core/failure.js';
@@ -77,6 +78,8 @@ export interface DefinitionRegistry {
   eventBus?: EventBus<RunEvent>;
   /** The agent's file root and mounts (F-1). */
   workspace?: Workspace;
+  /** Where the facts of agents whose definition switches `memory` on are kept (N-15). */
+  factStore?: FactStore;
   /** OpenTelemetry spans (N-3). */
   telemetry?: TracingOptions | true;
   /** Replaces the default retry classification (X-5). */

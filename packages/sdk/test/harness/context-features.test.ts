@@ -9,7 +9,10 @@ import {
   Agent,
   type AgentRunEvent,
   type ContextOptions,
+  createAgent,
+  InProcessFactStore,
   InvalidConfigurationError,
+  InvalidDefinitionError,
   MemoryRunStore,
   type Message,
   mergeAdjacentMessages,
@@ -206,5 +209,42 @@ describe('user commands (N-15)', () => {
     const { result } = await finishes(agent, { sessionId: 'c5', input: '/standup' });
     const again = await agent.run({ sessionId: 'c5', runId: result.runId, input: '/standup' }).result();
     expect(again).toEqual(result);
+  });
+});
+
+describe('the context features in a definition (N-15)', () => {
+  const definition = {
+    formatVersion: 1 as const,
+    kind: 'agent' as const,
+    name: 'defined',
+    mode: 'react' as const,
+    model: 'main',
+    prompt: 'You help.',
+    context: {
+      userInstructions: 'Be brief.',
+      entries: [{ id: 'tone', constant: true, content: 'Friendly tone.' }],
+      messageShaping: 'merge' as const,
+      commands: [{ name: 'hello', prompt: 'Say hello to {{args}}.' }],
+    },
+    memory: { enabled: true, budgetCharacters: 500 },
+  };
+
+  it('builds an agent with entries, instructions, shaping, commands and memory tools', async () => {
+    const model = new ScriptedModel({ respond: () => ({ text: 'ok' }) });
+    const agent = createAgent(definition, { models: { main: model }, factStore: new InProcessFactStore() });
+    await finishes(agent, { sessionId: 'd1', input: '/hello Ana', metadata: { userId: 'u1' } });
+    const [request] = model.requests;
+    expect(request?.messages).toEqual([
+      {
+        role: 'user',
+        content: 'Say hello to Ana.\n\n<context-entries>\n[tone]\nFriendly tone.\n</context-entries>\n\n<user-instructions>\nBe brief.\n</user-instructions>',
+      },
+    ]);
+    expect(request?.tools.map((item) => item.name).sort()).toEqual(['forget', 'recall', 'remember']);
+  });
+
+  it('refuses memory without a fact store in the registry', () => {
+    const model = new ScriptedModel({ respond: () => ({ text: 'ok' }) });
+    expect(() => createAgent(definition, { models: { main: model } })).toThrow(InvalidDefinitionError);
   });
 });
