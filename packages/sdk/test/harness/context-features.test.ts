@@ -5,6 +5,7 @@
  * by provider, and user commands.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   Agent,
   type AgentRunEvent,
@@ -20,7 +21,6 @@ import {
   tool,
 } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { z } from 'zod';
 
 const lookup = tool({
   name: 'lookup',
@@ -108,6 +108,22 @@ describe('user instructions, session note and context entries (N-15)', () => {
     expect(reports[0]?.sections.note).toBeGreaterThan(0);
     // Same system prompt and tools: the prefix is the same, so a provider's cache can be reused.
     expect(reports[0]?.prefixHash).toBe(reports[1]?.prefixHash);
+  });
+
+  it('a run a host created with createRun carries its session note to the executor', async () => {
+    const store = new MemoryRunStore();
+    const model = lookupModel();
+    const agent = agentWith(model, {}, store);
+    const client = new RunClient({ store });
+    const { runId } = await client.createRun({
+      kind: 'agent',
+      name: 'helper',
+      sessionId: 's-created',
+      input: 'Find it.',
+      sessionNote: 'Prefers email.',
+    });
+    await agent.run({ sessionId: 's-created', runId }).result();
+    expect(lastText(model.requests[0]?.messages ?? [])).toBe('<session-note>\nPrefers email.\n</session-note>');
   });
 
   it('strict shaping folds the tail into the one system prompt: a new entry changes the prefix hash (a cache miss)', async () => {
@@ -210,6 +226,19 @@ describe('user commands (N-15)', () => {
     const again = await agent.run({ sessionId: 'c5', runId: result.runId, input: '/standup' }).result();
     expect(again).toEqual(result);
   });
+
+  it('a run a host created with the typed command is expanded when an executor starts it', async () => {
+    const store = new MemoryRunStore();
+    const model = new ScriptedModel({ respond: () => ({ text: 'ok' }) });
+    const agent = new Agent({ name: 'helper', mode: 'react', model, prompt: 'You help.', context: { commands }, store });
+    const client = new RunClient({ store });
+    const { runId } = await client.createRun({ kind: 'agent', name: 'helper', sessionId: 'c6', input: '/summarize the notes' });
+    expect((await agent.run({ sessionId: 'c6', runId }).result()).status).toBe('succeeded');
+    expect(lastText(model.requests[0]?.messages ?? [])).toBe('Summarise the notes in three bullet points.');
+    // The caller may pass the typed input again: it matches the recorded one.
+    const { runId: second } = await client.createRun({ kind: 'agent', name: 'helper', sessionId: 'c7', input: '/standup' });
+    expect((await agent.run({ sessionId: 'c7', runId: second, input: '/standup' }).result()).status).toBe('succeeded');
+  });
 });
 
 describe('the context features in a definition (N-15)', () => {
@@ -237,7 +266,8 @@ describe('the context features in a definition (N-15)', () => {
     expect(request?.messages).toEqual([
       {
         role: 'user',
-        content: 'Say hello to Ana.\n\n<context-entries>\n[tone]\nFriendly tone.\n</context-entries>\n\n<user-instructions>\nBe brief.\n</user-instructions>',
+        content:
+          'Say hello to Ana.\n\n<context-entries>\n[tone]\nFriendly tone.\n</context-entries>\n\n<user-instructions>\nBe brief.\n</user-instructions>',
       },
     ]);
     expect(request?.tools.map((item) => item.name).sort()).toEqual(['forget', 'recall', 'remember']);

@@ -7,14 +7,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, createWorkspace, InvalidRunRequestError, type ModelRequest, RunClient } from '../../src/index.js';
+import { Agent, createWorkspace, InvalidRunRequestError, RunClient } from '../../src/index.js';
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-variants-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-const texts = (request: ModelRequest | undefined) => (request?.messages ?? []).map((message) => message.content);
+const texts = (request: ScriptedModel['requests'][number] | undefined) =>
+  (request?.messages ?? []).map((message) => message.content);
 
 describe('regenerate an answer as a new variant (N-15)', () => {
   it('keeps the old run, puts the new one in its group, and later runs see only the newest variant', async () => {

@@ -2,8 +2,8 @@ import { toToolDefinition } from '../../capabilities/tools/tool.js';
 import { InvalidRunRequestError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
 import type { ModelSettings } from '../../model/language-model.js';
-import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { Workspace } from '../../sandbox/workspace.js';
+import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { AgentTelemetryProfile, RoleTelemetryProfile } from '../../telemetry/agent-profile.js';
 import { createAgentTracing } from '../../telemetry/agent-tracing.js';
@@ -158,6 +158,7 @@ export class Agent {
       compressionPrompt: this.config.context.compressionPrompt,
       governance: this.governance,
       contextFeatures: this.contextFeatures,
+      expandCommand: (text) => expandUserCommand(this.config.context.commands ?? [], text),
       ...(this.config.workspace ? { restoreVariantFiles: restorerOf(this.config.workspace) } : {}),
     };
     control.followSignal(options.signal);
@@ -214,7 +215,8 @@ export class Agent {
   private checkInput(options: AgentRunOptions): string | undefined {
     const { input, runId } = options;
     if (input === undefined) {
-      if (runId === undefined && options.regenerate === undefined) throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
+      if (runId === undefined && options.regenerate === undefined)
+        throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
       return undefined;
     }
     if (this.config.inputSchema) {

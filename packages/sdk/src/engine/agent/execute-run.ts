@@ -215,13 +215,22 @@ async function startPendingRun(
 ): Promise<{ journal: JournalEntry[]; history: SelectedHistory }> {
   const requested = findRunRequest(journal);
   if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
-  const input = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
+  const recorded = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
+  // A host records the input as typed: a user command in it is expanded now, as `run()` does (N-15).
+  const expanded = typeof requested.input === 'string' ? agent.expandCommand(recorded) : undefined;
+  const input = expanded?.text ?? recorded;
   if (request.input !== undefined && request.input !== input) {
     throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was requested with another input; it is never replaced (R-3).`);
   }
   const started = await createRunStartedEntry(
     agent,
-    { ...request, input, variables: { ...(request.variables ?? {}), ...(requested.variables ?? {}) } },
+    {
+      ...request,
+      input,
+      variables: { ...(request.variables ?? {}), ...(requested.variables ?? {}) },
+      ...(requested.sessionNote ? { sessionNote: requested.sessionNote } : {}),
+      ...(expanded ? { command: expanded.command } : {}),
+    },
     now,
   );
   await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });

@@ -35,6 +35,8 @@ export interface RunnableAgent {
   governance: Governance;
   /** User instructions, context entries and message shaping (N-15). */
   contextFeatures: ContextFeatures;
+  /** Expands a user command in a typed input (N-15); `undefined` when the input is none. */
+  expandCommand: (input: string) => { text: string; command: string } | undefined;
   /**
    * Rolls back the file changes a replaced variant made (N-6, N-15); set when the agent has a
    * workspace. Answers the restored and the failed paths.
