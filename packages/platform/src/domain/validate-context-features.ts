@@ -1,12 +1,18 @@
 import type { AgentDraft } from './agent-draft.js';
-import type { DraftIssue } from './validate-agent-draft.js';
+
+/** One problem: where, a stable code and a sentence (the shape of a `FeatureIssue`). */
+interface FeatureIssue {
+  path: string;
+  code: string;
+  message: string;
+}
 
 /**
  * The problems of a draft's context features (N-15) that its schema cannot say: an entry with no
  * trigger, a pattern that is not a regular expression, and entry ids or command names given twice.
  */
-export function contextFeatureIssues(context: AgentDraft['context']): DraftIssue[] {
-  const issues: DraftIssue[] = [];
+export function contextFeatureIssues(context: AgentDraft['context']): FeatureIssue[] {
+  const issues: FeatureIssue[] = [];
   const ids = new Set<string>();
   context.entries?.forEach((entry, index) => {
     const path = `context.entries.${index}`;

@@ -33,33 +33,35 @@ export function FallbackModelsField() {
         const replace = (change: Partial<Fallback>) =>
           setFallbacks(fallbacks.map((item, at) => (at === index ? { ...item, ...change } : item)));
         return (
-          <div key={`fallback-${index.toString()}`} className="form-grid">
-            <SelectField
-              label={t('fallback.connection', { number })}
-              value={fallback.connectionId}
-              disabled={readOnly}
-              error={issueAt(`model.fallbacks.${index}.connectionId`)}
-              onChange={(event) => replace({ connectionId: event.target.value, modelId: firstEnabled(event.target.value) })}
-            >
-              {connections.map((item) => (
-                <option key={item.id} value={item.id}>
-                  {item.name}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              label={t('fallback.model', { number })}
-              value={fallback.modelId}
-              disabled={readOnly}
-              error={issueAt(`model.fallbacks.${index}.modelId`)}
-              onChange={(event) => replace({ modelId: event.target.value })}
-            >
-              {connection?.models.map((entry) => (
-                <option key={entry.modelId} value={entry.modelId} disabled={!entry.enabled}>
-                  {entry.modelId}
-                </option>
-              ))}
-            </SelectField>
+          <div key={`fallback-${index.toString()}`}>
+            <div className="form-grid">
+              <SelectField
+                label={t('fallback.connection', { number })}
+                value={fallback.connectionId}
+                disabled={readOnly}
+                error={issueAt(`model.fallbacks.${index}.connectionId`)}
+                onChange={(event) => replace({ connectionId: event.target.value, modelId: firstEnabled(event.target.value) })}
+              >
+                {connections.map((item) => (
+                  <option key={item.id} value={item.id}>
+                    {item.name}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField
+                label={t('fallback.model', { number })}
+                value={fallback.modelId}
+                disabled={readOnly}
+                error={issueAt(`model.fallbacks.${index}.modelId`)}
+                onChange={(event) => replace({ modelId: event.target.value })}
+              >
+                {connection?.models.map((entry) => (
+                  <option key={entry.modelId} value={entry.modelId} disabled={!entry.enabled}>
+                    {entry.modelId}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
             {readOnly ? null : (
               <button
                 type="button"

@@ -14,11 +14,11 @@ export const contextFeaturesEn = {
   'contextFeatures.instructionsHint':
     'Added after the conversation on every request, so the cached part before it stays the same.',
   'contextFeatures.shaping': 'Message shaping',
-  'contextFeatures.shaping.none': 'None: send messages as they are',
-  'contextFeatures.shaping.merge': 'Merge adjacent messages of the same role',
-  'contextFeatures.shaping.strict': 'Strict: merge, and fold entries, instructions and note into the system prompt',
+  'contextFeatures.shaping.none': 'None (as they are)',
+  'contextFeatures.shaping.merge': 'Merge same-role messages',
+  'contextFeatures.shaping.strict': 'Strict: one system prompt',
   'contextFeatures.shapingHint':
-    'Strict suits providers that accept one system message and alternating turns; it changes the cached prefix when entries change.',
+    'Merge joins adjacent messages of one role. Strict also folds entries, instructions and note into the system prompt (one system message, alternating turns); the cached prefix then changes when entries change.',
   'contextFeatures.entryBudget': 'Token budget of the entries',
   'contextFeatures.noBudget': 'no budget',
   // Context entries

@@ -15,10 +15,11 @@ export const contextFeaturesZhCN: Record<keyof typeof contextFeaturesEn, string>
   'contextFeatures.instructions': '你的指令',
   'contextFeatures.instructionsHint': '每次请求都附加在对话之后，因此其前面的缓存部分保持不变。',
   'contextFeatures.shaping': '消息整形',
-  'contextFeatures.shaping.none': '不整形：按原样发送消息',
-  'contextFeatures.shaping.merge': '合并相邻的同角色消息',
-  'contextFeatures.shaping.strict': '严格：合并，并把条目、指令和备注并入系统提示',
-  'contextFeatures.shapingHint': '严格模式适合只接受一条系统消息且要求轮流发言的提供方；条目变化时缓存前缀也会变化。',
+  'contextFeatures.shaping.none': '不整形（按原样）',
+  'contextFeatures.shaping.merge': '合并同角色消息',
+  'contextFeatures.shaping.strict': '严格：只有一个系统提示',
+  'contextFeatures.shapingHint':
+    '合并：把相邻的同角色消息合为一条。严格：还把条目、指令和备注并入系统提示（只有一条系统消息、轮流发言）；条目变化时缓存前缀也会变化。',
   'contextFeatures.entryBudget': '条目的令牌预算',
   'contextFeatures.noBudget': '不限',
   // 上下文条目
