@@ -97,7 +97,8 @@ export const contextReportSchema = z
   })
   .meta({
     id: 'ContextReport',
-    description: 'Estimated tokens by section and the hash of the system prefix (system prompt and tools); a new hash means a cache miss (N-15).',
+    description:
+      'Estimated tokens by section and the hash of the system prefix (system prompt and tools); a new hash means a cache miss (N-15).',
   });
 
 export const finishReasonSchema = z.enum([

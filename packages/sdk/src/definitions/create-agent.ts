@@ -76,7 +76,9 @@ export function agentConfigFromDefinition(
       ? {
           store: registry.factStore,
           ...(data.memory.budgetCharacters !== undefined ? { budgetCharacters: data.memory.budgetCharacters } : {}),
-          ...(data.memory.maximumFactCharacters !== undefined ? { maximumFactCharacters: data.memory.maximumFactCharacters } : {}),
+          ...(data.memory.maximumFactCharacters !== undefined
+            ? { maximumFactCharacters: data.memory.maximumFactCharacters }
+            : {}),
         }
       : undefined;
   const hooks = resolveHooks(data.hooks ?? {}, registry, problems);

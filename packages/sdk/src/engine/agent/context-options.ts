@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { Message } from '../../core/messages.js';
 import type { ToolDefinition } from '../../model/language-model.js';
-import { contextEntrySchema, messageShapingSchema, uniqueBy, userCommandSchema } from './context-features/context-feature-options.js';
+import {
+  contextEntrySchema,
+  messageShapingSchema,
+  uniqueBy,
+  userCommandSchema,
+} from './context-features/context-feature-options.js';
 
 /** Counts the tokens of what would be sent to the model; pluggable because tokenizers differ by model. */
 export type TokenCounter = (input: { system: string; messages: readonly Message[]; tools: readonly ToolDefinition[] }) => number;

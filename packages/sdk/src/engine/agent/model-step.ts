@@ -1,6 +1,6 @@
 import { ModelCallError } from '../../core/errors/index.js';
-import { type CallModelResult, callModel } from '../../model/call-model.js';
 import type { Message } from '../../core/messages.js';
+import { type CallModelResult, callModel } from '../../model/call-model.js';
 import { ENTRY_TASK_ID, type TaskState } from './agent-state.js';
 import { ensureContextFits, visibleContext } from './compression/index.js';
 import { assembleRequest, type ContextReport } from './context-features/index.js';

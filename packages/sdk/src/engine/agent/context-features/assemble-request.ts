@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Message } from '../../../core/messages.js';
 import type { ToolDefinition } from '../../../model/language-model.js';
 import type { TokenCounter } from '../context-options.js';
-import type { MessageShaping, ShapingMode } from './context-feature-options.js';
 import { type CompiledEntry, selectEntries } from './context-entries.js';
+import type { MessageShaping, ShapingMode } from './context-feature-options.js';
 import { mergeAdjacentMessages, shapingModeFor } from './message-shaping.js';
 
 /** An agent's context features, resolved once per agent (N-15). */
@@ -59,20 +59,21 @@ export interface RequestParts {
  */
 export function assembleRequest(parts: RequestParts): { system: string; messages: Message[]; report: ContextReport } {
   const { features, countTokens } = parts;
-  const entries = parts.entryRole
-    ? selectEntries(features.entries, parts.messages, features.entryBudgetTokens, countTokens)
-    : [];
+  const entries = parts.entryRole ? selectEntries(features.entries, parts.messages, features.entryBudgetTokens, countTokens) : [];
   const instructions = parts.entryRole ? (features.userInstructions ?? '') : '';
   const note = parts.entryRole ? (parts.note ?? '') : '';
   const blocks = [
-    ...(entries.length > 0 ? [tag('context-entries', entries.map((entry) => `[${entry.id}]\n${entry.content}`).join('\n\n'))] : []),
+    ...(entries.length > 0
+      ? [tag('context-entries', entries.map((entry) => `[${entry.id}]\n${entry.content}`).join('\n\n'))]
+      : []),
     ...(instructions ? [tag('user-instructions', instructions)] : []),
     ...(note ? [tag('session-note', note)] : []),
   ];
   const tail = blocks.join('\n\n');
   const mode = shapingModeFor(features.shaping, parts.provider);
   const system = mode === 'strict' && tail ? `${parts.system}\n\n${tail}` : parts.system;
-  let messages: Message[] = mode !== 'strict' && tail ? [...parts.messages, { role: 'user', content: tail }] : [...parts.messages];
+  let messages: Message[] =
+    mode !== 'strict' && tail ? [...parts.messages, { role: 'user', content: tail }] : [...parts.messages];
   if (mode !== 'none') messages = mergeAdjacentMessages(messages);
   const text = (value: string) => (value ? countTokens({ system: value, messages: [], tools: [] }) : 0);
   const report: ContextReport = {
@@ -93,7 +94,10 @@ export function assembleRequest(parts: RequestParts): { system: string; messages
 
 /** The first 16 hex digits of the SHA-256 of the system prompt and the tool definitions as sent. */
 export function prefixHash(system: string, tools: readonly ToolDefinition[]): string {
-  return createHash('sha256').update(JSON.stringify([system, tools])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([system, tools]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function tag(name: string, body: string): string {

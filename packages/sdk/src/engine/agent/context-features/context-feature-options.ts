@@ -32,7 +32,11 @@ export const contextEntrySchema = z
     id: featureName.describe('Names the entry in the request report.'),
     content: z.string().min(1).max(20_000).describe('The text added to the context when the entry applies.'),
     constant: z.boolean().optional().describe('Always added (within the budget).'),
-    keywords: z.array(z.string().min(1).max(200)).max(50).optional().describe('Case-insensitive words or phrases that trigger the entry.'),
+    keywords: z
+      .array(z.string().min(1).max(200))
+      .max(50)
+      .optional()
+      .describe('Case-insensitive words or phrases that trigger the entry.'),
     pattern: patternSchema.optional().describe('A regular expression (case-insensitive) that triggers the entry.'),
     scanMessages: z.number().int().min(1).max(100).optional().describe('How many of the last messages are searched; default 4.'),
   })
@@ -69,7 +73,8 @@ export function uniqueBy<T extends z.ZodType>(item: T, key: 'id' | 'name', max: 
       const seen = new Set<unknown>();
       items.forEach((value, index) => {
         const name = (value as Record<string, unknown>)[key];
-        if (seen.has(name)) context.addIssue({ code: 'custom', path: [index, key], message: `duplicate ${key} "${String(name)}"` });
+        if (seen.has(name))
+          context.addIssue({ code: 'custom', path: [index, key], message: `duplicate ${key} "${String(name)}"` });
         seen.add(name);
       });
     });

@@ -1,4 +1,10 @@
-export { type ContextFeatures, type ContextReport, type ContextSections, assembleRequest, prefixHash } from './assemble-request.js';
+export {
+  assembleRequest,
+  type ContextFeatures,
+  type ContextReport,
+  type ContextSections,
+  prefixHash,
+} from './assemble-request.js';
 export { type CompiledEntry, compileEntries, DEFAULT_SCAN_MESSAGES, selectEntries } from './context-entries.js';
 export {
   type ContextEntry,

@@ -23,12 +23,16 @@ export function regenerationOf(
   replaces: string,
 ): { variant: RunVariant; input: string } {
   const target = runs.find((run) => run.runId === replaces);
-  if (!target) throw new InvalidRunRequestError(runId, `Run ${replaces} is not an agent run of this session; it cannot be regenerated.`);
+  if (!target)
+    throw new InvalidRunRequestError(runId, `Run ${replaces} is not an agent run of this session; it cannot be regenerated.`);
   if (target.status === 'running') {
     throw new InvalidRunRequestError(runId, `Run ${replaces} has not finished; only a finished answer can be regenerated.`);
   }
   if (runs.at(-1)?.runId !== replaces) {
-    throw new InvalidRunRequestError(runId, `Run ${replaces} is not the newest run of its session; only the newest answer can be regenerated.`);
+    throw new InvalidRunRequestError(
+      runId,
+      `Run ${replaces} is not the newest run of its session; only the newest answer can be regenerated.`,
+    );
   }
   return { variant: { group: target.variant?.group ?? target.runId, replaces }, input: target.input };
 }
