@@ -3,6 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { SecretBox } from './adapters/crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './adapters/database/index.js';
+import { openFactStore } from './adapters/database/open-fact-store.js';
 import { openRunStore } from './adapters/database/open-run-store.js';
 import { type Dispatcher, LeaseTableDispatcher, PgBossDispatcher } from './adapters/dispatch/index.js';
 import { SignInLimiter } from './adapters/identity/index.js';
@@ -107,6 +108,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     metrics: createPlatformMetrics(),
     signInLimiter: new SignInLimiter(handle.database, config.signInLimits ?? defaultSignInLimits, config.secretKey),
     runStore,
+    factStore: openFactStore(config.database, config.dataDirectory),
     runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
     dispatcher,
     outbound: createOutbound(config.outbound ?? defaultOutboundSettings, {
@@ -140,6 +142,7 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
       await dispatcher.close();
       await services.outbound.close();
       await runStore.close();
+      await services.factStore?.close();
       await handle.close();
     },
   };

@@ -38,6 +38,17 @@ export type {
 export { agentConfigIssues } from './engine/agent/agent-config.js';
 export type { ExecutionOptions } from './engine/agent/execution-options.js';
 export type { ContextOptions, TokenCounter } from './engine/agent/context-options.js';
+export {
+  type ContextEntry,
+  type ContextReport,
+  type ContextSections,
+  expandUserCommand,
+  type MessageShaping,
+  mergeAdjacentMessages,
+  type ShapingMode,
+  type UserCommand,
+} from './engine/agent/context-features/index.js';
+export type { RunVariant } from './engine/agent/agent-journal.js';
 export { estimateTokens } from './engine/agent/compression/index.js';
 export type { RetryPolicy } from './core/retry-policy.js';
 export { type Failure, type FailureKind, isRetryableFailure } from './core/failure.js';

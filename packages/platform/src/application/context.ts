@@ -1,4 +1,4 @@
-import type { RunClient, RunStore } from '@agentloom/sdk';
+import type { FactStore, RunClient, RunStore } from '@agentloom/sdk';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../adapters/crypto/index.js';
@@ -23,6 +23,8 @@ export interface PlatformContext {
   readonly logger: Logger;
   /** The SDK store that holds the truth of every run (P-11.9). */
   readonly runStore: RunStore;
+  /** Where agents with memory keep their facts (N-15), opened on first use. */
+  readonly factStore?: FactStore;
   /** Reads, follows, stops and answers runs through the SDK store (never a platform copy). */
   readonly runClient: RunClient;
   /** Hands runs to workers. */

@@ -23,7 +23,7 @@ import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
-import { releaseLanguageModel, releaseModelSettings } from './release-model.js';
+import { releaseFallbackModels, releaseLanguageModel, releaseModelSettings } from './release-model.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -53,6 +53,9 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const apiKey = await ports.readActiveKey(snapshot.model.credential.connectionId);
   if (!apiKey && snapshot.model.provider !== 'offline-demo')
     issues.push({ path: 'model', message: 'the model connection has no active key' });
+  const fallbackModels = await releaseFallbackModels(snapshot, ports.readActiveKey, ports.fetch, issues);
+  // Memory (N-15) keeps its facts in the platform's fact store; a host without one cannot run it.
+  if (snapshot.memory?.enabled && !ports.factStore) issues.push({ path: 'memory', message: 'this host has no fact store' });
 
   const tools = new Map<string, Tool>();
   const skillRoots = new Map<string, string>();
@@ -181,6 +184,15 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     name: snapshot.name,
     description: snapshot.description,
     model: modelName,
+    ...(Object.keys(fallbackModels).length > 0 ? { fallbackModels: Object.keys(fallbackModels) } : {}),
+    ...(snapshot.memory?.enabled
+      ? {
+          memory: {
+            enabled: true,
+            ...(snapshot.memory.budgetCharacters !== undefined ? { budgetCharacters: snapshot.memory.budgetCharacters } : {}),
+          },
+        }
+      : {}),
     ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
     execution: snapshot.execution,
     context: snapshot.context,
@@ -195,7 +207,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       : { ...base, mode: 'plan-executor', planner: entry, executors };
   try {
     return createAgent(definition, {
-      models: { [modelName]: model },
+      models: { [modelName]: model, ...fallbackModels },
+      ...(snapshot.memory?.enabled && ports.factStore ? { factStore: ports.factStore } : {}),
       tools: [...tools.values()],
       ...(Object.keys(hookRegistry).length > 0 ? { hooks: hookRegistry } : {}),
       ...(ports.mcpConnections && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),

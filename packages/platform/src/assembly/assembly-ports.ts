@@ -1,4 +1,4 @@
-import type { RunStore } from '@agentloom/sdk';
+import type { FactStore, RunStore } from '@agentloom/sdk';
 import type { McpConnectionSet } from './mcp-servers.js';
 
 /** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
@@ -15,6 +15,8 @@ export interface AssemblyPorts {
   fileRoot: string;
   /** Where runs are kept; the SDK default (memory) when omitted. */
   store?: RunStore;
+  /** Where agents with memory keep their facts (N-15); agents with memory do not build without it. */
+  factStore?: FactStore;
   /** The outbound module's `fetch` (P-15.1): every model, tool, hook and MCP request goes through it. */
   fetch: typeof globalThis.fetch;
   /**

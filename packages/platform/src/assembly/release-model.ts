@@ -31,3 +31,33 @@ export function releaseLanguageModel(
     fetch: outboundFetch,
   });
 }
+
+/**
+ * The models of a release's fallback chain (N-15), by the names the definition gives them
+ * (`release-fallback-1` …), each with its own connection's active key resolved now (D-P3) and the
+ * outbound module's `fetch`. A connection without a usable key is an assembly issue.
+ */
+export async function releaseFallbackModels(
+  snapshot: AgentReleaseSnapshot,
+  readActiveKey: (connectionId: string) => Promise<string | undefined>,
+  outboundFetch: typeof globalThis.fetch,
+  issues: { path: string; message: string }[],
+): Promise<Record<string, LanguageModel>> {
+  const models: Record<string, LanguageModel> = {};
+  for (const [index, fallback] of (snapshot.model.fallbacks ?? []).entries()) {
+    const apiKey = await readActiveKey(fallback.connectionId);
+    if (!apiKey && fallback.provider !== 'offline-demo') {
+      issues.push({ path: `model.fallbacks.${index}.connectionId`, message: 'The model connection has no active key.' });
+      continue;
+    }
+    models[`release-fallback-${index + 1}`] = buildLanguageModel({
+      provider: fallback.provider,
+      baseUrl: fallback.baseUrl,
+      settings: fallback.settings,
+      modelId: fallback.modelId,
+      apiKey,
+      fetch: outboundFetch,
+    });
+  }
+  return models;
+}

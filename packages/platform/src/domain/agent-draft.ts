@@ -51,6 +51,28 @@ const permissions = z
   })
   .openapi('Permissions');
 
+const featureName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Letters, digits, _ . - only, 1 to 64 characters');
+/** A context entry (N-15): text added at the end of the context when its trigger applies. */
+const contextEntry = z
+  .strictObject({
+    id: featureName,
+    content: z.string().min(1).max(20_000),
+    constant: z.boolean().optional(),
+    keywords: z.array(z.string().min(1).max(200)).max(50).optional(),
+    pattern: z.string().min(1).max(500).optional(),
+    scanMessages: z.number().int().min(1).max(100).optional(),
+  })
+  .openapi('ContextEntry', {
+    description:
+      'Added at the end of the context: always (constant), or when a keyword or the pattern occurs in the last scanMessages messages.',
+  });
+const shapingMode = z.enum(['none', 'merge', 'strict']);
+/** A user command (N-15): `/name …` typed as a run's input expands to `prompt`. */
+const userCommand = z
+  .strictObject({ name: featureName, description: z.string().max(500).optional(), prompt: z.string().min(1).max(20_000) })
+  .openapi('UserCommand', { description: 'Typed as /name at the start of a run input; {{args}} takes the rest.' });
+const modelChoice = z.strictObject({ connectionId: resourceId, modelId: z.string().min(1).max(200) });
+
 /**
  * What an agent's draft holds (P-4.2): every field optional while editing, so a half-built agent
  * can be saved; `validate` and publish report what is missing. Unknown fields are refused.
@@ -64,6 +86,8 @@ export const agentDraftSchema = z
         modelId: z.string().min(1).max(200),
         thinking: z.strictObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
         maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
+        /** Models tried in order when the model fails for good in a way another may not (N-15). */
+        fallbacks: z.array(modelChoice).max(4).optional(),
       })
       .optional(),
     prompt: promptSource.optional(),
@@ -103,8 +127,21 @@ export const agentDraftSchema = z
         historyRuns: z.number().int().min(0).max(100).optional(),
         compressionThreshold: z.number().gt(0).max(1).optional(),
         compressionPrompt: z.string().max(20_000).optional(),
+        /** The context features (N-15), in the SDK definition's own shape. */
+        userInstructions: z.string().max(20_000).optional(),
+        entries: z.array(contextEntry).max(200).optional(),
+        entryBudgetTokens: z.number().int().positive().max(1_000_000).optional(),
+        messageShaping: z.union([shapingMode, z.record(z.string().min(1).max(64), shapingMode)]).optional(),
+        commands: z.array(userCommand).max(100).optional(),
       })
       .default({}),
+    /** Facts kept across sessions, per agent and per user (N-15); off unless enabled. */
+    memory: z
+      .strictObject({
+        enabled: z.boolean(),
+        budgetCharacters: z.number().int().positive().max(100_000).optional(),
+      })
+      .optional(),
     permissions: permissions.optional(),
     environment: z.strictObject({ persistentSandbox: z.boolean().default(false) }).default({ persistentSandbox: false }),
   })

@@ -44,7 +44,11 @@ export interface AgentReleaseSnapshot {
     maxOutputTokens?: number;
     /** The key is resolved from the connection's active key at every construction (D-P3). */
     credential: { connectionId: string };
+    /** The fallback chain (N-15), each pinned like the model; absent when none (and in older snapshots). */
+    fallbacks?: readonly FallbackModelSnapshot[];
   };
+  /** Facts kept across sessions (N-15); absent when off (and in older snapshots). */
+  memory?: { enabled: boolean; budgetCharacters?: number };
   entry: RoleSnapshot;
   executors: readonly (RoleSnapshot & { name: string; description: string })[];
   variables: Readonly<Record<string, string>>;
@@ -61,6 +65,15 @@ export interface AgentReleaseSnapshot {
   permissions?: DraftPermissions;
   /** Publishing this release interrupts the agent's session runs in progress (P-6.3). */
   interruptsRunsInProgress: true;
+}
+
+/** One model of a release's fallback chain: its connection as published and the model id (N-15). */
+export interface FallbackModelSnapshot {
+  connectionId: string;
+  provider: Provider;
+  baseUrl: string | null;
+  settings: ConnectionSettings;
+  modelId: string;
 }
 
 /** An agent app a workflow release calls, pinned to one of its releases (P-6.9). */
@@ -123,7 +136,19 @@ const agentReleaseSnapshotSchema = z.looseObject({
     thinking: z.looseObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
     credential: z.looseObject({ connectionId: z.string() }),
+    fallbacks: z
+      .array(
+        z.looseObject({
+          connectionId: z.string(),
+          provider: z.enum(providers),
+          baseUrl: z.string().nullable(),
+          settings: draftPartSchema,
+          modelId: z.string(),
+        }),
+      )
+      .optional(),
   }),
+  memory: z.looseObject({ enabled: z.boolean(), budgetCharacters: z.number().int().positive().optional() }).optional(),
   entry: roleSnapshotSchema,
   executors: z.array(roleSnapshotSchema.extend({ name: z.string(), description: z.string() })),
   variables: z.record(z.string(), z.string()),

@@ -1,5 +1,6 @@
 import type { AgentDraft } from './agent-draft.js';
 import { referencedResources } from './agent-draft.js';
+import { contextFeatureIssues } from './validate-context-features.js';
 
 /** One problem of a draft: where, a stable code and a sentence. */
 export interface DraftIssue {
@@ -27,19 +28,24 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
   const issues: DraftIssue[] = [];
   const issue = (path: string, code: string, message: string) => issues.push({ path, code, message });
 
+  const checkModel = (path: string, choice: { connectionId: string; modelId: string }) => {
+    const connection = lookups.connections.get(choice.connectionId);
+    if (!connection) issue(`${path}.connectionId`, 'not-found', 'No such model connection in this space.');
+    else {
+      if (connection.state !== 'active') issue(`${path}.connectionId`, 'archived', 'The model connection is archived.');
+      if (!connection.hasActiveKey && connection.provider !== 'offline-demo')
+        issue(`${path}.connectionId`, 'no-active-key', 'The model connection has no active key.');
+      const model = connection.models.get(choice.modelId);
+      if (!model) issue(`${path}.modelId`, 'not-in-catalogue', 'The model is not in the connection’s catalogue.');
+      else if (!model.enabled) issue(`${path}.modelId`, 'model-disabled', 'The model is disabled in the catalogue.');
+    }
+  };
   if (!draft.model) issue('model', 'required', 'Choose a model connection and model.');
   else {
-    const connection = lookups.connections.get(draft.model.connectionId);
-    if (!connection) issue('model.connectionId', 'not-found', 'No such model connection in this space.');
-    else {
-      if (connection.state !== 'active') issue('model.connectionId', 'archived', 'The model connection is archived.');
-      if (!connection.hasActiveKey && connection.provider !== 'offline-demo')
-        issue('model.connectionId', 'no-active-key', 'The model connection has no active key.');
-      const model = connection.models.get(draft.model.modelId);
-      if (!model) issue('model.modelId', 'not-in-catalogue', 'The model is not in the connection’s catalogue.');
-      else if (!model.enabled) issue('model.modelId', 'model-disabled', 'The model is disabled in the catalogue.');
-    }
+    checkModel('model', draft.model);
+    for (const [index, fallback] of (draft.model.fallbacks ?? []).entries()) checkModel(`model.fallbacks.${index}`, fallback);
   }
+  issues.push(...contextFeatureIssues(draft.context));
 
   if (mode === 'react') {
     if (!draft.prompt) issue('prompt', 'required', 'A ReAct agent needs a prompt.');

@@ -44,9 +44,14 @@ export class ReleaseBuildCache {
     const now = Date.now();
     const cached = this.builds.get(releaseId);
     if (cached && now - cached.builtAt < this.cacheMs) return { agent: await cached.agent, release: async () => {} };
-    const { database, runStore, config } = this.context;
+    const { database, runStore, factStore, config } = this.context;
     const connections = new McpConnectionSet(finalMcpAttempt);
-    const options = { store: runStore, leaseMs: config.runLeaseMs, mcpConnections: connections };
+    const options = {
+      store: runStore,
+      ...(factStore ? { factStore } : {}),
+      leaseMs: config.runLeaseMs,
+      mcpConnections: connections,
+    };
     try {
       const snapshot = parseReleaseSnapshot(await readReleaseSnapshotText(database, releaseId));
       let agent: Agent | Workflow<StateDefinition>;

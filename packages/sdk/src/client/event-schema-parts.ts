@@ -80,6 +80,27 @@ export const modelIdentitySchema = z
   .strictObject({ provider: z.string(), modelId: z.string() })
   .meta({ id: 'ModelIdentity', description: 'A model of a fallback chain (N-15).' });
 
+/** What one model request was made of (N-15): estimated tokens by section and the system-prefix hash. */
+export const contextReportSchema = z
+  .strictObject({
+    sections: z.strictObject({
+      system: count(),
+      tools: count(),
+      history: count(),
+      entries: count(),
+      instructions: count(),
+      note: count(),
+    }),
+    prefixHash: z.string(),
+    entries: z.array(z.string()).optional(),
+    shaping: z.enum(['merge', 'strict']).optional(),
+  })
+  .meta({
+    id: 'ContextReport',
+    description:
+      'Estimated tokens by section and the hash of the system prefix (system prompt and tools); a new hash means a cache miss (N-15).',
+  });
+
 export const finishReasonSchema = z.enum([
   'stop',
   'tool-calls',

@@ -62,6 +62,8 @@ export interface CreateRunOptions {
   variables?: Record<string, string>;
   /** Host labels (a release id, a space) stored on the run and returned everywhere. */
   metadata?: RunMetadata;
+  /** The session's note for an agent run, appended at the end of its context (N-15). */
+  sessionNote?: string;
 }
 
 /** A run as listings show it: its row, without the journal. */
@@ -136,7 +138,11 @@ export class RunClient {
     }
     const request: RunRequestedRecord = {
       type: 'run-requested',
-      data: { input: options.input, ...(options.variables ? { variables: { ...options.variables } } : {}) },
+      data: {
+        input: options.input,
+        ...(options.variables ? { variables: { ...options.variables } } : {}),
+        ...(options.sessionNote ? { sessionNote: options.sessionNote } : {}),
+      },
     };
     const { created, run } = await this.store.createRun({
       runId,

@@ -4,6 +4,7 @@ import { teamEventPayloadSchemas } from '../engine/workflow/team-events.js';
 import type { WorkflowEvent, WorkflowRunEvent } from '../engine/workflow/workflow-events.js';
 import {
   agentRunResultSchema,
+  contextReportSchema,
   count,
   failureSchema,
   finishReasonSchema,
@@ -78,6 +79,7 @@ const agentEventSchemas = {
     toolCalls: count(),
     response: modelResponseSchema.optional(),
     model: modelIdentitySchema.optional(),
+    context: contextReportSchema.optional(),
   }),
   'model-fallback': agentEvent('model-fallback', 'The run moved to the next model of its fallback chain (N-15).', {
     taskId: z.string(),

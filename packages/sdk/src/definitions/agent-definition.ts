@@ -102,6 +102,15 @@ const baseShape = {
     .strict()
     .optional()
     .describe('Guardrails by name (N-2).'),
+  memory: z
+    .object({
+      enabled: z.boolean().describe('Gives every role remember / recall / forget over the registry’s factStore.'),
+      budgetCharacters: z.number().int().positive().optional().describe('Most characters one recall puts into the context.'),
+      maximumFactCharacters: z.number().int().positive().optional().describe('Longest fact remember accepts.'),
+    })
+    .strict()
+    .optional()
+    .describe('Facts kept across sessions, per agent and per run metadata.userId (N-15); off by default.'),
   approvalTimeoutMs: z.number().int().positive().optional(),
   leaseMs: z.number().int().min(50).optional(),
   codeOrchestration: z

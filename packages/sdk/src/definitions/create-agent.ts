@@ -68,6 +68,19 @@ export function agentConfigFromDefinition(
     if (!found) problems.push({ path: `fallbackModels.${index}`, message: `no model "${name}" in the registry` });
     return found ? [found] : [];
   });
+  if (data.memory?.enabled && !registry.factStore) {
+    problems.push({ path: 'memory', message: 'memory is on but the registry has no factStore' });
+  }
+  const memory =
+    data.memory?.enabled && registry.factStore
+      ? {
+          store: registry.factStore,
+          ...(data.memory.budgetCharacters !== undefined ? { budgetCharacters: data.memory.budgetCharacters } : {}),
+          ...(data.memory.maximumFactCharacters !== undefined
+            ? { maximumFactCharacters: data.memory.maximumFactCharacters }
+            : {}),
+        }
+      : undefined;
   const hooks = resolveHooks(data.hooks ?? {}, registry, problems);
   const guardrails = resolveGuardrails(data.guardrails ?? {}, registry, problems);
   const common = {
@@ -89,6 +102,7 @@ export function agentConfigFromDefinition(
     ...(registry.approvals ? { approvals: registry.approvals } : {}),
     ...(registry.eventBus ? { eventBus: registry.eventBus } : {}),
     ...(registry.workspace ? { workspace: registry.workspace } : {}),
+    ...(memory ? { memory } : {}),
     ...(registry.telemetry ? { telemetry: registry.telemetry } : {}),
     ...codeOrchestrationOf(data.codeOrchestration, registry),
   };

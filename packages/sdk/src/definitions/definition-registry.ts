@@ -1,3 +1,4 @@
+import type { FactStore } from '../capabilities/memory/index.js';
 import type { SkillCatalog } from '../capabilities/skills/load-skills.js';
 import type { Tool } from '../capabilities/tools/tool.js';
 import type { Failure } from '../core/failure.js';
@@ -80,6 +81,8 @@ export interface DefinitionRegistry {
   workspace?: Workspace;
   /** Where code-orchestrated scripts run (`codeOrchestration`, N-15); default the workspace's sandbox. */
   sandbox?: Sandbox;
+  /** Where the facts of agents whose definition switches `memory` on are kept (N-15). */
+  factStore?: FactStore;
   /** OpenTelemetry spans (N-3). */
   telemetry?: TracingOptions | true;
   /** Replaces the default retry classification (X-5). */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RunStore } from '@agentloom/sdk';
+import type { FactStore, RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
 import { readActiveKey } from '../../adapters/database/repositories/connection-repository.js';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
@@ -8,7 +8,7 @@ import type { McpConnectionSet } from '../../assembly/mcp-servers.js';
 import type { PlatformContext } from '../context.js';
 
 /** What the assembly ports read with: the database, the secret box, the data directory, the outbound module. */
-export type AssemblyPortsContext = Pick<PlatformContext, 'database' | 'secretBox' | 'config' | 'outbound'>;
+export type AssemblyPortsContext = Pick<PlatformContext, 'database' | 'secretBox' | 'config' | 'outbound' | 'factStore'>;
 
 /**
  * Assembly ports that read the platform database for one app, whose requests go through the
@@ -20,6 +20,7 @@ export function databaseAssemblyPorts(
   app: Pick<AppRow, 'space_id' | 'file_root'>,
   options: {
     store?: RunStore;
+    factStore?: FactStore;
     leaseMs?: number;
     mcpConnections?: McpConnectionSet;
     queryable?: Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
@@ -52,6 +53,8 @@ export function databaseAssemblyPorts(
     resourcesDirectory: path.join(config.dataDirectory, 'resources'),
     fileRoot: app.file_root,
     ...(options.store ? { store: options.store } : {}),
+    // Agents with memory keep facts in the platform's fact store (N-15); a publish dry run only names it.
+    ...((options.factStore ?? services.factStore) ? { factStore: options.factStore ?? services.factStore } : {}),
     fetch: services.outbound.fetch,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),

@@ -22,12 +22,16 @@ export async function readDraftLookups(database: Queryable, spaceId: string, dra
   );
   const connections: DraftLookups['connections'] extends ReadonlyMap<string, infer Value> ? Map<string, Value> : never =
     new Map();
-  if (draft.model) {
+  // The model's connection and those of its fallback chain (N-15).
+  const connectionIds = draft.model
+    ? [...new Set([draft.model.connectionId, ...(draft.model.fallbacks ?? []).map((fallback) => fallback.connectionId)])]
+    : [];
+  for (const connectionId of connectionIds) {
     const connection = await database
       .selectFrom('model_connections')
       .selectAll()
       .where('space_id', '=', spaceId)
-      .where('id', '=', draft.model.connectionId)
+      .where('id', '=', connectionId)
       .executeTakeFirst();
     if (connection) {
       const activeKey = await database
@@ -74,7 +78,8 @@ export async function replaceDraftReferences(
       .values({ id: newId(), app_id: appId, release_id: null, target_kind: 'resource', resource_id: id, resource_version: null })
       .execute();
   }
-  if (draft.model && lookups.connections.has(draft.model.connectionId)) {
+  // The model's connection and every other one its fallback chain uses (N-15).
+  for (const connectionId of lookups.connections.keys()) {
     await transaction
       .insertInto('app_resource_refs')
       .values({
@@ -82,7 +87,7 @@ export async function replaceDraftReferences(
         app_id: appId,
         release_id: null,
         target_kind: 'model-connection',
-        resource_id: draft.model.connectionId,
+        resource_id: connectionId,
         resource_version: null,
       })
       .execute();

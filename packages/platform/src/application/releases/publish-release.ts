@@ -46,7 +46,13 @@ export async function publishAgentRelease(
           resource_id: pin.resourceId,
           resource_version: pin.version,
         })),
-        { target_kind: 'model-connection', resource_id: snapshot.model.connectionId, resource_version: null },
+        ...[
+          ...new Set([snapshot.model.connectionId, ...(snapshot.model.fallbacks ?? []).map((model) => model.connectionId)]),
+        ].map((connectionId) => ({
+          target_kind: 'model-connection' as const,
+          resource_id: connectionId,
+          resource_version: null,
+        })),
       ],
     });
   });

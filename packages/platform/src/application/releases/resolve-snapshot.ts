@@ -3,7 +3,7 @@ import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js
 import { connectionSettingsSchema } from '../../adapters/models/index.js';
 import { mcpServerNameOf } from '../../assembly/mcp-servers.js';
 import type { AgentDraft, CapabilitySelection, PromptSource } from '../../domain/index.js';
-import type { AgentReleaseSnapshot, PinnedResource, RoleSnapshot } from '../../domain/release-snapshot.js';
+import type { AgentReleaseSnapshot, FallbackModelSnapshot, PinnedResource, RoleSnapshot } from '../../domain/release-snapshot.js';
 
 /**
  * Resolves a validated draft into a release snapshot inside the publish transaction: each
@@ -75,6 +75,22 @@ export async function resolveAgentSnapshot(
     .where('id', '=', model.connectionId)
     .where('space_id', '=', app.space_id)
     .executeTakeFirstOrThrow();
+  const fallbacks: FallbackModelSnapshot[] = [];
+  for (const fallback of model.fallbacks ?? []) {
+    const row = await transaction
+      .selectFrom('model_connections')
+      .selectAll()
+      .where('id', '=', fallback.connectionId)
+      .where('space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+    fallbacks.push({
+      connectionId: row.id,
+      provider: row.provider,
+      baseUrl: row.base_url,
+      settings: connectionSettingsSchema.parse(JSON.parse(row.settings)),
+      modelId: fallback.modelId,
+    });
+  }
   const mode = app.mode ?? 'react';
   const entrySource = mode === 'react' ? draft.prompt : draft.planner?.prompt;
   const entrySelection = mode === 'react' ? draft.capabilities : draft.planner?.capabilities;
@@ -113,7 +129,9 @@ export async function resolveAgentSnapshot(
       ...(model.thinking ? { thinking: model.thinking } : {}),
       ...(model.maxOutputTokens ? { maxOutputTokens: model.maxOutputTokens } : {}),
       credential: { connectionId: connection.id },
+      ...(fallbacks.length > 0 ? { fallbacks } : {}),
     },
+    ...(draft.memory?.enabled ? { memory: draft.memory } : {}),
     entry,
     executors,
     variables: draft.variables,

@@ -1,4 +1,4 @@
-import { MemoryRunStore, type RunStore } from '@agentloom/sdk';
+import { type FactStore, MemoryRunStore, type RunStore } from '@agentloom/sdk';
 import type { Kysely, Transaction } from 'kysely';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import type { WorkflowAssemblyPorts } from '../../assembly/index.js';
@@ -49,7 +49,13 @@ export async function readWorkflowLookups(
 export function databaseWorkflowPorts(
   services: AssemblyPortsContext,
   app: AppRow,
-  options: { store?: RunStore; leaseMs?: number; queryable?: Queryable; mcpConnections?: McpConnectionSet } = {},
+  options: {
+    store?: RunStore;
+    factStore?: FactStore;
+    leaseMs?: number;
+    queryable?: Queryable;
+    mcpConnections?: McpConnectionSet;
+  } = {},
 ): WorkflowAssemblyPorts {
   const database = options.queryable ?? services.database;
   const own = databaseAssemblyPorts(services, app, {
@@ -71,6 +77,7 @@ export function databaseWorkflowPorts(
         snapshot,
         ports: databaseAssemblyPorts(services, agentApp, {
           ...(options.queryable ? { queryable: options.queryable } : {}),
+          ...(options.factStore ? { factStore: options.factStore } : {}),
         }),
       };
     },

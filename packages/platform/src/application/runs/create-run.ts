@@ -248,7 +248,8 @@ export async function insertRun(
       name: app.name,
       input: request.input,
       ...(request.variables ? { variables: request.variables } : {}),
-      metadata: { appId: app.id, spaceId: app.space_id, ...(debugReleaseId ? { debug: 'true' } : {}) },
+      // `userId` scopes the facts of agents with memory (N-15) to the user who started the run.
+      metadata: { appId: app.id, spaceId: app.space_id, userId: actor, ...(debugReleaseId ? { debug: 'true' } : {}) },
     });
   } catch (error) {
     if (error instanceof InvalidRunRequestError) throw new ValidationError('invalid-run-request', error.message);

@@ -5,6 +5,7 @@ import type { HookOutcome } from '../../hooks/hook-types.js';
 import type { FinishReason, ModelResponseMetadata } from '../../model/language-model.js';
 import { journalReader } from '../run/journal-reader.js';
 import type { RunRequestedRecord, StopRequestedRecord } from '../run/run-requests.js';
+import type { ContextReport } from './context-features/index.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /** Which model of a fallback chain: its place (0 = the agent's `model`) is in the record beside it. */
@@ -61,8 +62,19 @@ export type AgentJournalRecord =
         window: WindowSettings;
         /** The prompt variables the run was started with (C-12, C-15). */
         variables: Record<string, string>;
+        /** The session note of the run, appended at the end of the entry role's context (N-15). */
+        sessionNote?: string;
+        /** The user command the input was expanded from (N-15). */
+        command?: string;
+        /** Set when the run regenerates an earlier run's answer as a new variant (N-15). */
+        variant?: RunVariant;
       };
     }
+  /**
+   * The file changes of the variant this run replaces were rolled back (N-6, N-15), before this
+   * run's first model call; `failed` lists the paths that could not be restored.
+   */
+  | { type: 'variant-files-restored'; data: { replaces: string; restored: string[]; failed: string[] } }
   /** A business loop of one task began; the loop is charged to the run's budget in the same commit (X-8). */
   | { type: 'loop-started'; taskId: string; data: { loop: number } }
   /** One model attempt failed; its partial output is kept here, marked incomplete (S-9). */
@@ -85,6 +97,8 @@ export type AgentJournalRecord =
         response?: ModelResponseMetadata;
         /** The model of the chain that answered; kept only by agents with fallback models (N-15). */
         model?: ModelIdentity;
+        /** What the request was made of: section sizes and the system-prefix hash (N-15). */
+        context?: ContextReport;
       };
     }
   /**
@@ -270,6 +284,17 @@ export interface HistoryReference {
   full: string[];
   /** Earlier runs unfinished at selection, as they stood then: summarised as unfinished. */
   unfinished: Array<{ runId: string; input: string; supplements: string[] }>;
+  /** Runs left out because a later variant replaced them (N-15); a resume leaves out the same. */
+  excluded?: string[];
+}
+
+/**
+ * A run that regenerates an earlier answer (N-15): it belongs to that run's variant `group` (the
+ * id of the group's first run) and `replaces` the run it regenerated, which stays in the session.
+ */
+export interface RunVariant {
+  group: string;
+  replaces: string;
 }
 
 /**
@@ -279,6 +304,8 @@ export interface HistoryReference {
  */
 export interface AgentRunDigest {
   input: string;
+  /** The variant group the run belongs to, when it regenerated an earlier answer (N-15). */
+  variant?: RunVariant;
   supplements: Array<{ supplementId: string; text: string; consumed: boolean }>;
   carried: CarriedSupplement[];
   /** The session checkpoint this run made (ADR 0012); the store keeps the run it covers through. */

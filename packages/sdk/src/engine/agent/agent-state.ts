@@ -7,6 +7,7 @@ import {
   agentJournal,
   type CarriedSupplement,
   READABLE_AGENT_JOURNAL_FORMATS,
+  type RunVariant,
   type SessionCheckpoint,
   type WindowSettings,
 } from './agent-journal.js';
@@ -108,6 +109,12 @@ export interface AgentRunState {
   deadlineAt: number;
   window: WindowSettings;
   variables: Record<string, string>;
+  /** The run's session note (N-15). */
+  sessionNote?: string;
+  /** The variant group of a run that regenerates an earlier answer (N-15). */
+  variant?: RunVariant;
+  /** The replaced variant's file changes were rolled back (N-6). */
+  variantFilesRestored?: boolean;
   tasks: Map<string, TaskState>;
   operations: Map<string, OperationState>;
   /**
@@ -205,6 +212,8 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
     deadlineAt: data.deadlineAt,
     window: data.window ?? { compressionThreshold: 0.8 },
     variables: data.variables ?? {},
+    ...(data.sessionNote ? { sessionNote: data.sessionNote } : {}),
+    ...(data.variant ? { variant: data.variant } : {}),
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
     operations: new Map(),
     callApprovals: new Map(),
@@ -233,6 +242,9 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     case 'checkpoint-started':
       state.checkpointStarted = true;
+      return;
+    case 'variant-files-restored':
+      state.variantFilesRestored = true;
       return;
     case 'checkpoint-committed':
       applyCheckpoint(state, taskOf(state, ENTRY_TASK_ID), record.data);

@@ -2,6 +2,7 @@ import { toToolDefinition } from '../../capabilities/tools/tool.js';
 import { InvalidRunRequestError } from '../../core/errors/index.js';
 import { createRunId } from '../../core/ids.js';
 import type { ModelSettings } from '../../model/language-model.js';
+import type { Workspace } from '../../sandbox/workspace.js';
 import { MemoryRunStore } from '../../store/memory/memory-run-store.js';
 import type { RunStore } from '../../store/run-store.js';
 import type { AgentTelemetryProfile, RoleTelemetryProfile } from '../../telemetry/agent-profile.js';
@@ -11,6 +12,7 @@ import { assertRunRequestShape } from '../run/run-request-validation.js';
 import { type AgentConfig, type ResolvedAgentConfig, type ResolvedRole, resolveAgentConfig } from './agent-config.js';
 import { AgentRun } from './agent-run.js';
 import { estimateTokens } from './compression/index.js';
+import { type ContextFeatures, compileEntries, expandUserCommand } from './context-features/index.js';
 import { executeAgentRun, type RunLimits, type RunnableAgent } from './execute-run.js';
 import { createGovernance, type Governance } from './governance/governance.js';
 import { ExecutorNode } from './nodes/executor-node.js';
@@ -39,6 +41,18 @@ export interface AgentRunOptions {
   limits?: RunLimits;
   /** Host labels stored on a run created now (a release id, a space), returned by `RunClient`. */
   metadata?: Readonly<Record<string, string>>;
+  /**
+   * The session's note for a new run (N-15): appended at the end of the entry role's context on
+   * every model request, after the user's instructions; kept with the run, so a resume keeps it.
+   */
+  sessionNote?: string;
+  /**
+   * Regenerates the answer of run `runId` — the newest finished run of the session — as a new
+   * run in the same variant group (N-15): the old run is kept; later runs see only the newest
+   * variant; the replaced run's file changes are rolled back first (N-6). `input` defaults to the
+   * replaced run's question.
+   */
+  regenerate?: { runId: string };
   /** Aborting it stops the run, like `run.stop()` (a parent's stop reaching an inner agent). */
   signal?: AbortSignal;
   /**
@@ -72,6 +86,7 @@ export class Agent {
   private readonly entry: Node;
   private readonly prompts: readonly string[];
   private readonly governance: Governance;
+  private readonly contextFeatures: ContextFeatures;
   /**
    * What this agent's spans say beyond its run events (N-3): the model's provider and endpoint,
    * the descriptions of its roles and tools. A workflow's tracing reads it for its agent nodes;
@@ -94,6 +109,13 @@ export class Agent {
       approvalTimeoutMs: this.config.approvalTimeoutMs,
     });
     this.telemetryProfile = telemetryProfileOf(this.config);
+    const { userInstructions, entries, entryBudgetTokens, messageShaping } = this.config.context;
+    this.contextFeatures = {
+      entries: compileEntries(entries ?? []),
+      ...(userInstructions ? { userInstructions } : {}),
+      ...(entryBudgetTokens !== undefined ? { entryBudgetTokens } : {}),
+      ...(messageShaping !== undefined ? { shaping: messageShaping } : {}),
+    };
   }
 
   /**
@@ -104,7 +126,14 @@ export class Agent {
    */
   run(options: AgentRunOptions): AgentRun {
     assertRunRequestShape(options);
-    const input = this.checkInput(options);
+    const checked = this.checkInput(options);
+    // A user command is expanded only in the input a caller typed (N-15); the same input on a
+    // resume expands the same, so it matches the stored one (R-3).
+    const expanded =
+      checked !== undefined && typeof options.input === 'string'
+        ? expandUserCommand(this.config.context.commands ?? [], checked)
+        : undefined;
+    const input = expanded?.text ?? checked;
     const variables = { ...this.config.variables, ...(options.variables ?? {}) };
     if (options.runId === undefined) assertVariablesComplete(this.prompts, variables);
     const runId = options.runId ?? createRunId();
@@ -128,6 +157,9 @@ export class Agent {
       countTokens: this.config.context.countTokens ?? estimateTokens,
       compressionPrompt: this.config.context.compressionPrompt,
       governance: this.governance,
+      contextFeatures: this.contextFeatures,
+      expandCommand: (text) => expandUserCommand(this.config.context.commands ?? [], text),
+      ...(this.config.workspace ? { restoreVariantFiles: restorerOf(this.config.workspace) } : {}),
     };
     control.followSignal(options.signal);
     const request = {
@@ -137,6 +169,9 @@ export class Agent {
       ...(input !== undefined ? { input } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
+      ...(options.sessionNote ? { sessionNote: options.sessionNote } : {}),
+      ...(expanded ? { command: expanded.command } : {}),
+      ...(options.regenerate ? { regenerate: options.regenerate.runId } : {}),
     };
     const observers: Array<(event: RunEvent) => void> = [];
     const tracing =
@@ -180,7 +215,8 @@ export class Agent {
   private checkInput(options: AgentRunOptions): string | undefined {
     const { input, runId } = options;
     if (input === undefined) {
-      if (runId === undefined) throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
+      if (runId === undefined && options.regenerate === undefined)
+        throw new InvalidRunRequestError('(new)', 'A new run needs a non-empty input.');
       return undefined;
     }
     if (this.config.inputSchema) {
@@ -199,6 +235,17 @@ export class Agent {
     }
     return input;
   }
+}
+
+/** Rolls back a replaced variant's own file changes in its scope (N-6). */
+function restorerOf(workspace: Workspace): NonNullable<RunnableAgent['restoreVariantFiles']> {
+  return async (scope) => {
+    const outcome = await workspace.rollbackFiles(scope, { runId: scope.runId });
+    return {
+      restored: outcome.restored.map((change) => change.path),
+      failed: outcome.failed.map((failure) => failure.change.path),
+    };
+  };
 }
 
 /** What the agent's spans say beyond its events: the model, its endpoint, descriptions of roles and tools. */

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { Message } from '../../core/messages.js';
 import type { ToolDefinition } from '../../model/language-model.js';
+import {
+  contextEntrySchema,
+  messageShapingSchema,
+  uniqueBy,
+  userCommandSchema,
+} from './context-features/context-feature-options.js';
 
 /** Counts the tokens of what would be sent to the model; pluggable because tokenizers differ by model. */
 export type TokenCounter = (input: { system: string; messages: readonly Message[]; tools: readonly ToolDefinition[] }) => number;
@@ -19,6 +25,16 @@ export const contextOptionsSchema = z
     compressionThreshold: z.number().gt(0).max(1).default(0.8),
     /** Extra instructions for the compression agent, sent as its user message (H-6). */
     compressionPrompt: z.string().optional(),
+    /** The user's own instructions for this agent, appended at the end of the entry role's context (N-15). */
+    userInstructions: z.string().max(20_000).optional(),
+    /** Context entries: constant, or triggered by keywords or a pattern in the last messages (N-15). */
+    entries: uniqueBy(contextEntrySchema, 'id', 200).optional(),
+    /** The most tokens the applying entries may take; the entries that do not fit are left out, in order. */
+    entryBudgetTokens: z.number().int().positive().optional(),
+    /** Message shaping, one mode or by provider name (N-15); default `none`. */
+    messageShaping: messageShapingSchema.optional(),
+    /** User commands: a new run's input `/name …` expands to the stored prompt (N-15). */
+    commands: uniqueBy(userCommandSchema, 'name', 100).optional(),
     /** Replaces the default estimate (about four characters per token). */
     countTokens: z.custom<TokenCounter>((value) => typeof value === 'function', 'must be a function').optional(),
   })

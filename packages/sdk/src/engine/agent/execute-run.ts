@@ -56,7 +56,7 @@ export function executeAgentRun(
     control,
     onAcquired: reporter.acquired,
     creation: async (existing, call) => {
-      if (!existing && request.input === undefined) {
+      if (!existing && request.input === undefined && request.regenerate === undefined) {
         throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
       }
       started = existing ? undefined : await call(() => createRunStartedEntry(agent, request, now()));
@@ -115,6 +115,7 @@ export function executeAgentRun(
     drive: async (durable, opened) => {
       emitStart(agent, opened, durable, emit);
       const context = contextOf(agent, opened, durable, control, emit, now);
+      await restoreReplacedVariant(agent, durable, opened.run.sessionId);
       if (opened.outcome === 'acquired' && opened.state.stopRequested) await recordLostAttempts(context);
       return driveToResult(context, agent.entry, opened.outcome === 'acquired');
     },
@@ -146,10 +147,31 @@ function contextOf(
     now,
     countTokens: agent.countTokens,
     compressionPrompt: agent.compressionPrompt,
+    contextFeatures: agent.contextFeatures,
     governance: agent.governance,
     createdAt: run.createdAt,
     ...(parts ? { history: parts } : {}),
   };
+}
+
+/**
+ * A run that regenerates an answer first rolls back the file changes of the variant it replaces
+ * (N-6, N-15), then journals that it did: a crash in between redoes the rollback, which finds
+ * only what is left to restore (restored changes leave the checkpoint log).
+ */
+async function restoreReplacedVariant(
+  agent: RunnableAgent,
+  durable: DurableRun<AgentRunState, AgentJournalRecord>,
+  sessionId: string,
+): Promise<void> {
+  const { variant, variantFilesRestored } = durable.state;
+  if (!variant || variantFilesRestored) return;
+  const outcome = agent.restoreVariantFiles
+    ? await agent.restoreVariantFiles({ sessionId, runId: variant.replaces })
+    : { restored: [], failed: [] };
+  await durable.commit(() => ({
+    entries: [{ type: 'variant-files-restored', data: { replaces: variant.replaces, ...outcome } }],
+  }));
 }
 
 /**
@@ -193,13 +215,22 @@ async function startPendingRun(
 ): Promise<{ journal: JournalEntry[]; history: SelectedHistory }> {
   const requested = findRunRequest(journal);
   if (!requested) throw new UnsupportedJournalFormatError(run.runId, undefined);
-  const input = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
+  const recorded = typeof requested.input === 'string' ? requested.input : JSON.stringify(requested.input);
+  // A host records the input as typed: a user command in it is expanded now, as `run()` does (N-15).
+  const expanded = typeof requested.input === 'string' ? agent.expandCommand(recorded) : undefined;
+  const input = expanded?.text ?? recorded;
   if (request.input !== undefined && request.input !== input) {
     throw new InvalidRunRequestError(run.runId, `Run ${run.runId} was requested with another input; it is never replaced (R-3).`);
   }
   const started = await createRunStartedEntry(
     agent,
-    { ...request, input, variables: { ...(request.variables ?? {}), ...(requested.variables ?? {}) } },
+    {
+      ...request,
+      input,
+      variables: { ...(request.variables ?? {}), ...(requested.variables ?? {}) },
+      ...(requested.sessionNote ? { sessionNote: requested.sessionNote } : {}),
+      ...(expanded ? { command: expanded.command } : {}),
+    },
     now,
   );
   await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });

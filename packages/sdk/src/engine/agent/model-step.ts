@@ -1,7 +1,9 @@
 import { ModelCallError } from '../../core/errors/index.js';
+import type { Message } from '../../core/messages.js';
 import { type CallModelResult, callModel } from '../../model/call-model.js';
-import type { TaskState } from './agent-state.js';
+import { ENTRY_TASK_ID, type TaskState } from './agent-state.js';
 import { ensureContextFits, visibleContext } from './compression/index.js';
+import { assembleRequest, type ContextReport } from './context-features/index.js';
 import { notifyHooks } from './governance/step-hooks.js';
 import { identityOf, modelAt, movesToNextModel } from './model-fallback.js';
 import { renderTemplate } from './prompt-template.js';
@@ -22,11 +24,24 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
   const chained = context.fallbackModels.length > 0;
   let response: CallModelResult;
   let answeredBy = durable.state.modelIndex;
+  let report: ContextReport;
   for (;;) {
     answeredBy = durable.state.modelIndex;
     const model = modelAt(context, answeredBy) ?? context.model;
+    // Assembled for each model of the chain: the shaping may differ by provider (N-15).
+    const request = assembleRequest({
+      system: renderTemplate(role.prompt, durable.state.variables),
+      tools: role.toolDefinitions,
+      messages,
+      provider: model.provider,
+      features: context.contextFeatures,
+      ...(durable.state.sessionNote ? { note: durable.state.sessionNote } : {}),
+      entryRole: task.taskId === ENTRY_TASK_ID,
+      countTokens: context.countTokens,
+    });
+    report = request.report;
     try {
-      response = await callModelOnce(context, task.taskId, role, messages, model);
+      response = await callModelOnce(context, task.taskId, role, request, model);
       break;
     } catch (error) {
       const next = modelAt(context, answeredBy + 1);
@@ -67,6 +82,7 @@ export async function runModelStep(context: RunContext, startTask: TaskState, ro
           usage: response.usage,
           ...(response.response ? { response: response.response } : {}),
           ...(chained ? { model: identityOf(modelAt(context, answeredBy) ?? context.model) } : {}),
+          context: report,
         },
       },
     ],
@@ -78,7 +94,7 @@ function callModelOnce(
   context: RunContext,
   taskId: string,
   role: RoleDefinition,
-  messages: ReturnType<typeof visibleContext>,
+  request: { system: string; messages: Message[] },
   model: RunContext['model'],
 ): Promise<CallModelResult> {
   const { durable, control } = context;
@@ -88,8 +104,8 @@ function callModelOnce(
   return callModel(
     model,
     {
-      system: renderTemplate(role.prompt, durable.state.variables),
-      messages,
+      system: request.system,
+      messages: request.messages,
       tools: role.toolDefinitions,
       ...(role.settings ? { settings: role.settings } : {}),
     },

@@ -6,6 +6,7 @@ import type { DurableRun } from '../run/durable-run.js';
 import type { RunControl } from '../run/run-control.js';
 import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState } from './agent-state.js';
+import type { ContextFeatures } from './context-features/index.js';
 import type { TokenCounter } from './context-options.js';
 import type { Governance } from './governance/governance.js';
 import type { RunEventData } from './run-events.js';
@@ -45,6 +46,8 @@ export interface RunContext {
   now: () => number;
   countTokens: TokenCounter;
   compressionPrompt: string | undefined;
+  /** User instructions, context entries and message shaping (N-15). */
+  contextFeatures: ContextFeatures;
   /** Hooks, permission policy, guardrails and approvals of the agent (K-4…K-10). */
   governance: Governance;
   /** When the run was created (its row): a session checkpoint covers only runs created before it. */

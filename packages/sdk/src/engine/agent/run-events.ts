@@ -5,6 +5,7 @@ import type { FinishReason, ModelResponseMetadata } from '../../model/language-m
 import type { JournalEntry } from '../../store/run-store.js';
 import { agentJournal, type ModelIdentity } from './agent-journal.js';
 import { type AgentRunState, applyAgentEntry, foldAgentJournal } from './agent-state.js';
+import type { ContextReport } from './context-features/index.js';
 
 /**
  * Low-frequency lifecycle events of a run (S-7), named `<noun>-<verb>`, without their position.
@@ -37,6 +38,8 @@ export type RunEventData =
       response?: ModelResponseMetadata;
       /** The model of the fallback chain that answered (agents with fallback models, N-15). */
       model?: ModelIdentity;
+      /** Section sizes and system-prefix hash of the request (N-15). */
+      context?: ContextReport;
     }
   | {
       type: 'model-fallback';
@@ -174,6 +177,7 @@ function eventDataOfEntry(
         toolCalls: record.data.message.toolCalls?.length ?? 0,
         ...(record.data.response ? { response: record.data.response } : {}),
         ...(record.data.model ? { model: record.data.model } : {}),
+        ...(record.data.context ? { context: record.data.context } : {}),
       };
     case 'model-fallback':
       return {

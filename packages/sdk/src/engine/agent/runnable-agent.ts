@@ -2,6 +2,7 @@ import type { RetryPolicy } from '../../core/retry-policy.js';
 import type { LanguageModel } from '../../model/language-model.js';
 import type { RunMetadata, RunStore } from '../../store/run-store.js';
 import type { WindowSettings } from './agent-journal.js';
+import type { ContextFeatures } from './context-features/index.js';
 import type { TokenCounter } from './context-options.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { Governance } from './governance/governance.js';
@@ -32,6 +33,15 @@ export interface RunnableAgent {
   /** Extra instructions for the compression agent (H-6). */
   compressionPrompt: string | undefined;
   governance: Governance;
+  /** User instructions, context entries and message shaping (N-15). */
+  contextFeatures: ContextFeatures;
+  /** Expands a user command in a typed input (N-15); `undefined` when the input is none. */
+  expandCommand: (input: string) => { text: string; command: string } | undefined;
+  /**
+   * Rolls back the file changes a replaced variant made (N-6, N-15); set when the agent has a
+   * workspace. Answers the restored and the failed paths.
+   */
+  restoreVariantFiles?: (scope: { sessionId: string; runId: string }) => Promise<{ restored: string[]; failed: string[] }>;
 }
 
 /** Identity and input of one `run` call. */
@@ -44,6 +54,12 @@ export interface RunRequest {
   variables?: Record<string, string>;
   /** Host labels stored on a run created now (a release id …). */
   metadata?: RunMetadata;
+  /** The session's note, appended at the end of the entry role's context (N-15); kept with the run. */
+  sessionNote?: string;
+  /** The user command the input was expanded from (N-15), for the record. */
+  command?: string;
+  /** The run whose answer this new run regenerates as a new variant (N-15); its input is the default. */
+  regenerate?: string;
 }
 
 /**

@@ -2,7 +2,14 @@ import type { Message } from '../../core/messages.js';
 import { AGENT_JOURNAL_FORMAT, type AgentJournalRecord } from './agent-journal.js';
 import type { ResolvedExecution } from './execution-options.js';
 import type { RunnableAgent, RunRequest } from './runnable-agent.js';
-import { type HistoryParts, readSessionRuns, type SessionRunSummary, selectHistory } from './session/index.js';
+import {
+  type HistoryParts,
+  readSessionRuns,
+  regenerationOf,
+  replacedRuns,
+  type SessionRunSummary,
+  selectHistory,
+} from './session/index.js';
 
 /** A new run's `run-started` record, and the history it refers to, resolved for the first owner. */
 export interface RunStart {
@@ -27,10 +34,14 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       ? { ...agent.execution, maxLoops: Math.max(0, Math.floor(limits.maxLoops)) }
       : agent.execution;
   const sessionRuns = await readSessionRuns(agent.store, request.sessionId, sessionReadOf(agent, request));
-  const { history, historyFrom, carried, parts } = selectHistory(
-    await withFullMessages(agent, request, sessionRuns),
-    agent.historyRuns,
-  );
+  // A regenerated answer leaves the history with every variant it replaced (N-15).
+  const regeneration = request.regenerate ? regenerationOf(request.runId, sessionRuns, request.regenerate) : undefined;
+  const excluded = replacedRuns(sessionRuns);
+  if (regeneration) excluded.add(regeneration.variant.replaces);
+  const current = (runs: SessionRunSummary[]) => runs.filter((run) => !excluded.has(run.runId));
+  const selected = selectHistory(current(await withFullMessages(agent, request, current(sessionRuns))), agent.historyRuns);
+  const { history, carried, parts } = selected;
+  const historyFrom = excluded.size > 0 ? { ...selected.historyFrom, excluded: [...excluded] } : selected.historyFrom;
   const record: Extract<AgentJournalRecord, { type: 'run-started' }> = {
     type: 'run-started',
     data: {
@@ -39,13 +50,16 @@ export async function createRunStartedEntry(agent: RunnableAgent, request: RunRe
       mode: agent.mode,
       entryRole: agent.entry.role.name,
       roles: [...agent.roles],
-      input: request.input ?? '',
+      input: request.input ?? regeneration?.input ?? '',
       execution,
       deadlineAt,
       historyFrom,
       carried,
       window: agent.window,
       variables: request.variables ?? {},
+      ...(request.sessionNote ? { sessionNote: request.sessionNote } : {}),
+      ...(request.command ? { command: request.command } : {}),
+      ...(regeneration ? { variant: regeneration.variant } : {}),
     },
   };
   return { record, history, parts };

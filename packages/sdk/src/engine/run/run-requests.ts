@@ -15,6 +15,8 @@ export interface RunRequestedRecord {
     input: unknown;
     /** Prompt variables for an agent run (C-12). */
     variables?: Record<string, string>;
+    /** The session note of an agent run (N-15). */
+    sessionNote?: string;
   };
 }
 

@@ -1309,6 +1309,7 @@ export interface components {
                 modelId?: string;
             };
             model?: components["schemas"]["ModelIdentity"];
+            context?: components["schemas"]["ContextReport"];
             sequence: number;
         } | {
             /** @constant */
@@ -1452,6 +1453,21 @@ export interface components {
         ModelIdentity: {
             provider: string;
             modelId: string;
+        };
+        /** @description Estimated tokens by section and the hash of the system prefix (system prompt and tools); a new hash means a cache miss (N-15). */
+        ContextReport: {
+            sections: {
+                system: number;
+                tools: number;
+                history: number;
+                entries: number;
+                instructions: number;
+                note: number;
+            };
+            prefixHash: string;
+            entries?: string[];
+            /** @enum {string} */
+            shaping?: "merge" | "strict";
         };
         /** @description How an agent run ended (S-11). */
         AgentRunResult: {
@@ -1811,6 +1827,10 @@ export interface components {
                     effort?: "low" | "medium" | "high";
                 };
                 maxOutputTokens?: number;
+                fallbacks?: {
+                    connectionId: string;
+                    modelId: string;
+                }[];
             };
             prompt?: components["schemas"]["PromptSource"];
             /** @default {} */
@@ -1849,6 +1869,17 @@ export interface components {
                 historyRuns?: number;
                 compressionThreshold?: number;
                 compressionPrompt?: string;
+                userInstructions?: string;
+                entries?: components["schemas"]["ContextEntry"][];
+                entryBudgetTokens?: number;
+                messageShaping?: ("none" | "merge" | "strict") | {
+                    [key: string]: "none" | "merge" | "strict";
+                };
+                commands?: components["schemas"]["UserCommand"][];
+            };
+            memory?: {
+                enabled: boolean;
+                budgetCharacters?: number;
             };
             permissions?: components["schemas"]["Permissions"];
             /**
@@ -1884,6 +1915,21 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+        };
+        /** @description Added at the end of the context: always (constant), or when a keyword or the pattern occurs in the last scanMessages messages. */
+        ContextEntry: {
+            id: string;
+            content: string;
+            constant?: boolean;
+            keywords?: string[];
+            pattern?: string;
+            scanMessages?: number;
+        };
+        /** @description Typed as /name at the start of a run input; {{args}} takes the rest. */
+        UserCommand: {
+            name: string;
+            description?: string;
+            prompt: string;
         };
         Permissions: {
             /** @default [] */

@@ -1,4 +1,5 @@
 import { agentEditorEn } from './en/agent-editor.js';
+import { contextFeaturesEn } from './en/context-features.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { resourcesEn } from './en/resources.js';
@@ -21,4 +22,5 @@ export const en = {
   ...routersEn,
   ...teamsEn,
   ...workflowsEn,
+  ...contextFeaturesEn,
 } as const;

@@ -1,5 +1,6 @@
 import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
+import { contextFeaturesZhCN } from './zh-cn/context-features.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
@@ -22,4 +23,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...routersZhCN,
   ...teamsZhCN,
   ...workflowsZhCN,
+  ...contextFeaturesZhCN,
 };

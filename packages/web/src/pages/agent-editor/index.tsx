@@ -14,6 +14,7 @@ import {
 } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
+import { ContextFeaturesGroup } from './context-features-group.js';
 import { ContextGroup } from './context-group.js';
 import { DebugPanel } from './debug-panel.js';
 import { type AgentDraft, issueIndex, normaliseDraft } from './draft-state.js';
@@ -132,7 +133,16 @@ export function AgentEditorPage() {
       content: <WorkDefinitionGroup />,
     },
     { id: 'model', label: t('editor.group.model'), content: <ModelGroup /> },
-    { id: 'context', label: t('editor.group.context'), content: <ContextGroup /> },
+    {
+      id: 'context',
+      label: t('editor.group.context'),
+      content: (
+        <>
+          <ContextGroup />
+          <ContextFeaturesGroup />
+        </>
+      ),
+    },
     { id: 'execution', label: t('editor.group.execution'), content: <ExecutionGroup /> },
     { id: 'environment', label: t('editor.group.environment'), content: <EnvironmentGroup /> },
     ...(mode === 'plan-executor'

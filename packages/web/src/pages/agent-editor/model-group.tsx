@@ -2,6 +2,7 @@ import { CheckboxField, SelectField, TextField } from '../../components/index.js
 import { useT } from '../../i18n/index.js';
 import { numberOrUndefined } from './draft-state.js';
 import { useEditor } from './editor-context.js';
+import { FallbackModelsField } from './fallback-models-field.js';
 
 /**
  * Model (P-4.2): the agent's connection and model, Think and its strength. This is the only
@@ -114,6 +115,7 @@ export function ModelGroup() {
               )
             }
           />
+          <FallbackModelsField />
         </>
       ) : null}
       <p className="field-hint">{mode === 'plan-executor' ? t('model.inheritedPlanExecutor') : t('model.inheritedReact')}</p>

@@ -3,6 +3,7 @@ import { PageHeader, ProblemAlert } from '../../components/index.js';
 import { type Translate, useFormatDateTime, useT } from '../../i18n/index.js';
 import { endingInWords, inputText, isTerminal, PartialOutput, RunStatusBadge, useRun, useRunView } from '../../runs/index.js';
 import { ApprovalsAndDecisions, CompressionsTable, HookChangesTable, OperationsTable, SupplementsList } from './detail-tables.js';
+import { ModelRequestsTable } from './model-requests-table.js';
 import { LoopsByRole, TaskTree } from './task-tree.js';
 
 function tokens(t: Translate, usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): string {
@@ -77,6 +78,7 @@ export function RunViewPage() {
                 <LoopsByRole tasks={data.agent.tasks} total={data.loops} />
                 <TaskTree tasks={data.agent.tasks} />
               </section>
+              <ModelRequestsTable runId={runId} tasks={data.agent.tasks} />
               <OperationsTable operations={data.agent.operations} tasks={data.agent.tasks} />
               <ApprovalsAndDecisions approvals={data.agent.approvals} operations={data.agent.operations} />
               <SupplementsList supplements={data.agent.supplements} />

@@ -8,3 +8,4 @@ export {
   type SessionRun,
   type SessionRunSummary,
 } from './session-runs.js';
+export { regenerationOf, replacedRuns } from './variants.js';

@@ -82,12 +82,15 @@ export async function resolveHistory(
 ): Promise<SelectedHistory> {
   const { through } = reference;
   if (!through) return { messages: [] };
-  const runs = await readSessionRuns(store, sessionId, {
-    exceptRunId: runId,
-    recentFinished: 0,
-    messagesOf: reference.full,
-    ...(reference.checkpoint ? { afterCheckpoint: reference.checkpoint.runId } : {}),
-  });
+  const excluded = new Set(reference.excluded ?? []);
+  const runs = (
+    await readSessionRuns(store, sessionId, {
+      exceptRunId: runId,
+      recentFinished: 0,
+      messagesOf: reference.full,
+      ...(reference.checkpoint ? { afterCheckpoint: reference.checkpoint.runId } : {}),
+    })
+  ).filter((run) => !excluded.has(run.runId));
   const base = reference.checkpoint ? runs.find((run) => run.holdsCheckpoint)?.checkpoint : undefined;
   const end = runs.findIndex((run) => run.runId === through.runId);
   const considered = end >= 0 ? runs.slice(0, end + 1) : runs.filter((run) => run.createdAt <= through.createdAt);

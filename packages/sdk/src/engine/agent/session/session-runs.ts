@@ -1,7 +1,7 @@
 import type { Message } from '../../../core/messages.js';
 import type { RunResult } from '../../../core/run-result.js';
 import type { JournalEntry, RunStore, SessionRunRead, StoredRunStatus } from '../../../store/run-store.js';
-import type { AgentRunDigest, CarriedSupplement, SessionCheckpoint } from '../agent-journal.js';
+import type { AgentRunDigest, CarriedSupplement, RunVariant, SessionCheckpoint } from '../agent-journal.js';
 import { ENTRY_TASK_ID, foldAgentJournal } from '../agent-state.js';
 
 /** One run of a session as its raw record shows it (H-1, H-2). */
@@ -23,6 +23,8 @@ export interface SessionRun {
   checkpoint?: SessionCheckpoint;
   /** Set on the run holding the checkpoint a read with `afterCheckpoint` started after. */
   holdsCheckpoint?: true;
+  /** The run's variant group, when it regenerated an earlier answer (N-15). */
+  variant?: RunVariant;
 }
 
 /**
@@ -92,6 +94,7 @@ function toSessionRun(read: SessionRunRead): SessionRunSummary | undefined {
       input: digest.input,
       supplements: digest.supplements,
       carried: digest.carried,
+      ...(digest.variant ? { variant: digest.variant } : {}),
       ...(digest.checkpoint ? { checkpoint: digest.checkpoint } : {}),
       ...(folded ? { messages: folded.messages } : {}),
     };
@@ -116,6 +119,7 @@ function foldRun(
     input: state.input,
     supplements: [...state.supplements].map(([supplementId, supplement]) => ({ supplementId, ...supplement })),
     carried: state.carried,
+    ...(state.variant ? { variant: state.variant } : {}),
     messages: entry ? entry.messages.slice(entry.ownStart) : [],
   };
 }
@@ -132,8 +136,10 @@ export function digestOf(state: {
   supplements: ReadonlyMap<string, { text: string; consumed: boolean }>;
   carried: readonly CarriedSupplement[];
   checkpoint?: SessionCheckpoint;
+  variant?: RunVariant;
 }): AgentRunDigest {
   return {
+    ...(state.variant ? { variant: state.variant } : {}),
     ...(state.checkpoint ? { checkpoint: state.checkpoint } : {}),
     input: state.input,
     supplements: [...state.supplements].map(([supplementId, supplement]) => ({
