@@ -5,6 +5,7 @@ import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
 import { teamsEn } from './en/teams.js';
+import { workflowCanvasEn } from './en/workflow-canvas.js';
 import { workflowsEn } from './en/workflows.js';
 
 /**
@@ -21,4 +22,5 @@ export const en = {
   ...routersEn,
   ...teamsEn,
   ...workflowsEn,
+  ...workflowCanvasEn,
 } as const;
