@@ -15,16 +15,16 @@ import {
 } from './flow-model.js';
 import type { PanelContext } from './panel-context.js';
 
-/** The options of a target select: every node, then END. */
+/** The options of a target select: every node, then END (unless `withEnd` is false). */
 function TargetOptions({ context, withEnd = true }: { context: PanelContext; withEnd?: boolean }) {
+  const names = [...nodesOf(context.draft.definition).map((node) => node.name), ...(withEnd ? ['END'] : [])];
   return (
     <>
-      {nodesOf(context.draft.definition).map((node) => (
-        <option key={node.name} value={node.name}>
-          {node.name}
+      {names.map((name) => (
+        <option key={name} value={name}>
+          {name}
         </option>
       ))}
-      {withEnd ? <option value="END">{'END'}</option> : null}
     </>
   );
 }
