@@ -332,7 +332,7 @@ export function WorkflowEditorPage() {
               ) : null}
               {selected ? (
                 <Suspense fallback={<p>{t('workflow.loading')}</p>}>
-                  <SelectionPanel selected={selected} context={panelContext} />
+                  <SelectionPanel key={`${selected}@${history.steps}`} selected={selected} context={panelContext} />
                 </Suspense>
               ) : null}
               {selectedTeam ? (
@@ -348,13 +348,14 @@ export function WorkflowEditorPage() {
                   onAdded={setSelected}
                 />
               )}
-              <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
+              <StateFieldsForm key={`${generation}@${history.steps}`} draft={draft} readOnly={readOnly} onChange={update} />
             </div>
           </div>
         </Tabs.Content>
         <Tabs.Content value="json" className="tab-panel">
           <Suspense fallback={<p>{t('workflow.loading')}</p>}>
             <JsonView
+              key={history.steps}
               definition={draft.definition}
               readOnly={readOnly}
               onChange={(definition) => update((previous) => ({ ...previous, definition }), 'json')}

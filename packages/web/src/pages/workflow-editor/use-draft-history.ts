@@ -16,6 +16,8 @@ interface History {
   /** The coalesce key of the last edit and when it was made. */
   lastKey: string | undefined;
   lastAt: number;
+  /** How many undos and redos were made: forms holding typed text start over after one. */
+  steps: number;
 }
 
 /**
@@ -27,7 +29,14 @@ interface History {
  * except while typing in a field, where the field's own undo applies.
  */
 export function useDraftHistory(stored: Edit | undefined) {
-  const [history, setHistory] = useState<History>({ edit: undefined, past: [], future: [], lastKey: undefined, lastAt: 0 });
+  const [history, setHistory] = useState<History>({
+    edit: undefined,
+    past: [],
+    future: [],
+    lastKey: undefined,
+    lastAt: 0,
+    steps: 0,
+  });
   const current = history.edit ?? stored;
 
   /** Replaces the edit without a history step (a save's answer, their version loaded). */
@@ -53,6 +62,7 @@ export function useDraftHistory(stored: Edit | undefined) {
           future: [],
           lastKey: coalesce,
           lastAt: now,
+          steps: previous.steps,
         };
       }),
     [stored],
@@ -73,6 +83,7 @@ export function useDraftHistory(stored: Edit | undefined) {
           future: direction === 'undo' ? other : rest,
           lastKey: undefined,
           lastAt: 0,
+          steps: previous.steps + 1,
         };
       }),
     [stored],
@@ -103,5 +114,6 @@ export function useDraftHistory(stored: Edit | undefined) {
     redo,
     canUndo: history.past.length > 0,
     canRedo: history.future.length > 0,
+    steps: history.steps,
   };
 }
