@@ -1,7 +1,7 @@
 import { conditionalArrows, edgesOf, nodesOf, type WorkflowDraft } from './draft-model.js';
 
-/** The size a node box is laid out with (px at 100 %; boxes are 150–220 px wide). */
-const box = { width: 220, height: 96 };
+/** The size a node box is laid out with (px at 100 %; most boxes are 150–190 px wide). */
+const box = { width: 190, height: 90 };
 
 /**
  * Positions for START, every node and END, laid out left to right in layers by `@dagrejs/dagre`
@@ -12,7 +12,7 @@ const box = { width: 220, height: 96 };
 export async function autoLayout(draft: WorkflowDraft): Promise<Record<string, { x: number; y: number }>> {
   const { default: dagre } = await import('@dagrejs/dagre');
   const graph = new dagre.graphlib.Graph({ multigraph: true });
-  graph.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 90, marginx: 20, marginy: 20 });
+  graph.setGraph({ rankdir: 'LR', nodesep: 30, ranksep: 40, marginx: 20, marginy: 20 });
   graph.setDefaultEdgeLabel(() => ({}));
   const names = ['START', ...nodesOf(draft.definition).map((node) => node.name), 'END'];
   for (const name of names) graph.setNode(name, { width: box.width, height: box.height });
