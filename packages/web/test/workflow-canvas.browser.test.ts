@@ -278,6 +278,8 @@ describe.runIf(chromiumAvailable())('the workflow canvas in Chromium', { timeout
       node('query').locator('.react-flow__handle.source'),
       node('summarize').locator('.react-flow__handle.target'),
     );
+    // A connection drawn on the canvas asks what it becomes (issue 36): here a plain edge.
+    await page.getByTestId('connect-choice').getByRole('button', { name: 'Edge', exact: true }).click();
     await page.locator('.react-flow__edge[data-id$="-query"]').first().waitFor({ state: 'attached' });
     await connect('query', 'find-risks');
 

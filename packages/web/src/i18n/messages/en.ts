@@ -6,6 +6,7 @@ import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
 import { teamsEn } from './en/teams.js';
+import { workflowCanvasEn } from './en/workflow-canvas.js';
 import { workflowsEn } from './en/workflows.js';
 
 /**
@@ -23,4 +24,5 @@ export const en = {
   ...teamsEn,
   ...workflowsEn,
   ...contextFeaturesEn,
+  ...workflowCanvasEn,
 } as const;

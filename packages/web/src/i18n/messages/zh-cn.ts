@@ -7,6 +7,7 @@ import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
 import { teamsZhCN } from './zh-cn/teams.js';
+import { workflowCanvasZhCN } from './zh-cn/workflow-canvas.js';
 import { workflowsZhCN } from './zh-cn/workflows.js';
 
 /**
@@ -24,4 +25,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...teamsZhCN,
   ...workflowsZhCN,
   ...contextFeaturesZhCN,
+  ...workflowCanvasZhCN,
 };

@@ -18,6 +18,7 @@ export function PublishDialog({
   onRefused,
   releasesPath = `/spaces/${spaceId}/agents/${appId}/releases`,
   description,
+  initiallyOpen = false,
 }: {
   appId: string;
   spaceId: string;
@@ -27,8 +28,10 @@ export function PublishDialog({
   releasesPath?: string;
   /** What publishing does to runs (agents interrupt them, workflows do not). */
   description?: string;
+  /** Open from the start (the workflow editor loads the dialog on the first press of its Publish button). */
+  initiallyOpen?: boolean;
 }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(initiallyOpen);
   const t = useT();
   const [notes, setNotes] = useState('');
   const queryClient = useQueryClient();

@@ -1,3 +1,5 @@
+import { conditionText } from './condition-text.js';
+
 /**
  * The workflow draft as the canvas edits it (the platform's `WorkflowDraft`): the SDK workflow
  * definition, the bindings of its agent and tool names, and the canvas layout. The definition is
@@ -111,7 +113,11 @@ export interface ConditionalArrow {
   path: string;
 }
 
-/** The routes' and loops' arrows (read-only on the canvas; edited in the JSON view). */
+/**
+ * The routes' and loops' arrows, each labelled with its condition: a route's branch
+ * `route-R-wB-TARGET`, its otherwise `route-R-otherwise-TARGET`, a named route's target
+ * `route-R-fn-TARGET`; a loop's way back `loop-L-back` and its exit `loop-L-exit`.
+ */
 export function conditionalArrows(definition: Record<string, unknown>): ConditionalArrow[] {
   const arrows: ConditionalArrow[] = [];
   const targets = (value: unknown): string[] =>
@@ -120,14 +126,15 @@ export function conditionalArrows(definition: Record<string, unknown>): Conditio
   routes.forEach((route, index) => {
     if (!isRecord(route) || typeof route.from !== 'string') return;
     const from = route.from;
-    const add = (to: string, label: string) =>
-      arrows.push({ id: `route-${index}-${arrows.length}`, from, to, label, path: `routes.${index}` });
+    const add = (part: string, to: string, label: string) =>
+      arrows.push({ id: `route-${index}-${part}-${to}`, from, to, label, path: `routes.${index}` });
     if (Array.isArray(route.when))
       route.when.forEach((branch, branchIndex) => {
-        if (isRecord(branch)) for (const to of targets(branch.to)) add(to, `when ${branchIndex + 1}`);
+        if (isRecord(branch))
+          for (const to of targets(branch.to)) add(`w${branchIndex}`, to, `${branchIndex + 1}: ${conditionText(branch.if)}`);
       });
-    for (const to of targets(route.otherwise)) add(to, 'otherwise');
-    for (const to of targets(route.targets)) add(to, String(route.function ?? 'route'));
+    for (const to of targets(route.otherwise)) add('otherwise', to, 'otherwise');
+    for (const to of targets(route.targets)) add('fn', to, String(route.function ?? 'route'));
   });
   const loops = Array.isArray(definition.loops) ? definition.loops : [];
   loops.forEach((loop, index) => {
@@ -138,7 +145,7 @@ export function conditionalArrows(definition: Record<string, unknown>): Conditio
         id: `loop-${index}-back`,
         from: loop.from,
         to: loop.to,
-        label: `loop ≤ ${String(loop.maxIterations)}`,
+        label: `↺ ≤ ${String(loop.maxIterations)}: ${conditionText(loop.while)}`,
         path,
       });
     if (typeof loop.exit === 'string')

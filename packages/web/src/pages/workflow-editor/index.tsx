@@ -1,21 +1,16 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
-import {
-  DraftConflictAlert,
-  type DraftEdit,
-  DraftIssueList,
-  DraftSaveAndCheck,
-  DraftStatus,
-  useAppWithDraft,
-} from '../../drafts/index.js';
+import { DraftConflictAlert, DraftIssueList, DraftSaveAndCheck, DraftStatus, useAppWithDraft } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
-import { PublishDialog } from '../agent-editor/publish-dialog.js';
+import { autoLayout } from './auto-layout.js';
+import type { PendingConnection } from './connect-choice.js';
+import { downloadJson } from './download-json.js';
 import {
   type DefinitionNode,
   type DraftIssue,
@@ -26,13 +21,21 @@ import {
   placeIssues,
   type WorkflowDraft,
 } from './draft-model.js';
-import { downloadJson, JsonView } from './json-view.js';
-import { type PanelContext, SelectionPanel } from './node-panel.js';
+import { LazyPublishDialog } from './lazy-publish.js';
+import type { PanelContext } from './panel-context.js';
 import { TeamNodeCard, useTeamLabel } from './team-node-fields.js';
+import { useDraftHistory } from './use-draft-history.js';
 import { WorkflowCanvas } from './workflow-canvas.js';
 import { AddNodeForm, StateFieldsForm } from './workflow-settings.js';
 
-type Edit = DraftEdit<WorkflowDraft>;
+/*
+ * Loaded when first needed, so the editor's JavaScript at page load stays within the page budget
+ * (scripts/report-bundle-size.ts): the side panel of a selection, the JSON view, the connection choice.
+ */
+const SelectionPanel = lazy(() => import('./node-panel.js').then((module) => ({ default: module.SelectionPanel })));
+const JsonView = lazy(() => import('./json-view.js').then((module) => ({ default: module.JsonView })));
+/** What a connection drawn on the canvas becomes: loaded when the first one is drawn (the page's JavaScript budget). */
+const ConnectChoice = lazy(() => import('./connect-choice.js').then((module) => ({ default: module.ConnectChoice })));
 
 /**
  * The workflow editor (P-7): the draft on a canvas — add, connect, configure and delete nodes,
@@ -54,7 +57,6 @@ export function WorkflowEditorPage() {
   });
   const tools = useResources(spaceId, 'tool');
   const mcpServers = useResources(spaceId, 'mcp-server');
-  const [edit, setEdit] = useState<Edit | undefined>();
   const [conflict, setConflict] = useState<number | undefined>();
   const [issues, setIssues] = useState<DraftIssue[]>([]);
   const [selected, setSelected] = useState<string | undefined>();
@@ -62,14 +64,21 @@ export function WorkflowEditorPage() {
   // Bumped when the whole draft is replaced (an import, their version loaded): forms holding typed text start over.
   const [generation, setGeneration] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
-  const current: Edit | undefined =
-    edit ??
-    (stored.data
-      ? { draft: normaliseWorkflowDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false }
-      : undefined);
+  const [pending, setPending] = useState<PendingConnection | undefined>();
+  // Bumped after an auto-layout: the canvas fits the whole graph into view again.
+  const [fitKey, setFitKey] = useState(0);
+  const storedEdit = useMemo(
+    () =>
+      stored.data
+        ? { draft: normaliseWorkflowDraft(stored.data.draft.config), revision: stored.data.draft.revision, dirty: false }
+        : undefined,
+    [stored.data],
+  );
+  const history = useDraftHistory(storedEdit);
+  const { current, setEdit } = history;
 
   const save = useMutation({
-    mutationFn: (input: Edit) =>
+    mutationFn: (input: NonNullable<typeof current>) =>
       unwrap(
         api.PUT('/apps/{appId}/draft', {
           params: { path: { appId }, header: { 'if-match': `"${input.revision}"` } },
@@ -95,11 +104,8 @@ export function WorkflowEditorPage() {
     onSuccess: (result) => setIssues(result.issues),
   });
 
-  const update = (change: (draft: WorkflowDraft) => WorkflowDraft) => {
-    setEdit((previous) => {
-      const base = previous ?? current;
-      return base ? { ...base, draft: change(base.draft), dirty: true } : previous;
-    });
+  const update = (change: (draft: WorkflowDraft) => WorkflowDraft, coalesce?: string) => {
+    history.change(change, coalesce);
     validate.reset();
     save.reset();
   };
@@ -152,6 +158,7 @@ export function WorkflowEditorPage() {
     tools: toolList,
     mcpServers: serverList,
     issuesOf: (name) => placed.byNode.get(name) ?? [],
+    issues,
     onChange: update,
     onSelect: setSelected,
   };
@@ -227,7 +234,7 @@ export function WorkflowEditorPage() {
           onCheck={() => validate.mutate()}
         />
         {readOnly ? null : (
-          <PublishDialog
+          <LazyPublishDialog
             appId={appId}
             spaceId={spaceId}
             disabled={current.dirty}
@@ -263,6 +270,32 @@ export function WorkflowEditorPage() {
         )}
         {current.dirty ? <span className="field-hint">{t('workflow.saveFirst')}</span> : null}
       </div>
+      {readOnly ? null : (
+        <div className="toolbar" role="toolbar" aria-label={t('flow.toolbar')}>
+          <button type="button" disabled={!history.canUndo} onClick={history.undo} aria-keyshortcuts="Control+Z Meta+Z">
+            {t('flow.undo')}
+          </button>
+          <button
+            type="button"
+            disabled={!history.canRedo}
+            onClick={history.redo}
+            aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+          >
+            {t('flow.redo')}
+          </button>
+          <button
+            type="button"
+            onClick={async () => {
+              const positions = await autoLayout(draft);
+              update((previous) => ({ ...previous, layout: { nodes: positions } }));
+              setFitKey((value) => value + 1);
+            }}
+          >
+            {t('flow.autoLayout')}
+          </button>
+          <span className="field-hint">{t('flow.shortcuts')}</span>
+        </div>
+      )}
       <Tabs.Root defaultValue="canvas" className="tabs">
         <Tabs.List aria-label={t('workflow.views')} className="tab-list">
           <Tabs.Trigger value="canvas" className="tab">
@@ -282,9 +315,26 @@ export function WorkflowEditorPage() {
               bindingLabel={bindingLabel}
               onChange={update}
               onSelect={setSelected}
+              onConnectDrawn={(from, to) => setPending({ from, to })}
+              fitKey={fitKey}
             />
             <div className="flow-side">
-              {selected ? <SelectionPanel selected={selected} context={panelContext} /> : null}
+              {pending && !readOnly ? (
+                <Suspense fallback={null}>
+                  <ConnectChoice
+                    draft={draft}
+                    pending={pending}
+                    onChange={update}
+                    onSelect={setSelected}
+                    onDone={() => setPending(undefined)}
+                  />
+                </Suspense>
+              ) : null}
+              {selected ? (
+                <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+                  <SelectionPanel key={`${selected}@${history.steps}`} selected={selected} context={panelContext} />
+                </Suspense>
+              ) : null}
               {selectedTeam ? (
                 <TeamNodeCard node={selectedTeam} draft={draft} agentApps={apps} readOnly={readOnly} onChange={update} />
               ) : null}
@@ -298,16 +348,19 @@ export function WorkflowEditorPage() {
                   onAdded={setSelected}
                 />
               )}
-              <StateFieldsForm key={generation} draft={draft} readOnly={readOnly} onChange={update} />
+              <StateFieldsForm key={`${generation}@${history.steps}`} draft={draft} readOnly={readOnly} onChange={update} />
             </div>
           </div>
         </Tabs.Content>
         <Tabs.Content value="json" className="tab-panel">
-          <JsonView
-            definition={draft.definition}
-            readOnly={readOnly}
-            onChange={(definition) => update((previous) => ({ ...previous, definition }))}
-          />
+          <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+            <JsonView
+              key={history.steps}
+              definition={draft.definition}
+              readOnly={readOnly}
+              onChange={(definition) => update((previous) => ({ ...previous, definition }), 'json')}
+            />
+          </Suspense>
         </Tabs.Content>
       </Tabs.Root>
     </>

@@ -1,10 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { SelectField, TextAreaField, TextField } from '../../components/index.js';
-import { type MessageId, useT } from '../../i18n/index.js';
+import { useT } from '../../i18n/index.js';
 import { useLatestVersion } from '../../resources/index.js';
 import {
   type DefinitionNode,
-  deleteNode,
   edgeIndexOf,
   edgesOf,
   nodesOf,
@@ -14,16 +13,22 @@ import {
   withNodes,
 } from './draft-model.js';
 import { ConnectFields, JoinFields } from './edge-fields.js';
+import { conditionalOf, deleteNodeEverywhere } from './flow-model.js';
 import { McpToolFields, mcpBindingNameOf } from './mcp-tool-fields.js';
+import { bindingNameOf } from './node-names.js';
 import type { PanelContext } from './panel-context.js';
 import { removeArrows } from './workflow-canvas.js';
 
+export { bindingNameOf, nodeNameProblem } from './node-names.js';
 export type { PanelContext } from './panel-context.js';
 
-/** A binding name from an app or resource name (letters, digits, `_`, `-` and `.`). */
-export function bindingNameOf(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 128) || 'unnamed';
-}
+/*
+ * The route, loop and input node forms load when one is first selected (issue 36): the editor's
+ * JavaScript at page load stays within the page budget (scripts/report-bundle-size.ts).
+ */
+const RoutePanel = lazy(() => import('./conditional-panel.js').then((module) => ({ default: module.RoutePanel })));
+const LoopPanel = lazy(() => import('./conditional-panel.js').then((module) => ({ default: module.LoopPanel })));
+const InputNodeFields = lazy(() => import('./input-node-fields.js').then((module) => ({ default: module.InputNodeFields })));
 
 /** Replaces one node of the definition (by name) with `change(node)`. */
 function updateNode(draft: WorkflowDraft, name: string, change: (node: DefinitionNode) => DefinitionNode): WorkflowDraft {
@@ -85,12 +90,16 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
       </section>
     );
   }
-  if (selected.startsWith('route-') || selected.startsWith('loop-'))
+  const conditional = conditionalOf(selected);
+  if (conditional)
     return (
-      <section className="card flow-panel" aria-labelledby="selection-heading">
-        <h2 id="selection-heading">{t('workflow.edge.conditional')}</h2>
-        <p>{t('workflow.edge.conditionalHint')}</p>
-      </section>
+      <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+        {conditional.kind === 'routes' ? (
+          <RoutePanel key={selected} index={conditional.index} context={context} />
+        ) : (
+          <LoopPanel key={selected} index={conditional.index} context={context} />
+        )}
+      </Suspense>
     );
   const node = nodesOf(draft.definition).find((candidate) => candidate.name === selected);
   return (
@@ -105,6 +114,11 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
       ) : null}
       {node?.kind === 'agent' ? <AgentNodeFields node={node} context={context} /> : null}
       {node?.kind === 'capability' ? <ToolNodeFields key={node.name} node={node} context={context} /> : null}
+      {node?.kind === 'input' ? (
+        <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+          <InputNodeFields key={node.name} node={node} context={context} />
+        </Suspense>
+      ) : null}
       {context.readOnly || selected === 'END' ? null : (
         <ConnectFields key={`connect-${selected}`} from={selected} context={context} />
       )}
@@ -114,7 +128,7 @@ export function SelectionPanel({ selected, context }: { selected: string; contex
           type="button"
           className="button-danger"
           onClick={() => {
-            context.onChange((current) => deleteNode(current, selected));
+            context.onChange((current) => deleteNodeEverywhere(current, selected));
             context.onSelect(undefined);
           }}
         >
@@ -406,12 +420,4 @@ function ArgumentField({
       ) : null}
     </div>
   );
-}
-
-/** Whether a node name is free and allowed (the SDK's node name rule): the message id of its problem, if any. */
-export function nodeNameProblem(draft: WorkflowDraft, name: string): MessageId | undefined {
-  if (!name.trim()) return 'workflow.node.nameMissing';
-  if (!/^(?!__)[^:/#+]{1,128}$/.test(name) || name === 'START' || name === 'END') return 'workflow.node.nameInvalid';
-  if (nodesOf(draft.definition).some((node) => node.name === name)) return 'workflow.node.nameTaken';
-  return undefined;
 }

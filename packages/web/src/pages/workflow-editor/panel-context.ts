@@ -1,5 +1,5 @@
 import type { Schema } from '../../api/index.js';
-import type { WorkflowDraft } from './draft-model.js';
+import type { DraftIssue, WorkflowDraft } from './draft-model.js';
 
 type App = Schema<'App'>;
 type Resource = Schema<'Resource'>;
@@ -14,6 +14,9 @@ export interface PanelContext {
   /** The space's MCP server resources (a tool node may call one of their tools). */
   mcpServers: readonly Resource[];
   issuesOf: (name: string) => string[];
-  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
+  /** The draft's issues as the server reported them (a save, a check, a refused publish), for placing them at their field. */
+  issues: readonly DraftIssue[];
+  /** Applies an edit; edits with the same `coalesce` key in a row are undone as one (typing in one field). */
+  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft, coalesce?: string) => void;
   onSelect: (id: string | undefined) => void;
 }

@@ -8,6 +8,7 @@ import {
   type EdgeChange,
   Handle,
   MarkerType,
+  MiniMap,
   type Node,
   type NodeChange,
   type NodeProps,
@@ -22,7 +23,6 @@ import type { NodeRunState } from '../../runs/workflow-progress.js';
 import {
   conditionalArrows,
   type DefinitionNode,
-  deleteNode,
   edgeArrowIds,
   edgeIndexOf,
   edgesOf,
@@ -32,6 +32,7 @@ import {
   type WorkflowDraft,
   withEdges,
 } from './draft-model.js';
+import { deleteNodeEverywhere, removeConditionalArrows } from './flow-model.js';
 
 /** What a node box shows: its definition node (absent for START / END), what it is bound to, its issues. */
 type BoxData = { label: string; node?: DefinitionNode; issues: string[]; binding?: string; run?: NodeRunState };
@@ -114,13 +115,13 @@ const canvasHeights = { min: 260, max: 640 };
  * a new node is never off-screen. It runs again once the canvas has its new size, or the graph
  * would stay centred in the size the canvas had before.
  */
-function FitWhenNodesChange({ count }: { count: number }) {
+function FitWhenNodesChange({ count, fitKey }: { count: number; fitKey: number }) {
   const { fitView } = useReactFlow();
   // Empty until the canvas has a size; `fitView` itself waits for the nodes to be measured.
   const size = useStore((store) => (store.width > 0 && store.height > 0 ? `${store.width}x${store.height}` : ''));
   useEffect(() => {
-    if (count > 0 && size) void fitView(fitViewOptions);
-  }, [count, size, fitView]);
+    if (count > 0 && size && fitKey >= 0) void fitView(fitViewOptions);
+  }, [count, size, fitView, fitKey]);
   return null;
 }
 
@@ -161,7 +162,7 @@ function canvasHeightFor(positions: Record<string, { x: number; y: number }>, wi
 /**
  * The canvas of a workflow draft (`@xyflow/react`): START, the nodes and END; plain edges and
  * joins (one arrow per source) that can be drawn and deleted; routes and loops drawn dashed with
- * their condition (edited in the JSON view). Moving a node writes its position into the draft's
+ * their condition, selected to be edited in the side panel, deleted like an edge; a minimap. Moving a node writes its position into the draft's
  * layout. Issues are written on the node or arrow they concern. Given `runStates` (a run's
  * canvas, read-only), each node shows its status in that run.
  */
@@ -175,16 +176,23 @@ export function WorkflowCanvas({
   onSelect,
   runStates,
   label,
+  onConnectDrawn,
+  fitKey = 0,
 }: {
   draft: WorkflowDraft;
   placed: PlacedIssues;
   selected: string | undefined;
   readOnly: boolean;
   bindingLabel: (node: DefinitionNode) => string | undefined;
-  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft) => void;
+  /** Applies an edit; a drag's moves share a `coalesce` key, so one undo puts the node back where the drag began. */
+  onChange: (change: (draft: WorkflowDraft) => WorkflowDraft, coalesce?: string) => void;
   onSelect: (id: string | undefined) => void;
   runStates?: ReadonlyMap<string, NodeRunState> | undefined;
   label?: string;
+  /** Given, a connection drawn between two nodes is handed over (the editor asks what it becomes); else it is a plain edge. */
+  onConnectDrawn?: (from: string, to: string) => void;
+  /** Changed to fit the whole graph into view again (after an auto-layout). */
+  fitKey?: number;
 }) {
   const t = useT();
   const positions = useMemo(() => positionsOf(draft), [draft]);
@@ -248,7 +256,8 @@ export function WorkflowCanvas({
         target: arrow.to,
         label: issues.length > 0 ? `⚠ ${issues.join('; ')}` : arrow.label,
         animated: true,
-        deletable: false,
+        selected: selected === arrow.id,
+        deletable: !readOnly,
         ariaLabel: t('workflow.canvas.conditional', { from: arrow.from, to: arrow.to, condition: arrow.label }),
         className: issues.length > 0 ? 'flow-edge-conditional flow-edge-invalid' : 'flow-edge-conditional',
         markerEnd: { type: MarkerType.ArrowClosed },
@@ -271,24 +280,27 @@ export function WorkflowCanvas({
       });
     const moved = changes.flatMap((change) => (change.type === 'position' && change.position ? [change] : []));
     if (moved.length > 0 && !readOnly)
-      onChange((current) => ({
-        ...current,
-        layout: {
-          nodes: {
-            ...current.layout.nodes,
-            ...Object.fromEntries(
-              moved.map((change) => [
-                change.id,
-                { x: Math.round(change.position?.x ?? 0), y: Math.round(change.position?.y ?? 0) },
-              ]),
-            ),
+      onChange(
+        (current) => ({
+          ...current,
+          layout: {
+            nodes: {
+              ...current.layout.nodes,
+              ...Object.fromEntries(
+                moved.map((change) => [
+                  change.id,
+                  { x: Math.round(change.position?.x ?? 0), y: Math.round(change.position?.y ?? 0) },
+                ]),
+              ),
+            },
           },
-        },
-      }));
+        }),
+        `move:${moved.map((change) => change.id).join(',')}`,
+      );
     for (const change of changes) if (change.type === 'select' && change.selected) onSelect(change.id);
     const removed = changes.flatMap((change) => (change.type === 'remove' ? [change.id] : []));
     if (removed.length > 0 && !readOnly) {
-      onChange((current) => removed.reduce((draft, name) => deleteNode(draft, name), current));
+      onChange((current) => removed.reduce((draft, name) => deleteNodeEverywhere(draft, name), current));
       onSelect(undefined);
     }
   };
@@ -296,12 +308,16 @@ export function WorkflowCanvas({
     for (const change of changes) if (change.type === 'select' && change.selected) onSelect(change.id);
     const removed = changes.flatMap((change) => (change.type === 'remove' ? [change.id] : []));
     if (removed.length > 0 && !readOnly) {
-      onChange((current) => removeArrows(current, removed));
+      onChange((current) => removeConditionalArrows(removeArrows(current, removed), removed));
       onSelect(undefined);
     }
   };
   const onConnect = (connection: Connection) => {
     if (readOnly || !connection.source || !connection.target) return;
+    if (onConnectDrawn) {
+      onConnectDrawn(connection.source, connection.target);
+      return;
+    }
     onChange((current) => addEdge(current, connection.source, connection.target));
   };
 
@@ -336,7 +352,8 @@ export function WorkflowCanvas({
       >
         <Background />
         <Controls showInteractive={false} />
-        <FitWhenNodesChange count={count} />
+        <MiniMap pannable zoomable ariaLabel={t('flow.minimap')} />
+        <FitWhenNodesChange count={count} fitKey={fitKey} />
       </ReactFlow>
     </section>
   );

@@ -3,8 +3,9 @@ import type { Schema } from '../../api/index.js';
 import { SelectField, TextField } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
 import { stateFieldsOf, type WorkflowDraft, withNodes } from './draft-model.js';
+import { newInputNode } from './flow-model.js';
 import { mcpBindingNameOf } from './mcp-tool-fields.js';
-import { bindingNameOf, nodeNameProblem } from './node-panel.js';
+import { bindingNameOf, nodeNameProblem } from './node-names.js';
 import type { TopologyKind } from './team-model.js';
 import { AddTeamFields, TeamKindOption, withNewTeamNode } from './team-node-fields.js';
 
@@ -33,7 +34,7 @@ export function AddNodeForm({
   onAdded: (name: string) => void;
 }) {
   const t = useT();
-  const [kind, setKind] = useState<'agent' | 'capability' | 'team'>('agent');
+  const [kind, setKind] = useState<'agent' | 'capability' | 'team' | 'input'>('agent');
   const [topology, setTopology] = useState<TopologyKind>('handoff');
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
@@ -46,12 +47,20 @@ export function AddNodeForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (kind === 'team') {
+        if (kind === 'team' || kind === 'input') {
           const problem = nodeNameProblem(draft, name.trim());
           setError(problem);
           if (problem) return;
           const nodeName = name.trim();
-          onChange((current) => withNewTeamNode(current, nodeName, topology));
+          // An input node asks a person (issue 36): it binds nothing; its question is written in its panel.
+          onChange((current) =>
+            kind === 'team'
+              ? withNewTeamNode(current, nodeName, topology)
+              : withNodes(current, [
+                  ...(Array.isArray(current.definition.nodes) ? current.definition.nodes : []),
+                  newInputNode(nodeName),
+                ]),
+          );
           setName('');
           onAdded(nodeName);
           return;
@@ -97,13 +106,14 @@ export function AddNodeForm({
         label={t('workflow.add.kind')}
         value={kind}
         onChange={(event) => {
-          setKind(event.target.value as 'agent' | 'capability' | 'team');
+          setKind(event.target.value as 'agent' | 'capability' | 'team' | 'input');
           setTarget('');
         }}
       >
         <option value="agent">{t('workflow.add.agent')}</option>
         <option value="capability">{t('workflow.add.tool')}</option>
         <TeamKindOption />
+        <option value="input">{t('flow.add.input')}</option>
       </SelectField>
       <TextField
         label={t('workflow.add.name')}
@@ -111,7 +121,7 @@ export function AddNodeForm({
         onChange={(event) => setName(event.target.value)}
         error={error ? t(error, { kind }) : undefined}
       />
-      {kind === 'team' ? (
+      {kind === 'input' ? null : kind === 'team' ? (
         <AddTeamFields kind={topology} onKind={setTopology} />
       ) : (
         <SelectField
