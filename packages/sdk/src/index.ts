@@ -98,7 +98,13 @@ export type {
 export {
   BubblewrapSandbox,
   type BubblewrapSandboxOptions,
+  createFileArea,
   createWorkspace,
+  FileArea,
+  type FileAreaEntry,
+  type FileAreaOptions,
+  type FileAreaStatus,
+  type FileAreaUsage,
   type FileChange,
   type MountBinding,
   ProcessSandbox,
