@@ -9,6 +9,7 @@ import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
+import { fileRoutes } from './file-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
@@ -42,6 +43,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     releaseRoutes(),
     appKeyRoutes(),
     appA2aRoutes(),
+    fileRoutes(),
     runRoutes(),
     runInputRoutes(),
     sessionRoutes(),
