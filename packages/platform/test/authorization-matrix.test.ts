@@ -63,6 +63,11 @@ const minimumRole: Record<string, SpaceRole> = {
   'POST /routers/{appId}/draft/try': 'viewer',
   'GET /apps/{appId}/a2a': 'viewer',
   'PUT /apps/{appId}/a2a': 'editor',
+  // PUT before GET: the least-role case writes the file its GET then reads (same path length, stable sort).
+  'PUT /apps/{appId}/files/{area}/{path}': 'editor',
+  'GET /apps/{appId}/files/{area}': 'viewer',
+  'GET /apps/{appId}/files/{area}/{path}': 'viewer',
+  'DELETE /apps/{appId}/files/{area}/{path}': 'editor',
 };
 
 /**
@@ -86,6 +91,8 @@ const useRoutes: Record<string, SpaceRole> = {
   'GET /runs/{runId}/webhook': 'viewer',
   'POST /routers/{appId}/messages': 'viewer',
   'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
+  'GET /sessions/{sessionId}/files': 'viewer',
+  'GET /sessions/{sessionId}/files/{path}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -170,6 +177,16 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     };
     own = await withRun(owner, 'Space A');
     foreign = await withRun(clients.get('outsider') as TestClient, 'Space B');
+    // A wiki file in each app, for the file routes to read and delete.
+    for (const [client, space] of [
+      [owner, own],
+      [clients.get('outsider') as TestClient, foreign],
+    ] as const) {
+      const put = await client.request('PUT', `/apps/${space.appId}/files/wiki/matrix/notes.md`, 'notes', {
+        'content-type': 'application/octet-stream',
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(201);
+    }
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(
         201,
@@ -214,6 +231,8 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       .replace('{version}', version)
       .replace('{runId}', space.runId)
       .replace('{sessionId}', space.sessionId)
+      .replace('{area}', 'wiki')
+      .replace('{path}', 'matrix/notes.md')
       .replace('{approvalId}', 'approval_none')
       .replace('{workerId}', 'worker_none');
   };
