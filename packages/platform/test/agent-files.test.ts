@@ -85,7 +85,11 @@ describe.each(dialects)('the agent’s files on %s', (dialect) => {
     );
     connectionId = created.connection.id;
     appId = await publishFileAgent('Price clerk', false);
-    const row = await platform.services.database.selectFrom('apps').select('file_root').where('id', '=', appId).executeTakeFirstOrThrow();
+    const row = await platform.services.database
+      .selectFrom('apps')
+      .select('file_root')
+      .where('id', '=', appId)
+      .executeTakeFirstOrThrow();
     fileRoot = row.file_root;
     platform.startWorker();
   });
@@ -123,21 +127,24 @@ describe.each(dialects)('the agent’s files on %s', (dialect) => {
     expect(refused.status).toBe(403);
     expect((await viewer.request('DELETE', `/apps/${appId}/files/wiki/guides`)).status).toBe(403);
     await ok(editor.request('PUT', `/apps/${appId}/files/wiki/old/gone.md`, 'bye', raw), 201);
-    expect(await ok(editor.request('DELETE', `/apps/${appId}/files/wiki/old`), 200)).toEqual({ path: 'old', removed: 'directory' });
+    expect(await ok(editor.request('DELETE', `/apps/${appId}/files/wiki/old`), 200)).toEqual({
+      path: 'old',
+      removed: 'directory',
+    });
     const gone = await viewer.request('GET', `/apps/${appId}/files/wiki/old/gone.md`);
     expect(gone.status).toBe(404);
     expect((gone.body as { error: { code: string } }).error.code).toBe('file-not-found');
   });
 
   it('refuses a path that escapes the area, a link, and uploads past the limits, writing nothing', async () => {
-    for (const escape of ['..%2F..%2Fescaped.txt', 'a%2F..%2F..%2F..%2Fescaped.txt', '..%2Fwiki%2Fguides%2Fintro.md']) {
+    for (const escaping of ['..%2F..%2Fescaped.txt', 'a%2F..%2F..%2F..%2Fescaped.txt', '..%2Fwiki%2Fguides%2Fintro.md']) {
       for (const [method, body] of [
         ['PUT', 'escaped'],
         ['GET', undefined],
         ['DELETE', undefined],
       ] as const) {
-        const response = await editor.request(method, `/apps/${appId}/files/files/${escape}`, body, raw);
-        expect(response.status, `${method} ${escape}`).toBe(400);
+        const response = await editor.request(method, `/apps/${appId}/files/files/${escaping}`, body, raw);
+        expect(response.status, `${method} ${escaping}`).toBe(400);
         expect((response.body as { error: { code: string } }).error.code).toBe('path-outside-area');
       }
     }
@@ -164,7 +171,8 @@ describe.each(dialects)('the agent’s files on %s', (dialect) => {
     expect((tooMany.body as { error: { code: string } }).error.code).toBe('too-many-files');
     // Replacing an existing file adds no entry.
     await ok(editor.request('PUT', `/apps/${appId}/files/files/d.txt`, 'again', raw), 200);
-    for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt']) await ok(editor.request('DELETE', `/apps/${appId}/files/files/${name}`), 200);
+    for (const name of ['a.txt', 'b.txt', 'c.txt', 'd.txt'])
+      await ok(editor.request('DELETE', `/apps/${appId}/files/files/${name}`), 200);
   });
 
   it('has the agent read an uploaded file with its file tool in a run', async () => {
@@ -189,8 +197,8 @@ describe.each(dialects)('the agent’s files on %s', (dialect) => {
     expect(listing.entries).toMatchObject([{ name: 'notes', type: 'directory' }]);
     const file = await viewer.request('GET', `/sessions/${wrote.sessionId}/files/notes/out.md`);
     expect([file.status, file.body]).toEqual([200, 'kept']);
-    const escape = await viewer.request('GET', `/sessions/${wrote.sessionId}/files/..%2F..%2F..%2Fsystem`);
-    expect([escape.status, (escape.body as { error: { code: string } }).error.code]).toEqual([400, 'path-outside-area']);
+    const outside = await viewer.request('GET', `/sessions/${wrote.sessionId}/files/..%2F..%2F..%2Fsystem`);
+    expect([outside.status, (outside.body as { error: { code: string } }).error.code]).toEqual([400, 'path-outside-area']);
     // Read-only: no route changes a session's files.
     expect((await viewer.request('PUT', `/sessions/${wrote.sessionId}/files/notes/out.md`, 'x', raw)).status).toBe(404);
 

@@ -13,7 +13,13 @@ import {
   withParentDirectory,
 } from './confined-fs.js';
 import { FileNotFoundError, WorkspaceAccessError } from './sandbox-errors.js';
-import { isSafeMountName, type MountBinding, type ResolvedEntry, resolveVirtualPath, type WorkspaceView } from './workspace-view.js';
+import {
+  isSafeMountName,
+  type MountBinding,
+  type ResolvedEntry,
+  resolveVirtualPath,
+  type WorkspaceView,
+} from './workspace-view.js';
 
 /** Options of `createFileArea`. */
 export interface FileAreaOptions {
@@ -165,7 +171,9 @@ export class FileArea {
   async write(path: string, content: Buffer): Promise<void> {
     const entry = this.writableEntry(path);
     await mkdir(this.directory, { recursive: true });
-    await withParentDirectory(entry, true, (directory, name) => replaceFile(directory, name as string, entry.virtualPath, content));
+    await withParentDirectory(entry, true, (directory, name) =>
+      replaceFile(directory, name as string, entry.virtualPath, content),
+    );
   }
 
   /** Makes a folder (and its missing parents); an existing folder is left as it is. */

@@ -96,8 +96,7 @@ export function putAreaFile(
     const relative = nonRootPath(area, path);
     if (content.length > limits.maxFileBytes) throw fileTooLarge(content.length, limits.maxFileBytes);
     const existing = await area.stat(relative);
-    if (existing?.type === 'directory')
-      throw new ConflictError('path-is-folder', 'A folder has this name.', { path: relative });
+    if (existing?.type === 'directory') throw new ConflictError('path-is-folder', 'A folder has this name.', { path: relative });
     if (!existing) await assertRoomFor(area, relative, limits.maxEntries);
     await area.write(relative, content);
     return { path: relative, size: content.length, created: !existing };

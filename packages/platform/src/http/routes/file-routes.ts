@@ -45,7 +45,10 @@ const entrySchema = z
   })
   .openapi('FileEntry');
 const listingSchema = z
-  .object({ path: z.string().openapi({ description: 'The folder, relative to the area (`` for the area).' }), entries: z.array(entrySchema) })
+  .object({
+    path: z.string().openapi({ description: 'The folder, relative to the area (`` for the area).' }),
+    entries: z.array(entrySchema),
+  })
   .openapi('FileListing');
 const putResultSchema = z
   .object({ path: z.string(), kind: z.enum(['file', 'directory']), size: z.number().int(), created: z.boolean() })
@@ -68,7 +71,12 @@ const readResponses = {
     },
   },
 };
-const readErrors = { 400: ['path-outside-area', 'invalid-path'], 404: ['file-not-found'], 409: ['path-refused'], 413: ['file-too-large'] };
+const readErrors = {
+  400: ['path-outside-area', 'invalid-path'],
+  404: ['file-not-found'],
+  409: ['path-refused'],
+  413: ['file-too-large'],
+};
 
 const listAppFiles = apiRoute({
   method: 'get',
@@ -76,7 +84,8 @@ const listAppFiles = apiRoute({
   operationId: 'listAppFiles',
   tags: ['Files'],
   summary: 'List an agent’s wiki or business files',
-  description: 'The top folder of the agent’s `wiki` or `files` area (P-12.2). Runs see them read-only at `/mounts/wiki` and `/mounts/files`.',
+  description:
+    'The top folder of the agent’s `wiki` or `files` area (P-12.2). Runs see them read-only at `/mounts/wiki` and `/mounts/files`.',
   errors: { 422: ['not-an-agent'] },
   request: { params: appAreaParameters },
   responses: { 200: jsonResponse('The listing.', listingSchema) },
@@ -164,7 +173,11 @@ const getSessionFile = apiRoute({
 function parameters<Schema extends z.ZodType>(c: Context<PlatformEnvironment>, schema: Schema): z.infer<Schema> {
   const result = schema.safeParse(c.req.param());
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), code: issue.code, message: issue.message }));
+  const issues = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    code: issue.code,
+    message: issue.message,
+  }));
   throw new ApiError(400, 'invalid-request', 'The request does not match its schema.', { issues });
 }
 
@@ -177,7 +190,10 @@ function answerRead(c: Context<PlatformEnvironment>, read: FileAreaRead) {
   c.header('X-Content-Type-Options', 'nosniff');
   // An uploaded SVG or HTML file must not run scripts with the console's origin.
   c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-  c.header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(read.path.split('/').at(-1) ?? 'file')}`);
+  c.header(
+    'Content-Disposition',
+    `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(read.path.split('/').at(-1) ?? 'file')}`,
+  );
   c.header('Cache-Control', 'no-store');
   return c.body(new Uint8Array(read.content), 200);
 }

@@ -1,4 +1,5 @@
 import { agentEditorEn } from './en/agent-editor.js';
+import { agentFilesEn } from './en/agent-files.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { resourcesEn } from './en/resources.js';
@@ -18,6 +19,7 @@ export const en = {
   ...runsEn,
   ...resourcesEn,
   ...agentEditorEn,
+  ...agentFilesEn,
   ...routersEn,
   ...teamsEn,
   ...workflowsEn,

@@ -1,5 +1,6 @@
 import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
+import { agentFilesZhCN } from './zh-cn/agent-files.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
@@ -19,6 +20,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,
+  ...agentFilesZhCN,
   ...routersZhCN,
   ...teamsZhCN,
   ...workflowsZhCN,
