@@ -92,6 +92,9 @@ const useRoutes: Record<string, SpaceRole> = {
   'POST /routers/{appId}/messages': 'viewer',
   'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
   'GET /sessions/{sessionId}/files': 'viewer',
+  'POST /apps/{appId}/sessions': 'viewer',
+  'PATCH /sessions/{sessionId}': 'viewer',
+  'GET /runs/{runId}/nodes': 'viewer',
   'GET /sessions/{sessionId}/files/{path}': 'viewer',
 };
 
@@ -106,6 +109,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /users/{userId}/api-keys': 'instance-admin',
   'GET /admin/workers': 'instance-admin',
   'POST /admin/workers/{workerId}/drain': 'instance-admin',
+  'GET /admin/runs': 'instance-admin',
   'GET /spaces': 'user',
   'POST /spaces': 'user',
 };
@@ -145,6 +149,8 @@ function bodyOf(route: string): unknown {
     'POST /routers/{appId}/messages': { text: 'matrix message' },
     'POST /routers/{appId}/draft/try': { text: 'matrix message' },
     'PUT /apps/{appId}/a2a': { enabled: false },
+    'POST /apps/{appId}/sessions': { title: 'matrix session' },
+    'PATCH /sessions/{sessionId}': { title: 'renamed by the matrix' },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ToolCallingModelServer } from '../../platform/test/tool-calling-model.js';
@@ -7,11 +8,30 @@ import { type ConsoleSession, openConsoleSession } from './browser/console-sessi
 
 const screenshotDirectory = fileURLToPath(new URL('../test-results/agent-files/', import.meta.url));
 
-/** A 2×2 PNG (red), small enough to inline. */
-const png = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** A 64×64 PNG, all one colour (deflated rows of RGB pixels), to see the image preview. */
+function solidPng(size: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const png = solidPng(64, [30, 120, 200]);
 
 /**
  * The agent editor's Files tab (issue 36) in real Chromium against the real `agentloom serve`
@@ -92,7 +112,7 @@ describe.runIf(chromiumAvailable())('the Files tab of the agent editor in Chromi
     await page.getByRole('button', { name: 'widget.png' }).click();
     const image = page.getByRole('img', { name: 'widget.png' });
     await image.waitFor();
-    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(2);
+    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(64);
     await session.checkPage('01-business-files');
 
     // The wiki: a Markdown page is previewed as a page, never as HTML from the file.
@@ -100,7 +120,9 @@ describe.runIf(chromiumAvailable())('the Files tab of the agent editor in Chromi
     await page.getByLabel('Upload files').setInputFiles({
       name: 'guide.md',
       mimeType: 'text/markdown',
-      buffer: Buffer.from('# Returns\n\nWidgets may be **returned** within 30 days.\n\n- keep the box\n- <img src=x onerror=alert(1)>\n'),
+      buffer: Buffer.from(
+        '# Returns\n\nWidgets may be **returned** within 30 days.\n\n- keep the box\n- <img src=x onerror=alert(1)>\n',
+      ),
     });
     await page.getByText('1 file uploaded.').waitFor();
     await page.getByRole('button', { name: 'guide.md' }).click();

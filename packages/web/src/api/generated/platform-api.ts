@@ -1110,6 +1110,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{runId}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow run’s nodes
+         * @description Each node that has run: the status of its latest task, its superstep, how often it ran, its failure and, for an agent node, its inner run and answer. 422 `not-a-workflow-run` for an agent run.
+         */
+        get: operations["listRunNodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/sessions": {
         parameters: {
             query?: never;
@@ -1123,7 +1143,11 @@ export interface paths {
          */
         get: operations["listSessions"];
         put?: never;
-        post?: never;
+        /**
+         * Create an empty session
+         * @description A session before its first run, to have its id first: start runs (`sessionId`) or send messages to it later. It is its creator’s (viewers and app keys see only their own).
+         */
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1147,7 +1171,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a session
+         * @description Sets (or with `null` clears) the session’s title; its runs are untouched.
+         */
+        patch: operations["renameSession"];
         trace?: never;
     };
     "/sessions/{sessionId}/messages": {
@@ -1328,6 +1356,26 @@ export interface paths {
          * @description Drain a worker (instance admins): at its next heartbeat it stops claiming, hands each run over to another worker at once and ends `gone`. Idempotent.
          */
         post: operations["drainWorker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stuck runs
+         * @description Runs the sweeper is handling or that need attention (instance admins): running without a renewed lease, or never claimed, for more than two lease lengths; oldest idle first, read from the SDK store.
+         */
+        get: operations["listStuckRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2618,12 +2666,38 @@ export interface components {
             /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
             answer: unknown;
         };
+        WorkflowNode: {
+            node: string;
+            /** @enum {string} */
+            status: "running" | "waiting-input" | "succeeded" | "failed" | "interrupted";
+            /** @description The superstep of the node’s latest task. */
+            step: number;
+            /** @description How many tasks of the node ran (a node in a loop runs once per round). */
+            tasks: number;
+            /** @description The typed failure of the latest task, when it failed. */
+            failure?: unknown;
+            /** @description An agent node’s inner run (see `/runs/{runId}/agent-view`). */
+            agentRunId?: string;
+            /** @description An agent node’s answer, once it succeeded. */
+            output?: unknown;
+        };
         Session: {
             id: string;
             appId: string;
+            title: string | null;
+            externalUserId: string | null;
             createdBy: string;
             createdAt: string;
             lastRunAt: string;
+        };
+        CreateSession: {
+            title?: string;
+            /** @description The integration’s own id of its end user; kept with the session. */
+            externalUserId?: string;
+        };
+        RenameSession: {
+            /** @description `null` clears the title. */
+            title: string | null;
         };
         MessageAccepted: components["schemas"]["MessageSupplemented"] | components["schemas"]["MessageStartedRun"];
         MessageSupplemented: {
@@ -2833,6 +2907,23 @@ export interface components {
             heartbeatAt: string;
             /** @enum {string} */
             state: "active" | "draining" | "gone";
+        };
+        StuckRun: {
+            runId: string;
+            appId: string;
+            spaceId: string;
+            sessionId: string;
+            /** @enum {string} */
+            kind: "agent" | "workflow";
+            /** @enum {string} */
+            status: "pending" | "running";
+            /**
+             * @description `lease-expired`: running, but no worker renewed its lease for two lease lengths (its worker died or hangs); `never-claimed`: no worker took it within two lease lengths (none running, or none with the isolation it needs).
+             * @enum {string}
+             */
+            reason: "lease-expired" | "never-claimed";
+            idleSince: string;
+            createdAt: string;
         };
     };
     responses: never;
@@ -9960,6 +10051,93 @@ export interface operations {
             };
         };
     };
+    listRunNodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nodes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nodes: components["schemas"]["WorkflowNode"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-a-workflow-run`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSessions: {
         parameters: {
             query?: {
@@ -10049,6 +10227,106 @@ export interface operations {
             };
         };
     };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSession"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `router-sessions`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSession: {
         parameters: {
             query?: never;
@@ -10121,6 +10399,106 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameSession"];
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11013,6 +11391,95 @@ export interface operations {
                 };
             };
             /** @description The object is in a state that refuses the change. Codes: `worker-gone`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStuckRuns: {
+        parameters: {
+            query?: {
+                /** @description Only `stuck` (the default) for now. */
+                state?: "stuck";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stuck runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["StuckRun"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
             409: {
                 headers: {
                     [name: string]: unknown;

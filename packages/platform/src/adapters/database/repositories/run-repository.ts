@@ -98,3 +98,13 @@ export function runsOfSession(database: Queryable, sessionId: string) {
     .orderBy('created_at', 'asc')
     .execute();
 }
+
+/** The index rows of these runs (those the platform started; inner workflow runs have none, NOT-24). */
+export function findRunsByIds(database: Queryable, runIds: readonly string[]): Promise<RunRow[]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return database
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', 'in', [...runIds])
+    .execute();
+}

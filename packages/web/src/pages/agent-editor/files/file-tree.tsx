@@ -66,7 +66,10 @@ function EntryItem(props: TreeProps & { entry: FileEntry; path: string }) {
             props.onSelect({ path, type: 'directory' });
           }}
         >
-          <span aria-hidden="true">{open ? '▾ 📂' : '▸ 📁'}</span> {entry.name}
+          <span aria-hidden="true" className="file-tree-caret">
+            {open ? '▾' : '▸'}
+          </span>
+          <EntryIcon folder /> {entry.name}
         </button>
         {open ? <FolderListing {...props} path={path} /> : null}
       </li>
@@ -88,8 +91,22 @@ function EntryItem(props: TreeProps & { entry: FileEntry; path: string }) {
         data-path={path}
         onClick={() => props.onSelect({ path, type: 'file', size: entry.size })}
       >
-        <span aria-hidden="true">📄</span> {entry.name}
+        <span aria-hidden="true" className="file-tree-caret" />
+        <EntryIcon /> {entry.name}
       </button>
     </li>
+  );
+}
+
+/** A small folder or page outline (drawn, so it looks the same without an emoji font). */
+function EntryIcon({ folder = false }: { folder?: boolean }) {
+  return (
+    <svg className="file-tree-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      {folder ? (
+        <path d="M1.5 3.5h4l1.5 1.5h7.5v8h-13z" fill="#f2c94c" stroke="#b8860b" />
+      ) : (
+        <path d="M3.5 1.5h6l3 3v10h-9z M9.5 1.5v3h3" fill="#fff" stroke="#5f6b7a" />
+      )}
+    </svg>
   );
 }

@@ -143,7 +143,7 @@ export function FilesTab({ appId, readOnly }: { appId: string; readOnly: boolean
               {uploadedCount !== undefined ? <Notice>{t('files.uploaded', { count: uploadedCount })}</Notice> : null}
               <ProblemAlert problem={upload.error} title={t('files.uploadFailed')} />
               <form
-                className="inline-form"
+                className="files-folder-form"
                 onSubmit={(event) => {
                   event.preventDefault();
                   if (folderName.trim()) folder.mutate(folderName.trim());

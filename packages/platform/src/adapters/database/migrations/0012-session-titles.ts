@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Sessions made before their first run (issue 36: `POST /apps/{appId}/sessions`) carry a title
+ * people may change (`PATCH /sessions/{sessionId}`) and the caller's own user id
+ * (`externalUserId`, an integration's end user). Both are optional: null on every older session.
+ */
+export async function up(database: Kysely<unknown>): Promise<void> {
+  await database.schema.alterTable('sessions').addColumn('title', 'text').execute();
+  await database.schema.alterTable('sessions').addColumn('external_user_id', 'text').execute();
+}
+
+export async function down(database: Kysely<unknown>): Promise<void> {
+  await database.schema.alterTable('sessions').dropColumn('external_user_id').execute();
+  await database.schema.alterTable('sessions').dropColumn('title').execute();
+}
