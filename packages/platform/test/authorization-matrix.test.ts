@@ -51,6 +51,7 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/draft': 'viewer',
   'PUT /apps/{appId}/draft': 'editor',
   'POST /apps/{appId}/draft/validate': 'viewer',
+  'POST /apps/{appId}/draft/restore': 'editor',
   'POST /apps/{appId}/releases': 'editor',
   'GET /apps/{appId}/releases': 'viewer',
   'GET /apps/{appId}/releases/{version}': 'viewer',
@@ -150,6 +151,7 @@ function bodyOf(route: string): unknown {
     'POST /routers/{appId}/draft/try': { text: 'matrix message' },
     'PUT /apps/{appId}/a2a': { enabled: false },
     'POST /apps/{appId}/sessions': { title: 'matrix session' },
+    'POST /apps/{appId}/draft/restore': { fromVersion: 1 },
     'PATCH /sessions/{sessionId}': { title: 'renamed by the matrix' },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});

@@ -125,4 +125,36 @@ describe.each(dialects)('the remaining §4.4 routes on %s', (dialect) => {
     const refused = await owner.request('GET', `/runs/${agentRun.run.id}/nodes`);
     expect([refused.status, (refused.body as { error: { code: string } }).error.code]).toEqual([422, 'not-a-workflow-run']);
   });
+
+  it('restores the draft a release was published from, as a new revision', async () => {
+    const before = await ok<{ draft: { revision: number; config: { prompt: unknown } } }>(
+      owner.request('GET', `/apps/${space.appId}/draft`),
+      200,
+    );
+    const published = structuredClone(before.draft.config);
+    await ok(owner.request('POST', `/apps/${space.appId}/releases`, { notes: 'to restore' }), 201);
+    const releases = await ok<{ releases: { version: number }[] }>(owner.request('GET', `/apps/${space.appId}/releases`), 200);
+    const version = Math.max(...releases.releases.map((release) => release.version));
+    const changed = { ...before.draft.config, prompt: { text: 'A changed prompt.' } };
+    const saved = await ok<{ draft: { revision: number } }>(
+      owner.request('PUT', `/apps/${space.appId}/draft`, { config: changed }, { 'if-match': `"${before.draft.revision}"` }),
+      200,
+    );
+    const stale = await owner.request(
+      'POST',
+      `/apps/${space.appId}/draft/restore`,
+      { fromVersion: version },
+      { 'if-match': '"1"' },
+    );
+    expect([stale.status, (stale.body as { error: { code: string } }).error.code]).toEqual([412, 'stale-revision']);
+    const restored = await ok<{ draft: { revision: number; config: unknown } }>(
+      owner.request('POST', `/apps/${space.appId}/draft/restore`, { fromVersion: version }),
+      200,
+    );
+    expect(restored.draft.revision).toBe(saved.draft.revision + 1);
+    expect(restored.draft.config).toEqual(published);
+    const missing = await owner.request('POST', `/apps/${space.appId}/draft/restore`, { fromVersion: 999 });
+    expect([missing.status, (missing.body as { error: { code: string } }).error.code]).toEqual([404, 'release-not-found']);
+    expect((await viewer.request('POST', `/apps/${space.appId}/draft/restore`, { fromVersion: version })).status).toBe(403);
+  });
 });
