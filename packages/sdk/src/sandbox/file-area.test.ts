@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileArea } from './file-area.js';
 import { FileNotFoundError, WorkspaceAccessError } from './sandbox-errors.js';
 
-describe('FileArea: the file tools’ confinement for hosts (F-2, P-12.4)', () => {
+describe('FileArea: the file tools’ confinement for hosts (F-2)', () => {
   let base: string;
   let area: string;
   beforeEach(async () => {

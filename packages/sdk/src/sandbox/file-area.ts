@@ -57,7 +57,7 @@ export interface FileAreaUsage {
 
 /**
  * A host's access to one directory (an agent's `wiki/` or `files/`, a session's work directory)
- * with exactly the confinement of the model's file tools (F-2, P-12.4): a path is resolved
+ * with exactly the confinement of the model's file tools (F-2): a path is resolved
  * lexically inside the area (`..` above it is refused with `WorkspaceAccessError` `outside-view`),
  * then opened one component at a time without following a link; links and files with several hard
  * links are refused; writes are atomic (temporary file + rename). It is the same code the file
