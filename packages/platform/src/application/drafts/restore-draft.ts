@@ -22,7 +22,7 @@ export async function restoreDraft(
   ifMatch: string | undefined,
 ): Promise<DraftView> {
   const release = await findRelease(context.database, app.id, fromVersion);
-  if (!release || release.kind !== 'release')
+  if (release?.kind !== 'release')
     throw new NotFoundError('release-not-found', `The app has no release ${fromVersion}.`, { fromVersion });
   if (release.draft_config === null)
     throw new ValidationError('release-without-draft', 'This release was published before releases kept their draft.', {
