@@ -51,6 +51,7 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /apps/{appId}/draft': 'viewer',
   'PUT /apps/{appId}/draft': 'editor',
   'POST /apps/{appId}/draft/validate': 'viewer',
+  'POST /apps/{appId}/draft/restore': 'editor',
   'POST /apps/{appId}/releases': 'editor',
   'GET /apps/{appId}/releases': 'viewer',
   'GET /apps/{appId}/releases/{version}': 'viewer',
@@ -63,6 +64,11 @@ const minimumRole: Record<string, SpaceRole> = {
   'POST /routers/{appId}/draft/try': 'viewer',
   'GET /apps/{appId}/a2a': 'viewer',
   'PUT /apps/{appId}/a2a': 'editor',
+  // PUT before GET: the least-role case writes the file its GET then reads (same path length, stable sort).
+  'PUT /apps/{appId}/files/{area}/{path}': 'editor',
+  'GET /apps/{appId}/files/{area}': 'viewer',
+  'GET /apps/{appId}/files/{area}/{path}': 'viewer',
+  'DELETE /apps/{appId}/files/{area}/{path}': 'editor',
 };
 
 /**
@@ -86,6 +92,11 @@ const useRoutes: Record<string, SpaceRole> = {
   'GET /runs/{runId}/webhook': 'viewer',
   'POST /routers/{appId}/messages': 'viewer',
   'GET /routers/{appId}/sessions/{sessionId}': 'viewer',
+  'GET /sessions/{sessionId}/files': 'viewer',
+  'POST /apps/{appId}/sessions': 'viewer',
+  'PATCH /sessions/{sessionId}': 'viewer',
+  'GET /runs/{runId}/nodes': 'viewer',
+  'GET /sessions/{sessionId}/files/{path}': 'viewer',
 };
 
 /** Routes that are not about one space, with who may call them. */
@@ -99,6 +110,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /users/{userId}/api-keys': 'instance-admin',
   'GET /admin/workers': 'instance-admin',
   'POST /admin/workers/{workerId}/drain': 'instance-admin',
+  'GET /admin/runs': 'instance-admin',
   'GET /spaces': 'user',
   'POST /spaces': 'user',
 };
@@ -138,6 +150,9 @@ function bodyOf(route: string): unknown {
     'POST /routers/{appId}/messages': { text: 'matrix message' },
     'POST /routers/{appId}/draft/try': { text: 'matrix message' },
     'PUT /apps/{appId}/a2a': { enabled: false },
+    'POST /apps/{appId}/sessions': { title: 'matrix session' },
+    'POST /apps/{appId}/draft/restore': { fromVersion: 1 },
+    'PATCH /sessions/{sessionId}': { title: 'renamed by the matrix' },
   };
   return bodies[route] ?? (route.startsWith('GET') ? undefined : route.startsWith('DELETE') ? undefined : {});
 }
@@ -170,6 +185,16 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
     };
     own = await withRun(owner, 'Space A');
     foreign = await withRun(clients.get('outsider') as TestClient, 'Space B');
+    // A wiki file in each app, for the file routes to read and delete.
+    for (const [client, space] of [
+      [owner, own],
+      [clients.get('outsider') as TestClient, foreign],
+    ] as const) {
+      const put = await client.request('PUT', `/apps/${space.appId}/files/wiki/matrix/notes.md`, 'notes', {
+        'content-type': 'application/octet-stream',
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(201);
+    }
     for (const role of ['admin', 'editor', 'viewer'] as const) {
       expect((await owner.request('POST', `/spaces/${own.spaceId}/members`, { email: `${role}@example.com`, role })).status).toBe(
         201,
@@ -214,6 +239,8 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
       .replace('{version}', version)
       .replace('{runId}', space.runId)
       .replace('{sessionId}', space.sessionId)
+      .replace('{area}', 'wiki')
+      .replace('{path}', 'matrix/notes.md')
       .replace('{approvalId}', 'approval_none')
       .replace('{workerId}', 'worker_none');
   };

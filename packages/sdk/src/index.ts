@@ -114,7 +114,13 @@ export type {
 export {
   BubblewrapSandbox,
   type BubblewrapSandboxOptions,
+  createFileArea,
   createWorkspace,
+  FileArea,
+  type FileAreaEntry,
+  type FileAreaOptions,
+  type FileAreaStatus,
+  type FileAreaUsage,
   type FileChange,
   type MountBinding,
   ProcessSandbox,

@@ -16,6 +16,7 @@ import {
   type Tool,
 } from '@agentloom/sdk';
 import { findEgressDenial } from '../adapters/outbound/index.js';
+import { agentFileMounts } from '../domain/agent-files.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { releaseNeedsIsolation } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
@@ -160,6 +161,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         root: ports.fileRoot,
         persistent: snapshot.environment.persistentSandbox,
         skills: (skills?.skills ?? []).map((skill) => ({ name: skill.name, directory: skill.directory })),
+        // The agent's wiki and business files (P-12.2), managed on the Files tab, read-only in runs.
+        mounts: agentFileMounts(ports.fileRoot),
         ...(wantsCommands ? { sandbox: new BubblewrapSandbox() } : {}),
       })
     : undefined;

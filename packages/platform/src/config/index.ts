@@ -1,7 +1,9 @@
 export {
+  type AgentFileLimits,
   type ConfigFlags,
   ConfigurationProblemError,
   type DispatcherKind,
+  defaultAgentFileLimits,
   defaultBodyLimitBytes,
   defaultMcpConnectAttempts,
   dispatcherKind,

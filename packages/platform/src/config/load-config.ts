@@ -34,6 +34,12 @@ export interface PlatformConfig {
    * `mcp-unreachable` (each claim waits the worker's back-off: 0.5 s, 1 s, 2 s …); default 5.
    */
   mcpConnectAttempts?: number;
+  /**
+   * Limits of an agent's managed files (`wiki/`, `files/`; P-12.2): the largest file one upload may
+   * be (`AGENTLOOM_FILE_MAX_BYTES`, default 8 MiB; uploads are also bound by the body limit) and the
+   * most files and folders one area may hold (`AGENTLOOM_FILE_MAX_ENTRIES`, default 1000).
+   */
+  agentFiles?: AgentFileLimits;
   /** Workers `serve` starts inside its own process (0: API only, `agentloom worker` runs them). */
   embeddedWorkers: number;
   /** The built web console to serve at `/` (default: `packages/web/dist` of this checkout). */
@@ -62,6 +68,15 @@ export interface PlatformConfig {
    */
   outbound?: OutboundSettings;
 }
+
+/** Limits of an agent's managed files (see `PlatformConfig.agentFiles`). */
+export interface AgentFileLimits {
+  maxFileBytes: number;
+  maxEntries: number;
+}
+
+/** The default limits of an agent's managed files. */
+export const defaultAgentFileLimits: AgentFileLimits = { maxFileBytes: 8 * 1024 * 1024, maxEntries: 1000 };
 
 /** The dispatcher adapters (`AGENTLOOM_DISPATCHER`). */
 export type DispatcherKind = 'pg-boss' | 'lease-table';
@@ -184,6 +199,10 @@ export function loadConfig(
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
   const mcpConnectAttempts = integerSetting('AGENTLOOM_MCP_CONNECT_ATTEMPTS', defaultMcpConnectAttempts, 1);
+  const agentFiles: AgentFileLimits = {
+    maxFileBytes: integerSetting('AGENTLOOM_FILE_MAX_BYTES', defaultAgentFileLimits.maxFileBytes, 1),
+    maxEntries: integerSetting('AGENTLOOM_FILE_MAX_ENTRIES', defaultAgentFileLimits.maxEntries, 1),
+  };
   const signInLimits: SignInLimits = {
     accountFailures: integerSetting('AGENTLOOM_SIGNIN_ACCOUNT_FAILURES', defaultSignInLimits.accountFailures, 1),
     backoffMs: integerSetting('AGENTLOOM_SIGNIN_BACKOFF_MS', defaultSignInLimits.backoffMs, 1),
@@ -257,6 +276,7 @@ export function loadConfig(
     webhookRetryMs,
     webhookAttempts,
     mcpConnectAttempts,
+    agentFiles,
     trustedProxies,
     cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',
     ...(metricsToken ? { metricsToken } : {}),

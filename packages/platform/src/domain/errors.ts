@@ -12,6 +12,7 @@ export type DomainErrorKind =
   | 'precondition-failed'
   | 'precondition-required'
   | 'validation'
+  | 'too-large'
   | 'upstream-failed'
   | 'upstream-timeout';
 
@@ -61,6 +62,11 @@ export class PreconditionRequiredError extends DomainError {
 /** Well-formed but refused by a rule of the domain (an invalid draft, an unknown release). */
 export class ValidationError extends DomainError {
   readonly kind = 'validation';
+}
+
+/** What the caller sent is larger than a configured limit allows (an uploaded file). */
+export class TooLargeError extends DomainError {
+  readonly kind = 'too-large';
 }
 
 /** A server the platform called on the caller's behalf failed (a connection test, an MCP server). */

@@ -19,6 +19,7 @@ export {
   notFoundError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  TooLargeError,
   UpstreamFailedError,
   UpstreamTimeoutError,
   ValidationError,

@@ -30,6 +30,7 @@ export const statusOfKind: Readonly<Record<DomainErrorKind, ErrorStatus>> = {
   'precondition-failed': 412,
   'precondition-required': 428,
   validation: 422,
+  'too-large': 413,
   'upstream-failed': 502,
   'upstream-timeout': 504,
 };

@@ -114,6 +114,7 @@ export const apiTags = [
   { name: 'Releases', description: 'Immutable releases published from a draft.' },
   { name: 'Runs', description: 'Starting, following, stopping and steering runs.' },
   { name: 'Sessions', description: 'Sessions of an app: their runs, chat messages and history.' },
+  { name: 'Files', description: 'An agent’s wiki and business files, and a session’s persistent work files.' },
   { name: 'Webhooks', description: 'Run completion webhooks: the signing secret and deliveries.' },
   { name: 'Workers', description: 'Run workers of the instance (instance admins).' },
 ];

@@ -5,6 +5,14 @@ export {
   checkBubblewrap,
 } from './bubblewrap/index.js';
 export { createCommandTool, describeCommandResult } from './command-tool.js';
+export {
+  createFileArea,
+  FileArea,
+  type FileAreaEntry,
+  type FileAreaOptions,
+  type FileAreaStatus,
+  type FileAreaUsage,
+} from './file-area.js';
 export { type FileChange, FileCheckpointLog } from './file-checkpoints.js';
 export type { RollbackOptions, RollbackResult } from './file-rollback.js';
 export { createFileTools } from './file-tools.js';

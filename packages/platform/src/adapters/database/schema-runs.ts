@@ -15,6 +15,10 @@ export interface SessionsTable {
   created_by: string;
   created_at: string;
   last_run_at: string;
+  /** A title people gave it (`PATCH /sessions/{sessionId}`); null until then. */
+  title: string | null;
+  /** The integration's own id of its end user, given when the session was made. */
+  external_user_id: string | null;
 }
 
 /**

@@ -165,6 +165,8 @@ export interface AppReleasesTable {
   interrupt_runs: number;
   published_by: string;
   published_at: string;
+  /** The draft the release was published from (JSON), for a restore; null on debug and older releases. */
+  draft_config: string | null;
 }
 
 /** Which app (draft: `release_id` null) or release uses which resource version. */

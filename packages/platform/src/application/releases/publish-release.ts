@@ -117,6 +117,7 @@ export async function createDebugRelease(
     interrupt_runs: 0,
     published_by: actor,
     published_at: services.now().toISOString(),
+    draft_config: null,
   };
   if (!(await insertRelease(transaction, release)))
     throw new ConflictError('debug-conflict', 'Another debug run of this app started at the same time; try again.');

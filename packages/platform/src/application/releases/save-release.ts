@@ -1,5 +1,6 @@
 import { newId } from '../../adapters/crypto/index.js';
 import type { Queryable } from '../../adapters/database/queryable.js';
+import { readDraftRow } from '../../adapters/database/repositories/draft-repository.js';
 import {
   insertRelease,
   markLatestRelease,
@@ -61,6 +62,8 @@ export async function publishSnapshot(
     interrupt_runs: input.interruptRuns ? 1 : 0,
     published_by: input.actor,
     published_at: input.publishedAt,
+    // The draft as published, for `POST /apps/{appId}/draft/restore` (issue 36); read in this transaction.
+    draft_config: (await readDraftRow(transaction, input.appId)).config,
   };
   await saveRelease(transaction, release, { latest: true });
   for (const reference of input.references)

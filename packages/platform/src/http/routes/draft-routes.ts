@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { checkDraft, readDraft, saveDraft } from '../../application/drafts/draft-service.js';
+import { restoreDraft } from '../../application/drafts/restore-draft.js';
 import { agentDraftSchema, workflowDraftSchema } from '../../domain/index.js';
 import { currentActor } from '../authentication.js';
 import { authorizeApp } from '../authorization.js';
@@ -121,6 +122,50 @@ export function draftRoutes() {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
       const issues = await checkDraft(c.get('services'), row);
       return c.json({ valid: issues.length === 0, issues }, 200);
+    },
+  );
+
+  app.openapi(
+    apiRoute({
+      method: 'post',
+      path: '/apps/{appId}/draft/restore',
+      operationId: 'restoreDraft',
+      tags: ['Drafts'],
+      summary: 'Restore the draft from a release',
+      errors: {
+        400: ['invalid-if-match'],
+        404: ['release-not-found'],
+        409: ['app-deleting'],
+        412: ['stale-revision'],
+        422: ['release-without-draft', 'release-draft-outdated'],
+      },
+      description:
+        'Copy the draft a release was published from back into the draft, as a new revision (the release itself is unchanged). `If-Match` is optional: with it, a draft changed since it was read is not overwritten (412). Releases published before releases kept their draft answer 422 `release-without-draft`.',
+      request: {
+        params: appParameters,
+        headers: z.object({
+          'if-match': z
+            .string()
+            .optional()
+            .openapi({ example: '"3"', description: 'The revision read, to refuse a lost update.' }),
+        }),
+        body: jsonBody(z.strictObject({ fromVersion: z.number().int().min(1) }).openapi('RestoreDraft')),
+      },
+      responses: {
+        200: { ...jsonResponse('Restored.', z.object({ draft: draftSchema })), headers: revisionHeader },
+      },
+    }),
+    async (c) => {
+      const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
+      const draft = await restoreDraft(
+        c.get('services'),
+        row,
+        currentActor(c),
+        c.req.valid('json').fromVersion,
+        c.req.valid('header')['if-match'],
+      );
+      c.header('ETag', `"${draft.revision}"`);
+      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
     },
   );
 

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PlatformEnvironment } from '../services.js';
+import { adminRunRoutes } from './admin-run-routes.js';
 import { adminWorkerRoutes } from './admin-worker-routes.js';
 import { appKeyRoutes, spaceKeyRoutes } from './api-key-routes.js';
 import { appA2aRoutes } from './app-a2a-routes.js';
@@ -9,12 +10,14 @@ import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
+import { fileRoutes } from './file-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
 import { routerRoutes } from './router-routes.js';
 import { runInputRoutes } from './run-input-routes.js';
+import { runNodeRoutes } from './run-node-routes.js';
 import { runRoutes } from './run-routes.js';
 import { secretRoutes } from './secret-routes.js';
 import { sessionMessageRoutes } from './session-message-routes.js';
@@ -42,12 +45,15 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     releaseRoutes(),
     appKeyRoutes(),
     appA2aRoutes(),
+    fileRoutes(),
     runRoutes(),
     runInputRoutes(),
+    runNodeRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),
     routerRoutes(),
     webhookRoutes(),
     adminWorkerRoutes(),
+    adminRunRoutes(),
   ];
 }

@@ -726,6 +726,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{appId}/draft/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore the draft from a release
+         * @description Copy the draft a release was published from back into the draft, as a new revision (the release itself is unchanged). `If-Match` is optional: with it, a draft changed since it was read is not overwritten (412). Releases published before releases kept their draft answer 422 `release-without-draft`.
+         */
+        post: operations["restoreDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/releases": {
         parameters: {
             query?: never;
@@ -831,6 +851,94 @@ export interface paths {
          * @description Switches A2A on or off (editors and above). On: the Agent Card at `/a2a/apps/{appId}/.well-known/agent-card.json` and the JSON-RPC endpoint answer, authenticated with the app’s API keys; off: both answer 404 `a2a-not-enabled`. Tasks are the app’s runs and stay readable over the REST API either way.
          */
         put: operations["setAppA2a"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/files/{area}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent’s wiki or business files
+         * @description The top folder of the agent’s `wiki` or `files` area (P-12.2). Runs see them read-only at `/mounts/wiki` and `/mounts/files`.
+         */
+        get: operations["listAppFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{appId}/files/{area}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an agent file or list a folder
+         * @description A folder answers its listing as JSON; a file answers its bytes (at most the configured file size).
+         */
+        get: operations["getAppFile"];
+        /**
+         * Upload an agent file or make a folder
+         * @description The raw request body is the file’s content (any media type; `application/octet-stream` is usual), written atomically; missing folders are made. `?kind=directory` makes a folder instead (no body). Limits: `AGENTLOOM_FILE_MAX_BYTES` per file (413 `file-too-large`), `AGENTLOOM_FILE_MAX_ENTRIES` files and folders per area (422 `too-many-files`).
+         */
+        put: operations["putAppFile"];
+        post?: never;
+        /**
+         * Delete an agent file or folder
+         * @description Deletes a file, or a folder with everything in it. Links are removed themselves, never followed.
+         */
+        delete: operations["deleteAppFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a session’s work files
+         * @description The top folder of the session’s persistent work directory (P-12.8), read-only. Without a persistent sandbox there is none: the listing is empty.
+         */
+        get: operations["listSessionFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a session’s work file or list a folder
+         * @description A folder answers its listing as JSON; a file answers its bytes. Read-only.
+         */
+        get: operations["getSessionFile"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1022,6 +1130,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{runId}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow run’s nodes
+         * @description Each node that has run: the status of its latest task, its superstep, how often it ran, its failure and, for an agent node, its inner run and answer. 422 `not-a-workflow-run` for an agent run.
+         */
+        get: operations["listRunNodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{appId}/sessions": {
         parameters: {
             query?: never;
@@ -1035,7 +1163,11 @@ export interface paths {
          */
         get: operations["listSessions"];
         put?: never;
-        post?: never;
+        /**
+         * Create an empty session
+         * @description A session before its first run, to have its id first: start runs (`sessionId`) or send messages to it later. It is its creator’s (viewers and app keys see only their own).
+         */
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1059,7 +1191,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a session
+         * @description Sets (or with `null` clears) the session’s title; its runs are untouched.
+         */
+        patch: operations["renameSession"];
         trace?: never;
     };
     "/sessions/{sessionId}/messages": {
@@ -1240,6 +1376,26 @@ export interface paths {
          * @description Drain a worker (instance admins): at its next heartbeat it stops claiming, hands each run over to another worker at once and ends `gone`. Idempotent.
          */
         post: operations["drainWorker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List stuck runs
+         * @description Runs the sweeper is handling or that need attention (instance admins): running without a renewed lease, or never claimed, for more than two lease lengths; oldest idle first, read from the SDK store.
+         */
+        get: operations["listStuckRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2412,6 +2568,9 @@ export interface components {
             code: string;
             message: string;
         };
+        RestoreDraft: {
+            fromVersion: number;
+        };
         Release: components["schemas"]["ReleaseSummary"] & {
             snapshot: {
                 [key: string]: unknown;
@@ -2446,6 +2605,30 @@ export interface components {
         };
         SetA2aExposure: {
             enabled: boolean;
+        };
+        FileListing: {
+            /** @description The folder, relative to the area (`` for the area). */
+            path: string;
+            entries: components["schemas"]["FileEntry"][];
+        };
+        FileEntry: {
+            name: string;
+            /** @enum {string} */
+            type: "file" | "directory" | "symbolic-link" | "other";
+            size: number;
+            modifiedAt: string;
+        };
+        FilePut: {
+            path: string;
+            /** @enum {string} */
+            kind: "file" | "directory";
+            size: number;
+            created: boolean;
+        };
+        FileDeleted: {
+            path: string;
+            /** @enum {string} */
+            removed: "file" | "directory";
         };
         /** @description `mode: "blocking"` and the run ended within `?wait=`: the run as it ended. */
         RunEnded: {
@@ -2552,12 +2735,38 @@ export interface components {
             /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
             answer: unknown;
         };
+        WorkflowNode: {
+            node: string;
+            /** @enum {string} */
+            status: "running" | "waiting-input" | "succeeded" | "failed" | "interrupted";
+            /** @description The superstep of the node’s latest task. */
+            step: number;
+            /** @description How many tasks of the node ran (a node in a loop runs once per round). */
+            tasks: number;
+            /** @description The typed failure of the latest task, when it failed. */
+            failure?: unknown;
+            /** @description An agent node’s inner run (see `/runs/{runId}/agent-view`). */
+            agentRunId?: string;
+            /** @description An agent node’s answer, once it succeeded. */
+            output?: unknown;
+        };
         Session: {
             id: string;
             appId: string;
+            title: string | null;
+            externalUserId: string | null;
             createdBy: string;
             createdAt: string;
             lastRunAt: string;
+        };
+        CreateSession: {
+            title?: string;
+            /** @description The integration’s own id of its end user; kept with the session. */
+            externalUserId?: string;
+        };
+        RenameSession: {
+            /** @description `null` clears the title. */
+            title: string | null;
         };
         MessageAccepted: components["schemas"]["MessageSupplemented"] | components["schemas"]["MessageStartedRun"];
         MessageSupplemented: {
@@ -2767,6 +2976,23 @@ export interface components {
             heartbeatAt: string;
             /** @enum {string} */
             state: "active" | "draining" | "gone";
+        };
+        StuckRun: {
+            runId: string;
+            appId: string;
+            spaceId: string;
+            sessionId: string;
+            /** @enum {string} */
+            kind: "agent" | "workflow";
+            /** @enum {string} */
+            status: "pending" | "running";
+            /**
+             * @description `lease-expired`: running, but no worker renewed its lease for two lease lengths (its worker died or hangs); `never-claimed`: no worker took it within two lease lengths (none running, or none with the isolation it needs).
+             * @enum {string}
+             */
+            reason: "lease-expired" | "never-claimed";
+            idleSince: string;
+            createdAt: string;
         };
     };
     responses: never;
@@ -7633,6 +7859,120 @@ export interface operations {
             };
         };
     };
+    restoreDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The revision read, to refuse a lost update. */
+                "if-match"?: string;
+            };
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreDraft"];
+            };
+        };
+        responses: {
+            /** @description Restored. */
+            200: {
+                headers: {
+                    /** @description The draft revision, quoted (e.g. `"3"`): send it back as `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: components["schemas"]["Draft"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `invalid-if-match`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `release-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` revision is no longer the current one. Codes: `stale-revision`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `release-without-draft`, `release-draft-outdated`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listReleases: {
         parameters: {
             query?: never;
@@ -8349,6 +8689,574 @@ export interface operations {
             };
             /** @description The body is not JSON. Codes: `unsupported-media-type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAppFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                /** @description `wiki` or `files`. */
+                area: "wiki" | "files";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-an-agent`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAppFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                /** @description `wiki` or `files`. */
+                area: "wiki" | "files";
+                /** @description The path below the area; it may contain `/` (`guides/intro.md`). `..` that leaves the area is refused. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder: its listing (JSON). A file: its bytes, with the media type of its name (text, Markdown, CSV, images, PDF; JSON files as text/plain; anything else application/octet-stream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                    "text/plain": string;
+                    "text/markdown": string;
+                    "text/csv": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `path-outside-area`, `invalid-path`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `file-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `path-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`, `file-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-an-agent`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAppFile: {
+        parameters: {
+            query?: {
+                kind?: "file" | "directory";
+            };
+            header?: never;
+            path: {
+                appId: string;
+                /** @description `wiki` or `files`. */
+                area: "wiki" | "files";
+                /** @description The path below the area; it may contain `/` (`guides/intro.md`). `..` that leaves the area is refused. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Replaced (or the folder was there). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilePut"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilePut"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `path-outside-area`, `invalid-path`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`, `read-only`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `file-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `path-refused`, `path-is-folder`, `path-is-file`, `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`, `file-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `too-many-files`, `not-an-agent`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAppFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+                /** @description `wiki` or `files`. */
+                area: "wiki" | "files";
+                /** @description The path below the area; it may contain `/` (`guides/intro.md`). `..` that leaves the area is refused. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDeleted"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `path-outside-area`, `invalid-path`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `file-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `path-refused`, `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-an-agent`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessionFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                /** @description The path below the area; it may contain `/` (`guides/intro.md`). `..` that leaves the area is refused. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A folder: its listing (JSON). A file: its bytes, with the media type of its name (text, Markdown, CSV, images, PDF; JSON files as text/plain; anything else application/octet-stream). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileListing"];
+                    "text/plain": string;
+                    "text/markdown": string;
+                    "text/csv": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                    "application/pdf": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `path-outside-area`, `invalid-path`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `file-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `path-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`, `file-too-large`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9326,6 +10234,93 @@ export interface operations {
             };
         };
     };
+    listRunNodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nodes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nodes: components["schemas"]["WorkflowNode"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-a-workflow-run`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSessions: {
         parameters: {
             query?: {
@@ -9415,6 +10410,106 @@ export interface operations {
             };
         };
     };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSession"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `router-sessions`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSession: {
         parameters: {
             query?: never;
@@ -9487,6 +10582,106 @@ export interface operations {
             };
             /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renameSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameSession"];
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10379,6 +11574,95 @@ export interface operations {
                 };
             };
             /** @description The object is in a state that refuses the change. Codes: `worker-gone`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStuckRuns: {
+        parameters: {
+            query?: {
+                /** @description Only `stuck` (the default) for now. */
+                state?: "stuck";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stuck runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["StuckRun"][];
+                    };
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import { agentEditorEn } from './en/agent-editor.js';
+import { agentFilesEn } from './en/agent-files.js';
 import { contextFeaturesEn } from './en/context-features.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
@@ -20,6 +21,7 @@ export const en = {
   ...runsEn,
   ...resourcesEn,
   ...agentEditorEn,
+  ...agentFilesEn,
   ...routersEn,
   ...teamsEn,
   ...workflowsEn,

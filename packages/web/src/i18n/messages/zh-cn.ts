@@ -1,5 +1,6 @@
 import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
+import { agentFilesZhCN } from './zh-cn/agent-files.js';
 import { contextFeaturesZhCN } from './zh-cn/context-features.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
@@ -21,6 +22,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,
+  ...agentFilesZhCN,
   ...routersZhCN,
   ...teamsZhCN,
   ...workflowsZhCN,

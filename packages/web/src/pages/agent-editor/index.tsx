@@ -22,6 +22,7 @@ import { EditorContext, type EditorContextValue } from './editor-context.js';
 import { EnvironmentGroup } from './environment-group.js';
 import { ExecutionGroup } from './execution-group.js';
 import { ExecutorRolesGroup } from './executor-roles-group.js';
+import { FilesTab } from './files/index.js';
 import { HooksGroup } from './hooks-group.js';
 import { ModelGroup } from './model-group.js';
 import { PermissionsGroup } from './permissions-group.js';
@@ -150,6 +151,8 @@ export function AgentEditorPage() {
       : []),
     { id: 'hooks', label: t('editor.group.hooks'), content: <HooksGroup spaceId={spaceId} /> },
     { id: 'permissions', label: t('editor.group.permissions'), content: <PermissionsGroup /> },
+    // The agent's wiki and business files: live files, not part of the draft (issue 36).
+    { id: 'files', label: t('files.tab'), content: <FilesTab appId={appId} readOnly={readOnly} /> },
   ];
 
   return (

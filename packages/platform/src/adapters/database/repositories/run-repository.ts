@@ -113,3 +113,13 @@ export async function releasesOfRuns(
     .execute();
   return rows.map((row) => ({ runId: row.id, releaseId: row.release_id ?? row.latest_release_id }));
 }
+
+/** The index rows of these runs (those the platform started; inner workflow runs have none, NOT-24). */
+export function findRunsByIds(database: Queryable, runIds: readonly string[]): Promise<RunRow[]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return database
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', 'in', [...runIds])
+    .execute();
+}

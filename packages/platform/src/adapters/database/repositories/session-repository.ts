@@ -1,5 +1,7 @@
+import type { Insertable } from 'kysely';
 import type { Queryable } from '../queryable.js';
 import type { SessionRow } from '../schema.js';
+import type { SessionsTable } from '../schema-runs.js';
 
 /**
  * The app's chat sessions (never the debug sessions of the editor's draft runs), most recently
@@ -18,4 +20,19 @@ export function listAppSessions(
 /** The session `sessionId`, or undefined. */
 export function findSession(database: Queryable, sessionId: string): Promise<SessionRow | undefined> {
   return database.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+}
+
+/** Records a session before its first run (`POST /apps/{appId}/sessions`). */
+export async function insertSession(database: Queryable, row: Insertable<SessionsTable>): Promise<void> {
+  await database.insertInto('sessions').values(row).execute();
+}
+
+/** Changes a session's title; answers the row as it is now. */
+export async function updateSessionTitle(
+  database: Queryable,
+  sessionId: string,
+  title: string | null,
+): Promise<SessionRow | undefined> {
+  await database.updateTable('sessions').set({ title }).where('id', '=', sessionId).execute();
+  return findSession(database, sessionId);
 }

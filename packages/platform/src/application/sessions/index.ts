@@ -1,0 +1,1 @@
+export { createEmptySession, type NewSession, renameSession } from './session-service.js';
