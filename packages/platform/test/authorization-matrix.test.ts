@@ -41,6 +41,7 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /spaces/{spaceId}/resources/{resourceId}/versions/{version}': 'viewer',
   'GET /spaces/{spaceId}/resources/{resourceId}/references': 'viewer',
   'POST /spaces/{spaceId}/resources/{resourceId}/test': 'editor',
+  'POST /spaces/{spaceId}/resources/{resourceId}/agent-card': 'editor',
   'GET /spaces/{spaceId}/built-in-tools': 'viewer',
   'GET /spaces/{spaceId}/apps': 'viewer',
   'POST /spaces/{spaceId}/apps': 'editor',

@@ -24,6 +24,7 @@ import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 import { releaseLanguageModel, releaseModelSettings } from './release-model.js';
+import { buildPinnedRemoteAgent } from './remote-agents.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -101,12 +102,18 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       const built = await buildPinnedHttpTool(pinned, ports, `${rolePath}.tools.${index}`, issues);
       if (built) tools.set(pinned.name, built);
     }
+    // A remote agent is a tool of the role under its resource name (N-13): a planner delegates to it like to an executor.
+    for (const [index, pinned] of (role.remoteAgents ?? []).entries()) {
+      if (tools.has(pinned.name)) continue;
+      const built = await buildPinnedRemoteAgent(pinned, ports, `${rolePath}.remoteAgents.${index}`, issues);
+      if (built) tools.set(pinned.name, built);
+    }
     for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
     for (const server of role.mcpServers ?? []) await connectMcp(rolePath, server);
     const mcp = ports.mcpConnections ? (role.mcpServers ?? []).map((server) => ({ server: server.name })) : [];
     return {
       prompt,
-      tools: role.tools.map((pinned) => pinned.name),
+      tools: [...role.tools, ...(role.remoteAgents ?? [])].map((pinned) => pinned.name),
       skills: role.skills.map((skill) => skill.name),
       ...(mcp.length > 0 ? { mcp } : {}),
     };

@@ -15,6 +15,7 @@ import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
 import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
 import { McpUnreachableError, nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
+import { buildPinnedRemoteAgent } from './remote-agents.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
 export interface WorkflowAssemblyPorts
@@ -64,6 +65,11 @@ export async function assembleWorkflow(
   const tools: Tool[] = [];
   for (const [name, pinned] of Object.entries(snapshot.tools)) {
     const built = await buildPinnedHttpTool({ ...pinned, name }, ports, `bindings.tools.${name}`, issues);
+    if (built) tools.push(built);
+  }
+  // A remote agent is a capability node's tool under its binding name (N-13).
+  for (const [name, pinned] of Object.entries(snapshot.remoteAgents ?? {})) {
+    const built = await buildPinnedRemoteAgent({ ...pinned, name }, ports, `bindings.remoteAgents.${name}`, issues);
     if (built) tools.push(built);
   }
   const mcpServers = await workflowMcpServers(snapshot, ports, issues);

@@ -11,6 +11,7 @@ import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
+import { remoteAgentRoutes } from './remote-agent-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
 import { routerRoutes } from './router-routes.js';
@@ -36,6 +37,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     secretRoutes(),
     resourceRoutes(),
     resourceTestRoutes(),
+    remoteAgentRoutes(),
     appRoutes(),
     appDeletionRoutes(),
     draftRoutes(),
