@@ -205,7 +205,12 @@ describe.each(dialects)('remote agent resources on %s', (dialect) => {
     const save = async (bindings: unknown) => {
       const { draft } = await ok<{ draft: { revision: number } }>(owner.request('GET', `/apps/${app.id}/draft`), 200);
       await ok(
-        owner.request('PUT', `/apps/${app.id}/draft`, { config: { definition, bindings } }, { 'if-match': `"${draft.revision}"` }),
+        owner.request(
+          'PUT',
+          `/apps/${app.id}/draft`,
+          { config: { definition, bindings } },
+          { 'if-match': `"${draft.revision}"` },
+        ),
         200,
       );
     };

@@ -135,7 +135,11 @@ export function emptyAgentDraft(): AgentDraft {
 export function referencedResources(
   draft: AgentDraft,
 ): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' | 'remote-agent' }[] {
-  const found: { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' | 'remote-agent' }[] = [];
+  const found: {
+    path: string;
+    resourceId: string;
+    type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' | 'remote-agent';
+  }[] = [];
   const addPrompt = (path: string, prompt: PromptSource | undefined) => {
     if (prompt && 'resourceId' in prompt) found.push({ path, resourceId: prompt.resourceId, type: 'prompt' });
   };

@@ -44,10 +44,13 @@ export const workflowDraftSchema = z
           .record(bindingName, z.strictObject({ resourceId: id }))
           .default({})
           .openapi({ description: 'MCP server names → an MCP server resource of this space.' }),
-        remoteAgents: z.record(bindingName, z.strictObject({ resourceId: id })).optional().openapi({
-          description:
-            'Remote agent names → a remote A2A agent resource of this space; a capability node names one in `tool` (N-13).',
-        }),
+        remoteAgents: z
+          .record(bindingName, z.strictObject({ resourceId: id }))
+          .optional()
+          .openapi({
+            description:
+              'Remote agent names → a remote A2A agent resource of this space; a capability node names one in `tool` (N-13).',
+          }),
         teams: z.record(bindingName, teamBindingSchema).optional().openapi({
           description:
             'Team names → a team (topology, members = published agent apps of this space, termination, budget); a team node names one in `team` (N-12).',

@@ -610,6 +610,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/resources/{resourceId}/agent-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a remote agent’s card
+         * @description Fetches the Agent Card of a remote A2A agent resource (newest version, its headers sent) through the egress policy, and answers its name, skills and the JSON-RPC interface runs will call.
+         */
+        post: operations["readRemoteAgentCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/apps": {
         parameters: {
             query?: never;
@@ -1801,6 +1821,18 @@ export interface components {
             /** @default false */
             failClosed: boolean;
         };
+        RemoteAgentContent: {
+            /** Format: uri */
+            cardUrl: string;
+            /** @default {} */
+            headers: {
+                [key: string]: string | {
+                    secret: string;
+                };
+            };
+            description: string;
+            pollMs?: number;
+        };
         AgentDraft: {
             model?: {
                 connectionId: string;
@@ -1872,7 +1904,8 @@ export interface components {
          *       "builtIn": [],
          *       "tools": [],
          *       "skills": [],
-         *       "mcpServers": []
+         *       "mcpServers": [],
+         *       "remoteAgents": []
          *     }
          */
         Capabilities: {
@@ -1884,6 +1917,11 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+            /**
+             * @description Remote A2A agent resources the role may delegate to, each a tool named like its resource.
+             * @default []
+             */
+            remoteAgents: string[];
         };
         Permissions: {
             /** @default [] */
@@ -1950,6 +1988,12 @@ export interface components {
                  * @default {}
                  */
                 mcpServers: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+                /** @description Remote agent names → a remote A2A agent resource of this space; a capability node names one in `tool` (N-13). */
+                remoteAgents?: {
                     [key: string]: {
                         resourceId: string;
                     };
@@ -2236,7 +2280,7 @@ export interface components {
             id: string;
             spaceId: string;
             /** @enum {string} */
-            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             name: string;
             description: string;
             /** @enum {string} */
@@ -2246,12 +2290,12 @@ export interface components {
         };
         CreateResource: {
             /** @enum {string} */
-            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             name: string;
             /** @default  */
             description: string;
             /** @description The JSON content of a prompt, tool, MCP server or hook: the content schema of the resource type. */
-            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"];
+            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"] | components["schemas"]["RemoteAgentContent"];
         };
         UpdateResource: {
             name?: string;
@@ -2269,7 +2313,7 @@ export interface components {
         /** @description JSON content for prompts, tools, MCP servers and hooks; `files` (a folder) for skills. Skills may also be sent as an application/zip body. */
         NewResourceVersion: {
             /** @description The JSON content of a prompt, tool, MCP server or hook: the content schema of the resource type. */
-            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"];
+            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"] | components["schemas"]["RemoteAgentContent"];
             files?: {
                 path: string;
                 contentBase64: string;
@@ -2297,6 +2341,21 @@ export interface components {
         TestResource: {
             /** @description How long connecting and listing tools may take; default 15000 ms. */
             timeoutMs?: number;
+        };
+        RemoteAgentCard: {
+            card: {
+                name: string;
+                description: string;
+                version: string | null;
+                /** @description The JSON-RPC interface (protocol version 1.0) runs will call. */
+                interfaceUrl: string;
+                streaming: boolean;
+                skills: {
+                    id: string;
+                    name: string;
+                    description: string;
+                }[];
+            };
         };
         App: {
             id: string;
@@ -5698,7 +5757,7 @@ export interface operations {
     listResources: {
         parameters: {
             query?: {
-                type?: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+                type?: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             };
             header?: never;
             path: {
@@ -6728,6 +6787,101 @@ export interface operations {
             };
             /** @description The upstream server did not answer in time. Codes: `mcp-timeout`. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readRemoteAgentCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card the remote agent serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteAgentCard"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `no-version`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-a-remote-agent`, `secret-missing`, `egress-denied`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server could not be reached or refused. Codes: `card-unreachable`, `card-invalid`. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { agentEditorEn } from './en/agent-editor.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
+import { interopEn } from './en/interop.js';
 import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
@@ -21,4 +22,5 @@ export const en = {
   ...routersEn,
   ...teamsEn,
   ...workflowsEn,
+  ...interopEn,
 } as const;

@@ -2,6 +2,7 @@ import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
+import { interopZhCN } from './zh-cn/interop.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
@@ -22,4 +23,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...routersZhCN,
   ...teamsZhCN,
   ...workflowsZhCN,
+  ...interopZhCN,
 };
