@@ -15,13 +15,14 @@ import {
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
+import { McpAuthorizationRequiredError } from '@agentloom/sdk/capabilities/mcp';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
 import { releaseNeedsIsolation } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
-import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
+import { McpSecretMissingError, type McpServerContent, McpSignInRequiredError, mcpServerOptions } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 import { releaseLanguageModel, releaseModelSettings } from './release-model.js';
 import { buildPinnedRemoteAgent } from './remote-agents.js';
@@ -69,9 +70,15 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
     try {
       // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
-      const options = await mcpServerOptions(pinned.name, content, ports);
+      const options = await mcpServerOptions(pinned.name, content, ports, { resourceId: pinned.resourceId });
       mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
     } catch (error) {
+      // Not signed in (or the sign-in lapsed): a publish goes on (someone connects it later), a run is refused at its input.
+      if (error instanceof McpSignInRequiredError || McpAuthorizationRequiredError.isInstance(error)) {
+        mcpServers[pinned.name] = [];
+        if (connections) unreachable.push(new McpSignInRequiredError(pinned.name).message);
+        return;
+      }
       const refusal = findEgressDenial(error);
       if (refusal) {
         mcpServers[pinned.name] = [];

@@ -28,7 +28,22 @@ export const toolContentSchema = z
 /** An MCP server: streamable HTTP for everyone, stdio for instance admins only (it runs a host process). */
 export const mcpServerContentSchema = z
   .discriminatedUnion('transport', [
-    z.strictObject({ transport: z.literal('streamable-http'), url: z.url().max(2000), headers }),
+    z.strictObject({
+      transport: z.literal('streamable-http'),
+      url: z.url().max(2000),
+      headers,
+      oauth: z
+        .strictObject({
+          clientId: z.string().min(1).max(500).optional(),
+          clientSecret: z.strictObject({ secret: z.string().min(1).max(100) }).optional(),
+          scope: z.string().min(1).max(1000).optional(),
+        })
+        .optional()
+        .openapi({
+          description:
+            'The server needs an OAuth sign-in (MCP authorization): someone connects it from the console once per space; runs use and refresh the tokens. A pre-registered client by `clientId` (its secret a space secret), else dynamic registration.',
+        }),
+    }),
     z.strictObject({
       transport: z.literal('stdio'),
       command: z.string().min(1).max(1000),

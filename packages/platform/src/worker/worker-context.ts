@@ -7,5 +7,5 @@ import type { PlatformContext } from '../application/context.js';
  */
 export type WorkerContext = Pick<
   PlatformContext,
-  'database' | 'config' | 'logger' | 'runStore' | 'runClient' | 'dispatcher' | 'outbound' | 'secretBox' | 'now'
+  'database' | 'dialect' | 'config' | 'logger' | 'runStore' | 'runClient' | 'dispatcher' | 'outbound' | 'secretBox' | 'now'
 >;

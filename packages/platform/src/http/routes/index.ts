@@ -9,6 +9,7 @@ import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
+import { mcpSignInRoutes } from './mcp-sign-in-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
 import { remoteAgentRoutes } from './remote-agent-routes.js';
@@ -38,6 +39,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     resourceRoutes(),
     resourceTestRoutes(),
     remoteAgentRoutes(),
+    mcpSignInRoutes(),
     appRoutes(),
     appDeletionRoutes(),
     draftRoutes(),
