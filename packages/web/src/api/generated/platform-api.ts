@@ -630,6 +630,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/resources/{resourceId}/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an MCP server’s sign-in
+         * @description Whether the MCP server resource is connected (tokens held) in this space; never the tokens.
+         */
+        get: operations["getMcpSignIn"];
+        put?: never;
+        /**
+         * Connect an MCP server (sign in)
+         * @description Starts the OAuth sign-in of an MCP server resource whose newest version has `oauth`: answers the authorization server’s URL to send the person to, or `connected: true` when the tokens held already work.
+         */
+        post: operations["startMcpSignIn"];
+        /**
+         * Disconnect an MCP server
+         * @description Forgets the tokens and registration of the MCP server resource in this space; runs need a new sign-in.
+         */
+        delete: operations["signOutMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-sign-in/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP sign-in callback
+         * @description Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and redirects to the MCP servers page with `signIn=connected` or the refusal’s reason.
+         */
+        get: operations["completeMcpSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/apps": {
         parameters: {
             query?: never;
@@ -1789,6 +1837,14 @@ export interface components {
                     secret: string;
                 };
             };
+            /** @description The server needs an OAuth sign-in (MCP authorization): someone connects it from the console once per space; runs use and refresh the tokens. A pre-registered client by `clientId` (its secret a space secret), else dynamic registration. */
+            oauth?: {
+                clientId?: string;
+                clientSecret?: {
+                    secret: string;
+                };
+                scope?: string;
+            };
         } | {
             /** @enum {string} */
             transport: "stdio";
@@ -2356,6 +2412,25 @@ export interface components {
                     description: string;
                 }[];
             };
+        };
+        McpSignInStatus: {
+            signIn: {
+                /** @description Tokens are held: runs can use the server. */
+                connected: boolean;
+                /** @description A sign-in was started and has not come back yet. */
+                pending: boolean;
+                /** @description When the access token lapses (workers refresh it). */
+                expiresAt: string | null;
+                updatedAt: string | null;
+            };
+        };
+        McpSignInStart: {
+            connected: boolean;
+            /** @description Where to send the person to sign in (absent when already connected). */
+            authorizationUrl?: string;
+        };
+        McpSignOut: {
+            signedOut: boolean;
         };
         App: {
             id: string;
@@ -6740,7 +6815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The object is in a state that refuses the change. Codes: `no-version`. */
+            /** @description The object is in a state that refuses the change. Codes: `no-version`, `mcp-sign-in-required`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6882,6 +6957,370 @@ export interface operations {
             };
             /** @description The upstream server could not be reached or refused. Codes: `card-unreachable`, `card-invalid`. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMcpSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignInStatus"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startMcpSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to sign in, or already connected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignInStart"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `no-sign-in`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `secret-missing`, `egress-denied`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server could not be reached or refused. Codes: `mcp-unreachable`, `mcp-refused`, `mcp-failed`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server did not answer in time. Codes: `mcp-timeout`. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOutMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignOut"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeMcpSignIn: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back to the console’s MCP servers page. */
+            303: {
+                headers: {
+                    /** @description The console page. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `sign-in-not-found`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

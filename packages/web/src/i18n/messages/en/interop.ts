@@ -35,4 +35,18 @@ export const interopEn = {
   'remoteAgents.no': 'no',
   'remoteAgents.skill': 'Skill',
   'remoteAgents.skillDescription': 'Description',
+  'mcpSignIn.title': 'Sign-in (OAuth)',
+  'mcpSignIn.connect': 'Connect',
+  'mcpSignIn.connecting': 'Connecting…',
+  'mcpSignIn.disconnect': 'Disconnect',
+  'mcpSignIn.connected': 'Connected: runs of this space use the server with its tokens.',
+  'mcpSignIn.connectedUntil':
+    'Connected: runs of this space use the server. The access token lapses {at, date, medium} {at, time, short}; workers refresh it.',
+  'mcpSignIn.notConnected': 'Not connected: runs cannot use this server until someone signs in.',
+  'mcpSignIn.connectedNow': 'Signed in: the server is connected for this space.',
+  'mcpSignIn.refused': 'The sign-in did not complete ({reason}). Try Connect again.',
+  'mcpSignIn.oauth': 'The server needs an OAuth sign-in',
+  'mcpSignIn.oauthHint': 'Connect it once for the space after saving; the tokens are kept encrypted and refreshed by workers.',
+  'mcpSignIn.clientId': 'Pre-registered client ID (optional)',
+  'mcpSignIn.clientIdHint': 'Empty: the platform registers itself with the authorization server.',
 } as const;

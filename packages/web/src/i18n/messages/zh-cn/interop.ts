@@ -36,4 +36,18 @@ export const interopZhCN: Record<keyof typeof interopEn, string> = {
   'remoteAgents.no': '否',
   'remoteAgents.skill': '技能',
   'remoteAgents.skillDescription': '说明',
-} as const;
+  'mcpSignIn.title': '登录（OAuth）',
+  'mcpSignIn.connect': '连接',
+  'mcpSignIn.connecting': '正在连接…',
+  'mcpSignIn.disconnect': '断开连接',
+  'mcpSignIn.connected': '已连接：本空间的运行使用其令牌访问该服务器。',
+  'mcpSignIn.connectedUntil':
+    '已连接：本空间的运行可以使用该服务器。访问令牌在 {at, date, medium} {at, time, short} 过期；工作进程会自动刷新。',
+  'mcpSignIn.notConnected': '未连接：有人登录之前，运行无法使用该服务器。',
+  'mcpSignIn.connectedNow': '已登录：该服务器已为本空间连接。',
+  'mcpSignIn.refused': '登录未完成（{reason}）。请再次点击“连接”。',
+  'mcpSignIn.oauth': '该服务器需要 OAuth 登录',
+  'mcpSignIn.oauthHint': '保存后为本空间连接一次；令牌加密保存，并由工作进程刷新。',
+  'mcpSignIn.clientId': '预注册的客户端 ID（可选）',
+  'mcpSignIn.clientIdHint': '留空：平台会向授权服务器自行注册。',
+};
