@@ -105,6 +105,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'POST /admin/workers/{workerId}/drain': 'instance-admin',
   'GET /spaces': 'user',
   'POST /spaces': 'user',
+  'GET /mcp-sign-in/callback': 'user',
 };
 
 const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];

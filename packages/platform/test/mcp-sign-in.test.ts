@@ -108,8 +108,10 @@ describe.each(dialects)('MCP sign-in on %s', (dialect) => {
     expect(forged.status).toBe(400);
     expect(errorCode(forged.body)).toBe('sign-in-not-found');
     const completed = await owner.request('GET', `/mcp-sign-in/callback${back.search}`);
-    expect(completed.status).toBe(303);
-    expect(completed.headers.get('location')).toBe(`/spaces/${spaceId}/mcp-servers?resource=${resourceId}&signIn=connected`);
+    expect(completed.status).toBe(200);
+    const page = `/spaces/${spaceId}/mcp-servers?resource=${resourceId}&signIn=connected`;
+    expect(completed.headers.get('refresh')).toBe(`0;url=${page}`);
+    expect(String(completed.body)).toContain(`href="${page}"`);
     expect(protectedServer.counts.codeExchanges).toBe(1);
     expect((await status()).signIn).toMatchObject({ connected: true, pending: false });
 

@@ -10,7 +10,7 @@ import {
 } from '../../application/mcp-sign-in/index.js';
 import { DomainError } from '../../domain/errors.js';
 import { ApiError } from '../api-error.js';
-import { currentActor } from '../authentication.js';
+import { currentActor, requireUser } from '../authentication.js';
 import { authorizeSpace } from '../authorization.js';
 import { apiRoute, createSubApp, idParameter, jsonResponse } from '../openapi.js';
 import { loadResource } from './resource-routes.js';
@@ -124,18 +124,22 @@ export function mcpSignInRoutes() {
       operationId: 'completeMcpSignIn',
       tags: ['Resources'],
       summary: 'MCP sign-in callback',
-      errors: { 400: ['sign-in-not-found'] },
+      errors: { 400: ['sign-in-not-found'], 403: ['user-required'] },
       description:
-        'Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and redirects to the MCP servers page with `signIn=connected` or the refusal’s reason.',
+        'Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and sends the browser back to the MCP servers page with `signIn=connected` or the refusal’s reason.',
       request: { query: callbackQuery },
       responses: {
-        303: {
-          description: 'Back to the console’s MCP servers page.',
-          headers: { Location: { description: 'The console page.', schema: { type: 'string' } } },
+        200: {
+          description:
+            'A page that takes the browser back to the console’s MCP servers page (`Refresh`, and a link for browsers that ignore it).',
+          headers: { Refresh: { description: '`0;url=<the console page>`.', schema: { type: 'string' } } },
+          content: { 'text/html': { schema: { type: 'string' } } },
         },
       },
     }),
     async (c) => {
+      // A person's browser with its console session, never a key: the sign-in is theirs to complete.
+      requireUser(c);
       const query = c.req.valid('query');
       const services = c.get('services');
       const row = query.state ? await findMcpSignInByState(services.database, query.state) : undefined;
@@ -153,7 +157,13 @@ export function mcpSignInRoutes() {
               .slice(0, 64) || 'failed'
           : 'failed';
       }
-      return c.redirect(`${page}&signIn=${outcome}`, 303);
+      // A page rather than a 3xx: the document declares what a client gets (the console page), the browser goes on at once.
+      const target = `${page}&signIn=${outcome}`;
+      c.header('Refresh', `0;url=${target}`);
+      return c.html(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>AgentLoom</title></head><body><p><a href="${target}">Back to the console</a></p></body></html>`,
+        200,
+      );
     },
   );
   return app;

@@ -667,7 +667,7 @@ export interface paths {
         };
         /**
          * MCP sign-in callback
-         * @description Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and redirects to the MCP servers page with `signIn=connected` or the refusal’s reason.
+         * @description Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and sends the browser back to the MCP servers page with `signIn=connected` or the refusal’s reason.
          */
         get: operations["completeMcpSignIn"];
         put?: never;
@@ -7256,14 +7256,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Back to the console’s MCP servers page. */
-            303: {
+            /** @description A page that takes the browser back to the console’s MCP servers page (`Refresh`, and a link for browsers that ignore it). */
+            200: {
                 headers: {
-                    /** @description The console page. */
-                    Location?: string;
+                    /** @description `0;url=<the console page>`. */
+                    Refresh?: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `sign-in-not-found`. */
             400: {
@@ -7283,7 +7285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`, `user-required`. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -72,7 +72,6 @@ function AgentFieldset({
         label={t('remoteAgents.cardUrl')}
         value={fields.cardUrl}
         readOnly={readOnly}
-        placeholder="https://agents.example/.well-known/agent-card.json"
         onChange={(event) => onChange({ ...fields, cardUrl: event.target.value })}
         error={fieldMessage(errors, problem, 'content.cardUrl')}
       />

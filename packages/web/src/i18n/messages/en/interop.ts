@@ -18,7 +18,7 @@ export const interopEn = {
   'remoteAgents.delegateMissing': 'Say when the model should delegate to it.',
   'remoteAgents.headers': 'Headers (JSON)',
   'remoteAgents.headersHint':
-    'Sent with the card request and every call. Credentials are space secrets: {"Authorization": {"secret": "NAME"}}.',
+    'Sent with the card request and every call. Credentials are space secrets: \'{"Authorization": {"secret": "NAME"}}\'.',
   'remoteAgents.headersNotObject': 'The headers must be a JSON object.',
   'remoteAgents.notJson': 'Not valid JSON: {error}',
   'remoteAgents.loading': 'Loading {name}…',

@@ -19,7 +19,7 @@ export const interopZhCN: Record<keyof typeof interopEn, string> = {
   'remoteAgents.delegate': '何时委派给它',
   'remoteAgents.delegateMissing': '请说明模型何时应委派给它。',
   'remoteAgents.headers': '请求头（JSON）',
-  'remoteAgents.headersHint': '随 Agent Card 请求和每次调用发送。凭据保存为空间密钥：{"Authorization": {"secret": "NAME"}}。',
+  'remoteAgents.headersHint': '随 Agent Card 请求和每次调用发送。凭据保存为空间密钥：\'{"Authorization": {"secret": "NAME"}}\'。',
   'remoteAgents.headersNotObject': '请求头必须是 JSON 对象。',
   'remoteAgents.notJson': '不是有效的 JSON：{error}',
   'remoteAgents.loading': '正在加载 {name}…',
