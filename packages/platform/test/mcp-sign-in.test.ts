@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProtectedMcpServer, startProtectedMcpServer } from '../../sdk/test/capabilities/oauth-protected-server.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { type ProtectedMcpServer, startProtectedMcpServer } from './oauth-mcp-server.js';
 import type { RunBody } from './run-helpers.js';
 import { ToolCallingModelServer } from './tool-calling-model.js';
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ProtectedMcpServer, startProtectedMcpServer } from '../../platform/test/oauth-mcp-server.js';
 import { ToolCallingModelServer } from '../../platform/test/tool-calling-model.js';
-import { type ProtectedMcpServer, startProtectedMcpServer } from '../../sdk/test/capabilities/oauth-protected-server.js';
 import { chromiumAvailable } from './browser/chromium.js';
 import { type ConsoleSession, openConsoleSession } from './browser/console-session.js';
 

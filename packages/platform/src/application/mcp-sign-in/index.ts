@@ -17,9 +17,9 @@ import {
 import { ConflictError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
-import { type McpSignInContext, mcpAuthorizationOf } from './mcp-authorization-of.js';
+import { type McpSignInContext, mcpAuthorizationOf } from '../releases/mcp-authorization-of.js';
 
-export { type McpSignInContext, mcpAuthorizationOf } from './mcp-authorization-of.js';
+export { type McpSignInContext, mcpAuthorizationOf } from '../releases/mcp-authorization-of.js';
 
 /** The platform route the authorization server sends the person back to (under the API base). */
 export const mcpSignInCallbackPath = '/api/v1/mcp-sign-in/callback';

@@ -6,7 +6,7 @@ import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js
 import type { AssemblyPorts } from '../../assembly/index.js';
 import type { McpConnectionSet } from '../../assembly/mcp-servers.js';
 import type { PlatformContext } from '../context.js';
-import { mcpAuthorizationOf } from '../mcp-sign-in/mcp-authorization-of.js';
+import { mcpAuthorizationOf } from './mcp-authorization-of.js';
 
 /** What the assembly ports read with: the database, the secret box, the data directory, the outbound module. */
 export type AssemblyPortsContext = Pick<PlatformContext, 'database' | 'dialect' | 'secretBox' | 'config' | 'outbound' | 'now'>;
