@@ -17,7 +17,7 @@ import {
 import { ConflictError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
 import { databaseAssemblyPorts } from '../releases/database-assembly-ports.js';
-import { type McpSignInContext, mcpAuthorizationOf } from '../releases/mcp-authorization-of.js';
+import type { McpSignInContext } from '../releases/mcp-authorization-of.js';
 
 export { type McpSignInContext, mcpAuthorizationOf } from '../releases/mcp-authorization-of.js';
 
