@@ -41,6 +41,10 @@ const minimumRole: Record<string, SpaceRole> = {
   'GET /spaces/{spaceId}/resources/{resourceId}/versions/{version}': 'viewer',
   'GET /spaces/{spaceId}/resources/{resourceId}/references': 'viewer',
   'POST /spaces/{spaceId}/resources/{resourceId}/test': 'editor',
+  'POST /spaces/{spaceId}/resources/{resourceId}/agent-card': 'editor',
+  'GET /spaces/{spaceId}/resources/{resourceId}/sign-in': 'viewer',
+  'POST /spaces/{spaceId}/resources/{resourceId}/sign-in': 'editor',
+  'DELETE /spaces/{spaceId}/resources/{resourceId}/sign-in': 'editor',
   'GET /spaces/{spaceId}/built-in-tools': 'viewer',
   'GET /spaces/{spaceId}/apps': 'viewer',
   'POST /spaces/{spaceId}/apps': 'editor',
@@ -113,6 +117,7 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /admin/runs': 'instance-admin',
   'GET /spaces': 'user',
   'POST /spaces': 'user',
+  'GET /mcp-sign-in/callback': 'user',
 };
 
 const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];

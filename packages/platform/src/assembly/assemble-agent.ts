@@ -15,6 +15,7 @@ import {
   type SkillCatalog,
   type Tool,
 } from '@agentloom/sdk';
+import { McpAuthorizationRequiredError } from '@agentloom/sdk/capabilities/mcp';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import { agentFileMounts } from '../domain/agent-files.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
@@ -22,9 +23,10 @@ import { releaseNeedsIsolation } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
-import { McpSecretMissingError, type McpServerContent, mcpServerOptions } from './mcp-servers.js';
+import { McpSecretMissingError, type McpServerContent, McpSignInRequiredError, mcpServerOptions } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 import { releaseFallbackModels, releaseLanguageModel, releaseModelSettings } from './release-model.js';
+import { buildPinnedRemoteAgent } from './remote-agents.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -72,9 +74,15 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
     try {
       // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
-      const options = await mcpServerOptions(pinned.name, content, ports);
+      const options = await mcpServerOptions(pinned.name, content, ports, { resourceId: pinned.resourceId });
       mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
     } catch (error) {
+      // Not signed in (or the sign-in lapsed): a publish goes on (someone connects it later), a run is refused at its input.
+      if (error instanceof McpSignInRequiredError || McpAuthorizationRequiredError.isInstance(error)) {
+        mcpServers[pinned.name] = [];
+        if (connections) unreachable.push(new McpSignInRequiredError(pinned.name).message);
+        return;
+      }
       const refusal = findEgressDenial(error);
       if (refusal) {
         mcpServers[pinned.name] = [];
@@ -105,12 +113,18 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       const built = await buildPinnedHttpTool(pinned, ports, `${rolePath}.tools.${index}`, issues);
       if (built) tools.set(pinned.name, built);
     }
+    // A remote agent is a tool of the role under its resource name (N-13): a planner delegates to it like to an executor.
+    for (const [index, pinned] of (role.remoteAgents ?? []).entries()) {
+      if (tools.has(pinned.name)) continue;
+      const built = await buildPinnedRemoteAgent(pinned, ports, `${rolePath}.remoteAgents.${index}`, issues);
+      if (built) tools.set(pinned.name, built);
+    }
     for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));
     for (const server of role.mcpServers ?? []) await connectMcp(rolePath, server);
     const mcp = ports.mcpConnections ? (role.mcpServers ?? []).map((server) => ({ server: server.name })) : [];
     return {
       prompt,
-      tools: role.tools.map((pinned) => pinned.name),
+      tools: [...role.tools, ...(role.remoteAgents ?? [])].map((pinned) => pinned.name),
       skills: role.skills.map((skill) => skill.name),
       ...(mcp.length > 0 ? { mcp } : {}),
     };

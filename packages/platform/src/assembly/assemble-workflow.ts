@@ -7,18 +7,26 @@ import {
   type Tool,
   type Workflow,
 } from '@agentloom/sdk';
+import { McpAuthorizationRequiredError } from '@agentloom/sdk/capabilities/mcp';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/release-snapshot.js';
 import { assembleAgent } from './assemble-agent.js';
 import { assembleTeams } from './assemble-teams.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpTool } from './http-tool.js';
-import { McpSecretMissingError, type McpServerContent, mcpServerNameOf, mcpServerOptions } from './mcp-servers.js';
+import {
+  McpSecretMissingError,
+  type McpServerContent,
+  McpSignInRequiredError,
+  mcpServerNameOf,
+  mcpServerOptions,
+} from './mcp-servers.js';
 import { McpUnreachableError, nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
+import { buildPinnedRemoteAgent } from './remote-agents.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
 export interface WorkflowAssemblyPorts
-  extends Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch' | 'mcpConnections'> {
+  extends Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch' | 'mcpConnections' | 'mcpAuthorization'> {
   /** A pinned agent release's snapshot and the assembly ports of its own app (file root, space). */
   readAgentRelease(releaseId: string): Promise<{ snapshot: AgentReleaseSnapshot; ports: AssemblyPorts }>;
   /** The one store of the workflow and every agent it calls (R-6). */
@@ -66,6 +74,11 @@ export async function assembleWorkflow(
     const built = await buildPinnedHttpTool({ ...pinned, name }, ports, `bindings.tools.${name}`, issues);
     if (built) tools.push(built);
   }
+  // A remote agent is a capability node's tool under its binding name (N-13).
+  for (const [name, pinned] of Object.entries(snapshot.remoteAgents ?? {})) {
+    const built = await buildPinnedRemoteAgent({ ...pinned, name }, ports, `bindings.remoteAgents.${name}`, issues);
+    if (built) tools.push(built);
+  }
   const mcpServers = await workflowMcpServers(snapshot, ports, issues);
   const teams = await assembleTeams(snapshot, ports, issues);
   if (issues.length > 0) throw new AssemblyError(issues);
@@ -107,7 +120,8 @@ async function workflowMcpServers(
     // Nothing connects, but the secrets are resolved: a missing one refuses the publish.
     for (const [name, pinned] of Object.entries(bindings)) {
       const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as McpServerContent;
-      await mcpServerOptions(name, content, ports).catch((error: unknown) => {
+      await mcpServerOptions(name, content, ports, { resourceId: pinned.resourceId }).catch((error: unknown) => {
+        if (error instanceof McpSignInRequiredError) return; // connected later, before a run needs it
         if (!(error instanceof McpSecretMissingError)) throw error;
         issues.push({ path: `bindings.mcpServers.${name}`, message: error.message });
       });
@@ -128,9 +142,21 @@ async function workflowMcpServers(
     const serverName = mcpServerNameOf(name, taken);
     taken.add(serverName);
     try {
-      const options = await mcpServerOptions(serverName, content, ports, { toolNamePrefix: '' });
+      const options = await mcpServerOptions(serverName, content, ports, { toolNamePrefix: '', resourceId: pinned.resourceId });
       servers[name] = (await connections.connect(options)).tools;
     } catch (error) {
+      // Nobody signed in (or the sign-in lapsed): the nodes calling it fail with that reason, not retried.
+      if (error instanceof McpSignInRequiredError || McpAuthorizationRequiredError.isInstance(error)) {
+        const refusal = new McpSignInRequiredError(name);
+        servers[name] = standInTools(
+          nodeToolNames(snapshot, name),
+          (tool) => `The MCP tool "${tool}" of "${name}" (its server needs a sign-in).`,
+          () => {
+            throw refusal;
+          },
+        );
+        continue;
+      }
       // Refused by the egress policy (P-15.1): the nodes calling it fail with the refusal, never retried.
       const refusal = findEgressDenial(error);
       if (refusal) {

@@ -1,5 +1,6 @@
 import type { FactStore, RunStore } from '@agentloom/sdk';
-import type { McpConnectionSet } from './mcp-servers.js';
+import type { McpAuthorization } from '@agentloom/sdk/capabilities/mcp';
+import type { McpConnectionSet, McpOAuthSettings } from './mcp-servers.js';
 
 /** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
 export interface AssemblyPorts {
@@ -9,6 +10,12 @@ export interface AssemblyPorts {
   readActiveKey(connectionId: string): Promise<string | undefined>;
   /** The decrypted value of a space secret named in a tool's headers. */
   readSecret(name: string): Promise<string | undefined>;
+  /**
+   * The SDK authorization of an MCP server resource that needs an OAuth sign-in: its space's
+   * sealed sign-in as the token store (refreshed by whichever worker finds the token expired);
+   * throws `McpSignInRequiredError` when nobody connected it. Absent: such servers cannot connect.
+   */
+  mcpAuthorization?(resourceId: string, oauth: McpOAuthSettings): Promise<McpAuthorization>;
   /** `<dataDirectory>/resources`, where skill packages are stored by content hash. */
   resourcesDirectory: string;
   /** The app's file root (P-12.2), an absolute directory. */

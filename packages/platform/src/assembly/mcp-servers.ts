@@ -1,12 +1,44 @@
-import { connectMcpServer, type McpServerConnection, type McpServerOptions } from '@agentloom/sdk/capabilities/mcp';
+import {
+  connectMcpServer,
+  type McpAuthorization,
+  type McpServerConnection,
+  type McpServerOptions,
+} from '@agentloom/sdk/capabilities/mcp';
+
+/** How a stored MCP server signs in over OAuth (see `mcpServerContentSchema`). */
+export interface McpOAuthSettings {
+  clientId?: string;
+  clientSecret?: { secret: string };
+  scope?: string;
+}
 
 /** An MCP server resource's stored content (see `mcpServerContentSchema`). */
 export type McpServerContent =
-  | { transport: 'streamable-http'; url: string; headers?: Record<string, string | { secret: string }> }
+  | {
+      transport: 'streamable-http';
+      url: string;
+      headers?: Record<string, string | { secret: string }>;
+      oauth?: McpOAuthSettings;
+    }
   | { transport: 'stdio'; command: string; args?: string[]; env?: Record<string, string | { secret: string }> };
 
 /** Reads a space secret by name (see `AssemblyPorts.readSecret`). */
 type ReadSecret = (name: string) => Promise<string | undefined>;
+
+/**
+ * The SDK authorization of an MCP server resource that needs an OAuth sign-in (see
+ * `AssemblyPorts.mcpAuthorization`); throws `McpSignInRequiredError` when nobody connected it.
+ */
+type ReadMcpAuthorization = (resourceId: string, oauth: McpOAuthSettings) => Promise<McpAuthorization>;
+
+/** An MCP server that needs an OAuth sign-in has none in this space: someone must connect it from the console. */
+export class McpSignInRequiredError extends Error {
+  readonly code = 'mcp-sign-in-required';
+  constructor(readonly server: string) {
+    super(`The MCP server "${server}" needs a sign-in: connect it on the MCP servers page of the console.`);
+    this.name = 'McpSignInRequiredError';
+  }
+}
 
 /** A space secret an MCP server's headers or environment name does not exist. */
 export class McpSecretMissingError extends Error {
@@ -50,23 +82,34 @@ async function resolveValues(
  * The SDK options of a stored MCP server under `name` (the prefix of the tool names the model
  * sees, `<name>__<tool>`, unless `toolNamePrefix` says otherwise): header and environment
  * secrets resolved at connection time, as custom HTTP tools resolve theirs, and an HTTP server
- * reached through the outbound module's `fetch` (P-15.1).
+ * reached through the outbound module's `fetch` (P-15.1). A server that needs an OAuth sign-in
+ * gets the SDK authorization of resource `extra.resourceId` (tokens kept sealed per space, used
+ * and refreshed through the SDK's token store), or `McpSignInRequiredError` when nobody connected it.
  */
 export async function mcpServerOptions(
   name: string,
   content: McpServerContent,
-  ports: { readSecret: ReadSecret; fetch: typeof globalThis.fetch },
-  extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> = {},
+  ports: { readSecret: ReadSecret; fetch: typeof globalThis.fetch; mcpAuthorization?: ReadMcpAuthorization },
+  extra: Pick<McpServerOptions, 'toolNamePrefix' | 'requestTimeoutMs'> & { resourceId?: string } = {},
 ): Promise<McpServerOptions> {
-  if (content.transport === 'streamable-http')
+  const { resourceId, ...sdkExtra } = extra;
+  if (content.transport === 'streamable-http') {
+    const headers = await resolveValues(content.headers, ports.readSecret);
+    let authorization: McpAuthorization | undefined;
+    if (content.oauth) {
+      if (!ports.mcpAuthorization || resourceId === undefined) throw new McpSignInRequiredError(name);
+      authorization = await ports.mcpAuthorization(resourceId, content.oauth);
+    }
     return {
       name,
       transport: 'streamable-http',
       url: content.url,
-      headers: await resolveValues(content.headers, ports.readSecret),
+      headers,
       fetch: ports.fetch,
-      ...extra,
+      ...(authorization ? { authorization } : {}),
+      ...sdkExtra,
     };
+  }
   const env = await resolveValues(content.env, ports.readSecret);
   return {
     name,
@@ -74,7 +117,7 @@ export async function mcpServerOptions(
     command: content.command,
     args: content.args ?? [],
     ...(Object.keys(env).length > 0 ? { env } : {}),
-    ...extra,
+    ...sdkExtra,
   };
 }
 

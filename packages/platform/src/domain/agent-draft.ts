@@ -18,13 +18,20 @@ const capabilities = z
     tools: z.array(resourceId).max(100).default([]),
     skills: z.array(resourceId).max(100).default([]),
     mcpServers: z.array(resourceId).max(50).default([]),
+    remoteAgents: z
+      .array(resourceId)
+      .max(20)
+      .default([])
+      .openapi({ description: 'Remote A2A agent resources the role may delegate to, each a tool named like its resource.' }),
   })
   .openapi('Capabilities');
+/** An empty capability selection (the default of every role), a new one each time. */
+const noCapabilities = () => ({ builtIn: [], tools: [], skills: [], mcpServers: [], remoteAgents: [] });
 const executor = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
   description: z.string().min(1).max(2000),
   prompt: promptSource,
-  capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+  capabilities: capabilities.default(noCapabilities),
 });
 
 const permissionDecision = z.enum(['allow', 'ask', 'deny']);
@@ -92,11 +99,11 @@ export const agentDraftSchema = z
       .optional(),
     prompt: promptSource.optional(),
     variables: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(10_000)).default({}),
-    capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+    capabilities: capabilities.default(noCapabilities),
     planner: z
       .strictObject({
         prompt: promptSource,
-        capabilities: capabilities.default({ builtIn: [], tools: [], skills: [], mcpServers: [] }),
+        capabilities: capabilities.default(noCapabilities),
       })
       .optional(),
     executors: z.array(executor).max(20).default([]),
@@ -164,8 +171,12 @@ export function emptyAgentDraft(): AgentDraft {
 /** Every resource id a draft references, by the type it must have. */
 export function referencedResources(
   draft: AgentDraft,
-): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] {
-  const found: { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' }[] = [];
+): { path: string; resourceId: string; type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' | 'remote-agent' }[] {
+  const found: {
+    path: string;
+    resourceId: string;
+    type: 'prompt' | 'tool' | 'skill' | 'mcp-server' | 'hook' | 'remote-agent';
+  }[] = [];
   const addPrompt = (path: string, prompt: PromptSource | undefined) => {
     if (prompt && 'resourceId' in prompt) found.push({ path, resourceId: prompt.resourceId, type: 'prompt' });
   };
@@ -177,6 +188,8 @@ export function referencedResources(
     for (const [index, id] of selection.mcpServers.entries()) {
       found.push({ path: `${path}.mcpServers.${index}`, resourceId: id, type: 'mcp-server' });
     }
+    for (const [index, id] of selection.remoteAgents.entries())
+      found.push({ path: `${path}.remoteAgents.${index}`, resourceId: id, type: 'remote-agent' });
   };
   addPrompt('prompt', draft.prompt);
   addCapabilities('capabilities', draft.capabilities);

@@ -35,7 +35,7 @@ function namedValuesOf(type: ResourceType, content: unknown): NamedValues[] {
   const header = (name: string) => credentialHeaderName.test(name);
   if (type === 'tool' && isRecord(content.request) && isRecord(content.request.headers))
     return [{ path: ['request', 'headers'], values: content.request.headers, isCredential: header }];
-  if ((type === 'hook' || type === 'mcp-server') && isRecord(content.headers))
+  if ((type === 'hook' || type === 'mcp-server' || type === 'remote-agent') && isRecord(content.headers))
     return [{ path: ['headers'], values: content.headers, isCredential: header }];
   if (type === 'mcp-server' && isRecord(content.env))
     return [{ path: ['env'], values: content.env, isCredential: (name) => credentialVariableName.test(name) }];

@@ -21,6 +21,11 @@ export interface RoleSnapshot {
    * older than MCP support have none.
    */
   mcpServers?: readonly (PinnedResource & { name: string })[];
+  /**
+   * Remote A2A agent resources the role may delegate to (N-13), each a tool under its resource
+   * name; the card is read on the first call. Snapshots older than remote agents have none.
+   */
+  remoteAgents?: readonly (PinnedResource & { name: string })[];
 }
 
 /**
@@ -99,6 +104,8 @@ export interface WorkflowReleaseSnapshot {
   tools: Readonly<Record<string, PinnedResource>>;
   /** MCP server binding names → their resource version; MCP tool nodes name them in `server` (absent in older snapshots). */
   mcpServers?: Readonly<Record<string, PinnedResource>>;
+  /** Remote agent binding names → their resource version; capability nodes name them in `tool` (absent in older snapshots). */
+  remoteAgents?: Readonly<Record<string, PinnedResource>>;
   /** Team binding names → the team, each member pinned to an agent release (N-12; absent in older snapshots). */
   teams?: Readonly<Record<string, PinnedTeam>>;
   /** Publishing a workflow never interrupts its runs in progress: they finish on their release (D-P2). */
@@ -113,6 +120,7 @@ const roleSnapshotSchema = z.looseObject({
   tools: z.array(namedPinSchema),
   skills: z.array(namedPinSchema.extend({ storageRef: z.string() })),
   mcpServers: z.array(namedPinSchema).optional(),
+  remoteAgents: z.array(namedPinSchema).optional(),
 });
 /**
  * Parts a snapshot copies as they were validated at publish (their schema is the draft's or the
@@ -170,6 +178,7 @@ const workflowReleaseSnapshotSchema = z.looseObject({
   agents: z.record(z.string(), z.looseObject({ appId: z.string(), releaseId: z.string(), version: z.number().int().positive() })),
   tools: z.record(z.string(), pinnedResourceSchema),
   mcpServers: z.record(z.string(), pinnedResourceSchema).optional(),
+  remoteAgents: z.record(z.string(), pinnedResourceSchema).optional(),
   teams: z
     .record(
       z.string(),

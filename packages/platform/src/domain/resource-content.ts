@@ -2,7 +2,7 @@ import type { HookTrigger } from '@agentloom/sdk';
 import { z } from '@hono/zod-openapi';
 
 /** The kinds of shared resources (P-5). */
-export const resourceTypes = ['prompt', 'skill', 'tool', 'mcp-server', 'hook'] as const;
+export const resourceTypes = ['prompt', 'skill', 'tool', 'mcp-server', 'hook', 'remote-agent'] as const;
 export type ResourceType = (typeof resourceTypes)[number];
 
 /** A header value: literal text, or a reference to a space secret resolved at construction. */
@@ -28,7 +28,22 @@ export const toolContentSchema = z
 /** An MCP server: streamable HTTP for everyone, stdio for instance admins only (it runs a host process). */
 export const mcpServerContentSchema = z
   .discriminatedUnion('transport', [
-    z.strictObject({ transport: z.literal('streamable-http'), url: z.url().max(2000), headers }),
+    z.strictObject({
+      transport: z.literal('streamable-http'),
+      url: z.url().max(2000),
+      headers,
+      oauth: z
+        .strictObject({
+          clientId: z.string().min(1).max(500).optional(),
+          clientSecret: z.strictObject({ secret: z.string().min(1).max(100) }).optional(),
+          scope: z.string().min(1).max(1000).optional(),
+        })
+        .optional()
+        .openapi({
+          description:
+            'The server needs an OAuth sign-in (MCP authorization): someone connects it from the console once per space; runs use and refresh the tokens. A pre-registered client by `clientId` (its secret a space secret), else dynamic registration.',
+        }),
+    }),
     z.strictObject({
       transport: z.literal('stdio'),
       command: z.string().min(1).max(1000),
@@ -37,6 +52,21 @@ export const mcpServerContentSchema = z
     }),
   ])
   .openapi('McpServerContent');
+
+/**
+ * A remote agent reached over A2A 1.0 (N-13): the URL of its Agent Card, the headers sent with the
+ * card request and every call (credentials as `{ secret }` references, sealed in the space's
+ * secrets), and when the model should delegate to it. The resource's name is the tool name the
+ * model calls it by. Card and calls go through the egress module (P-15.1).
+ */
+export const remoteAgentContentSchema = z
+  .strictObject({
+    cardUrl: z.url({ protocol: /^https?$/ }).max(2000),
+    headers,
+    description: z.string().min(1).max(2000),
+    pollMs: z.number().int().min(100).max(60_000).optional(),
+  })
+  .openapi('RemoteAgentContent');
 
 /**
  * The SDK trigger points (K-4) a hook resource may name. Checked against the SDK's `HookTrigger`,
@@ -75,6 +105,7 @@ export const contentSchemaNames = {
   ToolContent: toolContentSchema,
   McpServerContent: mcpServerContentSchema,
   HookContent: hookContentSchema,
+  RemoteAgentContent: remoteAgentContentSchema,
 } as const;
 
 /** The JSON content schema of each resource type (skills are uploaded as packages instead). */
@@ -83,6 +114,7 @@ export const contentSchemaOf = {
   tool: toolContentSchema,
   'mcp-server': mcpServerContentSchema,
   hook: hookContentSchema,
+  'remote-agent': remoteAgentContentSchema,
 } as const;
 
 /** The built-in capability groups every agent may switch on (P-4.2 capabilities); `read_skill` comes with skills. */

@@ -44,6 +44,13 @@ export const workflowDraftSchema = z
           .record(bindingName, z.strictObject({ resourceId: id }))
           .default({})
           .openapi({ description: 'MCP server names → an MCP server resource of this space.' }),
+        remoteAgents: z
+          .record(bindingName, z.strictObject({ resourceId: id }))
+          .optional()
+          .openapi({
+            description:
+              'Remote agent names → a remote A2A agent resource of this space; a capability node names one in `tool` (N-13).',
+          }),
         teams: z.record(bindingName, teamBindingSchema).optional().openapi({
           description:
             'Team names → a team (topology, members = published agent apps of this space, termination, budget); a team node names one in `team` (N-12).',
@@ -124,8 +131,12 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
             'unbound',
             `No MCP server is bound to "${node.server}" in bindings.mcpServers.`,
           );
-      } else if (!Object.hasOwn(draft.bindings.tools, node.tool))
-        issue(`definition.nodes.${index}.tool`, 'unbound', `No tool is bound to "${node.tool}" in bindings.tools.`);
+      } else if (!Object.hasOwn(draft.bindings.tools, node.tool) && !Object.hasOwn(draft.bindings.remoteAgents ?? {}, node.tool))
+        issue(
+          `definition.nodes.${index}.tool`,
+          'unbound',
+          `No tool is bound to "${node.tool}" in bindings.tools or bindings.remoteAgents.`,
+        );
     }
   }
   const checkAgentApp = (path: string, appId: string) => {
@@ -147,7 +158,7 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
       checkAgentApp(`bindings.teams.${name}.members.${index}.appId`, member.appId);
     }
   }
-  const checkResource = (path: string, resourceId: string, type: 'tool' | 'mcp-server') => {
+  const checkResource = (path: string, resourceId: string, type: 'tool' | 'mcp-server' | 'remote-agent') => {
     const resource = lookups.resources.get(resourceId);
     if (!resource) issue(path, 'not-found', 'No such resource in this space.');
     else if (resource.type !== type) issue(path, 'wrong-type', `Expected a ${type}, found a ${resource.type}.`);
@@ -158,6 +169,11 @@ export function validateWorkflowDraft(draft: WorkflowDraft, lookups: WorkflowDra
     checkResource(`bindings.tools.${name}.resourceId`, binding.resourceId, 'tool');
   for (const [name, binding] of Object.entries(draft.bindings.mcpServers))
     checkResource(`bindings.mcpServers.${name}.resourceId`, binding.resourceId, 'mcp-server');
+  for (const [name, binding] of Object.entries(draft.bindings.remoteAgents ?? {})) {
+    checkResource(`bindings.remoteAgents.${name}.resourceId`, binding.resourceId, 'remote-agent');
+    if (Object.hasOwn(draft.bindings.tools, name))
+      issue(`bindings.remoteAgents.${name}`, 'duplicate', `"${name}" is bound in bindings.tools too; a node names one of them.`);
+  }
   return issues;
 }
 
@@ -171,7 +187,13 @@ export function workflowReferences(draft: WorkflowDraft): { appIds: string[]; re
       ]),
     ],
     resourceIds: [
-      ...new Set([...Object.values(draft.bindings.tools), ...Object.values(draft.bindings.mcpServers)].map((b) => b.resourceId)),
+      ...new Set(
+        [
+          ...Object.values(draft.bindings.tools),
+          ...Object.values(draft.bindings.mcpServers),
+          ...Object.values(draft.bindings.remoteAgents ?? {}),
+        ].map((b) => b.resourceId),
+      ),
     ],
   };
 }

@@ -23,7 +23,8 @@ export function refuseDeniedUrl(services: Pick<PlatformServices, 'outbound'>, fi
 
 /** The outbound URL field of a resource's content, if its type has one. */
 export function resourceUrlField(type: string, content: unknown): { field: string; url: string } | undefined {
-  const value = (content ?? {}) as { url?: unknown; request?: { url?: unknown }; transport?: unknown };
+  const value = (content ?? {}) as { url?: unknown; request?: { url?: unknown }; transport?: unknown; cardUrl?: unknown };
+  if (type === 'remote-agent' && typeof value.cardUrl === 'string') return { field: 'content.cardUrl', url: value.cardUrl };
   if (type === 'tool' && typeof value.request?.url === 'string') return { field: 'content.request.url', url: value.request.url };
   if ((type === 'hook' || (type === 'mcp-server' && value.transport === 'streamable-http')) && typeof value.url === 'string')
     return { field: 'content.url', url: value.url };

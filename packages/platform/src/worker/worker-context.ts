@@ -7,5 +7,15 @@ import type { PlatformContext } from '../application/context.js';
  */
 export type WorkerContext = Pick<
   PlatformContext,
-  'database' | 'config' | 'logger' | 'runStore' | 'factStore' | 'runClient' | 'dispatcher' | 'outbound' | 'secretBox' | 'now'
+  | 'database'
+  | 'dialect'
+  | 'config'
+  | 'logger'
+  | 'runStore'
+  | 'factStore'
+  | 'runClient'
+  | 'dispatcher'
+  | 'outbound'
+  | 'secretBox'
+  | 'now'
 >;

@@ -115,6 +115,10 @@ export const consoleRoutes: RouteObject[] = [
             path: 'mcp-servers',
             lazy: () => import('../pages/mcp-servers/index.js').then((page) => ({ Component: page.McpServersPage })),
           },
+          {
+            path: 'remote-agents',
+            lazy: () => import('../pages/remote-agents/index.js').then((page) => ({ Component: page.RemoteAgentsPage })),
+          },
           { path: 'hooks', lazy: () => import('../pages/hooks/index.js').then((page) => ({ Component: page.HooksPage })) },
           { path: 'members', lazy: () => import('../pages/members/index.js').then((page) => ({ Component: page.MembersPage })) },
           {

@@ -11,6 +11,7 @@ const sections: readonly { to: string; label: MessageId }[] = [
   { to: 'skills', label: 'space.section.skills' },
   { to: 'http-tools', label: 'space.section.httpTools' },
   { to: 'mcp-servers', label: 'space.section.mcpServers' },
+  { to: 'remote-agents', label: 'space.section.remoteAgents' },
   { to: 'hooks', label: 'space.section.hooks' },
   { to: 'members', label: 'space.section.members' },
   { to: 'api-keys', label: 'space.section.apiKeys' },

@@ -184,6 +184,17 @@ export interface A2aPushConfigsTable {
   created_at: string;
 }
 
+/** An MCP server resource's OAuth sign-in (issue 32): the SDK's record, sealed; see migration 0012. */
+export interface McpSignInsTable {
+  resource_id: string;
+  space_id: string;
+  record_sealed: string | null;
+  pending_state: string | null;
+  redirect_url: string;
+  updated_by: string;
+  updated_at: string;
+}
+
 /** The run-side tables by name, as `PlatformDatabase` (schema.ts) holds them. */
 export interface RunSideTables {
   sessions: SessionsTable;
@@ -198,6 +209,7 @@ export interface RunSideTables {
   sign_in_limits: SignInLimitsTable;
   app_a2a: AppA2aTable;
   a2a_push_configs: A2aPushConfigsTable;
+  mcp_sign_ins: McpSignInsTable;
 }
 
 export type RunRow = Selectable<RunsTable>;

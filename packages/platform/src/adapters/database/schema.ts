@@ -107,7 +107,7 @@ export interface ModelsTable {
 export interface ResourcesTable {
   id: string;
   space_id: string;
-  type: 'prompt' | 'skill' | 'tool' | 'mcp-server' | 'hook';
+  type: 'prompt' | 'skill' | 'tool' | 'mcp-server' | 'hook' | 'remote-agent';
   name: string;
   description: string;
   state: 'active' | 'archived';

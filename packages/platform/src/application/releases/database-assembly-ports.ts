@@ -6,9 +6,13 @@ import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js
 import type { AssemblyPorts } from '../../assembly/index.js';
 import type { McpConnectionSet } from '../../assembly/mcp-servers.js';
 import type { PlatformContext } from '../context.js';
+import { mcpAuthorizationOf } from './mcp-authorization-of.js';
 
 /** What the assembly ports read with: the database, the secret box, the data directory, the outbound module. */
-export type AssemblyPortsContext = Pick<PlatformContext, 'database' | 'secretBox' | 'config' | 'outbound' | 'factStore'>;
+export type AssemblyPortsContext = Pick<
+  PlatformContext,
+  'database' | 'dialect' | 'secretBox' | 'config' | 'outbound' | 'factStore' | 'now'
+>;
 
 /**
  * Assembly ports that read the platform database for one app, whose requests go through the
@@ -28,7 +32,7 @@ export function databaseAssemblyPorts(
 ): AssemblyPorts {
   const { secretBox, config } = services;
   const database = options.queryable ?? services.database;
-  return {
+  const ports: AssemblyPorts = {
     async readResourceVersion(resourceId, version) {
       const row = await database
         .selectFrom('resource_versions')
@@ -58,5 +62,15 @@ export function databaseAssemblyPorts(
     fetch: services.outbound.fetch,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     ...(options.mcpConnections ? { mcpConnections: options.mcpConnections } : {}),
+    // The token store writes in its own transactions (a refresh), on the services' database.
+    mcpAuthorization: async (resourceId, oauth) => {
+      const resource = await database
+        .selectFrom('resources')
+        .select(['id', 'name'])
+        .where('id', '=', resourceId)
+        .executeTakeFirstOrThrow();
+      return mcpAuthorizationOf(services, resource, oauth, ports.readSecret, database);
+    },
   };
+  return ports;
 }

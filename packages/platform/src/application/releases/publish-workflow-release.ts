@@ -50,6 +50,7 @@ export async function checkWorkflowDraft(
   }
   const tools = await pinResources(database, app.space_id, draft.bindings.tools);
   const mcpServers = await pinResources(database, app.space_id, draft.bindings.mcpServers);
+  const remoteAgents = await pinResources(database, app.space_id, draft.bindings.remoteAgents ?? {});
   const snapshot: WorkflowReleaseSnapshot = {
     schemaVersion: 1,
     kind: 'workflow',
@@ -59,6 +60,7 @@ export async function checkWorkflowDraft(
     agents,
     tools,
     ...(Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
+    ...(Object.keys(remoteAgents).length > 0 ? { remoteAgents } : {}),
     ...(Object.keys(teams).length > 0 ? { teams } : {}),
     interruptsRunsInProgress: false,
   };
@@ -117,7 +119,11 @@ export async function publishWorkflowRelease(
       });
     const { snapshot } = checked;
     const references = [
-      ...[...Object.values(snapshot.tools), ...Object.values(snapshot.mcpServers ?? {})].map((pin) => ({
+      ...[
+        ...Object.values(snapshot.tools),
+        ...Object.values(snapshot.mcpServers ?? {}),
+        ...Object.values(snapshot.remoteAgents ?? {}),
+      ].map((pin) => ({
         target_kind: 'resource' as const,
         resource_id: pin.resourceId,
         resource_version: pin.version,

@@ -59,12 +59,18 @@ export async function resolveAgentSnapshot(
       }
       mcpServers.push({ resourceId: row.id, version: row.latest_version, name });
     }
+    const remoteAgents = [];
+    for (const id of selection.remoteAgents) {
+      const row = await latest(id);
+      remoteAgents.push({ resourceId: row.id, version: row.latest_version, name: row.name });
+    }
     return {
       prompt: await prompt(source),
       builtIn: [...selection.builtIn],
       tools,
       skills,
       ...(mcpServers.length > 0 ? { mcpServers } : {}),
+      ...(remoteAgents.length > 0 ? { remoteAgents } : {}),
     };
   };
   const model = draft.model;

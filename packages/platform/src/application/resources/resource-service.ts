@@ -71,10 +71,10 @@ export async function createResource(
       'invalid-request',
       'A skill resource is named like its skill: lowercase letters, digits and single hyphens.',
     );
-  if (input.type === 'tool' && !/^[A-Za-z0-9_-]{1,64}$/.test(input.name))
+  if ((input.type === 'tool' || input.type === 'remote-agent') && !/^[A-Za-z0-9_-]{1,64}$/.test(input.name))
     throw new InvalidRequestError(
       'invalid-request',
-      'A tool resource is named like the tool the model calls: letters, digits, _ and -, at most 64.',
+      `A ${input.type} resource is named like the tool the model calls: letters, digits, _ and -, at most 64.`,
     );
   const at = context.now().toISOString();
   const row: ResourceRow = {
@@ -105,14 +105,18 @@ export async function createResource(
   return resourceView(created);
 }
 
-/** Renames, describes, archives or restores a resource; skills and tools keep their name (a conflict `name-fixed`). */
+/** Renames, describes, archives or restores a resource; skills, tools and remote agents keep their name (a conflict `name-fixed`). */
 export async function changeResource(
   context: ResourceContext,
   row: ResourceRow,
   body: { name?: string | undefined; description?: string | undefined; state?: 'active' | 'archived' | undefined },
 ) {
-  if ((row.type === 'skill' || row.type === 'tool') && body.name !== undefined && body.name !== row.name)
-    throw new ConflictError('name-fixed', 'Skill and tool resources keep the name the model knows them by.');
+  if (
+    (row.type === 'skill' || row.type === 'tool' || row.type === 'remote-agent') &&
+    body.name !== undefined &&
+    body.name !== row.name
+  )
+    throw new ConflictError('name-fixed', 'Skill, tool and remote-agent resources keep the name the model knows them by.');
   const changes = {
     updated_at: context.now().toISOString(),
     ...(body.name !== undefined ? { name: body.name } : {}),

@@ -61,7 +61,7 @@ export async function prepareFirstStart(
     model: { connectionId, modelId: 'offline-demo-1' },
     prompt: { text: 'You are the AgentLoom demo agent. Answer briefly.' },
     variables: {},
-    capabilities: { builtIn: [], tools: [], skills: [], mcpServers: [] },
+    capabilities: { builtIn: [], tools: [], skills: [], mcpServers: [], remoteAgents: [] },
     executors: [],
     hooks: [],
     execution: {},

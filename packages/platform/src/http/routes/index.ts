@@ -11,8 +11,10 @@ import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { fileRoutes } from './file-routes.js';
+import { mcpSignInRoutes } from './mcp-sign-in-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
+import { remoteAgentRoutes } from './remote-agent-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
 import { routerRoutes } from './router-routes.js';
@@ -39,6 +41,8 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     secretRoutes(),
     resourceRoutes(),
     resourceTestRoutes(),
+    remoteAgentRoutes(),
+    mcpSignInRoutes(),
     appRoutes(),
     appDeletionRoutes(),
     draftRoutes(),

@@ -1,4 +1,9 @@
-import { McpConnectionError, McpRequestError, modelToolName } from '@agentloom/sdk/capabilities/mcp';
+import {
+  McpAuthorizationRequiredError,
+  McpConnectionError,
+  McpRequestError,
+  modelToolName,
+} from '@agentloom/sdk/capabilities/mcp';
 import { z } from '@hono/zod-openapi';
 import { findEgressDenial, findOutboundError } from '../../adapters/outbound/index.js';
 import { databaseAssemblyPorts } from '../../application/releases/database-assembly-ports.js';
@@ -7,6 +12,7 @@ import {
   McpConnectTimeoutError,
   McpSecretMissingError,
   type McpServerContent,
+  McpSignInRequiredError,
   mcpConnectTimeoutMs,
   mcpServerNameOf,
   mcpServerOptions,
@@ -48,9 +54,11 @@ const testResult = z
  * answer is a fixed sentence with the HTTP status or JSON-RPC code as details. A destination the
  * egress policy refuses is a 422 `egress-denied` with its rule (P-15.1).
  */
-function testFailure(error: unknown): ApiError {
+export function testFailure(error: unknown): ApiError {
   if (error instanceof McpSecretMissingError) return new ApiError(422, error.code, error.message, { secret: error.secret });
   if (error instanceof McpConnectTimeoutError) return new ApiError(504, error.code, error.message);
+  if (error instanceof McpSignInRequiredError || McpAuthorizationRequiredError.isInstance(error))
+    return new ApiError(409, 'mcp-sign-in-required', new McpSignInRequiredError('the MCP server').message);
   const denial = findEgressDenial(error);
   if (denial) return egressDeniedError(denial, 'content.url');
   const limit = findOutboundError(error);
@@ -101,7 +109,7 @@ export function resourceTestRoutes() {
       tags: ['Resources'],
       summary: 'Test a resource',
       errors: {
-        409: ['no-version'],
+        409: ['no-version', 'mcp-sign-in-required'],
         422: ['test-not-supported', 'secret-missing', 'egress-denied'],
         502: ['mcp-unreachable', 'mcp-refused', 'mcp-failed'],
         504: ['mcp-timeout'],
@@ -129,7 +137,10 @@ export function resourceTestRoutes() {
       const timeoutMs = (c.req.valid('json') as z.infer<typeof testBody> | undefined)?.timeoutMs ?? mcpConnectTimeoutMs;
       let connection: Awaited<ReturnType<typeof connectWithin>>;
       try {
-        const options = await mcpServerOptions(server, content as McpServerContent, ports, { toolNamePrefix: '' });
+        const options = await mcpServerOptions(server, content as McpServerContent, ports, {
+          toolNamePrefix: '',
+          resourceId: row.id,
+        });
         connection = await connectWithin(options, timeoutMs);
       } catch (error) {
         throw testFailure(error);

@@ -610,6 +610,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/resources/{resourceId}/agent-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a remote agent’s card
+         * @description Fetches the Agent Card of a remote A2A agent resource (newest version, its headers sent) through the egress policy, and answers its name, skills and the JSON-RPC interface runs will call.
+         */
+        post: operations["readRemoteAgentCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/resources/{resourceId}/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an MCP server’s sign-in
+         * @description Whether the MCP server resource is connected (tokens held) in this space; never the tokens.
+         */
+        get: operations["getMcpSignIn"];
+        put?: never;
+        /**
+         * Connect an MCP server (sign in)
+         * @description Starts the OAuth sign-in of an MCP server resource whose newest version has `oauth`: answers the authorization server’s URL to send the person to, or `connected: true` when the tokens held already work.
+         */
+        post: operations["startMcpSignIn"];
+        /**
+         * Disconnect an MCP server
+         * @description Forgets the tokens and registration of the MCP server resource in this space; runs need a new sign-in.
+         */
+        delete: operations["signOutMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-sign-in/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP sign-in callback
+         * @description Where the authorization server sends the person back (the console session must be the one of an editor of the space). Exchanges the code and sends the browser back to the MCP servers page with `signIn=connected` or the refusal’s reason.
+         */
+        get: operations["completeMcpSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/apps": {
         parameters: {
             query?: never;
@@ -1941,6 +2009,14 @@ export interface components {
                     secret: string;
                 };
             };
+            /** @description The server needs an OAuth sign-in (MCP authorization): someone connects it from the console once per space; runs use and refresh the tokens. A pre-registered client by `clientId` (its secret a space secret), else dynamic registration. */
+            oauth?: {
+                clientId?: string;
+                clientSecret?: {
+                    secret: string;
+                };
+                scope?: string;
+            };
         } | {
             /** @enum {string} */
             transport: "stdio";
@@ -1972,6 +2048,18 @@ export interface components {
             timeoutMs: number;
             /** @default false */
             failClosed: boolean;
+        };
+        RemoteAgentContent: {
+            /** Format: uri */
+            cardUrl: string;
+            /** @default {} */
+            headers: {
+                [key: string]: string | {
+                    secret: string;
+                };
+            };
+            description: string;
+            pollMs?: number;
         };
         AgentDraft: {
             model?: {
@@ -2059,7 +2147,8 @@ export interface components {
          *       "builtIn": [],
          *       "tools": [],
          *       "skills": [],
-         *       "mcpServers": []
+         *       "mcpServers": [],
+         *       "remoteAgents": []
          *     }
          */
         Capabilities: {
@@ -2071,6 +2160,11 @@ export interface components {
             skills: string[];
             /** @default [] */
             mcpServers: string[];
+            /**
+             * @description Remote A2A agent resources the role may delegate to, each a tool named like its resource.
+             * @default []
+             */
+            remoteAgents: string[];
         };
         /** @description Added at the end of the context: always (constant), or when a keyword or the pattern occurs in the last scanMessages messages. */
         ContextEntry: {
@@ -2152,6 +2246,12 @@ export interface components {
                  * @default {}
                  */
                 mcpServers: {
+                    [key: string]: {
+                        resourceId: string;
+                    };
+                };
+                /** @description Remote agent names → a remote A2A agent resource of this space; a capability node names one in `tool` (N-13). */
+                remoteAgents?: {
                     [key: string]: {
                         resourceId: string;
                     };
@@ -2438,7 +2538,7 @@ export interface components {
             id: string;
             spaceId: string;
             /** @enum {string} */
-            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             name: string;
             description: string;
             /** @enum {string} */
@@ -2448,12 +2548,12 @@ export interface components {
         };
         CreateResource: {
             /** @enum {string} */
-            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+            type: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             name: string;
             /** @default  */
             description: string;
             /** @description The JSON content of a prompt, tool, MCP server or hook: the content schema of the resource type. */
-            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"];
+            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"] | components["schemas"]["RemoteAgentContent"];
         };
         UpdateResource: {
             name?: string;
@@ -2471,7 +2571,7 @@ export interface components {
         /** @description JSON content for prompts, tools, MCP servers and hooks; `files` (a folder) for skills. Skills may also be sent as an application/zip body. */
         NewResourceVersion: {
             /** @description The JSON content of a prompt, tool, MCP server or hook: the content schema of the resource type. */
-            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"];
+            content?: components["schemas"]["PromptContent"] | components["schemas"]["ToolContent"] | components["schemas"]["McpServerContent"] | components["schemas"]["HookContent"] | components["schemas"]["RemoteAgentContent"];
             files?: {
                 path: string;
                 contentBase64: string;
@@ -2499,6 +2599,40 @@ export interface components {
         TestResource: {
             /** @description How long connecting and listing tools may take; default 15000 ms. */
             timeoutMs?: number;
+        };
+        RemoteAgentCard: {
+            card: {
+                name: string;
+                description: string;
+                version: string | null;
+                /** @description The JSON-RPC interface (protocol version 1.0) runs will call. */
+                interfaceUrl: string;
+                streaming: boolean;
+                skills: {
+                    id: string;
+                    name: string;
+                    description: string;
+                }[];
+            };
+        };
+        McpSignInStatus: {
+            signIn: {
+                /** @description Tokens are held: runs can use the server. */
+                connected: boolean;
+                /** @description A sign-in was started and has not come back yet. */
+                pending: boolean;
+                /** @description When the access token lapses (workers refresh it). */
+                expiresAt: string | null;
+                updatedAt: string | null;
+            };
+        };
+        McpSignInStart: {
+            connected: boolean;
+            /** @description Where to send the person to sign in (absent when already connected). */
+            authorizationUrl?: string;
+        };
+        McpSignOut: {
+            signedOut: boolean;
         };
         App: {
             id: string;
@@ -5970,7 +6104,7 @@ export interface operations {
     listResources: {
         parameters: {
             query?: {
-                type?: "prompt" | "skill" | "tool" | "mcp-server" | "hook";
+                type?: "prompt" | "skill" | "tool" | "mcp-server" | "hook" | "remote-agent";
             };
             header?: never;
             path: {
@@ -6953,7 +7087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The object is in a state that refuses the change. Codes: `no-version`. */
+            /** @description The object is in a state that refuses the change. Codes: `no-version`, `mcp-sign-in-required`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7000,6 +7134,467 @@ export interface operations {
             };
             /** @description The upstream server did not answer in time. Codes: `mcp-timeout`. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readRemoteAgentCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card the remote agent serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteAgentCard"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `no-version`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `not-a-remote-agent`, `secret-missing`, `egress-denied`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server could not be reached or refused. Codes: `card-unreachable`, `card-invalid`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMcpSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignInStatus"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startMcpSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to sign in, or already connected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignInStart"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `no-sign-in`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `secret-missing`, `egress-denied`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server could not be reached or refused. Codes: `mcp-unreachable`, `mcp-refused`, `mcp-failed`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The upstream server did not answer in time. Codes: `mcp-timeout`. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOutMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpSignOut"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeMcpSignIn: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that takes the browser back to the console’s MCP servers page (`Refresh`, and a link for browsers that ignore it). */
+            200: {
+                headers: {
+                    /** @description `0;url=<the console page>`. */
+                    Refresh?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`, `sign-in-not-found`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`, `user-required`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { agentFilesEn } from './en/agent-files.js';
 import { contextFeaturesEn } from './en/context-features.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
+import { interopEn } from './en/interop.js';
 import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
 import { runsEn } from './en/runs.js';
@@ -27,4 +28,5 @@ export const en = {
   ...workflowsEn,
   ...contextFeaturesEn,
   ...workflowCanvasEn,
+  ...interopEn,
 } as const;

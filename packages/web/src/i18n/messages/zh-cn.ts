@@ -4,6 +4,7 @@ import { agentFilesZhCN } from './zh-cn/agent-files.js';
 import { contextFeaturesZhCN } from './zh-cn/context-features.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
+import { interopZhCN } from './zh-cn/interop.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
 import { runsZhCN } from './zh-cn/runs.js';
@@ -28,4 +29,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...workflowsZhCN,
   ...contextFeaturesZhCN,
   ...workflowCanvasZhCN,
+  ...interopZhCN,
 };

@@ -2,18 +2,19 @@ import { type MessageId, useT } from '../../i18n/index.js';
 import type { Capabilities } from './draft-state.js';
 import { useEditor } from './editor-context.js';
 
-type ListKey = 'tools' | 'skills' | 'mcpServers';
-const resourceLists: { key: ListKey; type: 'tool' | 'skill' | 'mcp-server'; title: MessageId }[] = [
+type ListKey = 'tools' | 'skills' | 'mcpServers' | 'remoteAgents';
+const resourceLists: { key: ListKey; type: 'tool' | 'skill' | 'mcp-server' | 'remote-agent'; title: MessageId }[] = [
   { key: 'tools', type: 'tool', title: 'capabilities.httpTools' },
   { key: 'skills', type: 'skill', title: 'capabilities.skills' },
   { key: 'mcpServers', type: 'mcp-server', title: 'capabilities.mcpServers' },
+  { key: 'remoteAgents', type: 'remote-agent', title: 'capabilities.remoteAgents' },
 ];
 
 function toggled<Item>(list: readonly Item[], item: Item, on: boolean): Item[] {
   return on ? [...list.filter((entry) => entry !== item), item] : list.filter((entry) => entry !== item);
 }
 
-/** Which built-in tool groups, shared tools, skills and MCP servers a role may use. */
+/** Which built-in tool groups, shared tools, skills, MCP servers and remote agents a role may use. */
 export function CapabilitiesPicker({
   title,
   path,

@@ -1,7 +1,7 @@
 import type { Schema } from '../../api/index.js';
 
 type StoredDraft = Schema<'AgentDraft'>;
-/** A capability selection (built-in groups, tools, skills, MCP servers), every list present. */
+/** A capability selection (built-in groups, tools, skills, MCP servers, remote agents), every list present. */
 export type Capabilities = Required<Schema<'Capabilities'>>;
 /** Inline prompt text or a shared prompt resource. */
 export type PromptSource = Schema<'PromptSource'>;
@@ -16,7 +16,7 @@ export type AgentDraft = Omit<StoredDraft, 'capabilities' | 'planner' | 'executo
 
 /** An empty capability selection. */
 export function noCapabilities(): Capabilities {
-  return { builtIn: [], tools: [], skills: [], mcpServers: [] };
+  return { builtIn: [], tools: [], skills: [], mcpServers: [], remoteAgents: [] };
 }
 
 /** Fills in what a stored draft may leave out, so the editor can read every group without checks. */

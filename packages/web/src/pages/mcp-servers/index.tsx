@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
+  CheckboxField,
   DataTable,
   type FieldErrors,
   FormCard,
@@ -19,6 +20,7 @@ import {
 import { type Translate, useT } from '../../i18n/index.js';
 import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
+import { SignInPanel } from './sign-in-panel.js';
 
 /** An MCP server version's content: the platform's `McpServerContent` schema, generated. */
 type McpContent = Schema<'McpServerContent'>;
@@ -29,7 +31,12 @@ type Headers = Extract<McpContent, { transport: 'streamable-http' }>['headers'];
 interface ServerFields {
   url: string;
   headers: string;
+  /** The server needs an OAuth sign-in (MCP authorization), optionally with a pre-registered client. */
+  oauth: boolean;
+  clientId: string;
 }
+
+const emptyServer: ServerFields = { url: '', headers: '{}', oauth: false, clientId: '' };
 
 /** Checks the fields; answers the content to send, or the problems by field path. */
 function contentOf(t: Translate, fields: ServerFields): { content?: McpContent; errors: FieldErrors } {
@@ -47,7 +54,8 @@ function contentOf(t: Translate, fields: ServerFields): { content?: McpContent; 
     'content.headers': headersError,
   };
   if (hasErrors(errors) || !headers) return { errors };
-  return { errors, content: { transport: 'streamable-http', url: fields.url, headers } };
+  const oauth = fields.oauth ? { ...(fields.clientId.trim() ? { clientId: fields.clientId.trim() } : {}) } : undefined;
+  return { errors, content: { transport: 'streamable-http', url: fields.url, headers, ...(oauth ? { oauth } : {}) } };
 }
 
 /** The URL and headers fields, shared by the new-server form and a server's version form. */
@@ -84,6 +92,23 @@ function ServerFieldset({
         error={fieldMessage(errors, problem, 'content.headers')}
         hint={t('mcp.headersHint')}
       />
+      <CheckboxField
+        label={t('mcpSignIn.oauth')}
+        checked={fields.oauth}
+        disabled={readOnly}
+        onChange={(event) => onChange({ ...fields, oauth: event.target.checked })}
+        hint={t('mcpSignIn.oauthHint')}
+      />
+      {fields.oauth ? (
+        <TextField
+          label={t('mcpSignIn.clientId')}
+          value={fields.clientId}
+          readOnly={readOnly}
+          onChange={(event) => onChange({ ...fields, clientId: event.target.value })}
+          error={fieldMessage(errors, problem, 'content.oauth.clientId')}
+          hint={t('mcpSignIn.clientIdHint')}
+        />
+      ) : null}
     </>
   );
 }
@@ -100,8 +125,11 @@ export function McpServersPage() {
   const access = useSpaceAccess(spaceId);
   const servers = useResources(spaceId, 'mcp-server');
   const t = useT();
-  const [selectedId, setSelectedId] = useState<string | undefined>();
+  // Back from a sign-in: the platform's callback names the server and the outcome.
+  const [search] = useSearchParams();
+  const [selectedId, setSelectedId] = useState<string | undefined>(search.get('resource') ?? undefined);
   const selected = servers.data?.resources.find((resource) => resource.id === selectedId);
+  const signInOutcome = search.get('resource') === selectedId ? (search.get('signIn') ?? undefined) : undefined;
   return (
     <PageShell title={t('mcp.title')} problem={servers.error}>
       <ResourceList
@@ -117,6 +145,7 @@ export function McpServersPage() {
           server={selected}
           canEdit={access.canEdit}
           onSaved={servers.refresh}
+          signInOutcome={signInOutcome}
         />
       ) : null}
       {access.canEdit ? (
@@ -134,11 +163,13 @@ function ServerPanel({
   server,
   canEdit,
   onSaved,
+  signInOutcome,
 }: {
   spaceId: string;
   server: Schema<'Resource'>;
   canEdit: boolean;
   onSaved: () => void;
+  signInOutcome?: string | undefined;
 }) {
   const latest = useLatestVersion(spaceId, server);
   const content = latest.data?.version.content as McpContent | undefined;
@@ -167,7 +198,14 @@ function ServerPanel({
   });
   if (latest.isPending && server.latestVersion > 0) return <p>{t('mcp.loading', { name: server.name })}</p>;
   const stored: ServerFields | undefined =
-    content?.transport === 'streamable-http' ? { url: content.url, headers: JSON.stringify(content.headers ?? {}) } : undefined;
+    content?.transport === 'streamable-http'
+      ? {
+          url: content.url,
+          headers: JSON.stringify(content.headers ?? {}),
+          oauth: content.oauth !== undefined,
+          clientId: content.oauth?.clientId ?? '',
+        }
+      : undefined;
   const fields = edited ?? stored;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -208,6 +246,9 @@ function ServerPanel({
       </form>
       <ProblemAlert problem={test.error} title={t('mcp.testFailed')} />
       {test.data ? <ToolList result={test.data} /> : null}
+      {content?.transport === 'streamable-http' && content.oauth ? (
+        <SignInPanel spaceId={spaceId} resourceId={server.id} canEdit={canEdit} outcome={signInOutcome} />
+      ) : null}
     </section>
   );
 }
@@ -235,7 +276,7 @@ function ToolList({ result }: { result: Schema<'ResourceTestResult'> }) {
 function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [fields, setFields] = useState<ServerFields>({ url: '', headers: '{}' });
+  const [fields, setFields] = useState<ServerFields>(emptyServer);
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const t = useT();
@@ -250,7 +291,7 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     onSuccess: () => {
       setName('');
       setDescription('');
-      setFields({ url: '', headers: '{}' });
+      setFields(emptyServer);
       onCreated();
     },
   });
