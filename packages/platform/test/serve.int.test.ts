@@ -75,8 +75,9 @@ describe('agentloom serve on the embedded default', () => {
     const apps = (await (
       await fetch(`${server.url}/api/v1/spaces/${spaces.spaces[0]?.id}/apps`, { headers: { cookie } })
     ).json()) as { apps: { id: string; latestReleaseId: string | null }[] };
-    expect(apps.apps).toHaveLength(1);
-    expect(apps.apps[0]?.latestReleaseId).not.toBeNull();
+    // The Demo space (issue 35): assistant, planner, two team members, workflow, team workflow, router.
+    expect(apps.apps).toHaveLength(7);
+    expect(apps.apps.every((app) => app.latestReleaseId !== null)).toBe(true);
     // The built command finds the checkout's console build (`npm ci` makes it) from `dist/cli/`.
     expect(await (await fetch(`${server.url}/spaces`)).text()).toContain('<title>AgentLoom console</title>');
 
@@ -87,6 +88,7 @@ describe('agentloom serve on the embedded default', () => {
     children.push(again.child);
     expect(again.output()).not.toMatch(/password/);
     expect(again.output()).not.toMatch(/Generated a secret key/);
+    expect(again.output()).not.toMatch(/Seeded/);
   });
 });
 

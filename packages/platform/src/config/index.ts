@@ -4,6 +4,7 @@ export {
   type DispatcherKind,
   defaultBodyLimitBytes,
   defaultMcpConnectAttempts,
+  demoModeOf,
   dispatcherKind,
   loadConfig,
   type PlatformConfig,

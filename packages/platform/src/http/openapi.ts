@@ -116,6 +116,7 @@ export const apiTags = [
   { name: 'Sessions', description: 'Sessions of an app: their runs, chat messages and history.' },
   { name: 'Webhooks', description: 'Run completion webhooks: the signing secret and deliveries.' },
   { name: 'Workers', description: 'Run workers of the instance (instance admins).' },
+  { name: 'Demo', description: 'The offline demo: the demo endpoint and "Crash the worker" (issue 35).' },
 ];
 
 /**

@@ -11,6 +11,7 @@ import * as webhooks from './migrations/0008-webhooks.js';
 import * as signInLimits from './migrations/0009-sign-in-limits.js';
 import * as routerSessions from './migrations/0010-router-sessions.js';
 import * as a2aExposure from './migrations/0011-a2a-exposure.js';
+import * as demoSpace from './migrations/0012-demo-space.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-sign-in-limits': signInLimits,
   '0010-router-sessions': routerSessions,
   '0011-a2a-exposure': a2aExposure,
+  '0012-demo-space': demoSpace,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -8,6 +8,7 @@ import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
+import { demoRoutes } from './demo-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { releaseRoutes } from './release-routes.js';
@@ -48,6 +49,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     sessionMessageRoutes(),
     routerRoutes(),
     webhookRoutes(),
+    demoRoutes(),
     adminWorkerRoutes(),
   ];
 }
