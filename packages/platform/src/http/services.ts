@@ -1,6 +1,6 @@
 import type { SignInLimiter } from '../adapters/identity/index.js';
 import type { PlatformContext } from '../application/context.js';
-import type { WorkerProcessControl } from '../worker/worker-supervisor.js';
+import type { WorkerProcessControl } from '../application/runs/worker-process-control.js';
 import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
 

@@ -1,25 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Logger } from 'pino';
+import type { WorkerProcessControl, WorkerProcessOwner } from '../application/runs/worker-process-control.js';
+
+export type { WorkerProcessControl, WorkerProcessOwner };
 
 /** What a worker child process tells its supervisor over the IPC channel. */
 export type WorkerChildMessage =
   | { type: 'ready'; workerId: string }
   | { type: 'run-started'; runId: string; ownerId: string }
   | { type: 'run-ended'; runId: string };
-
-/** The worker process that owns a run, as "Crash the worker" reports it. */
-export interface WorkerProcessOwner {
-  workerId: string;
-  pid: number;
-}
-
-/** What the HTTP app may do with the embedded default's worker process (issue 35, ADR 0099). */
-export interface WorkerProcessControl {
-  /** The worker process executing `runId` now, if it is one of ours. */
-  ownerOf(runId: string): WorkerProcessOwner | undefined;
-  /** SIGKILLs the worker process executing `runId`; a fresh one is started in its place. */
-  crashOwnerOf(runId: string): WorkerProcessOwner | undefined;
-}
 
 /** Options of a `WorkerSupervisor`. */
 export interface WorkerSupervisorOptions {
