@@ -157,8 +157,8 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
 /**
  * `agentloom worker --embedded-child`: the embedded default's worker process, forked by `serve`
  * (ADR 0099). It runs `AGENTLOOM_EMBEDDED_WORKERS` workers on the SQLite file `serve` uses, tells
- * its parent over IPC which runs it executes (for "Crash the worker"), and ends when its parent
- * does (the IPC channel closes) or on SIGTERM, draining.
+ * its parent over IPC which runs it executes (for "Crash the worker"), drains on SIGTERM (the
+ * parent's stop) and exits at once when its parent dies (the IPC channel closes).
  */
 async function embeddedWorkerCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
   const send = (message: WorkerChildMessage) => process.send?.(message);
@@ -173,8 +173,10 @@ async function embeddedWorkerCommand(config: ReturnType<typeof loadConfig>): Pro
     }),
   );
   for (const worker of workers) send({ type: 'ready', workerId: worker.id });
-  const parentGone = new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
-  await Promise.race([untilSignal(), parentGone]);
+  // The server died without stopping its worker (SIGKILL, a crash): the worker dies with it, as an
+  // in-process worker would, and its runs go to the next worker after their leases.
+  process.once('disconnect', () => process.exit(1));
+  await untilSignal();
   await Promise.all(workers.map((worker) => worker.drain()));
   await platform.close();
   return 0;

@@ -31,7 +31,7 @@ export const demoQuestions = {
 } as const;
 
 /** How long the assistant "thinks" before its answer: the window in which "Crash the worker" hits it mid-run. */
-export const assistantThinkingMs = 6_000;
+export const assistantThinkingMs = 12_000;
 
 /** The scripts of the offline demo model in the Demo space (the connection's `demoScripts`). */
 export const demoScripts: DemoScript[] = [

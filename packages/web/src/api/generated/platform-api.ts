@@ -2094,6 +2094,8 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 role: "viewer" | "editor" | "admin" | "owner";
+                /** @description The seeded Demo space (issue 35): its runs offer "Crash the worker" to instance admins. */
+                demo: boolean;
             }[];
         };
         CreateUser: {

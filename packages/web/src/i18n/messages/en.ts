@@ -1,4 +1,5 @@
 import { agentEditorEn } from './en/agent-editor.js';
+import { demoEn } from './en/demo.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { resourcesEn } from './en/resources.js';
@@ -15,6 +16,7 @@ import { workflowsEn } from './en/workflows.js';
 export const en = {
   ...frameEn,
   ...errorsEn,
+  ...demoEn,
   ...runsEn,
   ...resourcesEn,
   ...agentEditorEn,

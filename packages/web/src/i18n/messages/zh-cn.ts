@@ -1,5 +1,6 @@
 import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
+import { demoZhCN } from './zh-cn/demo.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
@@ -16,6 +17,7 @@ import { workflowsZhCN } from './zh-cn/workflows.js';
 export const zhCN: Record<keyof typeof en, string> = {
   ...frameZhCN,
   ...errorsZhCN,
+  ...demoZhCN,
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,
