@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/index.js';
 import { ProblemAlert } from '../components/index.js';
 import { useT } from '../i18n/index.js';
@@ -11,6 +11,8 @@ interface Crash {
   workerId: string;
   pid: number;
   epochBefore: number | undefined;
+  /** The owner that took the run over, once seen (kept after the run ended and has no owner). */
+  takeover?: { ownerId: string; epoch: number };
 }
 
 /**
@@ -32,10 +34,15 @@ export function CrashWorkerCard({ spaceId, runId }: { spaceId: string; runId: st
       setCrash({ workerId: killed.workerId, pid: killed.pid, epochBefore });
     },
   });
-  if (!demo || !me.data?.user.isInstanceAdmin || !runId) return null;
   const owner = run.data?.owner;
+  // A higher epoch than at the crash: another worker owns the same run now.
+  useEffect(() => {
+    if (crash && !crash.takeover && owner && crash.epochBefore !== undefined && owner.epoch > crash.epochBefore)
+      setCrash({ ...crash, takeover: { ownerId: owner.ownerId, epoch: owner.epoch } });
+  }, [crash, owner]);
+  if (!demo || !me.data?.user.isInstanceAdmin || !runId) return null;
   const ended = run.data ? isTerminal(run.data.status) : false;
-  const takenOver = crash && owner && crash.epochBefore !== undefined && owner.epoch > crash.epochBefore;
+  const takenOver = crash?.takeover;
   return (
     <section className="card demo-crash" aria-labelledby="demo-crash-title" data-testid="demo-crash">
       <h2 id="demo-crash-title">{t('demo.crash.title')}</h2>
@@ -56,7 +63,7 @@ export function CrashWorkerCard({ spaceId, runId }: { spaceId: string; runId: st
       ) : null}
       {takenOver ? (
         <p className="alert alert-success" role="status" data-testid="demo-crash-takeover">
-          {t('demo.crash.takeover', { runId, owner: owner.ownerId, epoch: owner.epoch })}
+          {t('demo.crash.takeover', { runId, owner: takenOver.ownerId, epoch: takenOver.epoch })}
         </p>
       ) : crash && !ended ? (
         <p role="status">{t('demo.crash.waiting')}</p>
