@@ -103,8 +103,13 @@ describe('Crash the worker on the embedded default', () => {
       text
         .split('\n')
         .filter((line) => line.startsWith('data:') && line.includes('"tool-call-finish"') && line.includes(`"${tool}"`)).length;
-    await events((text) => count(text, 'demo_lookup') === 1);
-
+    // Read the run from the store (its view) until its first tool call is saved; then crash the worker
+    // mid-run (the event stream may lag on a loaded machine, the view does not).
+    for (;;) {
+      const { body } = await call('GET', `/runs/${runId}/view`);
+      if (JSON.stringify(body).includes('"demo_lookup"')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const crash = await call('POST', `/runs/${runId}/crash-worker`);
     expect(crash.status, JSON.stringify(crash.body)).toBe(202);
     const pid = crash.body.pid as number;
@@ -126,7 +131,8 @@ describe('Crash the worker on the embedded default', () => {
       const run = body.run as { status: string; output: unknown };
       if (run.status === 'succeeded') {
         expect(String(run.output)).toMatch(/^\[Scripted demo\] /);
-        expect(String(run.output)).toContain('journaled');
+        // The lookup's facts, or — when the kill hit the HTTP call in flight — its outcome recorded as unknown, never run again behind the user's back.
+        expect(String(run.output)).toMatch(/journaled|unknown-outcome/);
         break;
       }
       expect(['queued', 'running']).toContain(run.status);
