@@ -9,7 +9,7 @@ import { type Dispatcher, LeaseTableDispatcher, PgBossDispatcher } from './adapt
 import { SignInLimiter } from './adapters/identity/index.js';
 import { createOutbound, defaultOutboundSettings, type ResolveHost } from './adapters/outbound/index.js';
 import { stopDeletionJobs } from './application/deletion/index.js';
-import { defaultSignInLimits, dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
+import { defaultSignInLimits, demoModeOf, dispatcherKind, type PlatformConfig, pgBossSchemaOf } from './config/index.js';
 import { createPlatformApp } from './http/create-app.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
@@ -117,6 +117,8 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     }),
     now,
   };
+  // The embedded default with its Demo space: the demo HTTP tool may call this platform's demo endpoint (and nothing else of it).
+  if (demoModeOf(config)) services.outbound.policy.enableDemoEndpoint();
   const workers: RunWorker[] = [];
   let stopSweeper: (() => void) | undefined;
   let stopDeliverer: (() => void) | undefined;

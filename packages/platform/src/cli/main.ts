@@ -7,6 +7,7 @@ import { prepareFirstStart } from '../application/seed/first-start.js';
 import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
 import { apiPrefix } from '../http/create-app.js';
 import { createPlatform } from '../platform.js';
+import { type WorkerChildMessage, WorkerSupervisor } from '../worker/index.js';
 
 const usage = `Usage: agentloom <command> [options]
 
@@ -35,6 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       email: { type: 'string' },
       password: { type: 'string' },
       help: { type: 'boolean' },
+      'embedded-child': { type: 'boolean' },
     },
   });
   const command = positionals[0];
@@ -104,7 +106,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
     }
     case 'worker':
-      return workerCommand(config);
+      return values['embedded-child'] ? embeddedWorkerCommand(config) : workerCommand(config);
     case 'serve':
       return serveCommand(config);
     default:
@@ -152,11 +154,67 @@ async function workerCommand(config: ReturnType<typeof loadConfig>): Promise<num
   return 0;
 }
 
+/**
+ * `agentloom worker --embedded-child`: the embedded default's worker process, forked by `serve`
+ * (ADR 0034). It runs `AGENTLOOM_EMBEDDED_WORKERS` workers on the SQLite file `serve` uses, tells
+ * its parent over IPC which runs it executes (for "Crash the worker"), drains on SIGTERM (the
+ * parent's stop) and exits at once when its parent dies (the IPC channel closes).
+ */
+async function embeddedWorkerCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
+  const send = (message: WorkerChildMessage) => process.send?.(message);
+  const platform = await createPlatform({ config });
+  const workers = Array.from({ length: Math.max(1, config.embeddedWorkers) }, () =>
+    platform.startWorker({
+      onRunStarted: (runId, ownerId) => {
+        console.log(`run ${runId} owner ${ownerId}`);
+        send({ type: 'run-started', runId, ownerId });
+      },
+      onRunEnded: (runId) => send({ type: 'run-ended', runId }),
+    }),
+  );
+  for (const worker of workers) send({ type: 'ready', workerId: worker.id });
+  // The server died without stopping its worker (SIGKILL, a crash): the worker dies with it, as an
+  // in-process worker would, and its runs go to the next worker after their leases.
+  process.once('disconnect', () => process.exit(1));
+  await untilSignal();
+  await Promise.all(workers.map((worker) => worker.drain()));
+  await platform.close();
+  return 0;
+}
+
+/**
+ * The embedded default's worker: a supervised child process (ADR 0034), so that "Crash the
+ * worker" can SIGKILL it for real and the HTTP server stays up; started once the port is bound
+ * (the demo HTTP tool calls that port).
+ */
+function startEmbeddedWorker(
+  platform: Awaited<ReturnType<typeof createPlatform>>,
+  config: ReturnType<typeof loadConfig>,
+  port: number,
+) {
+  const script = process.argv[1];
+  if (!script) throw new Error('Cannot find the agentloom script to start the worker process.');
+  const supervisor = new WorkerSupervisor({
+    script,
+    args: ['worker', '--embedded-child', '--port', String(port), '--host', config.host, '--data-dir', config.dataDirectory],
+    execArgv: process.execArgv,
+    logger: platform.services.logger,
+    onLine: (line) => console.log(line),
+  });
+  supervisor.start();
+  platform.services.workerProcesses = supervisor;
+  return supervisor;
+}
+
 async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<number> {
   const platform = await createPlatform({ config });
-  for (let index = 0; index < config.embeddedWorkers; index += 1)
-    platform.startWorker({ onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId}`) });
   const embedded = config.database.dialect === 'sqlite';
+  // On PostgreSQL the workers stay in this process (more go in `agentloom worker` processes); on
+  // the embedded default they run in a supervised child process, started once the port is bound.
+  if (!embedded)
+    for (let index = 0; index < config.embeddedWorkers; index += 1)
+      platform.startWorker({ onRunStarted: (runId, ownerId) => console.log(`run ${runId} owner ${ownerId}`) });
+  let supervisor: WorkerSupervisor | undefined;
   if (config.secretKeySource === 'generated') {
     console.log(
       `Generated a secret key into ${config.dataDirectory}/secret.key (mode 0600). Back it up: it decrypts stored credentials.`,
@@ -166,6 +224,7 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
   const server = serve({ fetch: platform.app.fetch, port: config.port, hostname: config.host }, (info) => {
     // The port bound (`--port 0` picks one): outbound requests may never call the platform itself (P-15.1).
     platform.services.outbound.policy.listeningOn(config.host, info.port);
+    if (embedded && config.embeddedWorkers > 0) supervisor = startEmbeddedWorker(platform, config, info.port);
     const url = `http://${config.host}:${info.port}`;
     console.log(`AgentLoom platform listening on ${url} (API ${url}${apiPrefix}, reference ${url}${apiPrefix}/reference)`);
     console.log(
@@ -176,11 +235,10 @@ async function serveCommand(config: ReturnType<typeof loadConfig>): Promise<numb
       console.log('This password is shown only once.');
     }
     if (firstStart.demo)
-      console.log(
-        `Seeded the "Demo" space with a published demo agent (app ${firstStart.demo.appId}, release ${firstStart.demo.releaseVersion}).`,
-      );
+      console.log(`Seeded the "Demo" space (${firstStart.demo.spaceId}) with ${firstStart.demo.apps} published demo apps.`);
   });
   await untilSignal();
+  await supervisor?.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await platform.close();
   return 0;

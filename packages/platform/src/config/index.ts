@@ -6,6 +6,7 @@ export {
   defaultAgentFileLimits,
   defaultBodyLimitBytes,
   defaultMcpConnectAttempts,
+  demoModeOf,
   dispatcherKind,
   loadConfig,
   type PlatformConfig,

@@ -86,6 +86,15 @@ export function dispatcherKind(config: Pick<PlatformConfig, 'database' | 'dispat
   return config.dispatcher ?? (config.database.dialect === 'postgres' ? 'pg-boss' : 'lease-table');
 }
 
+/**
+ * Whether the platform runs the demo (issue 35): the embedded default (SQLite) with the Demo
+ * space seeded (`AGENTLOOM_SEED_DEMO` not `false`). Then its demo endpoint answers and the demo
+ * HTTP tool may reach it through the egress policy.
+ */
+export function demoModeOf(config: Pick<PlatformConfig, 'database' | 'seedDemo'>): boolean {
+  return config.seedDemo && config.database.dialect === 'sqlite';
+}
+
 /** pg-boss's schema for a configuration (see `PlatformConfig.pgBossSchema`). */
 export function pgBossSchemaOf(config: Pick<PlatformConfig, 'database' | 'pgBossSchema'>): string {
   if (config.pgBossSchema) return config.pgBossSchema;

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { demoScriptSchema } from './demo-script.js';
 
 /** The providers a model connection may use (P-5.2). */
 export const providers = ['openai-compatible', 'anthropic', 'offline-demo'] as const;
@@ -12,6 +13,8 @@ export const connectionSettingsSchema = z
       .array(z.strictObject({ whenInputContains: z.string().min(1).max(500), reply: z.string().min(1).max(20_000) }))
       .max(100)
       .optional(),
+    /** offline-demo: scripted agents (tool calls, delegations, answers from tool results), tried before `demoReplies`. */
+    demoScripts: z.array(demoScriptSchema).max(50).optional(),
     /** offline-demo: the answer when no rule matches. */
     demoFallback: z.string().max(20_000).optional(),
     /** openai-compatible: the field that carries the output limit. */

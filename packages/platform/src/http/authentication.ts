@@ -19,7 +19,7 @@ export function csrfTokenOf(secretKey: string, sessionToken: string): string {
 /** The sign-in route: public, and the only unsafe call without a session's CSRF token. */
 const loginRoute = '/auth/login';
 /** The only API routes an anonymous caller may reach, below the API prefix: exact paths, never a suffix (P-15.4). */
-const publicRoutes = [loginRoute, '/openapi.json', '/reference'];
+const publicRoutes = [loginRoute, '/openapi.json', '/reference', '/demo/lookup'];
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -117,6 +117,7 @@ export const apiTags = [
   { name: 'Files', description: 'An agent’s wiki and business files, and a session’s persistent work files.' },
   { name: 'Webhooks', description: 'Run completion webhooks: the signing secret and deliveries.' },
   { name: 'Workers', description: 'Run workers of the instance (instance admins).' },
+  { name: 'Demo', description: 'The offline demo: the demo endpoint and "Crash the worker" (issue 35).' },
 ];
 
 /**

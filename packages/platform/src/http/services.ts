@@ -1,5 +1,6 @@
 import type { SignInLimiter } from '../adapters/identity/index.js';
 import type { PlatformContext } from '../application/context.js';
+import type { WorkerProcessControl } from '../application/runs/worker-process-control.js';
 import type { PlatformMetrics } from './metrics.js';
 import type { Principal } from './principal.js';
 
@@ -11,6 +12,12 @@ export interface PlatformServices extends PlatformContext {
   readonly metrics: PlatformMetrics;
   /** Sign-in limits per account and per client address, shared through the database (P-15.3). */
   readonly signInLimiter: SignInLimiter;
+  /**
+   * The embedded default's worker process, when `serve` runs one (ADR 0034): what "Crash the
+   * worker" kills. Absent in-process (tests) and on PostgreSQL, where workers are processes of
+   * their own that the API does not control.
+   */
+  workerProcesses?: WorkerProcessControl;
 }
 
 /** Hono context variables of the platform app. */

@@ -3,3 +3,9 @@ export { RunWorker, type RunWorkerOptions } from './run-worker.js';
 export { startSweeper } from './sweeper.js';
 export { startWebhookDeliverer } from './webhook-deliverer.js';
 export { detectWorkerCapabilities, type WorkerCapabilities } from './worker-capabilities.js';
+export {
+  type WorkerChildMessage,
+  type WorkerProcessControl,
+  type WorkerProcessOwner,
+  WorkerSupervisor,
+} from './worker-supervisor.js';

@@ -21,6 +21,8 @@ export interface RunWorkerOptions {
   capabilities?: WorkerCapabilities;
   /** Called once the SDK owns a run here, with the SDK's owner id (process logs, crash tests). */
   onRunStarted?: (runId: string, sdkOwnerId: string) => void;
+  /** Called once this worker no longer executes a run (ended, handed back or failed), for the embedded supervisor. */
+  onRunEnded?: (runId: string) => void;
   /** How often the worker marks itself alive in `workers` and looks for a drain request, in ms. Default 5,000. */
   heartbeatMs?: number;
   /** How long a draining worker lets calls in flight settle before it hands a run over (`run.detach`), in ms. Default 5,000. */
@@ -191,7 +193,10 @@ export class RunWorker {
         await this.context.dispatcher.release(job, new Date()).catch(() => {});
         continue;
       }
-      const execution = this.execute(job).finally(() => this.executing.delete(job.runId));
+      const execution = this.execute(job).finally(() => {
+        this.executing.delete(job.runId);
+        this.options.onRunEnded?.(job.runId);
+      });
       this.executing.set(job.runId, execution);
     }
     this.schedule(claimed.length > 0 ? 0 : this.idlePollMs);

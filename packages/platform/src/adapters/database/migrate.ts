@@ -13,6 +13,7 @@ import * as routerSessions from './migrations/0010-router-sessions.js';
 import * as a2aExposure from './migrations/0011-a2a-exposure.js';
 import * as sessionsAndReleaseDrafts from './migrations/0012-sessions-and-release-drafts.js';
 import * as mcpSignIns from './migrations/0013-mcp-sign-ins.js';
+import * as demoSpace from './migrations/0014-demo-space.js';
 import type { PlatformDatabase } from './schema.js';
 
 /** Every migration, in order; bundled in code so that no file lookup can miss one. */
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-a2a-exposure': a2aExposure,
   '0012-sessions-and-release-drafts': sessionsAndReleaseDrafts,
   '0013-mcp-sign-ins': mcpSignIns,
+  '0014-demo-space': demoSpace,
 };
 
 class BundledMigrationProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { RunSideTables } from './schema-runs.js';
 
 export type * from './schema-runs.js';
@@ -35,6 +35,8 @@ export interface SpacesTable {
   state: 'active' | 'deleting';
   created_by: string;
   created_at: string;
+  /** 1 for the seeded Demo space (migration 0012), 0 otherwise; left out on insert. */
+  demo: ColumnType<number, number | undefined, number>;
 }
 
 /** Membership and role per space (D-P6). */

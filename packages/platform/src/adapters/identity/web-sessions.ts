@@ -33,10 +33,11 @@ export function membershipsOf(database: Queryable, userId: string) {
   return database
     .selectFrom('space_members')
     .innerJoin('spaces', 'spaces.id', 'space_members.space_id')
-    .select(['spaces.id', 'spaces.name', 'space_members.role'])
+    .select(['spaces.id', 'spaces.name', 'spaces.demo', 'space_members.role'])
     .where('space_members.user_id', '=', userId)
     .orderBy('spaces.created_at')
-    .execute();
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, demo: row.demo === 1 })));
 }
 
 /** The console session whose token hashes to `tokenHash`, with its user's id, email, admin flag and status. */

@@ -31,11 +31,11 @@ export function buildLanguageModel(input: ModelBuildInput): LanguageModel {
   const options = input.modelSettings ? { settings: input.modelSettings } : {};
   switch (input.provider) {
     case 'offline-demo':
-      return new DemoLanguageModel(
-        input.modelId,
-        input.settings.demoReplies ?? [],
-        input.settings.demoFallback ?? 'This is the offline demo model.',
-      );
+      return new DemoLanguageModel(input.modelId, {
+        scripts: input.settings.demoScripts ?? [],
+        replies: input.settings.demoReplies ?? [],
+        fallback: input.settings.demoFallback ?? 'This is the offline demo model.',
+      });
     case 'openai-compatible':
       if (!input.apiKey) throw new ModelUnavailableError('The connection has no active key.');
       return createOpenAICompatible({

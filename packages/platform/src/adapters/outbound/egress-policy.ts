@@ -27,6 +27,16 @@ export function effectivePort(url: URL): number {
   return url.protocol === 'https:' ? 443 : 80;
 }
 
+/**
+ * The host name of the platform's own demo endpoint (demo mode only): the one name an outbound
+ * request may use to reach the platform itself, and only under `demoEndpointPath`. It is a
+ * `*.localhost` name (RFC 6761), so it never leaves the machine; the connector sends it to the
+ * port the platform listens on, so a seeded demo tool keeps working whatever port `serve` bound.
+ */
+export const demoEndpointHost = 'demo.agentloom.localhost';
+/** The path prefix of the platform's demo endpoint (`/api/v1/demo/…`). */
+export const demoEndpointPath = '/api/v1/demo/';
+
 /** `localhost` and `*.localhost` name the loopback interface (RFC 6761), whatever a resolver says. */
 function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
@@ -50,6 +60,8 @@ export class EgressPolicy {
   private readonly ranges: [IpAddress, number][];
   private readonly named: Exclude<OutboundAllowEntry, { kind: 'range' }>[];
   private own: { port: number; addresses: ReadonlySet<string> } | undefined;
+  private listenHost = '127.0.0.1';
+  private demoEndpoint = false;
 
   constructor(
     readonly settings: OutboundSettings,
@@ -67,6 +79,7 @@ export class EgressPolicy {
    */
   listeningOn(host: string, port: number): void {
     if (port === 0) return;
+    this.listenHost = host;
     const addresses = new Set<string>();
     const listen = parseAddress(host);
     if (listen) addresses.add(addressText(listen));
@@ -76,6 +89,42 @@ export class EgressPolicy {
         if (address) addresses.add(addressText(address));
       }
     this.own = { port, addresses };
+  }
+
+  /**
+   * Opens the platform's own demo endpoint to outbound requests (the embedded default with the
+   * Demo space): `http://demo.agentloom.localhost/api/v1/demo/…` reaches this platform, and
+   * nothing else of it does — every other path, and every other way to name its address, stays
+   * refused (`platform-address`).
+   */
+  enableDemoEndpoint(): void {
+    this.demoEndpoint = true;
+  }
+
+  /** Whether a URL names the demo endpoint's host (then `checkDemoUrl` judges it, not `check`). */
+  isDemoHost(hostname: string): boolean {
+    return hostname.toLowerCase().replace(/\.$/, '') === demoEndpointHost;
+  }
+
+  /** The refusal of a URL on the demo host: demo mode off, not plain http, or a path outside the demo endpoint. */
+  checkDemoUrl(url: URL): EgressDeniedError | undefined {
+    const display = `${url.hostname}${url.pathname}`;
+    if (
+      !this.demoEndpoint ||
+      url.protocol !== 'http:' ||
+      !url.pathname.startsWith(demoEndpointPath) ||
+      url.pathname.includes('..')
+    )
+      return new EgressDeniedError('platform-address', display);
+    return undefined;
+  }
+
+  /** Where a connection to the demo host goes: the platform's own port (on loopback when it listens on all addresses). */
+  demoTarget(): { address: string; port: number } | undefined {
+    if (!this.demoEndpoint || !this.own) return undefined;
+    const listen = parseAddress(this.listenHost);
+    const local = !listen || ['loopback', 'unspecified'].includes(classifyAddress(listen));
+    return { address: local ? '127.0.0.1' : this.listenHost, port: this.own.port };
   }
 
   /** The refusal of one connection, or undefined when it may be made. */
@@ -115,6 +164,7 @@ export class EgressPolicy {
       return undefined;
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return new EgressDeniedError('scheme', `a ${url.protocol} URL`);
+    if (this.isDemoHost(url.hostname)) return this.checkDemoUrl(url);
     const port = effectivePort(url);
     const literal = parseAddress(url.hostname);
     if (literal) return this.check({ hostname: url.hostname, port, address: literal });

@@ -5,7 +5,7 @@ export {
   type OutboundSettings,
   parseOutboundAllow,
 } from './allow-list.js';
-export { type Destination, EgressPolicy, effectivePort } from './egress-policy.js';
+export { type Destination, demoEndpointHost, demoEndpointPath, EgressPolicy, effectivePort } from './egress-policy.js';
 export {
   EgressDeniedError,
   type EgressRule,

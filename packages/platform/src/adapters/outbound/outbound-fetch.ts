@@ -128,6 +128,13 @@ export function createOutbound(
   const connectSocket = buildConnector({ timeout: limits.connectTimeoutMs });
   const connect: buildConnector.connector = (connectOptions, callback) => {
     const port = Number(connectOptions.port) || (connectOptions.protocol === 'https:' ? 443 : 80);
+    if (policy.isDemoHost(connectOptions.hostname)) {
+      // The demo host goes to the platform's own port, and only there (its URL was checked by `checkDemoUrl`).
+      const target = policy.demoTarget();
+      if (!target) callback(new EgressDeniedError('platform-address', connectOptions.hostname), null);
+      else connectSocket({ ...connectOptions, hostname: target.address, port: String(target.port) }, callback);
+      return;
+    }
     allowedAddress(policy, resolveHost, connectOptions.hostname, port).then(
       // The host stays the URL's: TLS checks the certificate against the name, not the address.
       (address) => connectSocket({ ...connectOptions, hostname: address }, callback),
@@ -140,6 +147,11 @@ export function createOutbound(
   const refuseDeniedRedirect = async (target: URL) => {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       throw new EgressDeniedError('scheme', `a ${target.protocol} URL`);
+    if (policy.isDemoHost(target.hostname)) {
+      const refusal = policy.checkDemoUrl(target);
+      if (refusal) throw refusal;
+      return;
+    }
     try {
       await allowedAddress(policy, resolveHost, target.hostname, effectivePort(target));
     } catch (error) {
@@ -153,6 +165,8 @@ export function createOutbound(
     const { headers } = parts;
     for (let hop = 0; ; hop += 1) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EgressDeniedError('scheme', `a ${url.protocol} URL`);
+      const demoRefusal = policy.isDemoHost(url.hostname) ? policy.checkDemoUrl(url) : undefined;
+      if (demoRefusal) throw demoRefusal;
       let response: Response;
       try {
         response = (await undiciFetch(url, {

@@ -17,7 +17,14 @@ export function spacesOfUser(context: Pick<PlatformContext, 'database'>, userId:
 
 /** Creates a space; its creator becomes its owner. */
 export async function createSpace(context: Pick<PlatformContext, 'database' | 'now'>, userId: string, name: string) {
-  const row: SpaceRow = { id: newId('spc'), name, state: 'active', created_by: userId, created_at: context.now().toISOString() };
+  const row: SpaceRow = {
+    id: newId('spc'),
+    name,
+    state: 'active',
+    created_by: userId,
+    created_at: context.now().toISOString(),
+    demo: 0,
+  };
   await context.database.transaction().execute((transaction) => insertSpaceWithOwner(transaction, row, userId));
   return row;
 }

@@ -18,7 +18,16 @@ const loginResult = z.object({ user: userSchema, csrfToken: z.string() }).openap
 const meResult = z
   .object({
     user: userSchema,
-    spaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(['viewer', 'editor', 'admin', 'owner']) })),
+    spaces: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        role: z.enum(['viewer', 'editor', 'admin', 'owner']),
+        demo: z
+          .boolean()
+          .openapi({ description: 'The seeded Demo space (issue 35): its runs offer "Crash the worker" to instance admins.' }),
+      }),
+    ),
   })
   .openapi('Me');
 

@@ -9,6 +9,7 @@ import { appRoutes } from './app-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { connectionTestRoutes } from './connection-test-routes.js';
+import { demoRoutes } from './demo-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { fileRoutes } from './file-routes.js';
 import { mcpSignInRoutes } from './mcp-sign-in-routes.js';
@@ -57,6 +58,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     sessionMessageRoutes(),
     routerRoutes(),
     webhookRoutes(),
+    demoRoutes(),
     adminWorkerRoutes(),
     adminRunRoutes(),
   ];

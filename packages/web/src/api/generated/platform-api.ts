@@ -1410,6 +1410,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look a topic up (demo endpoint)
+         * @description The demo HTTP tool's endpoint (demo mode only: the embedded default with the Demo space): static facts about a topic. Public, since the tool calls it without credentials; it reads and writes nothing. 404 when demo mode is off.
+         */
+        post: operations["demoLookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/crash-worker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Crash the worker of a demo run
+         * @description SIGKILLs the worker process that executes the run now (instance admins, runs of the Demo space, the embedded default). A fresh worker process starts at once and takes the same run over once its lease ends; saved steps are not redone. 409 `not-a-demo-run` outside the Demo space, `crash-unavailable` when this server runs no worker process of its own, `run-not-executing` when no worker of it executes the run now (queued, waiting or ended).
+         */
+        post: operations["crashRunWorker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/workers": {
         parameters: {
             query?: never;
@@ -2356,6 +2396,8 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 role: "viewer" | "editor" | "admin" | "owner";
+                /** @description The seeded Demo space (issue 35): its runs offer "Crash the worker" to instance admins. */
+                demo: boolean;
             }[];
         };
         CreateUser: {
@@ -2456,9 +2498,26 @@ export interface components {
                 whenInputContains: string;
                 reply: string;
             }[];
+            demoScripts?: components["schemas"]["DemoScript"][];
             demoFallback?: string;
             /** @enum {string} */
             maxTokensField?: "max_tokens" | "max_completion_tokens";
+        };
+        DemoScript: {
+            whenSystemContains?: string;
+            whenInputContains?: string;
+            steps: components["schemas"]["DemoScriptStep"][];
+        };
+        DemoScriptStep: {
+            toolCalls?: {
+                name: string;
+                /** @default {} */
+                arguments: {
+                    [key: string]: unknown;
+                };
+            }[];
+            text?: string;
+            delayMs?: number;
         };
         ModelKey: {
             id: string;
@@ -3096,6 +3155,22 @@ export interface components {
             nextAttemptAt: string | null;
             createdAt: string;
             finishedAt: string | null;
+        };
+        DemoLookup: {
+            topic: string;
+            facts: string[];
+            /** @enum {string} */
+            servedBy: "agentloom-demo-endpoint";
+        };
+        DemoLookupRequest: {
+            topic: string;
+        };
+        WorkerCrash: {
+            runId: string;
+            /** @description The worker that owned the run and was killed. */
+            workerId: string;
+            /** @description Its process id, SIGKILLed. */
+            pid: number;
         };
         Worker: {
             id: string;
@@ -11997,6 +12072,187 @@ export interface operations {
                 };
             };
             /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    demoLookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DemoLookupRequest"];
+            };
+        };
+        responses: {
+            /** @description What the demo knows about the topic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoLookup"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    crashRunWorker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The worker was killed; another takes the run over. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkerCrash"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `not-a-demo-run`, `crash-unavailable`, `run-not-executing`. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 import { agentEditorEn } from './en/agent-editor.js';
 import { agentFilesEn } from './en/agent-files.js';
 import { contextFeaturesEn } from './en/context-features.js';
+import { demoEn } from './en/demo.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { interopEn } from './en/interop.js';
@@ -19,6 +20,7 @@ import { workflowsEn } from './en/workflows.js';
 export const en = {
   ...frameEn,
   ...errorsEn,
+  ...demoEn,
   ...runsEn,
   ...resourcesEn,
   ...agentEditorEn,

@@ -2,6 +2,7 @@ import type { en } from './en.js';
 import { agentEditorZhCN } from './zh-cn/agent-editor.js';
 import { agentFilesZhCN } from './zh-cn/agent-files.js';
 import { contextFeaturesZhCN } from './zh-cn/context-features.js';
+import { demoZhCN } from './zh-cn/demo.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { interopZhCN } from './zh-cn/interop.js';
@@ -20,6 +21,7 @@ import { workflowsZhCN } from './zh-cn/workflows.js';
 export const zhCN: Record<keyof typeof en, string> = {
   ...frameZhCN,
   ...errorsZhCN,
+  ...demoZhCN,
   ...runsZhCN,
   ...resourcesZhCN,
   ...agentEditorZhCN,

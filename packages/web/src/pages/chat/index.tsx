@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { CrashWorkerCard, SuggestedQuestion } from '../../demo/index.js';
 import { useT } from '../../i18n/index.js';
 import { isTerminal, RunTurn, useApp, useRunStream, useSession } from '../../runs/index.js';
 import { Composer } from './composer.js';
@@ -73,7 +74,16 @@ export function ChatPage() {
       ) : null}
       <div className="chat-layout">
         <section className="transcript" aria-label={t('chat.conversation')}>
-          {runs.length === 0 && !startedRunId ? <p className="empty">{t('chat.noQuestion')}</p> : null}
+          {runs.length === 0 && !startedRunId ? (
+            <>
+              <p className="empty">{t('chat.noQuestion')}</p>
+              <SuggestedQuestion
+                description={app.data?.app.description}
+                disabled={!published}
+                ask={(question) => void send(question)}
+              />
+            </>
+          ) : null}
           {runs.map((run) => (
             <RunTurn key={run.id} runId={run.id} runLink={`${base}/runs/${run.id}`} canDecide={run.id === latestRunId} />
           ))}
@@ -89,7 +99,12 @@ export function ChatPage() {
             }
           />
         </section>
-        {latestRunId ? <LiveProgress stream={stream} /> : null}
+        {latestRunId ? (
+          <div className="chat-side">
+            <LiveProgress stream={stream} />
+            <CrashWorkerCard spaceId={spaceId} runId={latestRunId} />
+          </div>
+        ) : null}
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, queries, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { CrashWorkerCard, SuggestedQuestion } from '../../demo/index.js';
 import { useT } from '../../i18n/index.js';
 import '../workflow-editor/workflow-editor.css';
 import { nodesOf, normaliseWorkflowDraft, type WorkflowDraft } from '../workflow-editor/draft-model.js';
@@ -57,6 +58,20 @@ export function WorkflowRunPage() {
       ) : null}
       {draft && version !== undefined ? (
         <>
+          <SuggestedQuestion
+            description={app.data?.app.description}
+            ask={(question) => {
+              // The suggested value goes into the first state field no node writes: the workflow's input (the demo's topic or task).
+              const written = new Set(nodesOf(draft.definition).flatMap((node) => (node.output ? [node.output] : [])));
+              const field = Object.keys(state).find((name) => !written.has(name)) ?? 'input';
+              void unwrap(
+                api.POST('/apps/{appId}/runs', {
+                  params: { path: { appId } },
+                  body: { input: { [field]: question }, releaseVersion: version, mode: 'async', release: 'latest' },
+                }),
+              ).then((answer) => navigate(`${base}/runs/${(answer as { runId: string }).runId}`));
+            }}
+          />
           <RunForm
             key={version}
             appId={appId}
@@ -71,6 +86,7 @@ export function WorkflowRunPage() {
             }}
           />
           {runId && runDraft ? <RunPanel key={runId} runId={runId} draft={runDraft} version={runVersion} /> : null}
+          {runId ? <CrashWorkerCard spaceId={spaceId} runId={runId} /> : null}
         </>
       ) : !loadError && list.length > 0 ? (
         <p>{t('workflow.loading')}</p>
