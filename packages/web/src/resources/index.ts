@@ -32,3 +32,4 @@ export function useLatestVersion(spaceId: string, resource: Schema<'Resource'> |
 export { type HookTrigger, hookTriggers, isHookTrigger, useHookContents } from './hook-triggers.js';
 export { resourceColumns } from './resource-columns.js';
 export { ResourceList } from './resource-list.js';
+export { type JsonObjectProblem, parseJsonObjectText, useCreateResource, useSaveVersion } from './resource-mutations.js';

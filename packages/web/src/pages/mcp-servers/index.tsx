@@ -18,7 +18,14 @@ import {
   TextField,
 } from '../../components/index.js';
 import { type Translate, useT } from '../../i18n/index.js';
-import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
+import {
+  parseJsonObjectText,
+  ResourceList,
+  useCreateResource,
+  useLatestVersion,
+  useResources,
+  useSaveVersion,
+} from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { SignInPanel } from './sign-in-panel.js';
 
@@ -40,15 +47,14 @@ const emptyServer: ServerFields = { url: '', headers: '{}', oauth: false, client
 
 /** Checks the fields; answers the content to send, or the problems by field path. */
 function contentOf(t: Translate, fields: ServerFields): { content?: McpContent; errors: FieldErrors } {
-  let headers: Headers | undefined;
-  let headersError: string | undefined;
-  try {
-    const value: unknown = JSON.parse(fields.headers.trim() || '{}');
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) headersError = t('mcp.headersNotObject');
-    else headers = value as Headers;
-  } catch (error) {
-    headersError = t('mcp.notJson', { error: (error as Error).message });
-  }
+  const parsed = parseJsonObjectText(fields.headers);
+  const headers = parsed.value as Headers | undefined;
+  const headersError =
+    parsed.problem?.kind === 'not-json'
+      ? t('mcp.notJson', { error: parsed.problem.error })
+      : parsed.problem
+        ? t('mcp.headersNotObject')
+        : undefined;
   const errors: FieldErrors = {
     'content.url': /^https?:\/\/\S+$/.test(fields.url) ? undefined : t('mcp.urlInvalid'),
     'content.headers': headersError,
@@ -177,16 +183,7 @@ function ServerPanel({
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const save = useMutation({
-    mutationFn: (next: McpContent) =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
-          params: { path: { spaceId, resourceId: server.id } },
-          body: { content: next },
-        }),
-      ),
-    onSuccess: onSaved,
-  });
+  const save = useSaveVersion<McpContent>(spaceId, server.id, onSaved);
   const test = useMutation({
     mutationFn: () =>
       unwrap(
@@ -280,20 +277,11 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const create = useMutation({
-    mutationFn: (content: McpContent) =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources', {
-          params: { path: { spaceId } },
-          body: { type: 'mcp-server', name, description, content },
-        }),
-      ),
-    onSuccess: () => {
-      setName('');
-      setDescription('');
-      setFields(emptyServer);
-      onCreated();
-    },
+  const create = useCreateResource(spaceId, () => {
+    setName('');
+    setDescription('');
+    setFields(emptyServer);
+    onCreated();
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -301,7 +289,7 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     const found: FieldErrors = { ...checked.errors, name: name.trim() ? undefined : t('mcp.nameMissing') };
     setErrors(found);
     if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
-    create.mutate(checked.content);
+    create.mutate({ type: 'mcp-server', name, description, content: checked.content });
   };
   return (
     <FormCard

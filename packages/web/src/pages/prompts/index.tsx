@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, type Schema, unwrap } from '../../api/index.js';
+import type { Schema } from '../../api/index.js';
 import {
   type FieldErrors,
   FormCard,
@@ -14,7 +13,7 @@ import {
   useFieldChecks,
 } from '../../components/index.js';
 import { useT } from '../../i18n/index.js';
-import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
+import { ResourceList, useCreateResource, useLatestVersion, useResources, useSaveVersion } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /**
@@ -69,19 +68,10 @@ function PromptVersionForm({
   const t = useT();
   const current = (latest.data?.version.content as { text?: string } | undefined)?.text;
   const [text, setText] = useState<string | undefined>();
-  const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
-          params: { path: { spaceId, resourceId: prompt.id } },
-          body: { content: { text: text ?? current ?? '' } },
-        }),
-      ),
-    onSuccess: onSaved,
-  });
+  const save = useSaveVersion<{ text: string }>(spaceId, prompt.id, onSaved);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.mutate({ text: text ?? current ?? '' });
   };
   if (latest.isPending) return <p>{t('prompts.loading', { name: prompt.name })}</p>;
   return (
@@ -114,20 +104,11 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [text, setText] = useState('');
   const t = useT();
   const { errors, form, accept } = useFieldChecks();
-  const create = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources', {
-          params: { path: { spaceId } },
-          body: { type: 'prompt', name, description, content: { text } },
-        }),
-      ),
-    onSuccess: () => {
-      setName('');
-      setDescription('');
-      setText('');
-      onCreated();
-    },
+  const create = useCreateResource(spaceId, () => {
+    setName('');
+    setDescription('');
+    setText('');
+    onCreated();
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -136,7 +117,7 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
       'content.text': text.trim() ? undefined : t('prompts.textMissing'),
     };
     if (!accept(found)) return;
-    create.mutate();
+    create.mutate({ type: 'prompt', name, description, content: { text } });
   };
   return (
     <FormCard

@@ -16,7 +16,14 @@ import {
   TextField,
 } from '../../components/index.js';
 import { type Translate, useT } from '../../i18n/index.js';
-import { ResourceList, useLatestVersion, useResources } from '../../resources/index.js';
+import {
+  parseJsonObjectText,
+  ResourceList,
+  useCreateResource,
+  useLatestVersion,
+  useResources,
+  useSaveVersion,
+} from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
 /** A remote agent version's content: the platform's `RemoteAgentContent` schema, generated. */
@@ -33,15 +40,14 @@ const emptyFields: AgentFields = { cardUrl: '', description: '', headers: '{}' }
 
 /** Checks the fields; answers the content to send, or the problems by field path. */
 function contentOf(t: Translate, fields: AgentFields): { content?: RemoteContent; errors: FieldErrors } {
-  let headers: RemoteContent['headers'] | undefined;
-  let headersError: string | undefined;
-  try {
-    const value: unknown = JSON.parse(fields.headers.trim() || '{}');
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) headersError = t('remoteAgents.headersNotObject');
-    else headers = value as RemoteContent['headers'];
-  } catch (error) {
-    headersError = t('remoteAgents.notJson', { error: (error as Error).message });
-  }
+  const parsed = parseJsonObjectText(fields.headers);
+  const headers = parsed.value as RemoteContent['headers'] | undefined;
+  const headersError =
+    parsed.problem?.kind === 'not-json'
+      ? t('remoteAgents.notJson', { error: parsed.problem.error })
+      : parsed.problem
+        ? t('remoteAgents.headersNotObject')
+        : undefined;
   const errors: FieldErrors = {
     'content.cardUrl': /^https?:\/\/\S+$/.test(fields.cardUrl) ? undefined : t('remoteAgents.cardUrlInvalid'),
     'content.description': fields.description.trim() ? undefined : t('remoteAgents.delegateMissing'),
@@ -154,16 +160,7 @@ function AgentPanel({
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const save = useMutation({
-    mutationFn: (next: RemoteContent) =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources/{resourceId}/versions', {
-          params: { path: { spaceId, resourceId: agent.id } },
-          body: { content: next },
-        }),
-      ),
-    onSuccess: onSaved,
-  });
+  const save = useSaveVersion<RemoteContent>(spaceId, agent.id, onSaved);
   const card = useMutation({
     mutationFn: () =>
       unwrap(
@@ -247,19 +244,10 @@ function NewAgentForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const create = useMutation({
-    mutationFn: (content: RemoteContent) =>
-      unwrap(
-        api.POST('/spaces/{spaceId}/resources', {
-          params: { path: { spaceId } },
-          body: { type: 'remote-agent', name, description: content.description, content },
-        }),
-      ),
-    onSuccess: () => {
-      setName('');
-      setFields(emptyFields);
-      onCreated();
-    },
+  const create = useCreateResource(spaceId, () => {
+    setName('');
+    setFields(emptyFields);
+    onCreated();
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -270,7 +258,7 @@ function NewAgentForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =
     };
     setErrors(found);
     if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
-    create.mutate(checked.content);
+    create.mutate({ type: 'remote-agent', name, description: checked.content.description, content: checked.content });
   };
   return (
     <FormCard
