@@ -118,6 +118,9 @@ const unscoped: Record<string, 'public' | 'user' | 'instance-admin'> = {
   'GET /spaces': 'user',
   'POST /spaces': 'user',
   'GET /mcp-sign-in/callback': 'user',
+  // The platform's own demo endpoint (issue 35): public, 404 unless demo mode is on.
+  'POST /demo/lookup': 'public',
+  'POST /runs/{runId}/crash-worker': 'instance-admin',
 };
 
 const roles: SpaceRole[] = ['viewer', 'editor', 'admin', 'owner'];
