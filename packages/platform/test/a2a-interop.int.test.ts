@@ -102,8 +102,11 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     const password = (await server.waitFor(/with password (\S+)/))[1] as string;
     owner = await httpClient(base).login('admin@localhost', password);
     const spaces = (await owner.request('GET', '/spaces')).body as { spaces: { id: string }[] };
-    const listed = (await owner.request('GET', `/spaces/${spaces.spaces[0]?.id}/apps`)).body as { apps: { id: string }[] };
-    apps.demo = listed.apps[0]?.id as string;
+    const listed = (await owner.request('GET', `/spaces/${spaces.spaces[0]?.id}/apps`)).body as {
+      apps: { id: string; name: string }[];
+    };
+    // The seeded Demo space's ReAct assistant (scripted offline model, a file tool and an HTTP tool).
+    apps.demo = listed.apps.find((app) => app.name === 'Demo assistant')?.id as string;
     apps.scripted = (await buildScriptedApp(owner, model.url, tool.url, 'Interop')).appId;
     const asking = await buildScriptedApp(owner, model.url, tool.url, 'Asking');
     apps.asking = asking.appId;
@@ -154,7 +157,7 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
       unknown
     >;
     expect(card).toMatchObject({
-      name: 'Demo agent',
+      name: 'Demo assistant',
       supportedInterfaces: [{ url: `${base}/a2a/apps/${apps.demo}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
       capabilities: { streaming: true, pushNotifications: true },
       securitySchemes: { appKey: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
@@ -181,7 +184,8 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     expect(task.id).toMatch(/^run_/);
     expect(task.contextId).toMatch(/^ses_/);
     expect(task.status.state).toBe(State.completed);
-    expect(task.artifacts[0]?.parts[0]?.content.value).toBe('Hello! I am the AgentLoom demo agent, answering offline.');
+    // The scripted demo model labels every answer it gives.
+    expect(task.artifacts[0]?.parts[0]?.content.value).toMatch(/^\[Scripted demo\] /);
     const read = (await client.getTask({ id: task.id } as never)) as unknown as { status: { state: number } };
     expect(read.status.state).toBe(State.completed);
     // The task is the run: the REST API shows the same run succeeded.
