@@ -36,7 +36,9 @@ const executor = z.strictObject({
   background: z
     .boolean()
     .optional()
-    .openapi({ description: 'Runs its tasks in the background: the planner goes on at once, the result arrives as a later input.' }),
+    .openapi({
+      description: 'Runs its tasks in the background: the planner goes on at once, the result arrives as a later input.',
+    }),
 });
 
 /**

@@ -159,7 +159,9 @@ const agentReleaseSnapshotSchema = z.looseObject({
   }),
   memory: z.looseObject({ enabled: z.boolean(), budgetCharacters: z.number().int().positive().optional() }).optional(),
   entry: roleSnapshotSchema,
-  executors: z.array(roleSnapshotSchema.extend({ name: z.string(), description: z.string(), background: z.boolean().optional() })),
+  executors: z.array(
+    roleSnapshotSchema.extend({ name: z.string(), description: z.string(), background: z.boolean().optional() }),
+  ),
   variables: z.record(z.string(), z.string()),
   execution: draftPartSchema,
   context: draftPartSchema,

@@ -10,7 +10,10 @@ interface SwitchIssue {
 /** Whether a capability selection gives its role a tool a script could call. */
 function hasCallableTools(selection: CapabilitySelection): boolean {
   return (
-    selection.builtIn.length > 0 || selection.tools.length > 0 || selection.mcpServers.length > 0 || selection.remoteAgents.length > 0
+    selection.builtIn.length > 0 ||
+    selection.tools.length > 0 ||
+    selection.mcpServers.length > 0 ||
+    selection.remoteAgents.length > 0
   );
 }
 
