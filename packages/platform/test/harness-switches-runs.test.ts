@@ -16,7 +16,10 @@ const demoScripts = [
   { whenSystemContains: 'You plan', whenInputContains: 'Background task', steps: [{ text: 'final: {{input}}' }] },
   {
     whenSystemContains: 'You plan',
-    steps: [{ toolCalls: [{ name: 'researcher', arguments: { task: 'Find the capital of France.' } }] }, { text: 'early answer' }],
+    steps: [
+      { toolCalls: [{ name: 'researcher', arguments: { task: 'Find the capital of France.' } }] },
+      { text: 'early answer' },
+    ],
   },
   { whenSystemContains: 'You research', steps: [{ text: 'The capital is Paris.' }] },
   // The scripted agent writes one script that calls `lookup` twice; only its result comes back.
@@ -132,9 +135,7 @@ describe.each(dialects)('the code orchestration and background switches on %s (N
         'config.executors.0.background',
       ]),
     );
-    expect(((await owner.request('GET', `/apps/${appId}/draft`)).body as { draft: { revision: number } }).draft.revision).toBe(
-      1,
-    );
+    expect(((await owner.request('GET', `/apps/${appId}/draft`)).body as { draft: { revision: number } }).draft.revision).toBe(1);
 
     const bare = await createApp('react', 'Bare');
     const saved = await putDraft(bare, {
@@ -148,7 +149,9 @@ describe.each(dialects)('the code orchestration and background switches on %s (N
       issues: { path: string; code: string }[];
     };
     expect(valid).toBe(false);
-    expect(issues.map(({ path, code }) => `${path} ${code}`)).toEqual(['execution.codeOrchestration.enabled nothing-to-orchestrate']);
+    expect(issues.map(({ path, code }) => `${path} ${code}`)).toEqual([
+      'execution.codeOrchestration.enabled nothing-to-orchestrate',
+    ]);
   });
 
   it('publishes a background executor and the planner answers with the result that arrived later', async () => {

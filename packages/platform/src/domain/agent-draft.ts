@@ -33,12 +33,9 @@ const executor = z.strictObject({
   prompt: promptSource,
   capabilities: capabilities.default(noCapabilities),
   /** Its tasks run in the background (N-7, ADR 0033): the planner goes on, the result arrives later. */
-  background: z
-    .boolean()
-    .optional()
-    .openapi({
-      description: 'Runs its tasks in the background: the planner goes on at once, the result arrives as a later input.',
-    }),
+  background: z.boolean().optional().openapi({
+    description: 'Runs its tasks in the background: the planner goes on at once, the result arrives as a later input.',
+  }),
 });
 
 /**
