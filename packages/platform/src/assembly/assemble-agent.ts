@@ -154,7 +154,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   // Commands and the model's scripts run only in bubblewrap (NOT-18, ADR 0032). A worker that
   // cannot isolate never claims such a run; should one find bubblewrap broken anyway, the run is
   // refused at its input (`sandbox-unavailable`) rather than run anything unisolated.
-  const isolation = releaseNeedsIsolation(snapshot) ? isolatingSandbox() : undefined;
+  const isolation = releaseNeedsIsolation(snapshot) ? isolatingSandbox(ports.bubblewrap) : undefined;
   const sandboxRefusals = isolation?.unavailable && ports.mcpConnections ? [isolation.unavailable] : [];
   // First in the chain: a deny is final (K-5), so the run ends `blocked` with the hook's name as
   // its code, `egress-denied`, `mcp-unreachable` or `sandbox-unavailable`.

@@ -1,4 +1,4 @@
-import { BubblewrapSandbox, type Sandbox, SandboxUnavailableError } from '@agentloom/sdk';
+import { BubblewrapSandbox, type BubblewrapSandboxOptions, type Sandbox, SandboxUnavailableError } from '@agentloom/sdk';
 
 /**
  * The name of the platform's input check that refuses a run whose agent runs the model's scripts
@@ -28,10 +28,11 @@ class UnavailableSandbox implements Sandbox {
  * The sandbox of an agent that runs commands or the model's scripts (NOT-18, ADR 0032): bubblewrap,
  * or — when it does not work on this host — a stand-in that refuses to run anything, with the
  * reason. Never a sandbox that does not isolate: the platform never sets the SDK's `allowUnisolated`.
+ * `options` configure bubblewrap (default: `bwrap` on the `PATH`).
  */
-export function isolatingSandbox(): { sandbox: Sandbox; unavailable?: string } {
+export function isolatingSandbox(options: BubblewrapSandboxOptions = {}): { sandbox: Sandbox; unavailable?: string } {
   try {
-    return { sandbox: new BubblewrapSandbox() };
+    return { sandbox: new BubblewrapSandbox(options) };
   } catch (error) {
     if (!SandboxUnavailableError.isInstance(error)) throw error;
     const reason = `this worker cannot isolate the agent's scripts and commands (bubblewrap: ${error.message})`;
