@@ -52,7 +52,7 @@ export function CodeOrchestrationField() {
             label={t('scripts.maxOutputBytes')}
             path="execution.codeOrchestration.maxOutputBytes"
             value={setting.maxOutputBytes}
-            defaultShown={String(scriptDefaults.maxOutputBytes)}
+            defaultShown={t('scripts.oneMebibyte', { bytes: scriptDefaults.maxOutputBytes })}
             onChange={(maxOutputBytes) => setLimits({ maxOutputBytes })}
           />
           <DraftNumberField
