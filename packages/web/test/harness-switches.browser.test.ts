@@ -12,6 +12,8 @@ interface SavedDraft {
       model?: { fallbacks?: { connectionId: string; modelId: string }[] };
       context?: Record<string, unknown>;
       memory?: { enabled: boolean; budgetCharacters?: number };
+      execution?: { codeOrchestration?: Record<string, unknown> };
+      executors?: { name: string; background?: boolean }[];
     };
   };
 }
@@ -21,11 +23,13 @@ interface SavedDraft {
  * fallback chain, the user's instructions, message shaping, context entries (a bad pattern is
  * refused at its field), user commands and memory are set in the agent editor, saved, checked and
  * published; a `/command` run then shows, in the run view, each model request's section sizes and
- * system-prefix hash. Pages are captured in English and in zh-CN and pass axe-core.
+ * system-prefix hash. The code orchestration switch (with a refused limit) and a background
+ * executor role are set and saved too. Pages are captured in English and in zh-CN and pass axe-core.
  */
 describe.runIf(chromiumAvailable())('the harness switches of the agent editor and the run view', { timeout: 180_000 }, () => {
   let session: ConsoleSession;
   let spaceUrl = '';
+  let spaceId = '';
   let appId = '';
   let connectionId = '';
 
@@ -33,6 +37,7 @@ describe.runIf(chromiumAvailable())('the harness switches of the agent editor an
     session = await openConsoleSession({ screenshotDirectory });
     const { call } = session;
     const { space } = await call<{ space: { id: string } }>('POST', '/spaces', { name: 'Harness' });
+    spaceId = space.id;
     spaceUrl = `${session.platform.url}/spaces/${space.id}`;
     const demo = await call<{ connection: { id: string } }>('POST', `/spaces/${space.id}/model-connections`, {
       name: 'Offline',
@@ -164,6 +169,53 @@ describe.runIf(chromiumAvailable())('the harness switches of the agent editor an
     await page.getByRole('tab', { name: '模型' }).click();
     await page.getByLabel('备用模型 1：模型').waitFor();
     await checkPage('07-zh-CN-fallback-model');
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+  });
+
+  it('switches code orchestration (refusing a bad limit at its field) and a background executor on, and saves them', async () => {
+    const { page, checkPage, call } = session;
+    const { app } = await call<{ app: { id: string } }>('POST', `/spaces/${spaceId}/apps`, {
+      kind: 'agent',
+      mode: 'plan-executor',
+      name: 'Lead',
+    });
+    const { draft } = await call<SavedDraft>('GET', `/apps/${app.id}/draft`);
+    const config = {
+      model: { connectionId, modelId: 'offline-demo-1' },
+      planner: { prompt: { text: 'You plan.' } },
+      executors: [{ name: 'researcher', description: 'Researches.', prompt: { text: 'You research.' } }],
+    };
+    await call('PUT', `/apps/${app.id}/draft`, { config }, { 'if-match': `"${draft.revision}"` });
+    await page.goto(`${spaceUrl}/agents/${app.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Agent: Lead' }).waitFor();
+    await page.getByRole('tab', { name: 'Executor roles' }).click();
+    await page.getByLabel('Executor 1 runs in the background').check();
+    await page.getByRole('tab', { name: 'Execution' }).click();
+    await page.getByLabel('Let the model call tools from a script').check();
+    await page.getByLabel('Most tool calls per script').fill('0');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    // Refused by the server's schema: said at the field, nothing saved.
+    await expect
+      .poll(() => page.getByLabel('Most tool calls per script').getAttribute('aria-invalid'), { timeout: 10_000 })
+      .toBe('true');
+    await checkPage('08-scripts-refused-limit');
+    await page.getByLabel('Most tool calls per script').fill('20');
+    await page.getByLabel('Script memory limit (MiB)').fill('128');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText(/^Saved \(revision \d+\)\.$/).waitFor();
+    const saved = await call<SavedDraft>('GET', `/apps/${app.id}/draft`);
+    expect(saved.draft.config.execution?.codeOrchestration).toEqual({ enabled: true, maxToolCalls: 20, maxMemoryMegabytes: 128 });
+    expect(saved.draft.config.executors?.[0]?.background).toBe(true);
+    await checkPage('09-scripts-saved');
+
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await page.getByRole('tab', { name: '执行', exact: true }).click();
+    await expect(page.getByLabel('允许模型通过脚本调用工具').isChecked()).resolves.toBe(true);
+    await checkPage('10-zh-CN-scripts');
+    await page.getByRole('tab', { name: '执行者角色' }).click();
+    await expect(page.getByLabel('执行者 1 在后台运行').isChecked()).resolves.toBe(true);
+    await checkPage('11-zh-CN-background-executor');
     await page.getByRole('combobox', { name: '语言' }).selectOption('en');
   });
 });

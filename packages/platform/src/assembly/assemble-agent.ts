@@ -2,7 +2,6 @@ import path from 'node:path';
 import {
   type Agent,
   type AgentDefinition,
-  BubblewrapSandbox,
   createAgent,
   createWorkspace,
   DEFINITION_FORMAT_VERSION,
@@ -19,7 +18,7 @@ import { McpAuthorizationRequiredError } from '@agentloom/sdk/capabilities/mcp';
 import { findEgressDenial } from '../adapters/outbound/index.js';
 import { agentFileMounts } from '../domain/agent-files.js';
 import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snapshot.js';
-import { releaseNeedsIsolation } from '../domain/run-requirements.js';
+import { releaseNeedsIsolation, releaseRunsCommands, releaseRunsScripts } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
@@ -27,6 +26,7 @@ import { McpSecretMissingError, type McpServerContent, McpSignInRequiredError, m
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 import { releaseFallbackModels, releaseLanguageModel, releaseModelSettings } from './release-model.js';
 import { buildPinnedRemoteAgent } from './remote-agents.js';
+import { isolatingSandbox, sandboxUnavailableHookName } from './script-sandbox.js';
 
 /** The registry name of the release's model. */
 const modelName = 'release-model';
@@ -133,7 +133,13 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
   const entry = await defineRole(snapshot.mode === 'react' ? 'entry' : 'planner', snapshot.entry);
   const executors = [];
   for (const [index, role] of snapshot.executors.entries()) {
-    executors.push({ name: role.name, description: role.description, ...(await defineRole(`executors.${index}`, role)) });
+    executors.push({
+      name: role.name,
+      description: role.description,
+      ...(await defineRole(`executors.${index}`, role)),
+      // Its tasks run beside the planner (N-7, ADR 0033); snapshots older than the switch have none.
+      ...(role.background ? { background: true } : {}),
+    });
   }
 
   // Hooks belong to the agent (P-4.11); their order in the snapshot is the chain order per trigger (K-8).
@@ -145,11 +151,17 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     hookRegistry[pinned.name] = built.hook;
     hookNames[built.trigger] = [...(hookNames[built.trigger] ?? []), pinned.name];
   }
+  // Commands and the model's scripts run only in bubblewrap (NOT-18, ADR 0032). A worker that
+  // cannot isolate never claims such a run; should one find bubblewrap broken anyway, the run is
+  // refused at its input (`sandbox-unavailable`) rather than run anything unisolated.
+  const isolation = releaseNeedsIsolation(snapshot) ? isolatingSandbox(ports.bubblewrap) : undefined;
+  const sandboxRefusals = isolation?.unavailable && ports.mcpConnections ? [isolation.unavailable] : [];
   // First in the chain: a deny is final (K-5), so the run ends `blocked` with the hook's name as
-  // its code, `egress-denied` or `mcp-unreachable`.
+  // its code, `egress-denied`, `mcp-unreachable` or `sandbox-unavailable`.
   for (const [name, reasons] of [
     [unreachableHookName, unreachable],
     [egressRefusalHookName, egressRefusals],
+    [sandboxUnavailableHookName, sandboxRefusals],
   ] as const) {
     if (reasons.length === 0) continue;
     hookRegistry[name] = inputRefusalHook(name, reasons) as Hook;
@@ -169,7 +181,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
 
   const roles = [snapshot.entry, ...snapshot.executors];
   const wantsFiles = roles.some((role) => role.builtIn.length > 0 || role.skills.length > 0);
-  const wantsCommands = releaseNeedsIsolation(snapshot);
+  const wantsCommands = releaseRunsCommands(snapshot);
   const workspace = wantsFiles
     ? createWorkspace({
         root: ports.fileRoot,
@@ -177,7 +189,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         skills: (skills?.skills ?? []).map((skill) => ({ name: skill.name, directory: skill.directory })),
         // The agent's wiki and business files (P-12.2), managed on the Files tab, read-only in runs.
         mounts: agentFileMounts(ports.fileRoot),
-        ...(wantsCommands ? { sandbox: new BubblewrapSandbox() } : {}),
+        ...(wantsCommands && isolation ? { sandbox: isolation.sandbox } : {}),
       })
     : undefined;
 
@@ -195,6 +207,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         })),
       } satisfies PermissionPolicy)
     : undefined;
+  // The switch is the platform's; the SDK definition has its own field for it (N-15).
+  const { codeOrchestration: _switch, ...execution } = snapshot.execution;
   const base = {
     formatVersion: DEFINITION_FORMAT_VERSION as 1,
     kind: 'agent' as const,
@@ -211,7 +225,8 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
         }
       : {}),
     ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
-    execution: snapshot.execution,
+    execution,
+    ...codeOrchestrationOf(snapshot),
     context: snapshot.context,
     variables: { ...snapshot.variables },
     ...(permissions ? { permissions } : {}),
@@ -231,6 +246,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       ...(ports.mcpConnections && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
       ...(skills ? { skills } : {}),
       ...(workspace ? { workspace } : {}),
+      ...(releaseRunsScripts(snapshot) && isolation ? { sandbox: isolation.sandbox } : {}),
       ...(ports.store ? { store: ports.store } : {}),
     });
   } catch (error) {
@@ -238,4 +254,15 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
       throw new AssemblyError(error.problems.map((problem) => ({ path: problem.path, message: problem.message })));
     throw error;
   }
+}
+
+/**
+ * The SDK definition's `codeOrchestration` of a release (N-15, ADR 0032): absent when off, `true`
+ * when on with the SDK's limits, else the limits set. The sandbox goes in the registry, never here.
+ */
+function codeOrchestrationOf(snapshot: AgentReleaseSnapshot): Pick<AgentDefinition, 'codeOrchestration'> {
+  const setting = snapshot.execution.codeOrchestration;
+  if (!setting?.enabled) return {};
+  const { enabled: _enabled, ...limits } = setting;
+  return { codeOrchestration: Object.keys(limits).length > 0 ? limits : true };
 }

@@ -1,4 +1,4 @@
-import type { FactStore, RunStore } from '@agentloom/sdk';
+import type { BubblewrapSandboxOptions, FactStore, RunStore } from '@agentloom/sdk';
 import type { McpAuthorization } from '@agentloom/sdk/capabilities/mcp';
 import type { McpConnectionSet, McpOAuthSettings } from './mcp-servers.js';
 
@@ -32,6 +32,8 @@ export interface AssemblyPorts {
    * publish dry run starts nothing (P-1.8).
    */
   mcpConnections?: McpConnectionSet;
+  /** This host's bubblewrap, for commands and scripts (NOT-18); default `bwrap` on the `PATH`. */
+  bubblewrap?: BubblewrapSandboxOptions;
   /** The SDK lease of the agent's runs (how long a dead worker's run waits before a takeover). */
   leaseMs?: number;
 }

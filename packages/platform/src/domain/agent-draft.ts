@@ -32,7 +32,27 @@ const executor = z.strictObject({
   description: z.string().min(1).max(2000),
   prompt: promptSource,
   capabilities: capabilities.default(noCapabilities),
+  /** Its tasks run in the background (N-7, ADR 0033): the planner goes on, the result arrives later. */
+  background: z.boolean().optional().openapi({
+    description: 'Runs its tasks in the background: the planner goes on at once, the result arrives as a later input.',
+  }),
 });
+
+/**
+ * Code-orchestrated tool calls (N-15, ADR 0032): each role gets `run_script`, a script calling its
+ * tools in a bubblewrap sandbox; off unless `enabled`. The limits are the SDK's; empty means its default.
+ */
+const codeOrchestration = z
+  .strictObject({
+    enabled: z.boolean(),
+    maxToolCalls: z.number().int().min(1).max(1000).optional(),
+    maxOutputBytes: z.number().int().min(1024).max(16_777_216).optional(),
+    maxMemoryMegabytes: z.number().int().min(16).max(1024).optional(),
+  })
+  .openapi('CodeOrchestration', {
+    description:
+      "The model may write a script that calls the role's tools (each call journaled like a direct one); it runs in a bubblewrap sandbox, so only isolating workers take the agent's runs.",
+  });
 
 const permissionDecision = z.enum(['allow', 'ask', 'deny']);
 const permissionRule = z
@@ -127,6 +147,7 @@ export const agentDraftSchema = z
           })
           .optional(),
         toolTimeoutMs: z.number().int().positive().max(3_600_000).optional(),
+        codeOrchestration: codeOrchestration.optional(),
       })
       .default({}),
     context: z
@@ -160,6 +181,8 @@ export type AgentDraft = z.output<typeof agentDraftSchema>;
 export type PromptSource = z.output<typeof promptSource>;
 /** The permission rules of a draft. */
 export type DraftPermissions = z.output<typeof permissions>;
+/** The code orchestration switch of a draft. */
+export type DraftCodeOrchestration = z.output<typeof codeOrchestration>;
 /** A capability selection of a draft. */
 export type CapabilitySelection = z.output<typeof capabilities>;
 

@@ -55,7 +55,8 @@ export interface AgentReleaseSnapshot {
   /** Facts kept across sessions (N-15); absent when off (and in older snapshots). */
   memory?: { enabled: boolean; budgetCharacters?: number };
   entry: RoleSnapshot;
-  executors: readonly (RoleSnapshot & { name: string; description: string })[];
+  /** `background`: its tasks run beside the planner (N-7); absent when off (and in older snapshots). */
+  executors: readonly (RoleSnapshot & { name: string; description: string; background?: boolean })[];
   variables: Readonly<Record<string, string>>;
   execution: AgentDraft['execution'];
   context: AgentDraft['context'];
@@ -158,7 +159,9 @@ const agentReleaseSnapshotSchema = z.looseObject({
   }),
   memory: z.looseObject({ enabled: z.boolean(), budgetCharacters: z.number().int().positive().optional() }).optional(),
   entry: roleSnapshotSchema,
-  executors: z.array(roleSnapshotSchema.extend({ name: z.string(), description: z.string() })),
+  executors: z.array(
+    roleSnapshotSchema.extend({ name: z.string(), description: z.string(), background: z.boolean().optional() }),
+  ),
   variables: z.record(z.string(), z.string()),
   execution: draftPartSchema,
   context: draftPartSchema,

@@ -2,8 +2,8 @@ import type { AgentReleaseSnapshot } from './release-snapshot.js';
 
 /**
  * What a run needs from the worker that executes it. `isolation`: its agent runs commands
- * (`run_command`), which only run inside a bubblewrap sandbox (NOT-18), so a worker without
- * bubblewrap never claims it.
+ * (`run_command`) or the model's scripts (code orchestration), which only run inside a bubblewrap
+ * sandbox (NOT-18), so a worker without bubblewrap never claims it.
  */
 export interface RunRequirements {
   isolation: boolean;
@@ -20,8 +20,21 @@ export type WorkerCapabilities = { isolation: boolean };
  * which the assembly gives a bubblewrap sandbox (NOT-18), so only a worker that can isolate may
  * execute it.
  */
-export function releaseNeedsIsolation(snapshot: AgentReleaseSnapshot): boolean {
+export function releaseRunsCommands(snapshot: AgentReleaseSnapshot): boolean {
   return [snapshot.entry, ...snapshot.executors].some((role) => role.builtIn.includes('run_command'));
+}
+
+/** True when the release's model may write scripts (code orchestration, N-15): they run only in bubblewrap (ADR 0032). */
+export function releaseRunsScripts(snapshot: AgentReleaseSnapshot): boolean {
+  return snapshot.execution.codeOrchestration?.enabled === true;
+}
+
+/**
+ * True when a run of this release needs a worker that can isolate (NOT-18): its agent runs
+ * commands, or runs the model's scripts (ADR 0032); a worker without bubblewrap never claims it.
+ */
+export function releaseNeedsIsolation(snapshot: AgentReleaseSnapshot): boolean {
+  return releaseRunsCommands(snapshot) || releaseRunsScripts(snapshot);
 }
 
 /** Whether a worker with `capabilities` may execute a run that needs `requirements`. */

@@ -1,6 +1,7 @@
 import type { AgentDraft } from './agent-draft.js';
 import { referencedResources } from './agent-draft.js';
 import { contextFeatureIssues } from './validate-context-features.js';
+import { harnessSwitchIssues } from './validate-harness-switches.js';
 
 /** One problem of a draft: where, a stable code and a sentence. */
 export interface DraftIssue {
@@ -45,7 +46,7 @@ export function validateAgentDraft(draft: AgentDraft, mode: 'react' | 'plan-exec
     checkModel('model', draft.model);
     for (const [index, fallback] of (draft.model.fallbacks ?? []).entries()) checkModel(`model.fallbacks.${index}`, fallback);
   }
-  issues.push(...contextFeatureIssues(draft.context));
+  issues.push(...contextFeatureIssues(draft.context), ...harnessSwitchIssues(draft, mode));
 
   if (mode === 'react') {
     if (!draft.prompt) issue('prompt', 'required', 'A ReAct agent needs a prompt.');

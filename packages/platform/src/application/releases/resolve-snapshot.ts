@@ -108,6 +108,7 @@ export async function resolveAgentSnapshot(
       ...(await role(executor.prompt, executor.capabilities)),
       name: executor.name,
       description: executor.description,
+      ...(executor.background ? { background: true } : {}),
     });
   }
   // Hooks belong to the agent, not a role (P-4.11); each gets a unique journal name from its resource name.

@@ -2132,6 +2132,8 @@ export interface components {
                 description: string;
                 prompt: components["schemas"]["PromptSource"];
                 capabilities?: components["schemas"]["Capabilities"];
+                /** @description Runs its tasks in the background: the planner goes on at once, the result arrives as a later input. */
+                background?: boolean;
             }[];
             /** @default [] */
             hooks: string[];
@@ -2147,6 +2149,7 @@ export interface components {
                     waitMs?: number;
                 };
                 toolTimeoutMs?: number;
+                codeOrchestration?: components["schemas"]["CodeOrchestration"];
             };
             /** @default {} */
             context: {
@@ -2205,6 +2208,13 @@ export interface components {
              * @default []
              */
             remoteAgents: string[];
+        };
+        /** @description The model may write a script that calls the role's tools (each call journaled like a direct one); it runs in a bubblewrap sandbox, so only isolating workers take the agent's runs. */
+        CodeOrchestration: {
+            enabled: boolean;
+            maxToolCalls?: number;
+            maxOutputBytes?: number;
+            maxMemoryMegabytes?: number;
         };
         /** @description Added at the end of the context: always (constant), or when a keyword or the pattern occurs in the last scanMessages messages. */
         ContextEntry: {

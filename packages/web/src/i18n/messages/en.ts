@@ -4,6 +4,7 @@ import { contextFeaturesEn } from './en/context-features.js';
 import { demoEn } from './en/demo.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
+import { harnessSwitchesEn } from './en/harness-switches.js';
 import { interopEn } from './en/interop.js';
 import { resourcesEn } from './en/resources.js';
 import { routersEn } from './en/routers.js';
@@ -31,4 +32,5 @@ export const en = {
   ...contextFeaturesEn,
   ...workflowCanvasEn,
   ...interopEn,
+  ...harnessSwitchesEn,
 } as const;

@@ -5,6 +5,7 @@ import { contextFeaturesZhCN } from './zh-cn/context-features.js';
 import { demoZhCN } from './zh-cn/demo.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
+import { harnessSwitchesZhCN } from './zh-cn/harness-switches.js';
 import { interopZhCN } from './zh-cn/interop.js';
 import { resourcesZhCN } from './zh-cn/resources.js';
 import { routersZhCN } from './zh-cn/routers.js';
@@ -32,4 +33,5 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...contextFeaturesZhCN,
   ...workflowCanvasZhCN,
   ...interopZhCN,
+  ...harnessSwitchesZhCN,
 };

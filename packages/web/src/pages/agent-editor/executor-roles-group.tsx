@@ -1,4 +1,4 @@
-import { TextField } from '../../components/index.js';
+import { CheckboxField, TextField } from '../../components/index.js';
 import { useT } from '../../i18n/index.js';
 import { CapabilitiesPicker } from './capabilities-picker.js';
 import { type ExecutorRole, noCapabilities } from './draft-state.js';
@@ -12,7 +12,8 @@ function copyOf<Value>(value: Value): Value {
 /**
  * Executor roles of a Plan–Executor agent: each with its own prompt and capabilities, no model
  * choice (P-4.6). A new role may copy the planner's capabilities once (P-4.4): it gets a copy,
- * which does not follow later changes to the planner.
+ * which does not follow later changes to the planner. A role may run in the background (N-7):
+ * the planner goes on while its task runs.
  */
 export function ExecutorRolesGroup() {
   const { draft, update, readOnly, issueAt } = useEditor();
@@ -60,6 +61,14 @@ export function ExecutorRolesGroup() {
               onChange={(event) => setRole(index, { description: event.target.value })}
             />
           </div>
+          <CheckboxField
+            label={t('executors.background', { number: index + 1 })}
+            checked={role.background ?? false}
+            disabled={readOnly}
+            hint={t('executors.backgroundHint')}
+            error={issueAt(`executors.${index}.background`)}
+            onChange={(event) => setRole(index, { background: event.target.checked ? true : undefined })}
+          />
           <PromptSourceField
             legend={t('executors.prompt', { number: index + 1 })}
             path={`executors.${index}.prompt`}
