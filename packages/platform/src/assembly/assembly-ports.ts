@@ -1,4 +1,4 @@
-import type { FactStore, RunStore } from '@agentloom/sdk';
+import type { FactStore, RunStore, Sandbox, WorkspaceScope } from '@agentloom/sdk';
 import type { McpAuthorization } from '@agentloom/sdk/capabilities/mcp';
 import type { McpConnectionSet, McpOAuthSettings } from './mcp-servers.js';
 
@@ -32,6 +32,13 @@ export interface AssemblyPorts {
    * publish dry run starts nothing (P-1.8).
    */
   mcpConnections?: McpConnectionSet;
+  /**
+   * The run's sandbox, given by a worker that can isolate (ADR 0099): the run's stdio MCP servers
+   * start inside it, seeing only the run's view (its work directory at `/work`, the agent's files
+   * read-only at `/mounts/…`), system programs and `readOnlyPaths`, with no network. Absent, they
+   * start as host processes.
+   */
+  mcpSandbox?: McpSandboxPort;
   /** The SDK lease of the agent's runs (how long a dead worker's run waits before a takeover). */
   leaseMs?: number;
 }
@@ -43,4 +50,14 @@ export class AssemblyError extends Error {
     super(`The release cannot be built into an agent: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
     this.name = 'AssemblyError';
   }
+}
+
+/** Where a run's stdio MCP servers start when its worker can isolate (see `AssemblyPorts.mcpSandbox`). */
+export interface McpSandboxPort {
+  /** An isolating sandbox (bubblewrap), made when a stdio server first needs it. */
+  sandbox(): Sandbox;
+  /** The run whose view the servers see; their tools refuse calls from any other run (or session, when persistent). */
+  scope: WorkspaceScope;
+  /** Host directories shown read-only (the servers' programs and packages), from `AGENTLOOM_MCP_SANDBOX_PATHS`. */
+  readOnlyPaths: readonly string[];
 }
