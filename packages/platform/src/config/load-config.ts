@@ -41,6 +41,12 @@ export interface PlatformConfig {
    */
   mcpSandboxPaths?: readonly string[];
   /**
+   * Give stdio MCP servers started in the run's sandbox the host network (`AGENTLOOM_MCP_SANDBOX_NETWORK=host`;
+   * default `none`: no network at all). Their files stay confined to the run's view either way; with
+   * `host` they reach what the host reaches, outside the outbound module's policy, as a host process would.
+   */
+  mcpSandboxNetwork?: 'none' | 'host';
+  /**
    * Limits of an agent's managed files (`wiki/`, `files/`; P-12.2): the largest file one upload may
    * be (`AGENTLOOM_FILE_MAX_BYTES`, default 8 MiB; uploads are also bound by the body limit) and the
    * most files and folders one area may hold (`AGENTLOOM_FILE_MAX_ENTRIES`, default 1000).
@@ -217,6 +223,9 @@ export function loadConfig(
   const mcpSandboxPaths = (environment.AGENTLOOM_MCP_SANDBOX_PATHS ?? '').split(':').filter((entry) => entry !== '');
   for (const entry of mcpSandboxPaths)
     if (!path.isAbsolute(entry)) problems.push(`AGENTLOOM_MCP_SANDBOX_PATHS entry "${entry}" must be an absolute path.`);
+  const mcpSandboxNetwork = environment.AGENTLOOM_MCP_SANDBOX_NETWORK ?? 'none';
+  if (mcpSandboxNetwork !== 'none' && mcpSandboxNetwork !== 'host')
+    problems.push(`AGENTLOOM_MCP_SANDBOX_NETWORK "${mcpSandboxNetwork}" must be none or host.`);
   const agentFiles: AgentFileLimits = {
     maxFileBytes: integerSetting('AGENTLOOM_FILE_MAX_BYTES', defaultAgentFileLimits.maxFileBytes, 1),
     maxEntries: integerSetting('AGENTLOOM_FILE_MAX_ENTRIES', defaultAgentFileLimits.maxEntries, 1),
@@ -295,6 +304,7 @@ export function loadConfig(
     webhookAttempts,
     mcpConnectAttempts,
     ...(mcpSandboxPaths.length > 0 ? { mcpSandboxPaths } : {}),
+    ...(mcpSandboxNetwork === 'host' ? { mcpSandboxNetwork: 'host' as const } : {}),
     agentFiles,
     trustedProxies,
     cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',

@@ -93,9 +93,12 @@ export class ReleaseBuildCache {
     }
   }
 
-  /** The worker's bubblewrap sandbox for stdio MCP servers (construction checks bubblewrap once). */
+  /**
+   * The worker's bubblewrap sandbox for stdio MCP servers (construction checks bubblewrap once):
+   * no network unless `AGENTLOOM_MCP_SANDBOX_NETWORK=host`.
+   */
   private sandbox(): Sandbox {
-    this.mcpSandbox ??= new BubblewrapSandbox();
+    this.mcpSandbox ??= new BubblewrapSandbox({ network: this.context.config.mcpSandboxNetwork === 'host' });
     return this.mcpSandbox;
   }
 }
