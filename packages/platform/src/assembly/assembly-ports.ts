@@ -1,6 +1,6 @@
-import type { FactStore, RunStore, Sandbox, WorkspaceScope } from '@agentloom/sdk';
+import type { FactStore, RunStore } from '@agentloom/sdk';
 import type { McpAuthorization } from '@agentloom/sdk/capabilities/mcp';
-import type { McpConnectionSet, McpOAuthSettings } from './mcp-servers.js';
+import type { McpConnectionSet, McpOAuthSettings, McpSandboxPort } from './mcp-servers.js';
 
 /** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
 export interface AssemblyPorts {
@@ -50,14 +50,4 @@ export class AssemblyError extends Error {
     super(`The release cannot be built into an agent: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`);
     this.name = 'AssemblyError';
   }
-}
-
-/** Where a run's stdio MCP servers start when its worker can isolate (see `AssemblyPorts.mcpSandbox`). */
-export interface McpSandboxPort {
-  /** An isolating sandbox (bubblewrap), made when a stdio server first needs it. */
-  sandbox(): Sandbox;
-  /** The run whose view the servers see; their tools refuse calls from any other run (or session, when persistent). */
-  scope: WorkspaceScope;
-  /** Host directories shown read-only (the servers' programs and packages), from `AGENTLOOM_MCP_SANDBOX_PATHS`. */
-  readOnlyPaths: readonly string[];
 }

@@ -1,4 +1,4 @@
-import { createWorkspace } from '@agentloom/sdk';
+import { createWorkspace, type Sandbox, type WorkspaceScope } from '@agentloom/sdk';
 import {
   connectMcpServer,
   type McpAuthorization,
@@ -6,7 +6,6 @@ import {
   type McpServerOptions,
 } from '@agentloom/sdk/capabilities/mcp';
 import { agentFileMounts } from '../domain/agent-files.js';
-import type { McpSandboxPort } from './assembly-ports.js';
 
 /** How a stored MCP server signs in over OAuth (see `mcpServerContentSchema`). */
 export interface McpOAuthSettings {
@@ -122,6 +121,16 @@ export async function mcpServerOptions(
     ...(Object.keys(env).length > 0 ? { env } : {}),
     ...sdkExtra,
   };
+}
+
+/** Where a run's stdio MCP servers start when its worker can isolate (see `AssemblyPorts.mcpSandbox`). */
+export interface McpSandboxPort {
+  /** An isolating sandbox (bubblewrap), made when a stdio server first needs it. */
+  sandbox(): Sandbox;
+  /** The run whose view the servers see; their tools refuse calls from any other run (or session, when persistent). */
+  scope: WorkspaceScope;
+  /** Host directories shown read-only (the servers' programs and packages), from `AGENTLOOM_MCP_SANDBOX_PATHS`. */
+  readOnlyPaths: readonly string[];
 }
 
 /**
