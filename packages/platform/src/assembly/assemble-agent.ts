@@ -22,7 +22,13 @@ import { releaseNeedsIsolation, releaseRunsCommands, releaseRunsScripts } from '
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
 import { buildPinnedHttpTool } from './http-tool.js';
-import { McpSecretMissingError, type McpServerContent, McpSignInRequiredError, mcpServerOptions } from './mcp-servers.js';
+import {
+  McpSecretMissingError,
+  type McpServerContent,
+  McpSignInRequiredError,
+  mcpServerOptions,
+  sandboxedStdio,
+} from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
 import { releaseFallbackModels, releaseLanguageModel, releaseModelSettings } from './release-model.js';
 import { buildPinnedRemoteAgent } from './remote-agents.js';
@@ -75,7 +81,7 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     try {
       // Secrets are resolved even when nothing connects (publish), so a missing one refuses the publish.
       const options = await mcpServerOptions(pinned.name, content, ports, { resourceId: pinned.resourceId });
-      mcpServers[pinned.name] = connections ? (await connections.connect(options)).tools : [];
+      mcpServers[pinned.name] = connections ? (await connections.connect(sandboxedStdio(options, snapshot, ports))).tools : [];
     } catch (error) {
       // Not signed in (or the sign-in lapsed): a publish goes on (someone connects it later), a run is refused at its input.
       if (error instanceof McpSignInRequiredError || McpAuthorizationRequiredError.isInstance(error)) {

@@ -1,6 +1,6 @@
 import type { BubblewrapSandboxOptions, FactStore, RunStore } from '@agentloom/sdk';
 import type { McpAuthorization } from '@agentloom/sdk/capabilities/mcp';
-import type { McpConnectionSet, McpOAuthSettings } from './mcp-servers.js';
+import type { McpConnectionSet, McpOAuthSettings, McpSandboxPort } from './mcp-servers.js';
 
 /** What assembly reads from the platform, as functions so that assembly itself does no SQL. */
 export interface AssemblyPorts {
@@ -34,6 +34,13 @@ export interface AssemblyPorts {
   mcpConnections?: McpConnectionSet;
   /** This host's bubblewrap, for commands and scripts (NOT-18); default `bwrap` on the `PATH`. */
   bubblewrap?: BubblewrapSandboxOptions;
+  /**
+   * The run's sandbox, given by a worker that can isolate (ADR 0035): the run's stdio MCP servers
+   * start inside it, seeing only the run's view (its work directory at `/work`, the agent's files
+   * read-only at `/mounts/…`), system programs and `readOnlyPaths`, with no network. Absent, they
+   * start as host processes.
+   */
+  mcpSandbox?: McpSandboxPort;
   /** The SDK lease of the agent's runs (how long a dead worker's run waits before a takeover). */
   leaseMs?: number;
 }

@@ -1,9 +1,11 @@
+import { createWorkspace, type Sandbox, type WorkspaceScope } from '@agentloom/sdk';
 import {
   connectMcpServer,
   type McpAuthorization,
   type McpServerConnection,
   type McpServerOptions,
 } from '@agentloom/sdk/capabilities/mcp';
+import { agentFileMounts } from '../domain/agent-files.js';
 
 /** How a stored MCP server signs in over OAuth (see `mcpServerContentSchema`). */
 export interface McpOAuthSettings {
@@ -118,6 +120,44 @@ export async function mcpServerOptions(
     args: content.args ?? [],
     ...(Object.keys(env).length > 0 ? { env } : {}),
     ...sdkExtra,
+  };
+}
+
+/** Where a run's stdio MCP servers start when its worker can isolate (see `AssemblyPorts.mcpSandbox`). */
+export interface McpSandboxPort {
+  /** An isolating sandbox (bubblewrap), made when a stdio server first needs it. */
+  sandbox(): Sandbox;
+  /** The run whose view the servers see; their tools refuse calls from any other run (or session, when persistent). */
+  scope: WorkspaceScope;
+  /** Host directories shown read-only (the servers' programs and packages), from `AGENTLOOM_MCP_SANDBOX_PATHS`. */
+  readOnlyPaths: readonly string[];
+}
+
+/**
+ * The options of a stdio server started inside the run's sandbox when the worker gave one
+ * (`ports.mcpSandbox`, ADR 0035); other servers, and every server without a sandbox, unchanged.
+ * The server sees the run's view as its commands do — the run's (or, with a persistent sandbox,
+ * the session's) work directory at `/work`, the agent's wiki and files read-only under `/mounts`
+ * — plus system programs and the worker's `readOnlyPaths`, with no network; it acts as the
+ * sandbox user, never as host root. Its tools refuse calls from any other run or session.
+ */
+export function sandboxedStdio(
+  options: McpServerOptions,
+  snapshot: { environment: { persistentSandbox: boolean } },
+  ports: { fileRoot: string; mcpSandbox?: McpSandboxPort },
+): McpServerOptions {
+  const port = ports.mcpSandbox;
+  if (options.transport !== 'stdio' || !port) return options;
+  const sandbox = port.sandbox();
+  const workspace = createWorkspace({
+    root: ports.fileRoot,
+    persistent: snapshot.environment.persistentSandbox,
+    mounts: agentFileMounts(ports.fileRoot),
+    sandbox,
+  });
+  return {
+    ...options,
+    sandbox: { sandbox, workspace, scope: port.scope, readOnlyPaths: port.readOnlyPaths },
   };
 }
 

@@ -35,6 +35,18 @@ export interface PlatformConfig {
    */
   mcpConnectAttempts?: number;
   /**
+   * Host directories shown read-only to stdio MCP servers a worker with isolation starts inside the
+   * run's sandbox (`AGENTLOOM_MCP_SANDBOX_PATHS`, absolute paths separated by `:`): where the
+   * servers' programs and their packages are installed when that is not under `/usr`. Default none.
+   */
+  mcpSandboxPaths?: readonly string[];
+  /**
+   * Give stdio MCP servers started in the run's sandbox the host network (`AGENTLOOM_MCP_SANDBOX_NETWORK=host`;
+   * default `none`: no network at all). Their files stay confined to the run's view either way; with
+   * `host` they reach what the host reaches, outside the outbound module's policy, as a host process would.
+   */
+  mcpSandboxNetwork?: 'none' | 'host';
+  /**
    * Limits of an agent's managed files (`wiki/`, `files/`; P-12.2): the largest file one upload may
    * be (`AGENTLOOM_FILE_MAX_BYTES`, default 8 MiB; uploads are also bound by the body limit) and the
    * most files and folders one area may hold (`AGENTLOOM_FILE_MAX_ENTRIES`, default 1000).
@@ -208,6 +220,12 @@ export function loadConfig(
   const webhookRetryMs = integerSetting('AGENTLOOM_WEBHOOK_RETRY_MS', 5_000, 10);
   const webhookAttempts = integerSetting('AGENTLOOM_WEBHOOK_ATTEMPTS', 10, 1);
   const mcpConnectAttempts = integerSetting('AGENTLOOM_MCP_CONNECT_ATTEMPTS', defaultMcpConnectAttempts, 1);
+  const mcpSandboxPaths = (environment.AGENTLOOM_MCP_SANDBOX_PATHS ?? '').split(':').filter((entry) => entry !== '');
+  for (const entry of mcpSandboxPaths)
+    if (!path.isAbsolute(entry)) problems.push(`AGENTLOOM_MCP_SANDBOX_PATHS entry "${entry}" must be an absolute path.`);
+  const mcpSandboxNetwork = environment.AGENTLOOM_MCP_SANDBOX_NETWORK ?? 'none';
+  if (mcpSandboxNetwork !== 'none' && mcpSandboxNetwork !== 'host')
+    problems.push(`AGENTLOOM_MCP_SANDBOX_NETWORK "${mcpSandboxNetwork}" must be none or host.`);
   const agentFiles: AgentFileLimits = {
     maxFileBytes: integerSetting('AGENTLOOM_FILE_MAX_BYTES', defaultAgentFileLimits.maxFileBytes, 1),
     maxEntries: integerSetting('AGENTLOOM_FILE_MAX_ENTRIES', defaultAgentFileLimits.maxEntries, 1),
@@ -285,6 +303,8 @@ export function loadConfig(
     webhookRetryMs,
     webhookAttempts,
     mcpConnectAttempts,
+    ...(mcpSandboxPaths.length > 0 ? { mcpSandboxPaths } : {}),
+    ...(mcpSandboxNetwork === 'host' ? { mcpSandboxNetwork: 'host' as const } : {}),
     agentFiles,
     trustedProxies,
     cookieSecure: cookieSecureText === 'auto' ? 'auto' : cookieSecureText === 'true',

@@ -1,4 +1,11 @@
-import type { Agent, StateDefinition, Workflow } from '@agentloom/sdk';
+import {
+  type Agent,
+  BubblewrapSandbox,
+  type Sandbox,
+  type StateDefinition,
+  type Workflow,
+  type WorkspaceScope,
+} from '@agentloom/sdk';
 import { readReleaseSnapshotText } from '../adapters/database/repositories/run-repository.js';
 import type { AppRow } from '../adapters/database/schema.js';
 import { databaseAssemblyPorts } from '../application/releases/database-assembly-ports.js';
@@ -28,6 +35,8 @@ export interface ReleaseBuild {
  */
 export class ReleaseBuildCache {
   private readonly builds = new Map<string, { agent: Promise<Agent | Workflow<StateDefinition>>; builtAt: number }>();
+  /** The sandbox stdio MCP servers start in on a worker that can isolate (made on first use). */
+  private mcpSandbox: Sandbox | undefined;
 
   constructor(
     private readonly context: WorkerContext,
@@ -38,9 +47,15 @@ export class ReleaseBuildCache {
   /**
    * The agent or workflow of `releaseId` (of `app`), built now or taken from the cache. On the
    * run's `finalMcpAttempt` an unreachable MCP server ends the run (`mcp-unreachable`) rather
-   * than failing the build, which would hand the run back for another try.
+   * than failing the build, which would hand the run back for another try. With the run's `scope`,
+   * on a worker that can isolate, an agent's stdio MCP servers start inside the run's sandbox
+   * (ADR 0035); a build with MCP connections is never cached, so the scope is always this run's.
    */
-  async build(releaseId: string, app: AppRow, { finalMcpAttempt = false } = {}): Promise<ReleaseBuild> {
+  async build(
+    releaseId: string,
+    app: AppRow,
+    { finalMcpAttempt = false, scope }: { finalMcpAttempt?: boolean; scope?: WorkspaceScope } = {},
+  ): Promise<ReleaseBuild> {
     const now = Date.now();
     const cached = this.builds.get(releaseId);
     if (cached && now - cached.builtAt < this.cacheMs) return { agent: await cached.agent, release: async () => {} };
@@ -61,7 +76,14 @@ export class ReleaseBuildCache {
         // Checked before anything is built or run: this worker never executes what it cannot isolate.
         const requirements = { isolation: releaseNeedsIsolation(snapshot) };
         if (!capabilitiesMeet(this.capabilities, requirements)) throw new MissingCapabilityError(requirements);
-        agent = await assembleAgent(snapshot, databaseAssemblyPorts(this.context, app, options));
+        const mcpSandbox =
+          scope && this.capabilities.isolation
+            ? { sandbox: () => this.sandbox(), scope, readOnlyPaths: config.mcpSandboxPaths ?? [] }
+            : undefined;
+        agent = await assembleAgent(snapshot, {
+          ...databaseAssemblyPorts(this.context, app, options),
+          ...(mcpSandbox ? { mcpSandbox } : {}),
+        });
       }
       if (connections.size === 0) this.builds.set(releaseId, { agent: Promise.resolve(agent), builtAt: now });
       return { agent, release: () => connections.closeAll() };
@@ -69,5 +91,14 @@ export class ReleaseBuildCache {
       await connections.closeAll();
       throw error;
     }
+  }
+
+  /**
+   * The worker's bubblewrap sandbox for stdio MCP servers (construction checks bubblewrap once):
+   * no network unless `AGENTLOOM_MCP_SANDBOX_NETWORK=host`.
+   */
+  private sandbox(): Sandbox {
+    this.mcpSandbox ??= new BubblewrapSandbox({ network: this.context.config.mcpSandboxNetwork === 'host' });
+    return this.mcpSandbox;
   }
 }

@@ -39,6 +39,7 @@ export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ 
   if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
   const { agent, release } = await starter.builds.build(releaseId, app, {
     finalMcpAttempt: job.attempt >= (starter.context.config.mcpConnectAttempts ?? defaultMcpConnectAttempts),
+    scope: { sessionId: run.session_id, runId: run.id },
   });
   let handle: AgentRun | WorkflowRun;
   try {
