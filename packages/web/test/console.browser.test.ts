@@ -217,7 +217,7 @@ describe.runIf(chromiumAvailable())('the web console in Chromium', { timeout: 12
   });
 
   it('creates a ReAct agent, shows problems at their fields, and saves the draft', async () => {
-    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('Researcher');
     await page.getByLabel('ReAct').check();
     await page.getByRole('button', { name: 'Create agent' }).click();
