@@ -169,7 +169,8 @@ function inputSuite(createTarget: () => CrashStoreTarget | Promise<CrashStoreTar
       const resumed = await resumeAfterOwner(() => workflow.run({ sessionId: 'input-crash', runId: crash.runId }).result());
       // The deadline was saved with the question: the taker never starts a fresh one.
       const journal = await (taker as RunStore).readJournal(crash.runId);
-      const notes = journal.filter((entry) => entry.type === 'task-noted');
+      // The question's note (the tool node after it notes its own call, X-7).
+      const notes = journal.filter((entry) => entry.type === 'task-noted' && (entry.data as { key: string }).key === 'input');
       expect(notes).toHaveLength(1);
       expect((notes[0]?.data as { value?: { deadlineAt: number } } | undefined)?.value?.deadlineAt).toBe(deadline);
       return resumed as WorkflowResult;
@@ -197,7 +198,8 @@ function inputSuite(createTarget: () => CrashStoreTarget | Promise<CrashStoreTar
       const result = await resumeAfterOwner(() => workflow.run({ sessionId: 'input-crash', runId: crash.runId }).result());
       expect(result).toMatchObject({ status: 'succeeded', output: { decision: 'no' } });
       const journal = await (taker as RunStore).readJournal(crash.runId);
-      const note = journal.find((entry) => entry.type === 'task-noted')?.data as { value: { deadlineAt: number } };
+      const note = journal.find((entry) => entry.type === 'task-noted' && (entry.data as { key: string }).key === 'input')
+        ?.data as { value: { deadlineAt: number } };
       const answer = journal.find((entry) => entry.type === 'input-answered');
       expect(answer?.data).toMatchObject({ timedOut: true, value: 'no' });
       // Recorded at the deadline saved by the killed owner, not a fresh one counted from the takeover.
