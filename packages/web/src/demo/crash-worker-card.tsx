@@ -29,7 +29,9 @@ export function CrashWorkerCard({ spaceId, runId }: { spaceId: string; runId: st
   const demo = me.data?.spaces.find((space) => space.id === spaceId)?.demo === true;
   const crashIt = useMutation({
     mutationFn: async () => {
-      const epochBefore = run.data?.owner?.epoch;
+      // Read the owner now, not from the last poll: a poll taken while the run was queued has none.
+      const current = await unwrap(api.GET('/runs/{runId}', { params: { path: { runId: runId ?? '' } } }));
+      const epochBefore = current.run.owner?.epoch ?? 0;
       const killed = await unwrap(api.POST('/runs/{runId}/crash-worker', { params: { path: { runId: runId ?? '' } } }));
       setCrash({ workerId: killed.workerId, pid: killed.pid, epochBefore });
     },
