@@ -255,7 +255,8 @@ describe('ReAct loop', () => {
         ),
     });
     const model = new ScriptedModel({ replies: [{ toolCalls: [{ name: 'hang' }] }] });
-    const { agent, store } = makeAgent({ model, tools: [hang], execution: { timeoutMs: 60 } });
+    // Long enough that the model's answer (the loop) is saved before the deadline on a loaded machine.
+    const { agent, store } = makeAgent({ model, tools: [hang], execution: { timeoutMs: 1_000 } });
     const run = agent.run({ sessionId: 's', input: 'go' });
     const result = await run.result();
     expect(result).toMatchObject({ status: 'failed', reason: 'run-timeout', loops: 1 });
