@@ -22,6 +22,10 @@ declare global {
   const store: RunStore;
   const agent: Agent;
   const runId: string;
+  const sessionId: string;
+  const tools: Tool[];
+  /** An earlier run of the session (the SDK guide's regenerate example). */
+  const previous: { runId: string };
   const key: string;
   const lookup: Tool;
   /** A definition file's text (the definitions section). */
