@@ -66,7 +66,18 @@ export async function prepareFirstStart(
   const { database, now } = services;
   const outcome: FirstStartOutcome = {};
   const anyUser = await database.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  let adminId = anyUser?.id;
+  // The Demo space belongs to the first instance admin, never to whichever user a table scan
+  // returns first (ids are random, so "any user" could be a plain member).
+  const firstAdmin = await database
+    .selectFrom('users')
+    .select('id')
+    .where('is_instance_admin', '=', 1)
+    .where('status', '=', 'active')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  let adminId = firstAdmin?.id;
   if (!anyUser && options.createAdmin) {
     const password = randomBytes(12).toString('base64url');
     const admin = await createUser(database, {
