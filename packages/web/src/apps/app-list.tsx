@@ -1,16 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
-import {
-  type Column,
-  DataTable,
-  FormCard,
-  fieldMessage,
-  NameAndDescription,
-  PageShell,
-  useFieldChecks,
-} from '../components/index.js';
+import { type Column, DataTable, FormCard, NameAndDescription, PageShell, useFormChecks } from '../components/index.js';
 import { useT } from '../i18n/index.js';
 import { useSpaceAccess } from '../session/index.js';
 
@@ -56,7 +48,6 @@ export function AppListPage({
   });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(api.POST('/spaces/{spaceId}/apps', { params: { path: { spaceId } }, body: createBody({ name, description }) })),
@@ -66,11 +57,9 @@ export function AppListPage({
       navigate(`/spaces/${spaceId}/${kind}s/${result.app.id}`);
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = { name: name.trim() ? undefined : t('apps.nameMissing', { kind }) };
-    if (!accept(found)) return;
-    create.mutate();
+  const checks = useFormChecks(create);
+  const submit = () => {
+    if (checks.accept({ name: name.trim() ? undefined : t('apps.nameMissing', { kind }) })) create.mutate();
   };
   return (
     <PageShell title={t('apps.title', { kind })} problem={apps.error}>
@@ -94,15 +83,14 @@ export function AppListPage({
         <FormCard
           id={`new-${kind}`}
           title={t('apps.new', { kind })}
-          formRef={form}
+          checks={checks}
           onSubmit={submit}
-          mutation={create}
           submitLabel={t('apps.create', { kind })}
         >
           <NameAndDescription
             name={name}
             onName={setName}
-            nameError={fieldMessage(errors, create.error, 'name')}
+            nameError={checks.at('name')}
             description={description}
             onDescription={setDescription}
           />

@@ -8,6 +8,23 @@ interface FieldFrame {
   hint?: ReactNode;
 }
 
+/** `onValue`: the new text of the control, for the common case of a field bound to one piece of state. */
+interface ValueListener {
+  onValue?: ((value: string) => void) | undefined;
+}
+
+/** Chains a control's own `onChange` with `onValue` (given the control's new value). */
+function changeHandler<Event extends { target: { value: string } }>(
+  onChange: ((event: Event) => void) | undefined,
+  onValue: ((value: string) => void) | undefined,
+): ((event: Event) => void) | undefined {
+  if (!onValue) return onChange;
+  return (event) => {
+    onChange?.(event);
+    onValue(event.target.value);
+  };
+}
+
 /**
  * Label, control, hint and error wired together for assistive technology: the label names the
  * control, the hint and the error describe it, and `aria-invalid` marks a refused value.
@@ -45,21 +62,33 @@ function FieldShell({ frame, ids, children }: { frame: FieldFrame; ids: ReturnTy
 }
 
 /** A labelled text input with its hint and error. */
-export function TextField({ label, error, hint, ...input }: FieldFrame & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  error,
+  hint,
+  onValue,
+  ...input
+}: FieldFrame & ValueListener & InputHTMLAttributes<HTMLInputElement>) {
   const ids = useFieldIds({ label, error, hint });
   return (
     <FieldShell frame={{ label, error, hint }} ids={ids}>
-      <input {...input} {...ids.controlProps} />
+      <input {...input} onChange={changeHandler(input.onChange, onValue)} {...ids.controlProps} />
     </FieldShell>
   );
 }
 
 /** A labelled multi-line text box with its hint and error. */
-export function TextAreaField({ label, error, hint, ...textarea }: FieldFrame & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  onValue,
+  ...textarea
+}: FieldFrame & ValueListener & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const ids = useFieldIds({ label, error, hint });
   return (
     <FieldShell frame={{ label, error, hint }} ids={ids}>
-      <textarea {...textarea} {...ids.controlProps} />
+      <textarea {...textarea} onChange={changeHandler(textarea.onChange, onValue)} {...ids.controlProps} />
     </FieldShell>
   );
 }
@@ -69,13 +98,14 @@ export function SelectField({
   label,
   error,
   hint,
+  onValue,
   children,
   ...select
-}: FieldFrame & SelectHTMLAttributes<HTMLSelectElement> & { children: ReactNode }) {
+}: FieldFrame & ValueListener & SelectHTMLAttributes<HTMLSelectElement> & { children: ReactNode }) {
   const ids = useFieldIds({ label, error, hint });
   return (
     <FieldShell frame={{ label, error, hint }} ids={ids}>
-      <select {...select} {...ids.controlProps}>
+      <select {...select} onChange={changeHandler(select.onChange, onValue)} {...ids.controlProps}>
         {children}
       </select>
     </FieldShell>

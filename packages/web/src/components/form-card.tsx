@@ -1,6 +1,7 @@
 import type { FormEvent, ReactNode, RefObject } from 'react';
 import { useT } from '../i18n/index.js';
 import { TextField } from './field.js';
+import type { FormRequest } from './form-errors.js';
 import { ProblemAlert } from './problem-alert.js';
 
 /**
@@ -12,35 +13,39 @@ import { ProblemAlert } from './problem-alert.js';
 export function FormCard({
   id,
   title,
-  formRef,
+  checks,
   onSubmit,
-  mutation,
   submitLabel,
   inline = false,
   children,
 }: {
   id: string;
   title: ReactNode;
-  formRef?: RefObject<HTMLFormElement | null>;
-  onSubmit: (event: FormEvent) => void;
-  /** The request the form sends: its refusal is shown, and the button waits while it runs. */
-  mutation: { error: unknown; isPending: boolean };
+  /** The form's checks and the request it sends (`useFormChecks`): its refusal is shown, and the button waits while it runs. */
+  checks: { form: RefObject<HTMLFormElement | null>; request: FormRequest };
+  /** Called on submit (the browser's own submission is prevented). */
+  onSubmit: () => void;
   submitLabel: ReactNode;
   /** Fields and button on one line (a short form); the refusal then stands below the line. */
   inline?: boolean;
   children: ReactNode;
 }) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  const { request } = checks;
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <form ref={formRef} onSubmit={onSubmit} noValidate className={inline ? 'inline-form' : undefined}>
+      <form ref={checks.form} onSubmit={submit} noValidate className={inline ? 'inline-form' : undefined}>
         {children}
-        {inline ? null : <ProblemAlert problem={mutation.error} />}
-        <button type="submit" className="button-primary" disabled={mutation.isPending}>
+        {inline ? null : <ProblemAlert problem={request.error} />}
+        <button type="submit" className="button-primary" disabled={request.isPending}>
           {submitLabel}
         </button>
       </form>
-      {inline ? <ProblemAlert problem={mutation.error} /> : null}
+      {inline ? <ProblemAlert problem={request.error} /> : null}
     </section>
   );
 }
@@ -66,13 +71,8 @@ export function NameAndDescription({
   const t = useT();
   return (
     <div className="form-grid">
-      <TextField
-        label={nameLabel ?? t('common.name')}
-        value={name}
-        onChange={(event) => onName(event.target.value)}
-        error={nameError}
-      />
-      <TextField label={t('common.description')} value={description} onChange={(event) => onDescription(event.target.value)} />
+      <TextField label={nameLabel ?? t('common.name')} value={name} onValue={onName} error={nameError} />
+      <TextField label={t('common.description')} value={description} onValue={onDescription} />
       {children}
     </div>
   );

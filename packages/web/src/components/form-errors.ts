@@ -39,3 +39,20 @@ export function useFieldChecks() {
   };
   return { errors, form, accept };
 }
+
+/** What a form sends: its refusal is shown at the fields, and the submit button waits while it runs. */
+export interface FormRequest {
+  error: unknown;
+  isPending: boolean;
+}
+
+/**
+ * `useFieldChecks` bound to the request the form sends: `at(path)` is the message for one field
+ * (the form's own check, else what the server said about that path), and the whole object is what
+ * `FormCard` takes as `checks`.
+ */
+export function useFormChecks(request: FormRequest) {
+  const checks = useFieldChecks();
+  const at = (path: string) => fieldMessage(checks.errors, request.error, path);
+  return { ...checks, request, at };
+}

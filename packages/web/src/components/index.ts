@@ -3,7 +3,15 @@
 export { type Column, DataTable } from './data-table.js';
 export { CheckboxField, SelectField, TextAreaField, TextField } from './field.js';
 export { FormCard, NameAndDescription } from './form-card.js';
-export { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, useFieldChecks } from './form-errors.js';
+export {
+  type FieldErrors,
+  type FormRequest,
+  fieldMessage,
+  focusFirstInvalid,
+  hasErrors,
+  useFieldChecks,
+  useFormChecks,
+} from './form-errors.js';
 export { PageHeader } from './page-header.js';
 export { PageShell } from './page-shell.js';
 export { Notice, ProblemAlert } from './problem-alert.js';

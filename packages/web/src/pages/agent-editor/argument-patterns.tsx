@@ -82,13 +82,13 @@ export function ArgumentPatterns({
             label={t('argumentPatterns.newName', { number: ruleNumber })}
             value={name}
             error={errors.name}
-            onChange={(event) => setName(event.target.value)}
+            onValue={setName}
           />
           <TextField
             label={t('argumentPatterns.newPattern', { number: ruleNumber })}
             value={pattern}
             error={errors.pattern}
-            onChange={(event) => setPattern(event.target.value)}
+            onValue={setPattern}
           />
           <div className="button-row">
             <button type="button" onClick={add}>

@@ -81,12 +81,7 @@ export function PublishDialog({
                 publish.mutate();
               }}
             >
-              <TextAreaField
-                label={t('publish.notes')}
-                rows={4}
-                value={notes}
-                onChange={(event) => setNotes(event.target.value)}
-              />
+              <TextAreaField label={t('publish.notes')} rows={4} value={notes} onValue={setNotes} />
               <ProblemAlert problem={publish.error} title={t('publish.refused')} />
               <div className="button-row">
                 <button type="submit" className="button-primary" disabled={publish.isPending}>

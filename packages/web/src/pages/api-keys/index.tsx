@@ -1,18 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
-import {
-  DataTable,
-  type FieldErrors,
-  FormCard,
-  fieldMessage,
-  focusFirstInvalid,
-  hasErrors,
-  PageShell,
-  ProblemAlert,
-  TextField,
-} from '../../components/index.js';
+import { DataTable, FormCard, PageShell, TextField, useFormChecks } from '../../components/index.js';
 import { useFormatDateTime, useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -33,9 +23,7 @@ export function ApiKeysPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.spaceKeys(spaceId) });
   const [name, setName] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [secret, setSecret] = useState<{ name: string; value: string } | undefined>();
-  const form = useRef<HTMLFormElement>(null);
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces/{spaceId}/api-keys', { params: { path: { spaceId } }, body: { name } })),
     onSuccess: (result) => {
@@ -49,12 +37,9 @@ export function ApiKeysPage() {
       unwrap(api.DELETE('/spaces/{spaceId}/api-keys/{keyId}', { params: { path: { spaceId, keyId } } })),
     onSettled: refresh,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = { name: name.trim() ? undefined : t('keys.nameMissing') };
-    setErrors(found);
-    if (hasErrors(found)) return focusFirstInvalid(form.current);
-    create.mutate();
+  const checks = useFormChecks(create);
+  const submit = () => {
+    if (checks.accept({ name: name.trim() ? undefined : t('keys.nameMissing') })) create.mutate();
   };
 
   if (!access.canAdminister) {
@@ -109,21 +94,8 @@ export function ApiKeysPage() {
         rows={keys.data?.keys}
         rowKey={(key) => key.id}
       />
-      <FormCard
-        id="new-key"
-        title={t('keys.new')}
-        formRef={form}
-        onSubmit={submit}
-        mutation={create}
-        submitLabel={t('keys.create')}
-        inline
-      >
-        <TextField
-          label={t('keys.keyName')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={fieldMessage(errors, create.error, 'name')}
-        />
+      <FormCard id="new-key" title={t('keys.new')} checks={checks} onSubmit={submit} submitLabel={t('keys.create')} inline>
+        <TextField label={t('keys.keyName')} value={name} onValue={setName} error={checks.at('name')} />
       </FormCard>
     </PageShell>
   );

@@ -84,7 +84,7 @@ export function Composer({
           rows={3}
           value={text}
           error={error}
-          onChange={(event) => setText(event.target.value)}
+          onValue={setText}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.current?.requestSubmit();
           }}

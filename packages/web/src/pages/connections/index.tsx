@@ -1,18 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, type Schema, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
   FormCard,
-  fieldMessage,
   PageShell,
   ProblemAlert,
   SelectField,
   TextAreaField,
   TextField,
-  useFieldChecks,
+  useFormChecks,
 } from '../../components/index.js';
 import { type MessageId, useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
@@ -135,11 +134,7 @@ function ConnectionCard({
       <ProblemAlert problem={activate.error} />
       {canManage ? (
         <div className="inline-form">
-          <TextField
-            label={t('connections.testModel', { name: connection.name })}
-            value={modelId}
-            onChange={(event) => setModelId(event.target.value)}
-          />
+          <TextField label={t('connections.testModel', { name: connection.name })} value={modelId} onValue={setModelId} />
           <button type="button" onClick={() => test.mutate()} disabled={test.isPending || !modelId}>
             {test.isPending ? t('connections.testing') : t('connections.test')}
           </button>
@@ -166,7 +161,6 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
   const [models, setModels] = useState('');
   const [fallback, setFallback] = useState('');
   const t = useT();
-  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -193,33 +187,26 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
       onCreated();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     const found: FieldErrors = {
       name: name.trim() ? undefined : t('connections.nameMissing'),
       baseUrl: baseUrl && !/^https?:\/\/\S+$/.test(baseUrl.trim()) ? t('connections.urlInvalid') : undefined,
       'key.value': provider !== 'offline-demo' && !keyValue ? t('connections.keyMissing') : undefined,
       models: models.split(',').some((model) => model.trim()) ? undefined : t('connections.modelsMissing'),
     };
-    if (!accept(found)) return;
-    create.mutate();
+    if (checks.accept(found)) create.mutate();
   };
   return (
     <FormCard
       id="new-connection"
       title={t('connections.new')}
-      formRef={form}
+      checks={checks}
       onSubmit={submit}
-      mutation={create}
       submitLabel={t('connections.create')}
     >
       <div className="form-grid">
-        <TextField
-          label={t('connections.name')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={fieldMessage(errors, create.error, 'name')}
-        />
+        <TextField label={t('connections.name')} value={name} onValue={setName} error={checks.at('name')} />
         <SelectField
           label={t('connections.providerLabel')}
           value={provider}
@@ -231,31 +218,22 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
             </option>
           ))}
         </SelectField>
-        <TextField
-          label={t('connections.baseUrlLabel')}
-          value={baseUrl}
-          onChange={(event) => setBaseUrl(event.target.value)}
-          error={fieldMessage(errors, create.error, 'baseUrl')}
-        />
+        <TextField label={t('connections.baseUrlLabel')} value={baseUrl} onValue={setBaseUrl} error={checks.at('baseUrl')} />
         <TextField
           label={t('connections.modelsLabel')}
           value={models}
-          onChange={(event) => setModels(event.target.value)}
-          error={fieldMessage(errors, create.error, 'models')}
+          onValue={setModels}
+          error={checks.at('models')}
           hint={t('connections.modelsHint')}
         />
-        <TextField
-          label={t('connections.keyLabelLabel')}
-          value={keyLabel}
-          onChange={(event) => setKeyLabel(event.target.value)}
-        />
+        <TextField label={t('connections.keyLabelLabel')} value={keyLabel} onValue={setKeyLabel} />
         <TextField
           label={t('connections.apiKey')}
           type="password"
           autoComplete="off"
           value={keyValue}
-          onChange={(event) => setKeyValue(event.target.value)}
-          error={fieldMessage(errors, create.error, 'key.value')}
+          onValue={setKeyValue}
+          error={checks.at('key.value')}
           hint={t('connections.apiKeyHint')}
         />
       </div>
@@ -263,7 +241,7 @@ function NewConnectionForm({ spaceId, onCreated }: { spaceId: string; onCreated:
         <TextAreaField
           label={t('connections.fallback')}
           value={fallback}
-          onChange={(event) => setFallback(event.target.value)}
+          onValue={setFallback}
           rows={2}
           hint={t('connections.fallbackHint')}
         />

@@ -1,15 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, unwrap } from '../../api/index.js';
 import {
   CheckboxField,
   type FieldErrors,
   FormCard,
-  fieldMessage,
   NameAndDescription,
   SelectField,
   TextField,
-  useFieldChecks,
+  useFormChecks,
 } from '../../components/index.js';
 import { useT } from '../../i18n/index.js';
 import { type HookTrigger, hookTriggers, isHookTrigger } from '../../resources/index.js';
@@ -30,7 +29,6 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
   const [timeout, setTimeoutText] = useState('10000');
   const [failClosed, setFailClosed] = useState(false);
   const t = useT();
-  const { errors, form, accept } = useFieldChecks();
   const toolTrigger = hookTriggers.find((item) => item.trigger === trigger)?.toolCalls ?? false;
   const matched = matcher
     .split(',')
@@ -65,8 +63,8 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
       onCreated();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     const timeoutMs = Number(timeout);
     const found: FieldErrors = {
       name: name.trim() ? undefined : t('hookForm.nameMissing'),
@@ -76,21 +74,14 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
       'content.timeoutMs':
         Number.isInteger(timeoutMs) && timeoutMs >= 100 && timeoutMs <= 600_000 ? undefined : t('hookForm.timeoutInvalid'),
     };
-    if (accept(found) && isHookTrigger(trigger)) create.mutate(trigger);
+    if (checks.accept(found) && isHookTrigger(trigger)) create.mutate(trigger);
   };
   return (
-    <FormCard
-      id="new-hook"
-      title={t('hookForm.title')}
-      formRef={form}
-      onSubmit={submit}
-      mutation={create}
-      submitLabel={t('hookForm.create')}
-    >
+    <FormCard id="new-hook" title={t('hookForm.title')} checks={checks} onSubmit={submit} submitLabel={t('hookForm.create')}>
       <NameAndDescription
         name={name}
         onName={setName}
-        nameError={fieldMessage(errors, create.error, 'name')}
+        nameError={checks.at('name')}
         description={description}
         onDescription={setDescription}
       >
@@ -99,7 +90,7 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           value={trigger}
           hint={trigger ? t(`hookTrigger.${trigger}`) : undefined}
           onChange={(event) => setTrigger(event.target.value as HookTrigger | '')}
-          error={fieldMessage(errors, create.error, 'content.trigger')}
+          error={checks.at('content.trigger')}
         >
           <option value="">{t('hookForm.choose')}</option>
           {hookTriggers.map((item) => (
@@ -112,16 +103,16 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           label={t('hookForm.url')}
           value={url}
           hint={t('hookForm.urlHint')}
-          onChange={(event) => setUrl(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.url')}
+          onValue={setUrl}
+          error={checks.at('content.url')}
         />
         {toolTrigger ? (
           <TextField
             label={t('hookForm.appliesTo')}
             value={matcher}
             hint={t('hookForm.appliesToHint')}
-            onChange={(event) => setMatcher(event.target.value)}
-            error={fieldMessage(errors, create.error, 'content.matcher')}
+            onValue={setMatcher}
+            error={checks.at('content.matcher')}
           />
         ) : null}
         <TextField
@@ -129,8 +120,8 @@ export function NewHookForm({ spaceId, onCreated }: { spaceId: string; onCreated
           inputMode="numeric"
           value={timeout}
           hint={t('hookForm.timeoutHint')}
-          onChange={(event) => setTimeoutText(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.timeoutMs')}
+          onValue={setTimeoutText}
+          error={checks.at('content.timeoutMs')}
         />
       </NameAndDescription>
       <CheckboxField

@@ -1,17 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../../api/index.js';
 import {
   DataTable,
   type FieldErrors,
   FormCard,
-  fieldMessage,
   PageShell,
   SelectField,
   TextAreaField,
   TextField,
-  useFieldChecks,
+  useFormChecks,
 } from '../../components/index.js';
 import { useT } from '../../i18n/index.js';
 import { resourceColumns, useResources } from '../../resources/index.js';
@@ -48,7 +47,6 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
   const [parameters, setParameters] = useState(exampleParameters);
   const [timeout, setTimeoutText] = useState('30000');
   const t = useT();
-  const { errors, form, accept } = useFieldChecks();
   const create = useMutation({
     mutationFn: (parsed: Record<string, unknown>) =>
       unwrap(
@@ -75,8 +73,8 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       onCreated();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     let parsed: Record<string, unknown> | undefined;
     let parametersError: string | undefined;
     try {
@@ -95,29 +93,17 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
       'content.timeoutMs':
         Number.isInteger(Number(timeout)) && Number(timeout) >= 100 ? undefined : t('httpTools.timeoutTooShort'),
     };
-    if (accept(found, parsed !== undefined) && parsed) create.mutate(parsed);
+    if (checks.accept(found, parsed !== undefined) && parsed) create.mutate(parsed);
   };
   return (
-    <FormCard
-      id="new-tool"
-      title={t('httpTools.new')}
-      formRef={form}
-      onSubmit={submit}
-      mutation={create}
-      submitLabel={t('httpTools.create')}
-    >
+    <FormCard id="new-tool" title={t('httpTools.new')} checks={checks} onSubmit={submit} submitLabel={t('httpTools.create')}>
       <div className="form-grid">
-        <TextField
-          label={t('httpTools.toolName')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={fieldMessage(errors, create.error, 'name')}
-        />
+        <TextField label={t('httpTools.toolName')} value={name} onValue={setName} error={checks.at('name')} />
         <TextField
           label={t('httpTools.description')}
           value={description}
-          onChange={(event) => setDescription(event.target.value)}
-          error={fieldMessage(errors, create.error, 'description') ?? fieldMessage({}, create.error, 'content.description')}
+          onValue={setDescription}
+          error={checks.at('description') ?? checks.at('content.description')}
         />
         <SelectField
           label={t('httpTools.method')}
@@ -128,18 +114,13 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
             <option key={item}>{item}</option>
           ))}
         </SelectField>
-        <TextField
-          label={t('httpTools.url')}
-          value={url}
-          onChange={(event) => setUrl(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.request.url')}
-        />
+        <TextField label={t('httpTools.url')} value={url} onValue={setUrl} error={checks.at('content.request.url')} />
         <TextField
           label={t('httpTools.timeout')}
           inputMode="numeric"
           value={timeout}
-          onChange={(event) => setTimeoutText(event.target.value)}
-          error={fieldMessage(errors, create.error, 'content.timeoutMs')}
+          onValue={setTimeoutText}
+          error={checks.at('content.timeoutMs')}
         />
       </div>
       <TextAreaField
@@ -147,8 +128,8 @@ function NewToolForm({ spaceId, onCreated }: { spaceId: string; onCreated: () =>
         rows={6}
         className="code"
         value={parameters}
-        onChange={(event) => setParameters(event.target.value)}
-        error={fieldMessage(errors, create.error, 'content.parameters')}
+        onValue={setParameters}
+        error={checks.at('content.parameters')}
       />
     </FormCard>
   );

@@ -16,6 +16,7 @@ import {
   ProblemAlert,
   TextAreaField,
   TextField,
+  useFormChecks,
 } from '../../components/index.js';
 import { type Translate, useT } from '../../i18n/index.js';
 import {
@@ -274,8 +275,6 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [fields, setFields] = useState<ServerFields>(emptyServer);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
   const t = useT();
   const create = useCreateResource(spaceId, () => {
     setName('');
@@ -283,34 +282,20 @@ function NewServerForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
     setFields(emptyServer);
     onCreated();
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     const checked = contentOf(t, fields);
     const found: FieldErrors = { ...checked.errors, name: name.trim() ? undefined : t('mcp.nameMissing') };
-    setErrors(found);
-    if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
-    create.mutate({ type: 'mcp-server', name, description, content: checked.content });
+    if (checks.accept(found, checked.content !== undefined) && checked.content)
+      create.mutate({ type: 'mcp-server', name, description, content: checked.content });
   };
   return (
-    <FormCard
-      id="new-mcp-server"
-      title={t('mcp.new')}
-      formRef={form}
-      onSubmit={submit}
-      mutation={create}
-      submitLabel={t('mcp.create')}
-    >
+    <FormCard id="new-mcp-server" title={t('mcp.new')} checks={checks} onSubmit={submit} submitLabel={t('mcp.create')}>
       <div className="form-grid">
-        <TextField
-          label={t('mcp.name')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={fieldMessage(errors, create.error, 'name')}
-          hint={t('mcp.nameHint')}
-        />
-        <TextField label={t('mcp.description')} value={description} onChange={(event) => setDescription(event.target.value)} />
+        <TextField label={t('mcp.name')} value={name} onValue={setName} error={checks.at('name')} hint={t('mcp.nameHint')} />
+        <TextField label={t('mcp.description')} value={description} onValue={setDescription} />
       </div>
-      <ServerFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
+      <ServerFieldset fields={fields} onChange={setFields} errors={checks.errors} problem={create.error} />
     </FormCard>
   );
 }

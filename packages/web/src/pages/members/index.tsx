@@ -1,17 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
-import {
-  DataTable,
-  FormCard,
-  fieldMessage,
-  PageShell,
-  ProblemAlert,
-  SelectField,
-  TextField,
-  useFieldChecks,
-} from '../../components/index.js';
+import { DataTable, FormCard, PageShell, ProblemAlert, SelectField, TextField, useFormChecks } from '../../components/index.js';
 import { useRoleName, useT } from '../../i18n/index.js';
 import { type SpaceRole, useSpaceAccess } from '../../session/index.js';
 
@@ -31,7 +22,6 @@ export function MembersPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.members(spaceId) });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<SpaceRole>('editor');
-  const { errors, form, accept } = useFieldChecks();
   const add = useMutation({
     mutationFn: () => unwrap(api.POST('/spaces/{spaceId}/members', { params: { path: { spaceId } }, body: { email, role } })),
     onSuccess: () => {
@@ -54,11 +44,9 @@ export function MembersPage() {
       unwrap(api.DELETE('/spaces/{spaceId}/members/{userId}', { params: { path: { spaceId, userId } } })),
     onSettled: refresh,
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = { email: email.includes('@') ? undefined : t('members.emailMissing') };
-    if (!accept(found)) return;
-    add.mutate();
+  const checks = useFormChecks(add);
+  const submit = () => {
+    if (checks.accept({ email: email.includes('@') ? undefined : t('members.emailMissing') })) add.mutate();
   };
 
   return (
@@ -107,19 +95,12 @@ export function MembersPage() {
         <FormCard
           id="add-member"
           title={t('members.add')}
-          formRef={form}
+          checks={checks}
           onSubmit={submit}
-          mutation={add}
           submitLabel={t('members.addSubmit')}
           inline
         >
-          <TextField
-            label={t('members.email')}
-            type="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={fieldMessage(errors, add.error, 'email')}
-          />
+          <TextField label={t('members.email')} type="email" value={email} onValue={setEmail} error={checks.at('email')} />
           <SelectField label={t('members.role')} value={role} onChange={(event) => setRole(event.target.value as SpaceRole)}>
             {roles.map((item) => (
               <option key={item} value={item}>

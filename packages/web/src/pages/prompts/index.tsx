@@ -10,7 +10,7 @@ import {
   PageShell,
   ProblemAlert,
   TextAreaField,
-  useFieldChecks,
+  useFormChecks,
 } from '../../components/index.js';
 import { useT } from '../../i18n/index.js';
 import { ResourceList, useCreateResource, useLatestVersion, useResources, useSaveVersion } from '../../resources/index.js';
@@ -83,7 +83,7 @@ function PromptVersionForm({
           rows={6}
           value={text ?? current ?? ''}
           readOnly={!canEdit}
-          onChange={(event) => setText(event.target.value)}
+          onValue={setText}
           error={fieldMessage({}, save.error, 'content.text')}
         />
         <ProblemAlert problem={latest.error ?? save.error} />
@@ -103,35 +103,26 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
   const [description, setDescription] = useState('');
   const [text, setText] = useState('');
   const t = useT();
-  const { errors, form, accept } = useFieldChecks();
   const create = useCreateResource(spaceId, () => {
     setName('');
     setDescription('');
     setText('');
     onCreated();
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     const found: FieldErrors = {
       name: name.trim() ? undefined : t('prompts.nameMissing'),
       'content.text': text.trim() ? undefined : t('prompts.textMissing'),
     };
-    if (!accept(found)) return;
-    create.mutate({ type: 'prompt', name, description, content: { text } });
+    if (checks.accept(found)) create.mutate({ type: 'prompt', name, description, content: { text } });
   };
   return (
-    <FormCard
-      id="new-prompt"
-      title={t('prompts.new')}
-      formRef={form}
-      onSubmit={submit}
-      mutation={create}
-      submitLabel={t('prompts.create')}
-    >
+    <FormCard id="new-prompt" title={t('prompts.new')} checks={checks} onSubmit={submit} submitLabel={t('prompts.create')}>
       <NameAndDescription
         name={name}
         onName={setName}
-        nameError={fieldMessage(errors, create.error, 'name')}
+        nameError={checks.at('name')}
         description={description}
         onDescription={setDescription}
       />
@@ -139,8 +130,8 @@ function NewPromptForm({ spaceId, onCreated }: { spaceId: string; onCreated: () 
         label={t('prompts.newText')}
         rows={5}
         value={text}
-        onChange={(event) => setText(event.target.value)}
-        error={fieldMessage(errors, create.error, 'content.text')}
+        onValue={setText}
+        error={checks.at('content.text')}
         hint={t('prompts.variablesHint')}
       />
     </FormCard>

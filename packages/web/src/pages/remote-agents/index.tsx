@@ -14,6 +14,7 @@ import {
   ProblemAlert,
   TextAreaField,
   TextField,
+  useFormChecks,
 } from '../../components/index.js';
 import { type Translate, useT } from '../../i18n/index.js';
 import {
@@ -241,42 +242,38 @@ function CardView({ card }: { card: Schema<'RemoteAgentCard'>['card'] }) {
 function NewAgentForm({ spaceId, onCreated }: { spaceId: string; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [fields, setFields] = useState<AgentFields>(emptyFields);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
   const t = useT();
   const create = useCreateResource(spaceId, () => {
     setName('');
     setFields(emptyFields);
     onCreated();
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const checks = useFormChecks(create);
+  const submit = () => {
     const checked = contentOf(t, fields);
     const found: FieldErrors = {
       ...checked.errors,
       name: /^[A-Za-z0-9_-]{1,64}$/.test(name) ? undefined : t('remoteAgents.nameInvalid'),
     };
-    setErrors(found);
-    if (hasErrors(found) || !checked.content) return focusFirstInvalid(form.current);
-    create.mutate({ type: 'remote-agent', name, description: checked.content.description, content: checked.content });
+    if (checks.accept(found, checked.content !== undefined) && checked.content)
+      create.mutate({ type: 'remote-agent', name, description: checked.content.description, content: checked.content });
   };
   return (
     <FormCard
       id="new-remote-agent"
       title={t('remoteAgents.new')}
-      formRef={form}
+      checks={checks}
       onSubmit={submit}
-      mutation={create}
       submitLabel={t('remoteAgents.create')}
     >
       <TextField
         label={t('remoteAgents.name')}
         value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={fieldMessage(errors, create.error, 'name')}
+        onValue={setName}
+        error={checks.at('name')}
         hint={t('remoteAgents.nameHint')}
       />
-      <AgentFieldset fields={fields} onChange={setFields} errors={errors} problem={create.error} />
+      <AgentFieldset fields={fields} onChange={setFields} errors={checks.errors} problem={create.error} />
     </FormCard>
   );
 }

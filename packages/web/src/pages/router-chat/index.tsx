@@ -129,7 +129,7 @@ export function RouterChatPage() {
           rows={2}
           value={text}
           error={missing ? t('router.chatMissing') : undefined}
-          onChange={(event) => setText(event.target.value)}
+          onValue={setText}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit(event);
           }}

@@ -45,7 +45,7 @@ export function TryPanel({ appId, disabled, appName }: { appId: string; disabled
           label={t('router.tryMessage')}
           value={text}
           error={missing ? t('router.tryMissing') : undefined}
-          onChange={(event) => setText(event.target.value)}
+          onValue={setText}
         />
         <CheckboxField
           label={t('router.tryKeepState')}

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, queryKeys, rememberCsrfToken, unwrap } from '../../api/index.js';
@@ -47,7 +47,7 @@ export function SignInPage() {
             type="email"
             autoComplete="username"
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onValue={setEmail}
             error={fieldMessage(errors, signIn.error, 'email')}
           />
           <TextField
@@ -55,7 +55,7 @@ export function SignInPage() {
             type="password"
             autoComplete="current-password"
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onValue={setPassword}
             error={fieldMessage(errors, signIn.error, 'password')}
           />
           <ProblemAlert problem={signIn.error} title={t('signIn.failed')} />

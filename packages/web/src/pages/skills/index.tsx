@@ -125,14 +125,10 @@ export function SkillsPage() {
               <TextField
                 label={t('skills.name')}
                 value={name}
-                onChange={(event) => setName(event.target.value)}
+                onValue={setName}
                 error={fieldMessage(errors, upload.error, 'name')}
               />
-              <TextField
-                label={t('skills.description')}
-                value={description}
-                onChange={(event) => setDescription(event.target.value)}
-              />
+              <TextField label={t('skills.description')} value={description} onValue={setDescription} />
             </div>
             <div className="field">
               <label htmlFor="skill-files">{t('skills.package')}</label>

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, queryKeys, unwrap } from '../../api/index.js';
 import { fieldMessage, PageHeader, ProblemAlert, TextField, useFieldChecks } from '../../components/index.js';
@@ -49,12 +49,7 @@ export function SpacesPage() {
       <section aria-labelledby="new-space" className="card">
         <h2 id="new-space">{t('spaces.new')}</h2>
         <form ref={form} onSubmit={submit} noValidate className="inline-form">
-          <TextField
-            label={t('spaces.name')}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={fieldMessage(errors, create.error, 'name')}
-          />
+          <TextField label={t('spaces.name')} value={name} onValue={setName} error={fieldMessage(errors, create.error, 'name')} />
           <button type="submit" className="button-primary" disabled={create.isPending}>
             {t('spaces.create')}
           </button>

@@ -21,7 +21,7 @@ export function ConnectFields({ from, context }: { from: string; context: PanelC
         setTo('');
       }}
     >
-      <SelectField label={t('workflow.node.connectTo', { from })} value={to} onChange={(event) => setTo(event.target.value)}>
+      <SelectField label={t('workflow.node.connectTo', { from })} value={to} onValue={setTo}>
         <option value="">{t('workflow.node.chooseNode')}</option>
         {targets.map((name) => (
           <option key={name} value={name}>

@@ -344,7 +344,7 @@ function ToolNodeFields({ node, context }: { node: DefinitionNode; context: Pane
             label={t('workflow.node.argumentName')}
             hint={t('workflow.node.argumentNameHint')}
             value={argumentName}
-            onChange={(event) => setArgumentName(event.target.value)}
+            onValue={setArgumentName}
           />
           <button
             type="button"

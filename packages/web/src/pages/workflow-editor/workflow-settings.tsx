@@ -115,19 +115,14 @@ export function AddNodeForm({
         <TeamKindOption />
         <option value="input">{t('flow.add.input')}</option>
       </SelectField>
-      <TextField
-        label={t('workflow.add.name')}
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={error ? t(error, { kind }) : undefined}
-      />
+      <TextField label={t('workflow.add.name')} value={name} onValue={setName} error={error ? t(error, { kind }) : undefined} />
       {kind === 'input' ? null : kind === 'team' ? (
         <AddTeamFields kind={topology} onKind={setTopology} />
       ) : (
         <SelectField
           label={kind === 'agent' ? t('workflow.add.agentTarget') : t('workflow.add.toolTarget')}
           value={target}
-          onChange={(event) => setTarget(event.target.value)}
+          onValue={setTarget}
         >
           <option value="">{t('workflow.add.choose')}</option>
           {choices.map((choice) => (
@@ -214,12 +209,7 @@ export function StateFieldsForm({
             setName('');
           }}
         >
-          <TextField
-            label={t('workflow.state.name')}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={error ? t(error) : undefined}
-          />
+          <TextField label={t('workflow.state.name')} value={name} onValue={setName} error={error ? t(error) : undefined} />
           <SelectField
             label={t('workflow.state.reducer')}
             value={reducer}
