@@ -2,7 +2,6 @@ import { maskSecret, newId } from '../../adapters/crypto/index.js';
 import {
   type CatalogueEntry,
   type ConnectionView,
-  connectionIsReferenced,
   deactivateKeys,
   deleteConnection,
   deleteKey,
@@ -18,6 +17,7 @@ import {
   activateKey as writeActiveKey,
   writeCatalogue,
 } from '../../adapters/database/repositories/connection-repository.js';
+import { isReferenced } from '../../adapters/database/repositories/resource-repository.js';
 import type { ModelConnectionRow } from '../../adapters/database/schema.js';
 import type { ConnectionSettings, Provider } from '../../domain/connection-settings.js';
 import { notFoundError } from '../../domain/errors.js';
@@ -111,7 +111,7 @@ export function changeConnection(
 /** Deletes a connection; one that apps or releases reference is archived instead (answers true). */
 export function removeConnection(context: ConnectionContext, row: ModelConnectionRow): Promise<boolean> {
   return context.database.transaction().execute(async (transaction) => {
-    if (await connectionIsReferenced(transaction, row.id)) {
+    if (await isReferenced(transaction, 'model-connection', row.id)) {
       await updateConnection(transaction, row.id, { state: 'archived', updated_at: context.now().toISOString() });
       return true;
     }

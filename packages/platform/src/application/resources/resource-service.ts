@@ -6,11 +6,11 @@ import {
   findResourceVersion,
   hashJson,
   insertResource,
+  isReferenced,
   listResources,
   listResourceVersions,
   readReferences,
   readResource,
-  resourceIsReferenced,
   resourceView,
   updateResource,
 } from '../../adapters/database/repositories/resource-repository.js';
@@ -130,7 +130,7 @@ export async function changeResource(
 /** Deletes a resource; one that an app or release references is archived instead (answers true). */
 export function removeResource(context: ResourceContext, row: ResourceRow): Promise<boolean> {
   return context.database.transaction().execute(async (transaction) => {
-    if (await resourceIsReferenced(transaction, row.id)) {
+    if (await isReferenced(transaction, 'resource', row.id)) {
       await updateResource(transaction, row.id, { state: 'archived', updated_at: context.now().toISOString() });
       return true;
     }

@@ -125,17 +125,6 @@ export async function deleteConnection(database: Queryable, connectionId: string
   await database.deleteFrom('model_connections').where('id', '=', connectionId).execute();
 }
 
-/** Whether an app or release references the connection (then it is archived, never deleted). */
-export async function connectionIsReferenced(database: Queryable, connectionId: string): Promise<boolean> {
-  const reference = await database
-    .selectFrom('app_resource_refs')
-    .select('id')
-    .where('target_kind', '=', 'model-connection')
-    .where('resource_id', '=', connectionId)
-    .executeTakeFirst();
-  return reference !== undefined;
-}
-
 /** Replaces the connection's catalogue (`replace: false` only adds, for a new connection). */
 export async function writeCatalogue(
   database: Queryable,

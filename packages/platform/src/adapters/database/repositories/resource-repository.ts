@@ -137,13 +137,20 @@ export async function deleteResource(database: Queryable, resourceId: string): P
   await database.deleteFrom('resources').where('id', '=', resourceId).execute();
 }
 
-/** Whether an app or release references the resource (then it is archived, never deleted). */
-export async function resourceIsReferenced(database: Queryable, resourceId: string): Promise<boolean> {
+/**
+ * Whether an app or release references the resource or model connection (then it is archived,
+ * never deleted): both kinds of target share the reference table.
+ */
+export async function isReferenced(
+  database: Queryable,
+  targetKind: 'resource' | 'model-connection',
+  targetId: string,
+): Promise<boolean> {
   const reference = await database
     .selectFrom('app_resource_refs')
     .select('id')
-    .where('target_kind', '=', 'resource')
-    .where('resource_id', '=', resourceId)
+    .where('target_kind', '=', targetKind)
+    .where('resource_id', '=', targetId)
     .executeTakeFirst();
   return reference !== undefined;
 }
