@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useParams, useSearchParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
@@ -9,9 +9,7 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
   hasErrors,
-  Notice,
   PageShell,
   ProblemAlert,
   TextAreaField,
@@ -25,7 +23,8 @@ import {
   useCreateResource,
   useLatestVersion,
   useResources,
-  useSaveVersion,
+  VersionCard,
+  type VersionFields,
 } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 import { SignInPanel } from './sign-in-panel.js';
@@ -66,19 +65,7 @@ function contentOf(t: Translate, fields: ServerFields): { content?: McpContent; 
 }
 
 /** The URL and headers fields, shared by the new-server form and a server's version form. */
-function ServerFieldset({
-  fields,
-  onChange,
-  errors,
-  problem,
-  readOnly,
-}: {
-  fields: ServerFields;
-  onChange: (fields: ServerFields) => void;
-  errors: FieldErrors;
-  problem: unknown;
-  readOnly?: boolean;
-}) {
+function ServerFieldset({ fields, onChange, errors, problem, readOnly }: VersionFields<ServerFields>) {
   const t = useT();
   return (
     <>
@@ -180,11 +167,7 @@ function ServerPanel({
 }) {
   const latest = useLatestVersion(spaceId, server);
   const content = latest.data?.version.content as McpContent | undefined;
-  const [edited, setEdited] = useState<ServerFields | undefined>();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const save = useSaveVersion<McpContent>(spaceId, server.id, onSaved);
   const test = useMutation({
     mutationFn: () =>
       unwrap(
@@ -194,60 +177,47 @@ function ServerPanel({
         }),
       ),
   });
-  if (latest.isPending && server.latestVersion > 0) return <p>{t('mcp.loading', { name: server.name })}</p>;
-  const stored: ServerFields | undefined =
-    content?.transport === 'streamable-http'
-      ? {
-          url: content.url,
-          headers: JSON.stringify(content.headers ?? {}),
-          oauth: content.oauth !== undefined,
-          clientId: content.oauth?.clientId ?? '',
-        }
-      : undefined;
-  const fields = edited ?? stored;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!fields) return;
-    const checked = contentOf(t, fields);
-    setErrors(checked.errors);
-    if (!checked.content) return focusFirstInvalid(form.current);
-    save.mutate(checked.content);
-  };
   return (
-    <section className="card" aria-labelledby="mcp-server-version">
-      <h2 id="mcp-server-version">{t('mcp.versionTitle', { name: server.name, version: server.latestVersion })}</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        {fields ? (
-          <ServerFieldset fields={fields} onChange={setEdited} errors={errors} problem={save.error} readOnly={!canEdit} />
-        ) : content?.transport === 'stdio' ? (
+    <VersionCard<ServerFields, McpContent>
+      spaceId={spaceId}
+      resource={server}
+      canEdit={canEdit}
+      onSaved={onSaved}
+      messages="mcp"
+      fieldsOf={(stored) =>
+        stored.transport === 'streamable-http'
+          ? {
+              url: stored.url,
+              headers: JSON.stringify(stored.headers ?? {}),
+              oauth: stored.oauth !== undefined,
+              clientId: stored.oauth?.clientId ?? '',
+            }
+          : undefined
+      }
+      contentOf={contentOf}
+      renderFields={(props) => <ServerFieldset {...props} />}
+      otherwise={(stored) =>
+        stored?.transport === 'stdio' ? (
           <p>
             <FormattedMessage
               id="mcp.stdio"
-              values={{ command: () => <code>{[content.command, ...(content.args ?? [])].join(' ')}</code> }}
+              values={{ command: () => <code>{[stored.command, ...(stored.args ?? [])].join(' ')}</code> }}
             />
           </p>
-        ) : null}
-        <ProblemAlert problem={latest.error ?? save.error} />
-        {save.isSuccess ? <Notice>{t('mcp.savedAs', { version: save.data.version.version })}</Notice> : null}
-        <div className="button-row">
-          {canEdit && fields ? (
-            <button type="submit" className="button-primary" disabled={save.isPending || edited === undefined}>
-              {t('mcp.saveVersion')}
-            </button>
-          ) : null}
-          {canEdit ? (
-            <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
-              {test.isPending ? t('mcp.testing') : t('mcp.test')}
-            </button>
-          ) : null}
-        </div>
-      </form>
+        ) : null
+      }
+      action={
+        <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+          {test.isPending ? t('mcp.testing') : t('mcp.test')}
+        </button>
+      }
+    >
       <ProblemAlert problem={test.error} title={t('mcp.testFailed')} />
       {test.data ? <ToolList result={test.data} /> : null}
       {content?.transport === 'streamable-http' && content.oauth ? (
         <SignInPanel spaceId={spaceId} resourceId={server.id} canEdit={canEdit} outcome={signInOutcome} />
       ) : null}
-    </section>
+    </VersionCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, type Schema, unwrap } from '../../api/index.js';
 import {
@@ -7,9 +7,7 @@ import {
   type FieldErrors,
   FormCard,
   fieldMessage,
-  focusFirstInvalid,
   hasErrors,
-  Notice,
   PageShell,
   ProblemAlert,
   TextAreaField,
@@ -21,9 +19,9 @@ import {
   parseJsonObjectText,
   ResourceList,
   useCreateResource,
-  useLatestVersion,
   useResources,
-  useSaveVersion,
+  VersionCard,
+  type VersionFields,
 } from '../../resources/index.js';
 import { useSpaceAccess } from '../../session/index.js';
 
@@ -59,19 +57,7 @@ function contentOf(t: Translate, fields: AgentFields): { content?: RemoteContent
 }
 
 /** The card URL, delegation text and headers, shared by the new-agent form and a version form. */
-function AgentFieldset({
-  fields,
-  onChange,
-  errors,
-  problem,
-  readOnly,
-}: {
-  fields: AgentFields;
-  onChange: (fields: AgentFields) => void;
-  errors: FieldErrors;
-  problem: unknown;
-  readOnly?: boolean;
-}) {
+function AgentFieldset({ fields, onChange, errors, problem, readOnly }: VersionFields<AgentFields>) {
   const t = useT();
   return (
     <>
@@ -155,13 +141,7 @@ function AgentPanel({
   canEdit: boolean;
   onSaved: () => void;
 }) {
-  const latest = useLatestVersion(spaceId, agent);
-  const content = latest.data?.version.content as RemoteContent | undefined;
-  const [edited, setEdited] = useState<AgentFields | undefined>();
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const form = useRef<HTMLFormElement>(null);
   const t = useT();
-  const save = useSaveVersion<RemoteContent>(spaceId, agent.id, onSaved);
   const card = useMutation({
     mutationFn: () =>
       unwrap(
@@ -170,44 +150,29 @@ function AgentPanel({
         }),
       ),
   });
-  if (latest.isPending && agent.latestVersion > 0) return <p>{t('remoteAgents.loading', { name: agent.name })}</p>;
-  const stored: AgentFields | undefined = content
-    ? { cardUrl: content.cardUrl, description: content.description, headers: JSON.stringify(content.headers ?? {}) }
-    : undefined;
-  const fields = edited ?? stored;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!fields) return;
-    const checked = contentOf(t, fields);
-    setErrors(checked.errors);
-    if (!checked.content) return focusFirstInvalid(form.current);
-    save.mutate(checked.content);
-  };
   return (
-    <section className="card" aria-labelledby="remote-agent-version">
-      <h2 id="remote-agent-version">{t('remoteAgents.versionTitle', { name: agent.name, version: agent.latestVersion })}</h2>
-      <form ref={form} onSubmit={submit} noValidate>
-        {fields ? (
-          <AgentFieldset fields={fields} onChange={setEdited} errors={errors} problem={save.error} readOnly={!canEdit} />
-        ) : null}
-        <ProblemAlert problem={latest.error ?? save.error} />
-        {save.isSuccess ? <Notice>{t('remoteAgents.savedAs', { version: save.data.version.version })}</Notice> : null}
-        <div className="button-row">
-          {canEdit && fields ? (
-            <button type="submit" className="button-primary" disabled={save.isPending || edited === undefined}>
-              {t('remoteAgents.saveVersion')}
-            </button>
-          ) : null}
-          {canEdit ? (
-            <button type="button" disabled={card.isPending} onClick={() => card.mutate()}>
-              {card.isPending ? t('remoteAgents.reading') : t('remoteAgents.readCard')}
-            </button>
-          ) : null}
-        </div>
-      </form>
+    <VersionCard<AgentFields, RemoteContent>
+      spaceId={spaceId}
+      resource={agent}
+      canEdit={canEdit}
+      onSaved={onSaved}
+      messages="remoteAgents"
+      fieldsOf={(content) => ({
+        cardUrl: content.cardUrl,
+        description: content.description,
+        headers: JSON.stringify(content.headers ?? {}),
+      })}
+      contentOf={contentOf}
+      renderFields={(props) => <AgentFieldset {...props} />}
+      action={
+        <button type="button" disabled={card.isPending} onClick={() => card.mutate()}>
+          {card.isPending ? t('remoteAgents.reading') : t('remoteAgents.readCard')}
+        </button>
+      }
+    >
       <ProblemAlert problem={card.error} title={t('remoteAgents.cardFailed')} />
       {card.data ? <CardView card={card.data.card} /> : null}
-    </section>
+    </VersionCard>
   );
 }
 
