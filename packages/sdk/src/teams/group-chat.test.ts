@@ -90,7 +90,7 @@ describe('groupChat topology', () => {
     const result = await team.run({ sessionId: 's', input: 'go' }).result();
     expect(result.status).toBe('failed');
     expect(result.reason).toBe('node-failed');
-    expect(result.failure).toMatchObject({ node: 'select', kind: 'invalid-result', failure: { kind: 'invalid-result' } });
+    expect(result.failure).toMatchObject({ node: 'turn', kind: 'invalid-result', failure: { kind: 'invalid-result' } });
     expect(selector.requestCount).toBe(2);
   });
 

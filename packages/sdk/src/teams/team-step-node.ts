@@ -30,7 +30,9 @@ export class TeamStepNode implements WorkflowNode {
     let update: TeamUpdate = {};
     const node = new FunctionNode(async (state, context) => {
       update = await this.step(state as unknown as TeamState, {
-        signal: context.signal,
+        // The task's own signal (stop, deadline, lost ownership): the one abort scope of the step,
+        // which its model calls subscribe to; the function node's guard would add a second one.
+        signal: invocation.hardSignal,
         deadlineAt: invocation.deadlineAt,
         now: invocation.now,
         taskId: invocation.taskId,

@@ -12,7 +12,14 @@ import type { EventBus } from '../hooks/event-bus.js';
 import type { RunStore } from '../store/run-store.js';
 import type { TracingOptions } from '../telemetry/agent-tracing.js';
 import { TEAM_MODEL_RETRY } from './model-turn.js';
-import { type TeamState, type TeamUpdate, teamStateDefinition } from './team-state.js';
+import {
+  applyTeamUpdate,
+  mergeTeamUpdates,
+  type NextTurn,
+  type TeamState,
+  type TeamUpdate,
+  teamStateDefinition,
+} from './team-state.js';
 import { TeamStepNode } from './team-step-node.js';
 import type { TeamMember } from './team-types.js';
 import { checkTermination, ExternalStop, externalStop, maxTurns, or, type TerminationCondition } from './termination.js';
@@ -122,8 +129,7 @@ export class Team {
     const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({ ...base, members: this.members, retry });
     const external = this.externalStop;
     const topology = this.topology;
-    const select = new TeamStepNode(async (state, base) => {
-      const scope = scopeOf(base);
+    const selectStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
       const now = scope.now();
       const startedAt = state.startedAt ?? now;
       const last = state.transcript.at(-1);
@@ -146,24 +152,37 @@ export class Team {
           ...stopUpdate(state, chosen.termination, chosen.answer ?? topology.answerOf(state), chosen),
         };
       return { ...started, ...chosen };
-    });
-    const turn = new TeamStepNode(async (state, base) => {
-      const update = await topology.turn(state, scopeOf(base));
+    };
+    const turnStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
+      const update = await topology.turn(state, scope);
       if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
       return update;
-    });
+    };
+    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)));
+    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)));
     this.steps = { select, turn };
+    // The team's own workflow: one node, `turn`, looping on itself. A choice that needs no model
+    // is made in the turn's own step (one journal entry per turn); a model's choice is saved as a
+    // step of its own (`next.turn` = the coming turn), and the member speaks in the next one.
+    const pending = (state: TeamState) => state.next?.turn === state.turns + 1 && state.termination === undefined;
+    const teamTurn = new TeamStepNode(async (state, base) => {
+      const scope = scopeOf(base);
+      if (pending(state)) return turnStep(state, scope);
+      const selection = await selectStep(state, scope);
+      if (selection.termination) return selection;
+      if (!topology.selectsWithoutModel)
+        return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
+      return mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
+    });
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
-      .addNode('select', select)
-      .addNode('turn', turn)
-      .addEdge(START, 'select')
-      .addConditionalEdges('select', (state) => (state.termination ? END : 'turn'), ['turn', END])
+      .addNode('turn', teamTurn)
+      .addEdge(START, 'turn')
       .addLoop({
         from: 'turn',
-        to: 'select',
+        to: 'turn',
         exit: END,
         while: (state) => state.termination === undefined,
-        maxIterations: cap + 1,
+        maxIterations: 2 * cap + 2,
       })
       .compile({
         output: [...OUTPUT],

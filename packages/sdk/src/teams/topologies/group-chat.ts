@@ -48,6 +48,7 @@ export function groupChat(options: GroupChatOptions = {}): Topology {
   const speaker = options.speaker ?? 'round-robin';
   return {
     kind: 'group-chat',
+    selectsWithoutModel: typeof speaker !== 'object',
     validate(members) {
       const issues: TopologyIssue[] = [];
       if (members.size < 1) issues.push({ path: 'members', message: 'a group chat needs members' });
