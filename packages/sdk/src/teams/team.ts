@@ -129,8 +129,8 @@ export class Team {
     const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({ ...base, members: this.members, retry });
     const external = this.externalStop;
     const topology = this.topology;
-    const selectStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
-      const now = scope.now();
+    /** The termination that holds at this turn boundary, if one does (and the team's start time). */
+    const endedAt = (state: TeamState, now: number) => {
       const startedAt = state.startedAt ?? now;
       const last = state.transcript.at(-1);
       const ended = checkTermination(termination, {
@@ -142,6 +142,10 @@ export class Team {
         handedToUser: last?.handoffTo === 'user',
         externalStop: external.isSet,
       });
+      return { ended, startedAt };
+    };
+    const selectStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
+      const { ended, startedAt } = endedAt(state, scope.now());
       const started: TeamUpdate = state.startedAt === undefined ? { startedAt } : {};
       if (ended) return { ...started, ...stopUpdate(state, ended, topology.answerOf(state)) };
       const chosen = await topology.select({ ...state, startedAt }, scope);
@@ -165,14 +169,22 @@ export class Team {
     // is made in the turn's own step (one journal entry per turn); a model's choice is saved as a
     // step of its own (`next.turn` = the coming turn), and the member speaks in the next one.
     const pending = (state: TeamState) => state.next?.turn === state.turns + 1 && state.termination === undefined;
+    // The boundary after a turn is checked in the turn's own task too: a team that ends there
+    // (max turns, a mention, a budget…) takes no extra task to say so.
+    const thenCheck = (state: TeamState, update: TeamUpdate, scope: StepScope): TeamUpdate => {
+      if (update.termination) return update;
+      const after = applyTeamUpdate(state, update);
+      const { ended } = endedAt(after, scope.now());
+      return ended ? { ...update, ...stopUpdate(after, ended, topology.answerOf(after), update) } : update;
+    };
     const teamTurn = new TeamStepNode(async (state, base) => {
       const scope = scopeOf(base);
-      if (pending(state)) return turnStep(state, scope);
+      if (pending(state)) return thenCheck(state, await turnStep(state, scope), scope);
       const selection = await selectStep(state, scope);
       if (selection.termination) return selection;
-      if (!topology.selectsWithoutModel)
-        return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
-      return mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
+      if (!topology.choiceWithTurn) return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
+      const turnUpdate = mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
+      return thenCheck(state, turnUpdate, scope);
     });
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
       .addNode('turn', teamTurn)

@@ -43,7 +43,7 @@ export function handoff(options: HandoffOptions): Topology {
     typeof options.historyFilter === 'function' ? options.historyFilter : HISTORY_FILTERS[options.historyFilter ?? 'all'];
   return {
     kind: 'handoff',
-    selectsWithoutModel: true,
+    choiceWithTurn: true,
     validate(members) {
       const issues: TopologyIssue[] = [];
       if (!members.has(options.entry)) issues.push({ path: 'topology.entry', message: `"${options.entry}" is not a member` });
