@@ -74,11 +74,13 @@ type Definition = ReturnType<typeof teamStateDefinition>;
 export type TeamOutput = Pick<StateOf<Definition>, (typeof OUTPUT)[number]>;
 
 /**
- * A team (N-12): members and a topology compiled onto the workflow engine as a two-node loop —
- * `select` (check the termination, choose the next speaker) and `turn` (that member speaks) —
- * so that every choice, turn, handoff and ledger update is one journal entry. A crash resumes the
- * team mid-conversation on any process: finished steps are read back, never redone, and the
- * counters (turns, budget, start time, stalls) continue where they were.
+ * A team (N-12): members and a topology compiled onto the workflow engine as one node, `turn`,
+ * in a bounded loop: each task checks the termination, chooses the next speaker and lets it speak,
+ * so that every choice, turn, handoff and ledger update is saved in the journal — the choice with
+ * its turn, one entry per turn, when it needs no model (owner, round-robin, function), else in an
+ * entry of its own before the member speaks. A crash resumes the team mid-conversation on any
+ * process: finished steps are read back, never redone, and the counters (turns, budget, start
+ * time, stalls) continue where they were.
  *
  * @example
  * const team = new Team({ name: 'support', members, topology: handoff({ entry: 'triage', handoffs: { triage: ['billing'] } }) });
@@ -95,8 +97,9 @@ export class Team {
   /** The hard cap of member turns (the configured `maxTurns`, default 50). */
   readonly maxTurns: number;
   /**
-   * The team's two workflow nodes, `select` (check the termination, choose the speaker) and `turn`
-   * (that member speaks): a workflow definition's team node embeds them in a host workflow.
+   * The team's two steps as workflow nodes, `select` (check the termination, choose the speaker)
+   * and `turn` (that member speaks): a workflow definition's team node embeds them in a host
+   * workflow as two nodes (the team's own workflow runs them in one node, see above).
    */
   readonly steps: { readonly select: WorkflowNode; readonly turn: WorkflowNode };
 
