@@ -15,6 +15,8 @@
  *   programs this bench runs, whose conversations are checked to be the same first.
  *
  * Targets: AgentLoom's per-turn overhead ≤ 1/5 of the best peer's; its code no longer than the shortest.
+ * The group chat also runs with its selector's choice saved with the turn (`saveChoice: 'with-turn'`),
+ * a non-default option: those rows are shown for what the option gives and judge no target.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +52,8 @@ interface Row {
   scenario: Scenario;
   framework: Framework;
   store: string;
+  /** A non-default option of the contestant (informative rows: no target is judged on them). */
+  variant?: string;
   /** Median per-turn overhead, wall and CPU (µs). */
   wall: number;
   cpu: number;
@@ -75,6 +79,7 @@ async function measure(scenario: (typeof SCENARIOS)[number], kinds: readonly Sto
     const stores = await openStores(kind, directory);
     pairs.push(stores);
     add((script) => agentloomContestant(scenario.name, script, stores, kind));
+    if (scenario.name === 'group chat') add((script) => agentloomContestant(scenario.name, script, stores, kind, true));
     add((script) => langgraphContestant(scenario.name, script, stores, kind));
   }
   add((script) => openaiContestant(scenario.name, script));
@@ -110,6 +115,7 @@ async function measure(scenario: (typeof SCENARIOS)[number], kinds: readonly Sto
         scenario: scenario.name,
         framework: entry.contestant.framework,
         store: entry.contestant.store,
+        ...(entry.contestant.variant ? { variant: entry.contestant.variant } : {}),
         wall: median(entry.wall),
         cpu: median(entry.cpu),
         model: median(entry.model),
@@ -165,7 +171,7 @@ async function main(): Promise<void> {
   );
   console.log('per-turn overhead = (run time − time in the scripted models) / member turns; stored bytes of one run\n');
   console.log(
-    `${pad('scenario', 28)}${pad('framework', 15)}${pad('store', 24)}${left('wall µs/turn', 13)}${left('CPU µs/turn', 13)}${left('model µs/run', 13)}${left('stored bytes', 14)}`,
+    `${pad('scenario', 28)}${pad('framework', 15)}${pad('store', 36)}${left('wall µs/turn', 13)}${left('CPU µs/turn', 13)}${left('model µs/run', 13)}${left('stored bytes', 14)}`,
   );
   let allMet = true;
   const verdicts: string[] = [];
@@ -174,7 +180,7 @@ async function main(): Promise<void> {
     const mine = rows.filter((row) => row.scenario === scenario.name);
     for (const row of mine) {
       console.log(
-        `${pad(label, 28)}${pad(row.framework, 15)}${pad(row.store, 24)}${left(row.wall.toFixed(0), 13)}${left(row.cpu.toFixed(0), 13)}${left(row.model.toFixed(0), 13)}${left(String(row.bytes), 14)}`,
+        `${pad(label, 28)}${pad(row.framework, 15)}${pad(row.variant ? `${row.store}, ${row.variant}` : row.store, 36)}${left(row.wall.toFixed(0), 13)}${left(row.cpu.toFixed(0), 13)}${left(row.model.toFixed(0), 13)}${left(String(row.bytes), 14)}`,
       );
     }
     const peers = mine.filter((row) => row.framework !== 'AgentLoom');
@@ -183,12 +189,16 @@ async function main(): Promise<void> {
     for (const ours of mine.filter((row) => row.framework === 'AgentLoom')) {
       const ratio = ours.wall / best.wall;
       const met = ratio <= 1 / 5;
-      allMet &&= met;
+      // A non-default option is shown for what it would give; the targets are judged on the defaults.
+      if (!ours.variant) allMet &&= met;
       verdicts.push(
         `${pad(scenario.name, 15)}overhead, AgentLoom ${pad(ours.store, 9)}${left(ours.wall.toFixed(0), 7)} µs/turn, best peer ${best.framework} ` +
           `(${best.store}) ${best.wall.toFixed(0)}: ${ratioText(ratio)} (CPU ${ratioText(ours.cpu / bestCpu.cpu)} of ${bestCpu.framework}'s); ` +
-          `target ≤ 1/5: ${met ? 'met' : 'NOT met'}`,
+          (ours.variant
+            ? `with ${ours.variant} (an option, not the default): ${met ? 'would meet' : 'would not meet'} ≤ 1/5`
+            : `target ≤ 1/5: ${met ? 'met' : 'NOT met'}`),
       );
+      if (ours.variant) continue;
       const langgraph = mine.find((row) => row.framework === 'LangGraph' && row.store.startsWith(ours.store));
       if (langgraph) {
         verdicts.push(

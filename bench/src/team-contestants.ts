@@ -32,6 +32,8 @@ export interface Contestant {
   framework: Framework;
   /** What the framework persisted the runs to. */
   store: string;
+  /** A non-default option the team runs with: shown beside the defaults, never counted for a target. */
+  variant?: string;
   run(id: string): Promise<Outcome>;
 }
 
@@ -53,18 +55,32 @@ function modelsOf<M>(
   return Object.fromEntries(CHAIN_MEMBERS.map((name) => [name, make(() => script.chain(name), { toolName: transfer })]));
 }
 
-/** AgentLoom's team of `scenario` on `stores.agentloom`. */
-export function agentloomContestant(scenario: Scenario, script: TeamScript, stores: StorePair, kind: StoreKind): Contestant {
+/**
+ * AgentLoom's team of `scenario` on `stores.agentloom`; with `choiceWithTurn`, the group chat's
+ * selector choice is saved with the member's turn (`saveChoice: 'with-turn'`, not the default).
+ */
+export function agentloomContestant(
+  scenario: Scenario,
+  script: TeamScript,
+  stores: StorePair,
+  kind: StoreKind,
+  choiceWithTurn = false,
+): Contestant {
   // The selector answers a member's name as text (a selector model), the chain's members call transfer tools.
   const models = modelsOf(scenario, script, (answer, rendering) => agentloomModel(script, answer, rendering), {});
   const store: RunStore = stores.agentloom;
   const team =
     scenario === 'group chat'
-      ? agentloomChat.buildChat(models as Parameters<typeof agentloomChat.buildChat>[0], store)
+      ? agentloomChat.buildChat(
+          models as Parameters<typeof agentloomChat.buildChat>[0],
+          store,
+          choiceWithTurn ? { saveChoice: 'with-turn' } : {},
+        )
       : agentloomChain.buildChain(models as Parameters<typeof agentloomChain.buildChain>[0], store);
   return {
     framework: 'AgentLoom',
     store: kind,
+    ...(choiceWithTurn ? { variant: "saveChoice: 'with-turn'" } : {}),
     async run(id) {
       const result =
         scenario === 'group chat' ? await agentloomChat.runChat(team, TASK, id) : await agentloomChain.runChain(team, TASK, id);

@@ -215,6 +215,8 @@ export {
   type HandoffOptions,
   type HistoryFilter,
   handoff,
+  type HandoffMember,
+  type HandoffTeamOptions,
   handoffToUser,
   maxMessages,
   maxTurns,

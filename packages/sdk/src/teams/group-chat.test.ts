@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/language-model.js';
+import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../testing/scripted-model.js';
 import {
   and,
@@ -90,8 +91,44 @@ describe('groupChat topology', () => {
     const result = await team.run({ sessionId: 's', input: 'go' }).result();
     expect(result.status).toBe('failed');
     expect(result.reason).toBe('node-failed');
-    expect(result.failure).toMatchObject({ node: 'select', kind: 'invalid-result', failure: { kind: 'invalid-result' } });
+    expect(result.failure).toMatchObject({ node: 'turn', kind: 'invalid-result', failure: { kind: 'invalid-result' } });
     expect(selector.requestCount).toBe(2);
+  });
+
+  it("selector model: its choice is saved apart from the turn by default, with it when told ('with-turn')", async () => {
+    const outcomes = [];
+    for (const saveChoice of ['apart', 'with-turn'] as const) {
+      let calls = 0;
+      const selector = new ScriptedModel({
+        respond: () => {
+          calls += 1;
+          return { text: calls % 2 === 1 ? 'a' : 'b' };
+        },
+      });
+      const a = member('a', (request) => ({ text: `a saw ${turnsSoFar(request)}` }));
+      const b = member('b', (request) => ({ text: `b saw ${turnsSoFar(request)}` }));
+      const store = new MemoryRunStore();
+      const team = new Team({
+        name: 'selector',
+        members: [a.config, b.config],
+        topology: groupChat({ speaker: { model: selector, saveChoice } }),
+        maxTurns: 4,
+        store,
+      });
+      const result = await team.run({ sessionId: 's', input: 'go' }).result();
+      const journal = await store.readJournal(result.runId);
+      const tasks = journal.filter((entry) => entry.type === 'task-finished');
+      outcomes.push({ transcript: result.output?.transcript, tasks: tasks.length, selectorCalls: selector.requestCount });
+    }
+    const [apart, withTurn] = outcomes;
+    // The same conversation and the same selector calls either way.
+    expect(withTurn?.transcript).toEqual(apart?.transcript);
+    expect(apart?.transcript?.map((message) => message.speaker)).toEqual(['a', 'b', 'a', 'b']);
+    expect(withTurn?.selectorCalls).toBe(apart?.selectorCalls);
+    // Apart: a task per choice and one per turn; with the turn: one per turn. The last turn's
+    // task also finds the team ended (max turns): no task after it.
+    expect(apart?.tasks).toBe(8);
+    expect(withTurn?.tasks).toBe(4);
   });
 
   it('a speaker function chooses among candidates without the last speaker (no repeat by default)', async () => {

@@ -3,7 +3,7 @@ import { RunClient } from '../client/run-client.js';
 import type { ModelRequest } from '../model/language-model.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { ScriptedModel, type ScriptedReply } from '../testing/scripted-model.js';
-import { handoff, Team, type TeamMember } from './index.js';
+import { type HandoffMember, handoff, Team, type TeamMember } from './index.js';
 
 /** A member whose model answers by a function of the request. */
 function member(name: string, respond: (request: ModelRequest) => ScriptedReply, description?: string) {
@@ -85,5 +85,34 @@ describe('handoff topology', () => {
     expect(
       () => new Team({ name: 'bad', members: [a.config], topology: handoff({ entry: 'a', handoffs: { a: ['ghost'] } }) }),
     ).toThrow(/ghost/);
+  });
+
+  it('builds the same team from its entry member: members reached through handoffs, one journal entry per turn', async () => {
+    const triage = member('triage', () => transfer('billing', 'a double charge'));
+    const billing = member('billing', (request) =>
+      request.messages.length < 3 ? transfer('refunds', 'refund due') : { text: 'unexpected' },
+    );
+    const refunds = member('refunds', () => ({ text: 'Refunded.' }));
+    const store = new MemoryRunStore();
+    const refundsMember = refunds.config;
+    // billing may hand back to triage: a cycle, each member still taken once.
+    const billingMember: HandoffMember = { ...billing.config, handoffs: [refundsMember] };
+    const entry: HandoffMember = { ...triage.config, handoffs: [billingMember, 'user'] };
+    billingMember.handoffs = [refundsMember, entry];
+    const team = handoff(entry, { store, historyFilter: 'last-message' });
+    expect(team.name).toBe('triage');
+    expect([...team.members.keys()]).toEqual(['triage', 'billing', 'refunds']);
+    const result = await team.run({ sessionId: 's', input: 'I was charged twice' }).result();
+    expect(result.status).toBe('succeeded');
+    expect(result.output?.answer).toBe('Refunded.');
+    expect(result.output?.owner).toBe('refunds');
+    expect(result.output?.transcript?.map((message) => message.speaker)).toEqual(['triage', 'billing', 'refunds']);
+    expect(triage.model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['transfer_to_billing', 'transfer_to_user']);
+    expect(billing.model.requests[0]?.tools.map((tool) => tool.name)).toEqual(['transfer_to_refunds', 'transfer_to_triage']);
+    // The filter of the options applies: refunds saw the task and billing's handing-over message only.
+    expect(refunds.model.requests[0]?.messages).toHaveLength(2);
+    // The owner's choice needs no model: it is saved with the turn, one task per member turn.
+    const journal = await store.readJournal(result.runId);
+    expect(journal.filter((journalEntry) => journalEntry.type === 'task-finished')).toHaveLength(3);
   });
 });

@@ -5,6 +5,7 @@
  * `TeamDefinition` (data; `@agentloom/sdk/schemas/team-definition.schema.json`).
  */
 
+export { type HandoffMember, type HandoffTeamOptions, handoff } from './handoff-team.js';
 export { DEFAULT_MAX_TURNS, Team, type TeamConfig, type TeamOutput } from './team.js';
 export type { TeamState } from './team-state.js';
 export {
@@ -40,7 +41,7 @@ export {
   type SpeakerFunction,
   type SpeakerView,
 } from './topologies/group-chat.js';
-export { type HandoffOptions, HISTORY_FILTERS, type HistoryFilter, handoff } from './topologies/handoff.js';
+export { type HandoffOptions, HISTORY_FILTERS, type HistoryFilter } from './topologies/handoff.js';
 export { type OrchestratorOptions, orchestrator, PROGRESS_LEDGER_PROMPT, TASK_LEDGER_PROMPT } from './topologies/orchestrator.js';
 export { type FoundProblem, type ReviewOptions, review } from './topologies/review.js';
 export {

@@ -117,7 +117,7 @@ describe('orchestrator topology (Magentic-style ledgers)', () => {
     const team = new Team({ name: 'bad', members: [coder], topology: orchestrator({ model, maxLedgerAttempts: 2 }) });
     const result = await team.run({ sessionId: 's', input: 'Fix' }).result();
     expect(result.status).toBe('failed');
-    expect(result.failure).toMatchObject({ node: 'select', kind: 'invalid-result' });
+    expect(result.failure).toMatchObject({ node: 'turn', kind: 'invalid-result' });
     expect(result.failure?.message).toMatch(/"nobody" is not a member/);
   });
 });

@@ -21,6 +21,8 @@ import {
 /** The next turn, as chosen and saved before the member speaks. */
 export const nextTurnSchema = z.strictObject({
   speaker: z.string(),
+  /** The member turn it was chosen for, when the choice was saved apart from the turn (a team's own workflow). */
+  turn: z.number().int().min(1).optional(),
   instruction: z.string().optional(),
   /** What the turn is about: a claimed task of the board, a problem to verify, a phase. */
   subject: z.string().optional(),
@@ -129,4 +131,31 @@ export interface TeamUpdate {
   termination?: TeamTermination;
   answer?: string;
   teamEvents?: TeamEventPayload[];
+}
+
+/** The fields whose updates are appended (the others replace, except `usage`, added, and `records`, merged). */
+const LIST_FIELDS = ['transcript', 'privateNotes', 'mail', 'teamEvents'] as const;
+
+/**
+ * Two successive updates as one, folded as the state fields fold them (lists appended, usage
+ * added, records merged, the rest replaced): a choice and a turn saved as one journal entry.
+ */
+export function mergeTeamUpdates(first: TeamUpdate, second: TeamUpdate): TeamUpdate {
+  const merged: TeamUpdate = { ...first, ...second };
+  for (const field of LIST_FIELDS) {
+    if (first[field] && second[field]) (merged as Record<string, unknown>)[field] = [...first[field], ...second[field]];
+  }
+  if (first.usage && second.usage) merged.usage = addUsage({ ...first.usage }, second.usage);
+  if (first.records && second.records) merged.records = { ...first.records, ...second.records };
+  return merged;
+}
+
+/** The state after `update`, folded as the workflow folds it (what the next step of the same task reads). */
+export function applyTeamUpdate(state: TeamState, update: TeamUpdate): TeamState {
+  const next = { ...state } as Record<string, unknown>;
+  for (const [field, value] of Object.entries(update)) if (value !== undefined) next[field] = value;
+  for (const field of LIST_FIELDS) if (update[field]) next[field] = [...state[field], ...update[field]];
+  if (update.usage) next.usage = addUsage({ ...state.usage }, update.usage);
+  if (update.records) next.records = { ...state.records, ...update.records };
+  return next as unknown as TeamState;
 }

@@ -1,12 +1,15 @@
+import type { ToolExecutionContext } from '../capabilities/tools/tool.js';
+import { failureFromToolError } from '../core/failure.js';
+import { RunInterrupt } from '../engine/run/run-control.js';
 import type { WorkflowIssue } from '../engine/workflow/errors/workflow-errors.js';
-import { FunctionNode } from '../engine/workflow/nodes/function-node.js';
-import type {
-  NodeExecution,
-  NodeInvocation,
-  NodeValidationContext,
-  WorkflowNode,
+import {
+  type NodeExecution,
+  NodeFailure,
+  type NodeInvocation,
+  type NodeValidationContext,
+  type WorkflowNode,
 } from '../engine/workflow/nodes/workflow-node.js';
-import { interrupt } from '../engine/workflow/pregel/interrupt.js';
+import { enableInterrupts, InterruptSignal, interrupt } from '../engine/workflow/pregel/interrupt.js';
 import type { TeamState, TeamUpdate } from './team-state.js';
 import type { StepScope } from './topology.js';
 
@@ -14,9 +17,13 @@ import type { StepScope } from './topology.js';
 export type TeamStep = (state: TeamState, scope: Omit<StepScope, 'members' | 'retry'>) => Promise<TeamUpdate>;
 
 /**
- * A workflow node that runs one team step. It is a function node (same error typing, abort and
- * interrupt handling) that also reports the step's token usage to the workflow (the run's
- * `usage`), and gives the step the run's deadline, so that model calls never outlive it.
+ * A workflow node that runs one team step, typed like a function node (an error fails the task
+ * as `node-error` with its classification; a stop, an interrupt and a `NodeFailure` pass through),
+ * that also reports the step's token usage to the workflow (the run's `usage`) and gives the step
+ * the run's deadline, so that model calls never outlive it. Its one abort scope is the task's own
+ * signal (stop, deadline, lost ownership), which each model call's guard subscribes to: a
+ * function node's guard around the step would add a second one for nothing, as the step awaits
+ * nothing but those calls.
  */
 export class TeamStepNode implements WorkflowNode {
   readonly kind = 'function' as const;
@@ -27,19 +34,39 @@ export class TeamStepNode implements WorkflowNode {
   }
 
   async execute(invocation: NodeInvocation): Promise<NodeExecution> {
-    let update: TeamUpdate = {};
-    const node = new FunctionNode(async (state, context) => {
-      update = await this.step(state as unknown as TeamState, {
-        signal: context.signal,
+    const signal = invocation.hardSignal;
+    const context = enableInterrupts(
+      {
+        runId: invocation.runId,
+        sessionId: invocation.sessionId,
+        taskId: invocation.taskId,
+        operationId: invocation.taskId,
+        attempt: invocation.attempt,
+        signal,
+      } satisfies ToolExecutionContext,
+      invocation.taskId,
+      invocation.node,
+      invocation.resumeValues,
+    );
+    let update: TeamUpdate;
+    try {
+      signal.throwIfAborted();
+      update = await this.step(invocation.state as unknown as TeamState, {
+        signal,
         deadlineAt: invocation.deadlineAt,
         now: invocation.now,
         taskId: invocation.taskId,
         askUser: (question) => interrupt(context, question),
       });
-      return update as Record<string, unknown>;
-    });
-    const execution = await node.execute(invocation);
-    return update.usage ? { ...execution, usage: { ...update.usage } } : execution;
+    } catch (error) {
+      if (InterruptSignal.isInstance(error) || NodeFailure.isInstance(error)) throw error;
+      if (RunInterrupt.isInstance(signal.reason)) throw signal.reason;
+      if (RunInterrupt.isInstance(error)) throw error;
+      const failure = failureFromToolError(error);
+      throw new NodeFailure({ kind: 'node-error', message: `node "${invocation.node}" failed: ${failure.message}`, failure });
+    }
+    const written = update as Record<string, unknown>;
+    return update.usage ? { update: written, usage: { ...update.usage } } : { update: written };
   }
 
   validate(_context: NodeValidationContext): WorkflowIssue[] {

@@ -12,7 +12,14 @@ import type { EventBus } from '../hooks/event-bus.js';
 import type { RunStore } from '../store/run-store.js';
 import type { TracingOptions } from '../telemetry/agent-tracing.js';
 import { TEAM_MODEL_RETRY } from './model-turn.js';
-import { type TeamState, type TeamUpdate, teamStateDefinition } from './team-state.js';
+import {
+  applyTeamUpdate,
+  mergeTeamUpdates,
+  type NextTurn,
+  type TeamState,
+  type TeamUpdate,
+  teamStateDefinition,
+} from './team-state.js';
 import { TeamStepNode } from './team-step-node.js';
 import type { TeamMember } from './team-types.js';
 import { checkTermination, ExternalStop, externalStop, maxTurns, or, type TerminationCondition } from './termination.js';
@@ -67,11 +74,13 @@ type Definition = ReturnType<typeof teamStateDefinition>;
 export type TeamOutput = Pick<StateOf<Definition>, (typeof OUTPUT)[number]>;
 
 /**
- * A team (N-12): members and a topology compiled onto the workflow engine as a two-node loop —
- * `select` (check the termination, choose the next speaker) and `turn` (that member speaks) —
- * so that every choice, turn, handoff and ledger update is one journal entry. A crash resumes the
- * team mid-conversation on any process: finished steps are read back, never redone, and the
- * counters (turns, budget, start time, stalls) continue where they were.
+ * A team (N-12): members and a topology compiled onto the workflow engine as one node, `turn`,
+ * in a bounded loop: each task checks the termination, chooses the next speaker and lets it speak,
+ * so that every choice, turn, handoff and ledger update is saved in the journal — the choice with
+ * its turn, one entry per turn, when it needs no model (owner, round-robin, function), else in an
+ * entry of its own before the member speaks. A crash resumes the team mid-conversation on any
+ * process: finished steps are read back, never redone, and the counters (turns, budget, start
+ * time, stalls) continue where they were.
  *
  * @example
  * const team = new Team({ name: 'support', members, topology: handoff({ entry: 'triage', handoffs: { triage: ['billing'] } }) });
@@ -88,8 +97,9 @@ export class Team {
   /** The hard cap of member turns (the configured `maxTurns`, default 50). */
   readonly maxTurns: number;
   /**
-   * The team's two workflow nodes, `select` (check the termination, choose the speaker) and `turn`
-   * (that member speaks): a workflow definition's team node embeds them in a host workflow.
+   * The team's two steps as workflow nodes, `select` (check the termination, choose the speaker)
+   * and `turn` (that member speaks): a workflow definition's team node embeds them in a host
+   * workflow as two nodes (the team's own workflow runs them in one node, see above).
    */
   readonly steps: { readonly select: WorkflowNode; readonly turn: WorkflowNode };
 
@@ -122,9 +132,8 @@ export class Team {
     const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({ ...base, members: this.members, retry });
     const external = this.externalStop;
     const topology = this.topology;
-    const select = new TeamStepNode(async (state, base) => {
-      const scope = scopeOf(base);
-      const now = scope.now();
+    /** The termination that holds at this turn boundary, if one does (and the team's start time). */
+    const endedAt = (state: TeamState, now: number) => {
       const startedAt = state.startedAt ?? now;
       const last = state.transcript.at(-1);
       const ended = checkTermination(termination, {
@@ -136,6 +145,10 @@ export class Team {
         handedToUser: last?.handoffTo === 'user',
         externalStop: external.isSet,
       });
+      return { ended, startedAt };
+    };
+    const selectStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
+      const { ended, startedAt } = endedAt(state, scope.now());
       const started: TeamUpdate = state.startedAt === undefined ? { startedAt } : {};
       if (ended) return { ...started, ...stopUpdate(state, ended, topology.answerOf(state)) };
       const chosen = await topology.select({ ...state, startedAt }, scope);
@@ -146,24 +159,45 @@ export class Team {
           ...stopUpdate(state, chosen.termination, chosen.answer ?? topology.answerOf(state), chosen),
         };
       return { ...started, ...chosen };
-    });
-    const turn = new TeamStepNode(async (state, base) => {
-      const update = await topology.turn(state, scopeOf(base));
+    };
+    const turnStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
+      const update = await topology.turn(state, scope);
       if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
       return update;
-    });
+    };
+    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)));
+    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)));
     this.steps = { select, turn };
+    // The team's own workflow: one node, `turn`, looping on itself. A choice that needs no model
+    // is made in the turn's own step (one journal entry per turn); a model's choice is saved as a
+    // step of its own (`next.turn` = the coming turn), and the member speaks in the next one.
+    const pending = (state: TeamState) => state.next?.turn === state.turns + 1 && state.termination === undefined;
+    // The boundary after a turn is checked in the turn's own task too: a team that ends there
+    // (max turns, a mention, a budget…) takes no extra task to say so.
+    const thenCheck = (state: TeamState, update: TeamUpdate, scope: StepScope): TeamUpdate => {
+      if (update.termination) return update;
+      const after = applyTeamUpdate(state, update);
+      const { ended } = endedAt(after, scope.now());
+      return ended ? { ...update, ...stopUpdate(after, ended, topology.answerOf(after), update) } : update;
+    };
+    const teamTurn = new TeamStepNode(async (state, base) => {
+      const scope = scopeOf(base);
+      if (pending(state)) return thenCheck(state, await turnStep(state, scope), scope);
+      const selection = await selectStep(state, scope);
+      if (selection.termination) return selection;
+      if (!topology.choiceWithTurn) return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
+      const turnUpdate = mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
+      return thenCheck(state, turnUpdate, scope);
+    });
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
-      .addNode('select', select)
-      .addNode('turn', turn)
-      .addEdge(START, 'select')
-      .addConditionalEdges('select', (state) => (state.termination ? END : 'turn'), ['turn', END])
+      .addNode('turn', teamTurn)
+      .addEdge(START, 'turn')
       .addLoop({
         from: 'turn',
-        to: 'select',
+        to: 'turn',
         exit: END,
         while: (state) => state.termination === undefined,
-        maxIterations: cap + 1,
+        maxIterations: 2 * cap + 2,
       })
       .compile({
         output: [...OUTPUT],

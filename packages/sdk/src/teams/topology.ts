@@ -34,6 +34,14 @@ export interface TopologyIssue {
  */
 export interface Topology {
   readonly kind: string;
+  /**
+   * True when the choice is made in the member turn's own task, one journal entry per turn: when
+   * `select` calls no model and has no effect outside the state (the owner, round-robin, a
+   * function) — a takeover recomputes the same choice from the same saved state — or when a
+   * selector model was told to (`saveChoice: 'with-turn'`). Otherwise (a selector model, an
+   * orchestrator's ledgers) the choice is saved before the member speaks.
+   */
+  readonly choiceWithTurn?: boolean;
   /** Problems of the configuration against the team's members. */
   validate(members: ReadonlyMap<string, TeamMember>): TopologyIssue[];
   /** Chooses the next turn (`next`), or ends the team (`termination`, with `answer`). */

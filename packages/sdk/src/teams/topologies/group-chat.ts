@@ -27,6 +27,13 @@ export interface SelectorModel {
   instructions?: string;
   /** Answers tried before the typed failure (an invalid name is retried). Default 3. */
   maxAttempts?: number;
+  /**
+   * When the choice is saved. `apart` (default): in a journal entry of its own, before the member
+   * speaks — a crash during the member's turn never asks the selector again. `with-turn`: with the
+   * member's turn, one journal entry per turn — a crash during the turn asks the selector again
+   * (no saved turn or choice is ever redone either way).
+   */
+  saveChoice?: 'apart' | 'with-turn';
 }
 
 /** Options of the `groupChat` topology. */
@@ -48,6 +55,7 @@ export function groupChat(options: GroupChatOptions = {}): Topology {
   const speaker = options.speaker ?? 'round-robin';
   return {
     kind: 'group-chat',
+    choiceWithTurn: typeof speaker !== 'object' || speaker.saveChoice === 'with-turn',
     validate(members) {
       const issues: TopologyIssue[] = [];
       if (members.size < 1) issues.push({ path: 'members', message: 'a group chat needs members' });

@@ -43,6 +43,7 @@ export function handoff(options: HandoffOptions): Topology {
     typeof options.historyFilter === 'function' ? options.historyFilter : HISTORY_FILTERS[options.historyFilter ?? 'all'];
   return {
     kind: 'handoff',
+    choiceWithTurn: true,
     validate(members) {
       const issues: TopologyIssue[] = [];
       if (!members.has(options.entry)) issues.push({ path: 'topology.entry', message: `"${options.entry}" is not a member` });
@@ -93,8 +94,12 @@ async function ownerTurn(
   if (!member) throw new NodeFailure({ kind: 'invalid-result', message: `the owner "${name}" is not a member` });
   const targets = options.handoffs[name] ?? [];
   const lastHandoff = state.transcript.findLastIndex((message) => message.handoffTo !== undefined);
+  // The `all` filter hands over the whole transcript: it is read from the transcript itself, not
+  // saved again with every handoff (a copy per handoff would grow the journal quadratically).
   const visible =
-    lastHandoff < 0 ? state.transcript : [...(state.handedHistory ?? []), ...state.transcript.slice(lastHandoff + 1)];
+    lastHandoff < 0 || (filter === HISTORY_FILTERS.all && state.handedHistory === undefined)
+      ? state.transcript
+      : [...(state.handedHistory ?? []), ...state.transcript.slice(lastHandoff + 1)];
   const response = await callTeamModel(
     member.model,
     {
@@ -143,7 +148,8 @@ async function ownerTurn(
       teamEvents: [turnEvent],
     };
   }
-  const handedHistory = filter([...state.transcript, message], { from: name, to: target });
+  const handedHistory =
+    filter === HISTORY_FILTERS.all ? undefined : filter([...state.transcript, message], { from: name, to: target });
   const ending: TeamUpdate =
     target === 'user'
       ? { termination: { reason: 'handoff-to-user', conditions: ['handoff-to-user'], turns: turn }, answer: message.text }
@@ -152,7 +158,7 @@ async function ownerTurn(
     transcript: [message],
     owner: target === 'user' ? name : target,
     handoffs,
-    handedHistory,
+    ...(handedHistory ? { handedHistory } : {}),
     turns: turn,
     usage,
     teamEvents: [turnEvent, { type: 'handoff', turn, from: name, to: target, handoffs }],
