@@ -26,7 +26,7 @@ import pg from 'pg';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from './platform-failures.js';
 import { platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
-import { installQueryCounter } from './query-counter.js';
+import { installQueryCounter } from '../../test/support/query-counter.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 installQueryCounter();

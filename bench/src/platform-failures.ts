@@ -5,7 +5,7 @@
 import { get, Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import type { PlatformTarget, WorkerProcess } from './platform-target.js';
 import { slowModelServer } from './platform-target.js';
-import { countsSince, queryCounts } from './query-counter.js';
+import { countsSince, queryCounts } from '../../test/support/query-counter.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
