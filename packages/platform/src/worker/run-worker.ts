@@ -17,7 +17,8 @@ export interface RunWorkerOptions {
   concurrency?: number;
   /**
    * Wait between claims when no job was ready, in ms: a safety net, as the worker claims when
-   * the dispatcher announces a job (issue 34). Default 1,000.
+   * the dispatcher announces a job (issue 34); it still finds jobs whose lease expired (a dead
+   * worker's runs), so it bounds how long past the lease a takeover waits. Default 250.
    */
   idlePollMs?: number;
   /** What this worker can execute; default: probed (`detectWorkerCapabilities`). */
@@ -83,7 +84,7 @@ export class RunWorker {
     private readonly options: RunWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? context.config.workerConcurrency;
-    this.idlePollMs = options.idlePollMs ?? 1_000;
+    this.idlePollMs = options.idlePollMs ?? 250;
     this.registry = new WorkerRegistry(context.database, context.now);
     this.capabilities = options.capabilities ?? detectWorkerCapabilities();
     this.starter = {
