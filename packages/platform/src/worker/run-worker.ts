@@ -209,11 +209,13 @@ export class RunWorker {
       claimed = await this.context.dispatcher.claim(this.id, limit, this.context.config.runLeaseMs, this.capabilities);
     } catch (error) {
       this.context.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
-    } finally {
-      this.claiming = false;
     }
     this.full = limit <= 0 || claimed.length === limit;
-    for (const job of claimed) {
+    for (const [index, job] of claimed.entries()) {
+      // One run started per turn of the event loop: the SQLite stores answer synchronously, so
+      // runs started together would otherwise run their first steps in one long chain of
+      // microtasks, and requests (SSE, new runs) would wait behind the whole batch (issue 34).
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) {
         // Claimed while the worker stopped or began draining: hand the job straight back rather than leave it to its lease.
         await this.context.dispatcher.release(job, new Date()).catch(() => {});
@@ -227,6 +229,7 @@ export class RunWorker {
       });
       this.executing.set(job.runId, execution);
     }
+    this.claiming = false;
     // Another claim at once only if woken meanwhile: a claim that took fewer jobs than it could found the queue empty.
     this.schedule(this.wokenDuringClaim && this.executing.size < this.concurrency ? 0 : this.idlePollMs);
   }
