@@ -23,10 +23,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
+import { installQueryCounter } from '../../test/support/query-counter.js';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from './platform-failures.js';
 import { platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
-import { installQueryCounter } from '../../test/support/query-counter.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 installQueryCounter();

@@ -3,9 +3,9 @@
  * another worker writes its next event, and what an idle SSE follower costs in memory.
  */
 import { get, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { countsSince, queryCounts } from '../../test/support/query-counter.js';
 import type { PlatformTarget, WorkerProcess } from './platform-target.js';
 import { slowModelServer } from './platform-target.js';
-import { countsSince, queryCounts } from '../../test/support/query-counter.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
-import { jobChannelOf, JobSignals } from './job-wake-ups.js';
+import { JobSignals, jobChannelOf } from './job-wake-ups.js';
 
 /** Options of a `PgBossDispatcher`. */
 export interface PgBossDispatcherOptions {
@@ -227,7 +227,8 @@ export class PgBossDispatcher implements Dispatcher {
     });
     if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
     // Due now: every process's workers hear of it once the transaction commits.
-    if (!startAfter || startAfter.getTime() <= Date.now()) await transaction.executeQuery(this.signals.notifyQuery as CompiledQuery);
+    if (!startAfter || startAfter.getTime() <= Date.now())
+      await transaction.executeQuery(this.signals.notifyQuery as CompiledQuery);
   }
 
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */

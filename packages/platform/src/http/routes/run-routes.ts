@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { startAppRun } from '../../application/runs/create-run.js';
 import {
-  decideRunApproval,
   assertRunExists,
+  decideRunApproval,
   describeRun,
   readAgentTaskView,
   readRunDetails,
