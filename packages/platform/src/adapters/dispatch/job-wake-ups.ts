@@ -87,11 +87,15 @@ export class PostgresJobListener {
       try {
         await client.connect();
         await client.query(`LISTEN ${this.channel}`);
-        this.client = client;
         this.connecting = false;
-        if (this.closed) await client.end();
+        if (this.closed) {
+          client.removeAllListeners('notification');
+          await client.end();
+          return;
+        }
+        this.client = client;
         // A job enqueued while the connection was being made was not heard: one wake-up covers it.
-        else this.wakeUps.notify();
+        this.wakeUps.notify();
       } catch (error) {
         this.connecting = false;
         lost(error as Error);
