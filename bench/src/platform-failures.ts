@@ -3,6 +3,7 @@
  * another worker writes its next event, and what an idle SSE follower costs in memory.
  */
 import { get, Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { countsSince, queryCounts } from '../../test/support/query-counter.js';
 import type { PlatformTarget, WorkerProcess } from './platform-target.js';
 import { slowModelServer } from './platform-target.js';
 
@@ -66,13 +67,29 @@ export async function measureTakeovers(
   return takeovers;
 }
 
+/** What idle SSE followers cost: memory per stream, and the statements the process ran while they waited. */
+export interface IdleFollowerFigures {
+  kibPerFollower: number;
+  /** Statements (all connections of this process) per second over the idle window. */
+  queriesPerSecond: number;
+  /** SQLite `PRAGMA data_version` reads per second (shared memory, no table read; ADR 0025). */
+  dataVersionPerSecond: number;
+  windowSeconds: number;
+}
+
+/** How long the idle followers are watched for statements. */
+const IDLE_WINDOW_MS = 5_000;
+
 /**
  * Opens `count` SSE streams on one queued run that no worker will take (call it with no worker
  * running), so every stream stays open and idle, and answers the growth of this process's
- * resident memory per stream, in KiB, after a garbage collection when `--expose-gc` allows one.
- * Server and clients share this process, so the figure is an upper bound of the server's cost.
+ * resident memory per stream, in KiB, after a garbage collection when `--expose-gc` allows one,
+ * and the statements this process executed over `IDLE_WINDOW_MS` once the streams settled
+ * (`query-counter.ts`; install it first). Server and clients share this process, so the memory
+ * figure is an upper bound of the server's cost. The followers' own safety-net read (once a
+ * minute each, `followerSafetyNetMs`) is counted when it falls in the window.
  */
-export async function measureIdleFollowers(target: PlatformTarget, appId: string, count: number): Promise<number> {
+export async function measureIdleFollowers(target: PlatformTarget, appId: string, count: number): Promise<IdleFollowerFigures> {
   const { runClient } = target.platform.services;
   const agent = new HttpAgent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const responses: IncomingMessage[] = [];
@@ -102,9 +119,19 @@ export async function measureIdleFollowers(target: PlatformTarget, appId: string
     collect();
     await pause(200);
     const after = process.memoryUsage().rss;
+    const counted = queryCounts();
+    const windowStart = performance.now();
+    await pause(IDLE_WINDOW_MS);
+    const windowSeconds = (performance.now() - windowStart) / 1000;
+    const idle = countsSince(counted);
     const open = responses.filter((response) => !response.complete).length;
     if (open !== count) throw new Error(`only ${open} of ${count} SSE streams stayed open`);
-    return (after - before) / count / 1024;
+    return {
+      kibPerFollower: (after - before) / count / 1024,
+      queriesPerSecond: (idle.sqlite + idle.postgres) / windowSeconds,
+      dataVersionPerSecond: idle.dataVersion / windowSeconds,
+      windowSeconds,
+    };
   } finally {
     for (const response of responses) response.destroy();
     agent.destroy();

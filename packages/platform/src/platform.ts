@@ -5,7 +5,7 @@ import { SecretBox } from './adapters/crypto/index.js';
 import { migrateToLatest, openPlatformDatabase } from './adapters/database/index.js';
 import { openFactStore } from './adapters/database/open-fact-store.js';
 import { openRunStore } from './adapters/database/open-run-store.js';
-import { type Dispatcher, LeaseTableDispatcher, PgBossDispatcher } from './adapters/dispatch/index.js';
+import { type Dispatcher, jobChannelOf, LeaseTableDispatcher, PgBossDispatcher } from './adapters/dispatch/index.js';
 import { SignInLimiter } from './adapters/identity/index.js';
 import { createOutbound, defaultOutboundSettings, type ResolveHost } from './adapters/outbound/index.js';
 import { stopDeletionJobs } from './application/deletion/index.js';
@@ -14,6 +14,9 @@ import { createPlatformApp } from './http/create-app.js';
 import { createPlatformMetrics } from './http/metrics.js';
 import type { PlatformEnvironment, PlatformServices } from './http/services.js';
 import { RunWorker, type RunWorkerOptions, startA2aPushDeliverer, startSweeper, startWebhookDeliverer } from './worker/index.js';
+
+/** How long a waiting follower goes without a wake-up before it reads its run anyway (a safety net, issue 34). */
+export const followerSafetyNetMs = 60_000;
 
 /** A running platform core: the HTTP app and the services behind it. */
 export interface Platform {
@@ -109,7 +112,10 @@ export async function createPlatform(options: CreatePlatformOptions): Promise<Pl
     signInLimiter: new SignInLimiter(handle.database, config.signInLimits ?? defaultSignInLimits, config.secretKey),
     runStore,
     factStore: openFactStore(config.database, config.dataDirectory),
-    runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250 }),
+    // Followers (SSE, blocking waits, A2A streams) are woken by the store after each write
+    // (ADR 0025): in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. Their own read without a
+    // wake-up is only a safety net, once a minute, so that idle followers cost no queries (issue 34).
+    runClient: new RunClient({ store: runStore, pollMs: 20, maxPollMs: 250, safetyNetMs: followerSafetyNetMs }),
     dispatcher,
     outbound: createOutbound(config.outbound ?? defaultOutboundSettings, {
       listen: { host: config.host, port: config.port },
@@ -161,7 +167,15 @@ async function openDispatcher(
   now: () => Date,
 ): Promise<Dispatcher> {
   if (dispatcherKind(config) === 'lease-table' || config.database.dialect !== 'postgres') {
-    return new LeaseTableDispatcher(handle.database, handle.dialect, now);
+    const channel =
+      config.database.dialect === 'postgres'
+        ? {
+            connectionString: config.database.url,
+            channel: jobChannelOf(config.database.schema ?? 'public'),
+            onError: (error: Error) => logger.warn({ err: { message: error.message } }, 'job wake-up listener lost'),
+          }
+        : undefined;
+    return new LeaseTableDispatcher(handle.database, handle.dialect, now, channel);
   }
   const dispatcher = new PgBossDispatcher({
     database: handle.database,

@@ -7,7 +7,7 @@ import { prepareFirstStart } from '../application/seed/first-start.js';
 import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
 import { apiPrefix } from '../http/create-app.js';
 import { createPlatform } from '../platform.js';
-import { type WorkerChildMessage, WorkerSupervisor } from '../worker/index.js';
+import { type WorkerChildMessage, type WorkerParentMessage, WorkerSupervisor } from '../worker/index.js';
 
 const usage = `Usage: agentloom <command> [options]
 
@@ -173,6 +173,10 @@ async function embeddedWorkerCommand(config: ReturnType<typeof loadConfig>): Pro
     }),
   );
   for (const worker of workers) send({ type: 'ready', workerId: worker.id });
+  // The server enqueued a run: claim it now rather than at the idle poll (issue 34).
+  process.on('message', (message: WorkerParentMessage) => {
+    if (message.type === 'jobs') platform.services.dispatcher.announce();
+  });
   // The server died without stopping its worker (SIGKILL, a crash): the worker dies with it, as an
   // in-process worker would, and its runs go to the next worker after their leases.
   process.once('disconnect', () => process.exit(1));
@@ -200,6 +204,7 @@ function startEmbeddedWorker(
     execArgv: process.execArgv,
     logger: platform.services.logger,
     onLine: (line) => console.log(line),
+    watchJobs: (listener) => platform.services.dispatcher.watchJobs(listener),
   });
   supervisor.start();
   platform.services.workerProcesses = supervisor;

@@ -12,6 +12,7 @@ import { authenticate } from './authentication.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
 import { answerOf } from './error-table.js';
 import { limitJsonDepth } from './json-depth.js';
+import { measureJson } from './measure-json.js';
 import { apiTags, registerSecuritySchemes } from './openapi.js';
 import { referencePageContentSecurityPolicy, renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
@@ -138,6 +139,7 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   // gzip (or deflate) for answers of 1 KiB and more when the client accepts it; event streams are
   // never compressed (the middleware's type filter leaves text/event-stream alone: no buffering).
   api.use('*', compress());
+  api.use('*', measureJson);
   api.use(
     '*',
     bodyLimit({

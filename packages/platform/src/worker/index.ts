@@ -5,6 +5,7 @@ export { startWebhookDeliverer } from './webhook-deliverer.js';
 export { detectWorkerCapabilities, type WorkerCapabilities } from './worker-capabilities.js';
 export {
   type WorkerChildMessage,
+  type WorkerParentMessage,
   type WorkerProcessControl,
   type WorkerProcessOwner,
   WorkerSupervisor,

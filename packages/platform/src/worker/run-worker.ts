@@ -15,7 +15,11 @@ import type { WorkerContext } from './worker-context.js';
 export interface RunWorkerOptions {
   /** Runs executed at once; defaults to the configured `workerConcurrency`. */
   concurrency?: number;
-  /** Wait between claims when no job was ready, in ms. Default 100. */
+  /**
+   * Wait between claims when no job was ready, in ms: a safety net, as the worker claims when
+   * the dispatcher announces a job (issue 34); it still finds jobs whose lease expired (a dead
+   * worker's runs), so it bounds how long past the lease a takeover waits. Default 250.
+   */
   idlePollMs?: number;
   /** What this worker can execute; default: probed (`detectWorkerCapabilities`). */
   capabilities?: WorkerCapabilities;
@@ -57,6 +61,12 @@ export class RunWorker {
   private readonly handles = new Map<string, AgentRun | WorkflowRun>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  /** A claim is under way; a wake-up meanwhile asks for another right after it (`wokenDuringClaim`). */
+  private claiming = false;
+  private wokenDuringClaim = false;
+  /** The last claim filled every free slot: a run that ends frees one, and the worker claims again at once. */
+  private full = false;
+  private unwatchJobs: (() => void) | undefined;
   private readonly registry: WorkerRegistry;
   private registered: Promise<void> = Promise.resolve();
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -74,7 +84,7 @@ export class RunWorker {
     private readonly options: RunWorkerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? context.config.workerConcurrency;
-    this.idlePollMs = options.idlePollMs ?? 100;
+    this.idlePollMs = options.idlePollMs ?? 250;
     this.registry = new WorkerRegistry(context.database, context.now);
     this.capabilities = options.capabilities ?? detectWorkerCapabilities();
     this.starter = {
@@ -101,6 +111,7 @@ export class RunWorker {
         this.context.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'worker registration failed');
       });
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.options.heartbeatMs ?? 5_000);
+    this.unwatchJobs = this.context.dispatcher.watchJobs(() => this.wake());
     this.schedule(0);
   }
 
@@ -146,6 +157,8 @@ export class RunWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     clearInterval(this.heartbeatTimer);
+    this.unwatchJobs?.();
+    this.unwatchJobs = undefined;
   }
 
   private async markGone(): Promise<void> {
@@ -172,22 +185,37 @@ export class RunWorker {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.poll(), delayMs);
   }
 
+  /**
+   * A job may be claimable (announced, notified, or a slot freed): claim now, or right after the
+   * claim under way; many wake-ups in a burst make one claim at a time, not one each.
+   */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) this.wokenDuringClaim = true;
+    else if (this.executing.size < this.concurrency) this.schedule(0);
+  }
+
   private async poll(): Promise<void> {
+    if (this.stopped || this.claiming) return;
+    this.claiming = true;
+    this.wokenDuringClaim = false;
     let claimed: ClaimedJob[] = [];
+    const limit = this.concurrency - this.executing.size;
     try {
-      claimed = await this.context.dispatcher.claim(
-        this.id,
-        this.concurrency - this.executing.size,
-        this.context.config.runLeaseMs,
-        this.capabilities,
-      );
+      claimed = await this.context.dispatcher.claim(this.id, limit, this.context.config.runLeaseMs, this.capabilities);
     } catch (error) {
       this.context.logger.warn({ workerId: this.id, err: { message: (error as Error).message } }, 'claim failed');
     }
-    for (const job of claimed) {
+    this.full = limit <= 0 || claimed.length === limit;
+    for (const [index, job] of claimed.entries()) {
+      // One run started per turn of the event loop: the SQLite stores answer synchronously, so
+      // runs started together would otherwise run their first steps in one long chain of
+      // microtasks, and requests (SSE, new runs) would wait behind the whole batch (issue 34).
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) {
         // Claimed while the worker stopped or began draining: hand the job straight back rather than leave it to its lease.
         await this.context.dispatcher.release(job, new Date()).catch(() => {});
@@ -196,10 +224,14 @@ export class RunWorker {
       const execution = this.execute(job).finally(() => {
         this.executing.delete(job.runId);
         this.options.onRunEnded?.(job.runId);
+        // Jobs may have waited for this slot.
+        if (this.full) this.wake();
       });
       this.executing.set(job.runId, execution);
     }
-    this.schedule(claimed.length > 0 ? 0 : this.idlePollMs);
+    this.claiming = false;
+    // Another claim at once only if woken meanwhile: a claim that took fewer jobs than it could found the queue empty.
+    this.schedule(this.wokenDuringClaim && this.executing.size < this.concurrency ? 0 : this.idlePollMs);
   }
 
   private async execute(job: ClaimedJob): Promise<void> {

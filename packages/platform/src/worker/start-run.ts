@@ -35,7 +35,8 @@ export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ 
     if (description.status !== 'pending' && description.status !== 'running') return undefined;
     if (!description.stopRequest) throw new AppDeletingError(app.id);
   }
-  const releaseId = await pinRunRelease(database, run.id, run.release_id === null ? app.latest_release_id : null);
+  // A pinned release never changes (P-6.5): the row just read answers it without another statement.
+  const releaseId = run.release_id ?? (await pinRunRelease(database, run.id, app.latest_release_id));
   if (!releaseId) throw new Error(`The app ${app.id} has no release to run.`);
   const { agent, release } = await starter.builds.build(releaseId, app, {
     finalMcpAttempt: job.attempt >= (starter.context.config.mcpConnectAttempts ?? defaultMcpConnectAttempts),

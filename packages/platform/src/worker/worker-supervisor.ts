@@ -10,6 +10,9 @@ export type WorkerChildMessage =
   | { type: 'run-started'; runId: string; ownerId: string }
   | { type: 'run-ended'; runId: string };
 
+/** What the supervisor tells its worker child: jobs were enqueued here (claim now, issue 34). */
+export type WorkerParentMessage = { type: 'jobs' };
+
 /** Options of a `WorkerSupervisor`. */
 export interface WorkerSupervisorOptions {
   /** The `agentloom` command line script to fork (the serving process's own). */
@@ -21,6 +24,11 @@ export interface WorkerSupervisorOptions {
   logger: Logger;
   /** Each line the worker prints, for the serving process's own output. */
   onLine?: (line: string) => void;
+  /**
+   * This process's job announcements (`Dispatcher.watchJobs`): each is passed to the child over
+   * IPC, so that its workers claim a new run at once instead of at their idle poll.
+   */
+  watchJobs?: (listener: () => void) => () => void;
 }
 
 /**
@@ -40,9 +48,24 @@ export class WorkerSupervisor implements WorkerProcessControl {
 
   constructor(private readonly options: WorkerSupervisorOptions) {}
 
+  private unwatchJobs: (() => void) | undefined;
+  private jobsPending = false;
+
   /** Forks the first worker. */
   start(): void {
+    this.unwatchJobs = this.options.watchJobs?.(() => this.forwardJobs());
     this.spawn();
+  }
+
+  /** Tells the child that jobs were enqueued; announcements in one turn of the event loop make one message. */
+  private forwardJobs(): void {
+    if (this.jobsPending) return;
+    this.jobsPending = true;
+    setImmediate(() => {
+      this.jobsPending = false;
+      const child = this.child;
+      if (child?.connected) child.send({ type: 'jobs' } satisfies WorkerParentMessage, () => {});
+    });
   }
 
   private spawn(): void {
@@ -92,6 +115,7 @@ export class WorkerSupervisor implements WorkerProcessControl {
   /** Stops the worker (SIGTERM: it drains) and starts no other; resolves once it exited. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unwatchJobs?.();
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -54,6 +54,18 @@ export interface Dispatcher {
   sweep(): Promise<string[]>;
   /** Which of `runIds` have a job that is queued, waiting to be retried or claimed (not ended, not lost). */
   runsWithJobs(runIds: readonly string[]): Promise<Set<string>>;
-  /** Releases the adapter's own resources (pg-boss: its connection pool). */
+  /**
+   * Wakes this process's workers at once (issue 34): called after a transaction that enqueued a
+   * job committed. On PostgreSQL the enqueue also notified every other process (`pg_notify` in
+   * its transaction); on SQLite the embedded worker process hears it from its parent over IPC.
+   */
+  announce(): void;
+  /**
+   * Calls `listener` whenever jobs may have become claimable (announced here, notified by another
+   * process), until the answered function is called; on PostgreSQL the first watcher of a process
+   * opens its one listening connection. A signal may be spurious: claiming decides.
+   */
+  watchJobs(listener: () => void): () => void;
+  /** Releases the adapter's own resources (pg-boss: its connection pool; the listening connection). */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { DatabaseDialect } from '../database/index.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
+import { type JobChannelOptions, JobSignals } from './job-wake-ups.js';
 
 /**
  * The dispatcher on the `run_jobs` lease table of the platform database (the SQLite default; on
@@ -14,15 +15,31 @@ import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
  * and release act only while the claim they name is still the job's current one.
  */
 export class LeaseTableDispatcher implements Dispatcher {
+  private readonly signals: JobSignals;
+
+  /** `channel`: on PostgreSQL, where enqueues notify and workers listen (without it, wake-ups stay in this process). */
   constructor(
     private readonly database: Kysely<PlatformDatabase>,
     private readonly dialect: DatabaseDialect,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    channel?: JobChannelOptions,
+  ) {
+    this.signals = new JobSignals(dialect === 'postgres' ? channel : undefined);
+  }
 
   async start(): Promise<void> {}
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.signals.close();
+  }
+
+  announce(): void {
+    this.signals.announce();
+  }
+
+  watchJobs(listener: () => void): () => void {
+    return this.signals.watch(listener);
+  }
 
   async enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void> {
     const at = this.now().toISOString();
@@ -51,6 +68,7 @@ export class LeaseTableDispatcher implements Dispatcher {
         }),
       )
       .execute();
+    if (this.signals.notifyQuery) await transaction.executeQuery(this.signals.notifyQuery);
   }
 
   async claim(workerId: string, limit: number, leaseMs: number, capabilities: WorkerCapabilities): Promise<ClaimedJob[]> {
@@ -139,6 +157,13 @@ export class LeaseTableDispatcher implements Dispatcher {
       .where('attempt', '=', job.attempt)
       .where('state', '=', 'claimed')
       .execute();
+    if (notBefore.getTime() <= this.now().getTime()) await this.jobsDueNow();
+  }
+
+  /** A job became claimable now outside an enqueue: wake this process's workers and, on PostgreSQL, the others. */
+  private async jobsDueNow(): Promise<void> {
+    if (this.signals.notifyQuery) await this.database.executeQuery(this.signals.notifyQuery);
+    this.signals.announce();
   }
 
   async sweep(): Promise<string[]> {
@@ -150,6 +175,7 @@ export class LeaseTableDispatcher implements Dispatcher {
       .where('lease_until', '<', at)
       .returning('run_id')
       .execute();
+    if (rows.length > 0) await this.jobsDueNow();
     return rows.map((row) => row.run_id);
   }
 

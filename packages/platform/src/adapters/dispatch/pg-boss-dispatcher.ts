@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
+import { JobSignals, jobChannelOf } from './job-wake-ups.js';
 
 /** Options of a `PgBossDispatcher`. */
 export interface PgBossDispatcherOptions {
@@ -53,6 +54,8 @@ export class PgBossDispatcher implements Dispatcher {
   private readonly boss: PgBoss;
   private readonly jobTable: string;
   private lastExpiryPass = 0;
+  /** Wake-ups: each send notifies `jobChannelOf(schema)` in its transaction; workers listen on one connection per process. */
+  private readonly signals: JobSignals;
 
   constructor(private readonly options: PgBossDispatcherOptions) {
     if (!/^[A-Za-z_]\w{0,49}$/.test(options.schema))
@@ -67,6 +70,11 @@ export class PgBossDispatcher implements Dispatcher {
     });
     this.boss.on('error', (error: Error) => options.onError?.(error));
     this.jobTable = `"${options.schema}".job`;
+    this.signals = new JobSignals({
+      connectionString: options.connectionString,
+      channel: jobChannelOf(options.schema),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
   }
 
   /** Creates pg-boss's schema (under its own advisory lock, safe from many processes) and both queues. */
@@ -76,7 +84,16 @@ export class PgBossDispatcher implements Dispatcher {
   }
 
   async close(): Promise<void> {
+    await this.signals.close();
     await this.boss.stop({ graceful: false, wait: true });
+  }
+
+  announce(): void {
+    this.signals.announce();
+  }
+
+  watchJobs(listener: () => void): () => void {
+    return this.signals.watch(listener);
   }
 
   async enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void> {
@@ -110,7 +127,7 @@ export class PgBossDispatcher implements Dispatcher {
       workerId,
       jobId: `${queue}/${job.id}/${job.retryCount}`,
     }));
-    await Promise.all(claimed.map((job) => this.renew(job, leaseMs)));
+    await this.renewAll(claimed, leaseMs);
     return claimed;
   }
 
@@ -124,6 +141,20 @@ export class PgBossDispatcher implements Dispatcher {
       ),
     );
     return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  /** Sets the lease of freshly fetched jobs in one statement (one round trip per claim, not one per job). */
+  private async renewAll(jobs: ClaimedJob[], leaseMs: number): Promise<void> {
+    if (jobs.length === 0) return;
+    const parsed = jobs.map((job) => parseJobId(job.jobId));
+    await this.options.database.executeQuery(
+      CompiledQuery.raw(
+        `update ${this.jobTable} as job set expire_in = (now() - job.started_on) + $4::numeric * interval '1 millisecond'
+         from unnest($1::text[], $2::uuid[], $3::int[]) as claim(name, id, retry_count)
+         where job.name = claim.name and job.id = claim.id and job.state = 'active' and job.retry_count = claim.retry_count`,
+        [parsed.map((job) => job.queue), parsed.map((job) => job.id), parsed.map((job) => job.retryCount), leaseMs],
+      ),
+    );
   }
 
   async complete(job: ClaimedJob): Promise<void> {
@@ -147,6 +178,7 @@ export class PgBossDispatcher implements Dispatcher {
         notBefore,
       );
     });
+    if (notBefore.getTime() <= Date.now()) this.signals.announce();
   }
 
   /** Fails every job whose lease expired through pg-boss (`retryDelay` 0: fetchable at once). */
@@ -194,6 +226,9 @@ export class PgBossDispatcher implements Dispatcher {
       ...(startAfter ? { startAfter } : {}),
     });
     if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
+    // Due now: every process's workers hear of it once the transaction commits.
+    if (!startAfter || startAfter.getTime() <= Date.now())
+      await transaction.executeQuery(this.signals.notifyQuery as CompiledQuery);
   }
 
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */

@@ -107,7 +107,14 @@ export async function revokeApiKey(database: Queryable, scope: ApiKeyScope, keyI
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The live (unrevoked) key whose secret hashes to `secretHash`, marked used now; undefined when none. */
+/** How stale a key's `last_used_at` may get before a use writes it again: a minute's precision, not a write per request. */
+export const apiKeyUseResolutionMs = 60_000;
+
+/**
+ * The live (unrevoked) key whose secret hashes to `secretHash`, marked used now; undefined when
+ * none. The mark is written only when the stored one is older than `apiKeyUseResolutionMs`, so a
+ * busy key costs one read per request, not a read and a write (issue 34).
+ */
 export async function useApiKey(database: Queryable, secretHash: string, at: Date) {
   const key = await database
     .selectFrom('api_keys')
@@ -115,6 +122,8 @@ export async function useApiKey(database: Queryable, secretHash: string, at: Dat
     .where('secret_hash', '=', secretHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  if (key) await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();
+  const lastUsed = key?.last_used_at ? Date.parse(key.last_used_at) : Number.NaN;
+  if (key && !(at.getTime() - lastUsed < apiKeyUseResolutionMs))
+    await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();
   return key;
 }

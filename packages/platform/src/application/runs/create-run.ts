@@ -59,7 +59,7 @@ export async function startAppRun(
     ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
     ...(debug ? { release: 'draft' } : {}),
   });
-  return services.database.transaction().execute(async (transaction) => {
+  const started = await services.database.transaction().execute(async (transaction): Promise<StartedRun> => {
     const runId = `run_${randomUUID()}`;
     const sessionId = request.sessionId ?? `ses_${randomUUID()}`;
     if (idempotencyKey !== undefined) {
@@ -130,6 +130,9 @@ export async function startAppRun(
       await recordWebhook(transaction, services, { runId, appId: app.id, url: request.webhookUrl });
     return { runId, sessionId, created: true };
   });
+  // Committed: this process's workers claim it now rather than at their next idle poll (issue 34).
+  if (started.created) services.dispatcher.announce();
+  return started;
 }
 
 /**

@@ -38,5 +38,6 @@ export async function requeueRunsWithoutJob(services: RequeueContext): Promise<s
     });
     requeued.push(runId);
   }
+  if (requeued.length > 0) dispatcher.announce();
   return requeued;
 }

@@ -36,7 +36,7 @@ export async function postSessionMessage(
     throw new ValidationError('not-a-chat-app', 'A workflow takes no chat messages; start a run with POST /apps/:appId/runs.');
   const requestHash = hashJson({ text });
   const sessionId = session.id;
-  return services.database.transaction().execute(async (transaction) => {
+  const outcome = await services.database.transaction().execute(async (transaction): Promise<SessionMessageOutcome> => {
     // The lock comes first: every message of the session waits here for the one before it to
     // commit, so the key lookup below sees a concurrent duplicate's outcome.
     await lockSession(transaction, services.dialect, app, sessionId);
@@ -93,4 +93,7 @@ export async function postSessionMessage(
     }
     return outcome;
   });
+  // A new run committed: this process's workers claim it now (issue 34).
+  if (outcome.kind === 'run' && !outcome.replayed) services.dispatcher.announce();
+  return outcome;
 }

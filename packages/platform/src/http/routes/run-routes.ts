@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { startAppRun } from '../../application/runs/create-run.js';
 import {
+  assertRunExists,
   decideRunApproval,
   describeRun,
   readAgentTaskView,
@@ -178,7 +179,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      await describeRun(c.get('services'), run.id);
+      await assertRunExists(c.get('services'), run.id);
       return sseOr400(c, run.id, c.req.valid('query').after) as never;
     },
   );

@@ -16,16 +16,20 @@ export function readRun(database: Queryable, runId: string): Promise<RunRow> {
 
 /**
  * Pins a run to its release (D-P5): a run without one takes `latestReleaseId`, once (the first
- * writer wins); answers the release the run is pinned to now, null when there is none yet.
+ * writer wins); answers the release the run is pinned to now, null when there is none yet. The
+ * pin that lands answers itself (`RETURNING`, no read back, issue 34); only a pin another worker
+ * made first is read.
  */
 export async function pinRunRelease(database: Queryable, runId: string, latestReleaseId: string | null): Promise<string | null> {
   if (latestReleaseId !== null) {
-    await database
+    const pinned = await database
       .updateTable('runs')
       .set({ release_id: latestReleaseId })
       .where('id', '=', runId)
       .where('release_id', 'is', null)
-      .execute();
+      .returning('release_id')
+      .executeTakeFirst();
+    if (pinned) return pinned.release_id;
   }
   const { release_id: releaseId } = await database
     .selectFrom('runs')
