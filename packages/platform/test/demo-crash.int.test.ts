@@ -10,7 +10,7 @@ import { demoAppNames } from '../src/application/seed/seed-demo-space.js';
 beforeAll(() => ensureBuilt(), 300_000);
 
 /**
- * "Crash the worker" for real (issue 35, ADR 0099): `agentloom serve` on the embedded default
+ * "Crash the worker" for real (issue 35, ADR 0034): `agentloom serve` on the embedded default
  * runs its worker in a supervised child process; the route SIGKILLs the process that owns a
  * demo run mid-run; the HTTP server stays up, a fresh worker process takes the same run over
  * after its lease, and the run finishes without redoing the tool calls it had saved.

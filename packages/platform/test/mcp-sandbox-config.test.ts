@@ -16,7 +16,7 @@ function problems(environment: NodeJS.ProcessEnv): string[] {
   }
 }
 
-/** The settings of stdio MCP servers started in a run's sandbox (ADR 0099). */
+/** The settings of stdio MCP servers started in a run's sandbox (ADR 0035). */
 describe('stdio MCP sandbox settings', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 

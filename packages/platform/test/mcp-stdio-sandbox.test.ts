@@ -1,5 +1,5 @@
 /**
- * Stdio MCP servers in the run's sandbox (issue 36 part 5, ADR 0099): an agent whose role uses a
+ * Stdio MCP servers in the run's sandbox (issue 36 part 5, ADR 0035): an agent whose role uses a
  * stdio MCP server (a real process speaking MCP over stdin/stdout) is run once by a worker without
  * isolation and once by a worker with bubblewrap. The same tool call that reads a world-readable
  * host file outside the app's file root succeeds on the first (a host process) and is refused on

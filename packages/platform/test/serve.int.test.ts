@@ -174,7 +174,7 @@ describe.skipIf(process.platform !== 'linux')('`agentloom serve` under a supervi
       if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(healthy).toBe(true);
-    // The server and, on the embedded default, its supervised worker process (ADR 0099).
+    // The server and, on the embedded default, its supervised worker process (ADR 0034).
     expect(processesMentioning(dataDirectory)).toContain(child.pid);
 
     process.kill(child.pid as number, 'SIGKILL');

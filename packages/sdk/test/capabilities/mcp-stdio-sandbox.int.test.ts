@@ -1,5 +1,5 @@
 /**
- * A stdio MCP server started through the sandbox (F-2, K-2, ADR 0099): the same server, started
+ * A stdio MCP server started through the sandbox (F-2, K-2, ADR 0035): the same server, started
  * once on the host and once inside bubblewrap bound to one run's view, is asked to read a host file
  * outside that view and to reach a host TCP port. On the host it can; in the sandbox it cannot
  * (the file is not mounted, there is no network), while its tools still work and what it writes
