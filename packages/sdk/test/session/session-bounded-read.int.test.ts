@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.js';
-import type { HistoryReference } from '../../src/engine/agent/agent-journal.js';
 import { Agent } from '../../src/engine/agent/agent.js';
+import type { HistoryReference } from '../../src/engine/agent/agent-journal.js';
 import { COMPRESSION_SYSTEM_PROMPT } from '../../src/engine/agent/compression/index.js';
 import { readSessionRuns, resolveHistory, selectHistory } from '../../src/engine/agent/session/index.js';
 import type { ModelRequest } from '../../src/model/language-model.js';
@@ -67,12 +67,14 @@ function counted(store: RunStore) {
   const wrapped = new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
-      if (property !== 'readSession' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+      if (property !== 'readSession' || typeof value !== 'function')
+        return typeof value === 'function' ? value.bind(target) : value;
       return async (...args: Parameters<RunStore['readSession']>) => {
         const answer = await target.readSession(...args);
         for (const read of answer) {
           reads.records += 1 + (read.journal?.length ?? 0);
-          reads.bytes += JSON.stringify({ run: read.run, digest: read.digest }).length + JSON.stringify(read.journal ?? []).length;
+          reads.bytes +=
+            JSON.stringify({ run: read.run, digest: read.digest }).length + JSON.stringify(read.journal ?? []).length;
         }
         return answer;
       };
@@ -116,7 +118,14 @@ function sessionModel() {
  * run; of equals, the latest holder), only the runs after the run it covers kept, then the same
  * selection.
  */
-async function unboundedHistory(store: RunStore, sessionId: string, runIds: string[], index: number, keepFull: number, window: boolean) {
+async function unboundedHistory(
+  store: RunStore,
+  sessionId: string,
+  runIds: string[],
+  index: number,
+  keepFull: number,
+  window: boolean,
+) {
   const every = await readSessionRuns(store, sessionId);
   const before = every.filter((run) => runIds.indexOf(run.runId) < index - 1 && runIds.includes(run.runId));
   if (!window) return selectHistory(before, keepFull).history;
