@@ -126,6 +126,15 @@ class Meter {
   }
 }
 
+/** Each store's peaks: over the whole session and over its second half. */
+interface Peak {
+  rows: number;
+  rowsAt: number;
+  bytes: number;
+  bytesAt: number;
+}
+const peaks = new Map<string, { whole: Peak; late: Peak }>();
+
 async function measure(name: string, store: RunStore): Promise<Map<number, RunFigures>> {
   const meter = new Meter();
   let firstCallAt: bigint | undefined;
@@ -155,6 +164,9 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
   const started = Date.now();
   /** The most one run read and sent over the whole session, and which run: the saw-tooth's peak. */
   const peak = { rows: 0, rowsAt: 0, bytes: 0, bytesAt: 0, history: 0, historyAt: 0 };
+  /** The same over the second half of the session: a saw-tooth whose peak does not rise. */
+  const late = { rows: 0, rowsAt: 0, bytes: 0, bytesAt: 0 };
+  peaks.set(name, { whole: peak, late });
   for (let index = 1; index <= RUNS + 1; index += 1) {
     meter.rows = 0;
     meter.bytes = 0;
@@ -173,6 +185,8 @@ async function measure(name: string, store: RunStore): Promise<Map<number, RunFi
     const ms = Number(process.hrtime.bigint() - begin) / 1e6 - meter.overheadMs;
     if (driver.rows > peak.rows) Object.assign(peak, { rows: driver.rows, rowsAt: index });
     if (driver.bytes > peak.bytes) Object.assign(peak, { bytes: driver.bytes, bytesAt: index });
+    if (index > RUNS / 2 && driver.rows > late.rows) Object.assign(late, { rows: driver.rows, rowsAt: index });
+    if (index > RUNS / 2 && driver.bytes > late.bytes) Object.assign(late, { bytes: driver.bytes, bytesAt: index });
     const sent = (model.requests.at(-1)?.messages.slice(0, -1) ?? []).reduce(
       (total, message) => total + message.content.length,
       0,
@@ -273,6 +287,13 @@ function flatLines(name: string, figures: Map<number, RunFigures>): string[] {
     const met = late.rowsRead <= targetRows && late.bytesRead <= targetBytes;
     lines.push(
       `${name.padEnd(10)} #${shown.toLocaleString('en')}: ${late.rowsRead} rows, ${late.bytesRead} bytes: ${met ? 'met' : 'not met'}`,
+    );
+  }
+  const peak = peaks.get(name);
+  if (peak) {
+    const { whole, late } = peak;
+    lines.push(
+      `${name.padEnd(10)} saw-tooth peak (just before a checkpoint): whole session ${whole.rows} rows (#${whole.rowsAt.toLocaleString('en')}), ${whole.bytes} bytes (#${whole.bytesAt.toLocaleString('en')}); second half ${late.rows} rows (#${late.rowsAt.toLocaleString('en')}), ${late.bytes} bytes (#${late.bytesAt.toLocaleString('en')})`,
     );
   }
   return lines;
