@@ -218,7 +218,7 @@ function sessionSuites(kind: StoreKind) {
   describe(`a new run's session read on ${kind.name} (issue 34)`, () => {
     it('gives the model the same history as the unbounded computation, for several history windows', async () => {
       await compareHistories(kind, 2, undefined, 40);
-      for (const historyRuns of [0, 1, 3]) await compareHistories(kind, historyRuns, 1200, 90);
+      for (const historyRuns of [0, 1, 3]) await compareHistories(kind, historyRuns, 1000, 70);
     }, 120_000);
 
     it('reads no more records late in a long session than early, while the unbounded session grows', async () => {
