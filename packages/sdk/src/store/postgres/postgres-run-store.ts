@@ -318,17 +318,30 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  /**
+   * The session read is a named (prepared) statement on each connection (issue 34): parsing and
+   * planning its CTEs took several times its execution on every new run, a session's first
+   * included. Named per schema, like the append.
+   */
+  private readSessionName?: string;
+
   async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
     assertReadSession(request);
+    this.readSessionName ??= `agentloom_read_session_${createHash('sha1').update(this.schema).digest('hex').slice(0, 16)}`;
+    const name = this.readSessionName;
     return this.run('readSession', async () => {
-      const found = await this.pool.query<SessionReadRow>(this.statements.readSession, [
-        request.sessionId,
-        request.kind ?? null,
-        request.exceptRunId ?? null,
-        request.recentFinished ?? 0,
-        [...(request.journalsOf ?? [])],
-        request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
-      ]);
+      const found = await this.pool.query<SessionReadRow>({
+        name,
+        text: this.statements.readSession,
+        values: [
+          request.sessionId,
+          request.kind ?? null,
+          request.exceptRunId ?? null,
+          request.recentFinished ?? 0,
+          [...(request.journalsOf ?? [])],
+          request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
+        ],
+      });
       return toSessionReads(found.rows);
     });
   }

@@ -124,12 +124,19 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
     // $6 checkpoint ('' the newest, a holder's run id, null none: ADR 0012).
     // The last sequence is the stored column; the journal is joined only for the chosen runs.
     // With a checkpoint only the runs after the run it covers through are read.
+    // The holder is found first — the newest from the end of the checkpoint index (LIMIT 1), a
+    // named one by its primary key — and only then joined to the run it covers through, so that
+    // no plan (the statement is prepared, issue 34) visits every holder of the session.
     readSession: `WITH checkpoint AS (
         SELECT holder.run_id AS holder, through.created_at AS at, through.created_order AS position
-        FROM ${runs} AS holder JOIN ${runs} AS through ON through.run_id = holder.checkpoint_through
-        WHERE $6::text IS NOT NULL AND holder.session_id = $1 AND holder.checkpoint_at IS NOT NULL
-          AND holder.status <> 'deleted' AND ($6::text = '' OR holder.run_id = $6::text)
-        ORDER BY holder.checkpoint_at DESC, holder.created_order DESC LIMIT 1
+        FROM (
+          (SELECT run_id, checkpoint_through FROM ${runs}
+            WHERE $6::text = '' AND session_id = $1 AND checkpoint_at IS NOT NULL AND status <> 'deleted'
+            ORDER BY checkpoint_at DESC, created_order DESC LIMIT 1)
+          UNION ALL
+          SELECT run_id, checkpoint_through FROM ${runs}
+          WHERE $6::text <> '' AND run_id = $6::text AND session_id = $1 AND checkpoint_at IS NOT NULL AND status <> 'deleted'
+        ) AS holder JOIN ${runs} AS through ON through.run_id = holder.checkpoint_through
       ), session AS (
         SELECT ${RUN_COLUMNS}, digest, created_order FROM ${runs}
         WHERE session_id = $1 AND status <> 'deleted' AND ($2::text IS NULL OR kind = $2::text)
@@ -144,7 +151,12 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
         UNION SELECT unnest($5::text[])
         UNION SELECT run_id FROM session WHERE digest IS NULL
       ), wanted AS MATERIALIZED (
-        SELECT entry.* FROM chosen JOIN ${journal} AS entry ON entry.run_id = chosen.run_id
+        -- One primary-key range per chosen run, whatever the plan's estimates: the statement is
+        -- prepared (issue 34), and a generic plan joined the chosen runs to a scan of the whole
+        -- journal. OFFSET 0 keeps the lateral subquery from being flattened into that join.
+        SELECT entry.* FROM chosen CROSS JOIN LATERAL (
+          SELECT * FROM ${journal} AS one WHERE one.run_id = chosen.run_id OFFSET 0
+        ) AS entry
       )
       SELECT run.*, run.run_id = (SELECT holder FROM checkpoint) AS holds_checkpoint, entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type,
         entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at

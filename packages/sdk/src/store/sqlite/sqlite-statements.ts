@@ -75,12 +75,20 @@ export function prepareStatements(database: Database.Database): SqliteStatements
       // With a checkpoint (ADR 0012) only the runs after the run it covers through are read: the
       // newest checkpoint is found from the end of the partial checkpoint index, the runs after it
       // (and the recent finished ones among them) by a range of the session indexes.
-      `WITH checkpoint AS (
+      // The holder is found before the join: the newest from the end of that index (LIMIT 1), a
+      // named one (a resumed run's) by its primary key, never by walking the session's holders.
+      `WITH checkpoint AS MATERIALIZED (
          SELECT holder.run_id AS holder, through.created_at AS at, through.rowid AS position
-         FROM agentloom_runs AS holder JOIN agentloom_runs AS through ON through.run_id = holder.checkpoint_through
-         WHERE @checkpoint IS NOT NULL AND holder.session_id = @session AND holder.checkpoint_at IS NOT NULL
-           AND holder.status <> 'deleted' AND (@checkpoint = '' OR holder.run_id = @checkpoint)
-         ORDER BY holder.checkpoint_at DESC, holder.rowid DESC LIMIT 1
+         FROM (
+           SELECT * FROM (
+             SELECT run_id, checkpoint_through FROM agentloom_runs
+             WHERE @checkpoint = '' AND session_id = @session AND checkpoint_at IS NOT NULL AND status <> 'deleted'
+             ORDER BY checkpoint_at DESC, rowid DESC LIMIT 1)
+           UNION ALL
+           SELECT run_id, checkpoint_through FROM agentloom_runs
+           WHERE @checkpoint <> '' AND run_id = @checkpoint AND session_id = @session AND checkpoint_at IS NOT NULL
+             AND status <> 'deleted'
+         ) AS holder JOIN agentloom_runs AS through ON through.run_id = holder.checkpoint_through
        ), session AS (
          SELECT rowid AS position, * FROM agentloom_runs
          WHERE session_id = @session AND status <> 'deleted' AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
