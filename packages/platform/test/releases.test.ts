@@ -73,6 +73,40 @@ describe.each(dialects)('drafts and releases on %s', (dialect) => {
     expect(list.releases.map((release) => release.version)).toEqual([2, 1]);
   });
 
+  it("freezes the model's context window from the connection's catalogue, so runs can compress and checkpoint (issue 34)", async () => {
+    const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
+      draft: { revision: number; config: Record<string, unknown> };
+    };
+    // The demo model's catalogue entry gives no window: the snapshot says nothing.
+    const withoutWindow = await owner.request('POST', `/apps/${space.appId}/releases`, { notes: 'no window' });
+    expect(withoutWindow.status).toBe(201);
+    const unbounded = (withoutWindow.body as { release: { version: number } }).release.version;
+    expect((await readRelease(unbounded)).snapshot.model.contextWindow).toBeUndefined();
+    // The vendor model's catalogue entry has 128,000 tokens: publishing pins them.
+    const switched = await owner.request(
+      'PUT',
+      `/apps/${space.appId}/draft`,
+      { config: { ...draft.config, model: { connectionId: space.vendorConnectionId, modelId: 'vendor-model' } } },
+      { 'if-match': `"${draft.revision}"` },
+    );
+    expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+    const published = await owner.request('POST', `/apps/${space.appId}/releases`, { notes: 'vendor model' });
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+    const release = await readRelease((published.body as { release: { version: number } }).release.version);
+    expect(release.snapshot.model.contextWindow).toBe(128_000);
+    // Put the draft back for the tests that follow.
+    const { draft: current } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
+      draft: { revision: number };
+    };
+    const restored = await owner.request(
+      'PUT',
+      `/apps/${space.appId}/draft`,
+      { config: draft.config },
+      { 'if-match': `"${current.revision}"` },
+    );
+    expect(restored.status).toBe(200);
+  });
+
   it('refuses a stale If-Match with 412 and a missing one with 428, changing nothing', async () => {
     const { draft } = (await owner.request('GET', `/apps/${space.appId}/draft`)).body as {
       draft: { revision: number; config: Record<string, unknown> };

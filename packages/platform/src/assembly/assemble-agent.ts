@@ -233,7 +233,12 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     ...(Object.keys(modelSettings).length > 0 ? { modelSettings } : {}),
     execution,
     ...codeOrchestrationOf(snapshot),
-    context: snapshot.context,
+    // The window frozen at publish lets the SDK compress and checkpoint (C-2): without it a
+    // session's every run is sent, and read, in full.
+    context: {
+      ...snapshot.context,
+      ...(snapshot.model.contextWindow !== undefined ? { windowTokens: snapshot.model.contextWindow } : {}),
+    },
     variables: { ...snapshot.variables },
     ...(permissions ? { permissions } : {}),
     ...(Object.keys(hookNames).length > 0 ? { hooks: hookNames } : {}),

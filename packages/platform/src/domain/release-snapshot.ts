@@ -47,6 +47,12 @@ export interface AgentReleaseSnapshot {
     modelId: string;
     thinking?: { enabled: boolean; effort?: 'low' | 'medium' | 'high' };
     maxOutputTokens?: number;
+    /**
+     * The model's context window in tokens, from the connection's catalogue at publish; absent
+     * when the catalogue does not say (and in older snapshots). It is what lets a run compress its
+     * context (C-2) and checkpoint its session, so a long session's reads stay bounded (issue 34).
+     */
+    contextWindow?: number;
     /** The key is resolved from the connection's active key at every construction (D-P3). */
     credential: { connectionId: string };
     /** The fallback chain (N-15), each pinned like the model; absent when none (and in older snapshots). */
@@ -144,6 +150,7 @@ const agentReleaseSnapshotSchema = z.looseObject({
     modelId: z.string(),
     thinking: z.looseObject({ enabled: z.boolean(), effort: z.enum(['low', 'medium', 'high']).optional() }).optional(),
     maxOutputTokens: z.number().int().positive().optional(),
+    contextWindow: z.number().int().positive().optional(),
     credential: z.looseObject({ connectionId: z.string() }),
     fallbacks: z
       .array(

@@ -81,6 +81,12 @@ export async function resolveAgentSnapshot(
     .where('id', '=', model.connectionId)
     .where('space_id', '=', app.space_id)
     .executeTakeFirstOrThrow();
+  const catalogued = await transaction
+    .selectFrom('models')
+    .select('context_window')
+    .where('connection_id', '=', connection.id)
+    .where('model_id', '=', model.modelId)
+    .executeTakeFirst();
   const fallbacks: FallbackModelSnapshot[] = [];
   for (const fallback of model.fallbacks ?? []) {
     const row = await transaction
@@ -135,6 +141,7 @@ export async function resolveAgentSnapshot(
       modelId: model.modelId,
       ...(model.thinking ? { thinking: model.thinking } : {}),
       ...(model.maxOutputTokens ? { maxOutputTokens: model.maxOutputTokens } : {}),
+      ...(catalogued?.context_window ? { contextWindow: catalogued.context_window } : {}),
       credential: { connectionId: connection.id },
       ...(fallbacks.length > 0 ? { fallbacks } : {}),
     },
