@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type ElicitRequestFormParams, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** The form `book_table` asks for: MCP's restricted schema, with defaults (SEP-1034). */
-export const bookingSchema = {
+export const bookingSchema: Record<string, unknown> = {
   type: 'object',
   properties: {
     name: { type: 'string', title: 'Name', minLength: 1 },
@@ -16,7 +16,7 @@ export const bookingSchema = {
     vegetarian: { type: 'boolean', title: 'Vegetarian menu', default: false },
   },
   required: ['name', 'guests'],
-} as const;
+};
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -68,7 +68,11 @@ export class ElicitationMcpServer {
       async (args: { date: string }) => {
         this.calls.push(args);
         const answer = await mcp.server.elicitInput(
-          { mode: 'form', message: `Who is the table on ${args.date} for?`, requestedSchema: bookingSchema },
+          {
+            mode: 'form',
+            message: `Who is the table on ${args.date} for?`,
+            requestedSchema: bookingSchema as ElicitRequestFormParams['requestedSchema'],
+          },
           { timeout: 600_000 },
         );
         this.answers.push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
