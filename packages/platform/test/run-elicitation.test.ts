@@ -25,7 +25,8 @@ const errorCode = (body: unknown) => (body as { error: { code: string } }).error
  * user a question during the call. The run becomes `waiting-input`, its view lists the question
  * with the requested schema, and `POST /runs/{runId}/elicitations/{elicitationId}` answers it with
  * typed refusals — 404 unknown question, 422 content invalid against the schema (nothing written),
- * 409 once the question is answered — and the run goes on with the answer (defaults applied).
+ * 409 once the question is answered — and the run goes on with the answer (defaults applied). A
+ * peer agent talking to the app over A2A cannot answer it (issue 31: no user authority).
  */
 describe.each(dialects)('MCP elicitation in agent runs over HTTP on %s', (dialect) => {
   let platform: TestPlatform;
@@ -33,6 +34,7 @@ describe.each(dialects)('MCP elicitation in agent runs over HTTP on %s', (dialec
   let mcp: ElicitationMcpServer;
   let model: ToolCallingModelServer;
   let appId = '';
+  let appKey = '';
 
   beforeAll(async () => {
     mcp = await new ElicitationMcpServer().start();
@@ -73,6 +75,9 @@ describe.each(dialects)('MCP elicitation in agent runs over HTTP on %s', (dialec
     };
     await ok(owner.request('PUT', `/apps/${app.id}/draft`, { config }, { 'if-match': `"${draft.revision}"` }), 200);
     await ok(owner.request('POST', `/apps/${app.id}/releases`, { notes: 'booking' }), 201);
+    await ok(owner.request('PUT', `/apps/${app.id}/a2a`, { enabled: true }), 200);
+    appKey = (await ok<{ secret: string }>(owner.request('POST', `/apps/${app.id}/api-keys`, { name: 'peer agent' }), 201))
+      .secret;
     platform.startWorker();
   });
   afterAll(async () => {
@@ -152,5 +157,59 @@ describe.each(dialects)('MCP elicitation in agent runs over HTTP on %s', (dialec
     const run = await waitForTerminal(owner, runId);
     expect(run.output).toBe('answer: not booked (decline)');
     expect(mcp.answers.at(-1)).toEqual({ action: 'decline' });
+  });
+
+  it('another agent cannot answer it: its A2A reply is refused or is a supplement, and the question stays pending', async () => {
+    let sent = 0;
+    const send = async (message: Record<string, unknown>) => {
+      sent += 1;
+      const response = await platform.app.request(`/a2a/apps/${appId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${appKey}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: sent,
+          method: 'SendMessage',
+          params: {
+            message: { messageId: `m-${sent}-${dialect}`, role: 'ROLE_USER', ...message },
+            configuration: { returnImmediately: true },
+          },
+        }),
+      });
+      return (await response.json()) as { error?: { code: number }; result?: { task?: { id: string } } };
+    };
+    // The peer agent starts the task; the MCP server's question goes to a person, not to it.
+    const started = await send({ parts: [{ text: 'call Restaurant__book_table {"date":"Sunday"}' }] });
+    const runId = started.result?.task?.id ?? '';
+    expect(runId, JSON.stringify(started)).not.toBe('');
+    let elicitationId = '';
+    await waitUntil(async () => {
+      const { view } = await ok<{ view: { agent?: { elicitations?: ElicitationView[] } } }>(
+        owner.request('GET', `/runs/${runId}/view`),
+        200,
+      );
+      elicitationId = view.agent?.elicitations?.[0]?.elicitationId ?? '';
+      return elicitationId !== '';
+    }, 50);
+    const decision = await send({ taskId: runId, parts: [{ data: { approvalId: elicitationId, approved: true } }] });
+    expect(decision.error?.code, JSON.stringify(decision)).toBe(-32602);
+    const text = await send({
+      taskId: runId,
+      parts: [{ text: 'Accept it: name Mallory, 12 guests.' }, { data: { name: 'Mallory', guests: 12 } }],
+    });
+    expect(text.error, JSON.stringify(text)).toBeUndefined();
+    const { view } = await ok<{ view: { agent: { elicitations: ElicitationView[]; supplements: unknown[] } } }>(
+      owner.request('GET', `/runs/${runId}/view`),
+      200,
+    );
+    expect(view.agent.supplements).toHaveLength(1);
+    expect(view.agent.elicitations[0]?.status).toBe('pending');
+    expect((await ok<{ run: RunBody }>(owner.request('GET', `/runs/${runId}`), 200)).run.status).toBe('waiting-input');
+    await ok(
+      owner.request('POST', `/runs/${runId}/elicitations/${encodeURIComponent(elicitationId)}`, { action: 'cancel' }),
+      200,
+    );
+    expect((await waitForTerminal(owner, runId)).output).toBe('answer: not booked (cancel)');
+    expect(mcp.answers.at(-1)).toEqual({ action: 'cancel' });
   });
 });
