@@ -90,7 +90,7 @@ describe.runIf(chromiumAvailable())('MCP elicitation answered from the chat page
 
     // Outside the schema (at most 12 guests): the server refuses it and says where.
     await questions.getByRole('button', { name: 'Send answer' }).click();
-    await questions.getByText('The answer was not recorded.').waitFor();
+    await questions.getByText('The answer was not taken.').waitFor();
     await questions
       .getByText(/guests/)
       .first()
@@ -117,7 +117,7 @@ describe.runIf(chromiumAvailable())('MCP elicitation answered from the chat page
     await page.getByRole('button', { name: '提问' }).click();
     const questions = page.getByRole('region', { name: '工具的提问' }).last();
     await questions.getByText('Who is the table on Saturday for?').waitFor();
-    await questions.getByRole('button', { name: '提交回答' }).waitFor();
+    await questions.getByRole('button', { name: '发送回答' }).waitFor();
     await session.checkPage('04-zh-CN-question-form');
     await questions.getByRole('button', { name: '拒绝' }).click();
     await page.getByText('answer: not booked (decline)').waitFor();

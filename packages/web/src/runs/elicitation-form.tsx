@@ -72,7 +72,7 @@ export function ElicitationForm({ runId, question }: { runId: string; question: 
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.runView(runId) }),
   });
   const set = (name: string, value: Value | undefined) => setValues((current) => ({ ...current, [name]: value }));
-  if (answer.isSuccess) return <p role="status">{t('elicitation.sent')}</p>;
+  if (answer.isSuccess) return <p role="status">{t('input.sent')}</p>;
   const decline = (
     <button
       type="button"
@@ -180,11 +180,11 @@ export function ElicitationForm({ runId, question }: { runId: string; question: 
       })}
       <div className="button-row">
         <button type="submit" className="button-primary" disabled={answer.isPending}>
-          {question.mode === 'url' ? t('elicitation.acceptUrl') : t('elicitation.accept')}
+          {question.mode === 'url' ? t('elicitation.acceptUrl') : t('input.send')}
         </button>
         {decline}
       </div>
-      <ProblemAlert problem={answer.error} title={t('elicitation.notRecorded')} />
+      <ProblemAlert problem={answer.error} title={t('input.notRecorded')} />
     </form>
   );
 }
