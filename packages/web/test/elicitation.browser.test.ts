@@ -126,4 +126,32 @@ describe.runIf(chromiumAvailable())('MCP elicitation answered from the chat page
     await page.getByRole('combobox', { name: '语言' }).selectOption('en');
     expect(session.pageErrors).toEqual([]);
   });
+
+  it('shows a pending question in the run view too, and answers it there', async () => {
+    const { page } = session;
+    await page.goto(chatUrl);
+    await page.getByRole('textbox', { name: 'Message' }).fill('call Restaurant__book_table {"date":"Monday"}');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByText('Who is the table on Monday for?').waitFor();
+    await page.getByRole('link', { name: 'Run view' }).last().click();
+    const questions = page.getByRole('region', { name: 'Questions from tools' });
+    await questions.getByText('Who is the table on Monday for?').waitFor();
+    const runId = page.url().split('/runs/')[1] ?? '';
+    const { run } = await session.call<{ run: { status: string } }>('GET', `/runs/${runId}`);
+    expect(run.status).toBe('waiting-input');
+    await page.getByText('waiting for input').first().waitFor();
+    await questions.getByRole('textbox', { name: /Name/ }).fill('Grace');
+    await questions.getByRole('spinbutton', { name: /Guests/ }).fill('4');
+    await questions.getByRole('checkbox', { name: /Vegetarian menu/ }).check();
+    await session.checkPage('06-run-view-question');
+    await questions.getByRole('button', { name: 'Send answer' }).click();
+    await questions.getByText(/^Answered by /).waitFor();
+    const content = { name: 'Grace', guests: 4, seating: 'indoor', vegetarian: true };
+    await page
+      .getByText(`answer: booked on Monday: ${JSON.stringify(content)}`)
+      .first()
+      .waitFor();
+    expect(mcp.answers.at(-1)).toEqual({ action: 'accept', content });
+    await session.checkPage('07-run-view-answered');
+  });
 });

@@ -5,6 +5,13 @@ import type { ElicitationView } from './run-types.js';
 // The form generator is loaded only when a run actually asks something (web bundle budgets).
 const ElicitationForm = lazy(() => import('./elicitation-form.js').then((module) => ({ default: module.ElicitationForm })));
 
+/** An accepted form's values as one line of `field: value` pairs, which wraps at any width. */
+function contentInWords(content: Record<string, unknown>): string {
+  return Object.entries(content)
+    .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+    .join(' · ');
+}
+
 /**
  * The questions a run's MCP servers asked its user (ADR 0099), in the chat and the run view: a
  * pending one is a form generated from its requested schema with Send answer / Decline (when the
@@ -36,7 +43,7 @@ export function ElicitationRequests({
           {question.status === 'answered' && question.answer ? (
             <p>
               {t('elicitation.answered', { action: question.answer.action, who: question.answer.answeredBy })}
-              {question.answer.content ? <code> {JSON.stringify(question.answer.content)}</code> : null}
+              {question.answer.content ? <span className="pre-wrap"> — {contentInWords(question.answer.content)}</span> : null}
             </p>
           ) : question.status === 'ended' ? (
             <p>{t('elicitation.ended')}</p>
