@@ -91,9 +91,10 @@ export async function answerElicitation(
 /**
  * Puts the question to the user of the agent run that made the call (ADR 0099): journaled with
  * its schema, answered by a person. The key is the request id's question digest and ordinal, so
- * the same question of the same attempt is one elicitation. Outside an agent run (no
- * `requestElicitation`), or when the wait ends without an answer (the server gave up, a stop),
- * the question is declined or cancelled — never accepted on anyone's behalf.
+ * the same question asked again by a retry of the same call finds the journaled one (and an answer
+ * already given). Outside an agent run (no `requestElicitation`) the question is declined; when
+ * the wait is abandoned (the server cancelled its request, the attempt ended) the server gets an
+ * error — a question is never accepted on anyone's behalf.
  */
 async function askTheRun(call: CallInFlight, request: McpApprovalRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
   const ask = call.context.requestElicitation;
