@@ -331,6 +331,8 @@ export {
   type EventBus,
   InMemoryEventBus,
 } from './hooks/index.js';
+// A person's answer to an MCP server's question an agent run waits for (ADR 0099).
+export type { ElicitationAnswerRequest } from './engine/agent/governance/answer-elicitation.js';
 
 // The sandbox's availability and the run directory's cleanup, for a host's operations.
 export {
@@ -355,6 +357,7 @@ export {
 export type {
   AgentRunDescription,
   ApprovalDescription,
+  ElicitationDescription,
   CompressionDescription,
   HookChangeDescription,
   OperationDescription,
@@ -382,6 +385,9 @@ export {
   type AgentIdentity,
   AgentMismatchError,
   ApprovalNotFoundError,
+  ElicitationNotFoundError,
+  ElicitationNotPendingError,
+  InvalidElicitationAnswerError,
   InputAlreadyAnsweredError,
   InputNotFoundError,
   InvalidInputAnswerError,

@@ -87,6 +87,7 @@ async function resolveValues(
  * reached through the outbound module's `fetch` (P-15.1). A server that needs an OAuth sign-in
  * gets the SDK authorization of resource `extra.resourceId` (tokens kept sealed per space, used
  * and refreshed through the SDK's token store), or `McpSignInRequiredError` when nobody connected it.
+ * The server's questions (elicitation) go to the user of the run that made the call (ADR 0099).
  */
 export async function mcpServerOptions(
   name: string,
@@ -109,6 +110,7 @@ export async function mcpServerOptions(
       headers,
       fetch: ports.fetch,
       ...(authorization ? { authorization } : {}),
+      approvals: 'run',
       ...sdkExtra,
     };
   }
@@ -119,6 +121,7 @@ export async function mcpServerOptions(
     command: content.command,
     args: content.args ?? [],
     ...(Object.keys(env).length > 0 ? { env } : {}),
+    approvals: 'run',
     ...sdkExtra,
   };
 }

@@ -1,7 +1,10 @@
 import {
   ApprovalNotFoundError,
+  ElicitationNotFoundError,
+  ElicitationNotPendingError,
   InputAlreadyAnsweredError,
   InputNotFoundError,
+  InvalidElicitationAnswerError,
   InvalidInputAnswerError,
   InvalidRunRequestError,
   RunNotActiveError,
@@ -68,6 +71,23 @@ const sdkRefusals: ReadonlyArray<(error: unknown) => ErrorAnswer | undefined> = 
           code: 'invalid-input-answer',
           message: error.message,
           details: { interruptId: error.interruptId, problems: error.problems },
+        }
+      : undefined,
+  (error) =>
+    error instanceof ElicitationNotFoundError
+      ? { status: 404, code: 'elicitation-not-found', message: error.message, details: {} }
+      : undefined,
+  (error) =>
+    error instanceof ElicitationNotPendingError
+      ? { status: 409, code: 'elicitation-not-pending', message: error.message, details: { why: error.why } }
+      : undefined,
+  (error) =>
+    error instanceof InvalidElicitationAnswerError
+      ? {
+          status: 422,
+          code: 'invalid-elicitation-answer',
+          message: error.message,
+          details: { elicitationId: error.elicitationId, problems: error.problems },
         }
       : undefined,
   (error) =>

@@ -59,6 +59,7 @@ export function describeAgentRun(
         : {}),
     })),
     approvals: approvalsOf(journal, state),
+    elicitations: elicitationsOf(journal, state),
     supplements: supplementsOf(state, options.finished),
     compressions: compressionsOf(journal),
     hookChanges: hookChangesOf(journal, state),
@@ -90,6 +91,25 @@ function approvalsOf(journal: readonly JournalEntry[], state: AgentRunState): Ag
         reason: record.data.reason,
         ...(record.data.expiresAt !== undefined ? { expiresAt: record.data.expiresAt } : {}),
         ...(decided ? { decision: { ...decided } } : {}),
+      },
+    ];
+  });
+}
+
+function elicitationsOf(journal: readonly JournalEntry[], state: AgentRunState): AgentRunDescription['elicitations'] {
+  return journal.flatMap((entry) => {
+    const record = agentJournal.recordOf(entry);
+    if (record.type !== 'elicitation-requested') return [];
+    const { elicitationId, operationId, toolName, server, message, mode, requestedSchema, url, expiresAt } = record.data;
+    const answered = state.elicitations.get(elicitationId)?.answered;
+    const ended = state.operations.get(operationId)?.result !== undefined;
+    return [
+      {
+        ...{ elicitationId, operationId, toolName, server, message, mode, expiresAt },
+        ...(requestedSchema ? { requestedSchema } : {}),
+        ...(url ? { url } : {}),
+        status: answered ? 'answered' : ended ? 'ended' : 'pending',
+        ...(answered ? { answer: { ...answered } } : {}),
       },
     ];
   });

@@ -4,6 +4,7 @@ import { InvalidRunRequestError, RunAlreadyExistsError, RunNotActiveError, RunNo
 import { emptyUsage } from '../core/messages.js';
 import type { RunResult } from '../core/run-result.js';
 import { hasAgentRunStarted } from '../engine/agent/agent-state.js';
+import { type ElicitationAnswerRequest, recordElicitationAnswer } from '../engine/agent/governance/answer-elicitation.js';
 import { type ApprovalDecision, recordApprovalDecision } from '../engine/agent/governance/decide-approval.js';
 import { readSessionRecord, type SessionRun } from '../engine/agent/session/index.js';
 import { type SupplementReceipt, submitSupplement } from '../engine/agent/supplements.js';
@@ -320,6 +321,12 @@ export class RunClient {
   async decideApproval(runId: string, decision: ApprovalDecision): Promise<{ runId: string; sequence: number }> {
     await this.existingRun(runId);
     return recordApprovalDecision(this.store, runId, decision);
+  }
+
+  /** A person's answer to an MCP elicitation an agent run waits for (ADR 0099; refusals: `recordElicitationAnswer`). */
+  async answerElicitation(runId: string, answer: ElicitationAnswerRequest) {
+    await this.existingRun(runId);
+    return recordElicitationAnswer(this.store, runId, answer);
   }
 
   /**

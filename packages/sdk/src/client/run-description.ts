@@ -52,6 +52,8 @@ export interface AgentRunDescription {
   /** Every tool call (and delegation) with its attempts; `unknown` when its outcome was not saved (X-7). */
   operations: OperationDescription[];
   approvals: ApprovalDescription[];
+  /** Questions the run's MCP servers asked its user (ADR 0099), oldest first. */
+  elicitations: ElicitationDescription[];
   supplements: SupplementDescription[];
   compressions: CompressionDescription[];
   /** Values a hook changed: what was proposed and what took effect (K-9). */
@@ -98,6 +100,25 @@ export interface ApprovalDescription {
   reason: string;
   expiresAt?: number;
   decision?: { approved: boolean; reason?: string; decidedBy: string };
+}
+
+/**
+ * An MCP server's question to the run's user (ADR 0099). `pending`: the run waits for a person's
+ * answer (`RunClient.answerElicitation`); `answered`: an answer was taken (a person's, or the
+ * timeout's `cancel`); `ended`: the asking call ended first (after a crash its outcome is `unknown`, X-7).
+ */
+export interface ElicitationDescription {
+  elicitationId: string;
+  operationId: string;
+  toolName: string;
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  expiresAt: number;
+  status: 'pending' | 'answered' | 'ended';
+  answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown>; answeredBy: string };
 }
 
 export interface SupplementDescription {

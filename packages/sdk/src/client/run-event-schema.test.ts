@@ -154,6 +154,32 @@ async function realRuns() {
   }
   runIds.push(second.runId);
 
+  // An MCP server's question to the user (ADR 0099): elicitation-request, elicitation-answer.
+  const asking = tool({
+    name: 'asking',
+    description: 'Asks the user.',
+    parameters: z.object({}),
+    execute: async (_, context) =>
+      (await context.requestElicitation?.({ key: 'q', server: 'shop', message: 'Size?', mode: 'form' }))?.action,
+  });
+  const eliciting = new Agent({
+    name: 'eliciting',
+    mode: 'react',
+    store,
+    prompt: 'You help.',
+    tools: [asking],
+    model: new ScriptedModel({
+      respond: (request) => (toolResults(request) === 0 ? { toolCalls: [{ name: 'asking', arguments: {} }] } : { text: 'done' }),
+    }),
+  });
+  const asked = eliciting.run({ sessionId: 'eliciting', input: 'go' });
+  for await (const event of asked.events()) {
+    agentEvents.push(event);
+    if (event.type === 'elicitation-request')
+      await client.answerElicitation(asked.runId, { elicitationId: event.elicitationId, action: 'decline' });
+  }
+  runIds.push(asked.runId);
+
   // A hand-over and a resume (run-start with `resumed`), then a stop (stop-request).
   const started = deferred();
   const release = deferred();

@@ -119,6 +119,24 @@ const agentEventSchemas = {
     approved: z.boolean(),
     decidedBy: z.string(),
   }),
+  'elicitation-request': agentEvent(
+    'elicitation-request',
+    "An MCP server asked the run's user a question (ADR 0099): answer it with `answerElicitation`.",
+    {
+      ...operation,
+      elicitationId: z.string(),
+      server: z.string(),
+      message: z.string(),
+      mode: z.enum(['form', 'url']),
+      requestedSchema: z.record(z.string(), z.unknown()).optional(),
+      url: z.string().optional(),
+    },
+  ),
+  'elicitation-answer': agentEvent('elicitation-answer', 'An elicitation was answered (accept, decline or cancel).', {
+    elicitationId: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    answeredBy: z.string(),
+  }),
   'supplement-accept': agentEvent('supplement-accept', 'A supplement reached the run.', { supplementId: z.string() }),
   'supplement-consume': agentEvent('supplement-consume', "Supplements entered the entry role's context.", {
     taskId: z.string(),

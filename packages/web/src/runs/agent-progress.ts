@@ -66,6 +66,8 @@ export const agentProgressHandlers: EventHandlers<AgentRunEvent, AgentFold> = {
   'batch-join': ignored('the tool calls of the batch have each finished already'),
   'approval-request': ignored(`approvals are ${inTheView}`),
   'approval-decide': ignored(`approvals are ${inTheView}`),
+  'elicitation-request': ignored(`questions are ${inTheView}`),
+  'elicitation-answer': ignored(`questions are ${inTheView}`),
   'supplement-accept': ignored(`supplements are ${inTheView}`),
   'supplement-consume': ignored(`supplements are ${inTheView}`),
   'task-start': ({ executors }, event) => {

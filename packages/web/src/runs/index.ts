@@ -2,6 +2,7 @@
 
 export { progressOf, type RunProgress } from './agent-progress.js';
 export { ApprovalRequests } from './approval-requests.js';
+export { ElicitationRequests } from './elicitation-requests.js';
 export { PartialOutput } from './partial-output.js';
 export type { AgentRunEvent, AgentRunResult, RunEvent, WorkflowResult, WorkflowRunEvent } from './run-events.js';
 export { fetchRunLog, useApp, useRun, useRunView, useSession } from './run-queries.js';

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { ProblemAlert } from '../components/index.js';
 import { type MessageId, useT } from '../i18n/index.js';
 import { ApprovalRequests } from './approval-requests.js';
+import { ElicitationRequests } from './elicitation-requests.js';
 import { PartialOutput } from './partial-output.js';
 import { useRunView } from './run-queries.js';
 import { RunStatusBadge } from './run-status-badge.js';
@@ -16,7 +17,8 @@ const supplementWords: Record<'accepted' | 'consumed' | 'carried-over', MessageI
 
 /**
  * One question of a session as the user sees it: the input, each supplement with what became of
- * it (consumed, or carried over to the next question, P-8.6), approvals waiting in place, and the
+ * it (consumed, or carried over to the next question, P-8.6), approvals and MCP servers' questions
+ * (ADR 0099) waiting in place, and the
  * outcome: the answer, or the terminal reason in words with any partial output marked
  * unfinished (P-8.10, P-8.11). Used by the chat page and the session page.
  */
@@ -50,6 +52,7 @@ export function RunTurn({ runId, runLink, canDecide = false }: { runId: string; 
         </ul>
       ) : null}
       <ApprovalRequests runId={runId} approvals={data.agent?.approvals ?? []} canDecide={canDecide && !over} />
+      <ElicitationRequests runId={runId} elicitations={data.agent?.elicitations ?? []} canAnswer={canDecide && !over} />
       <div className="turn-answer">
         <p className="turn-who">
           {t('turn.agent')} <RunStatusBadge status={data.stopRequest && !over ? 'stopping' : data.status} />{' '}

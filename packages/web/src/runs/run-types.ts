@@ -53,6 +53,21 @@ export interface ApprovalView {
   decision?: { approved: boolean; reason?: string; decidedBy: string };
 }
 
+/** An MCP server's question to the run's user (ADR 0099), as the run view shows it. */
+export interface ElicitationView {
+  elicitationId: string;
+  operationId: string;
+  toolName: string;
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  expiresAt: number;
+  status: 'pending' | 'answered' | 'ended';
+  answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown>; answeredBy: string };
+}
+
 export interface SupplementView {
   supplementId: string;
   text: string;
@@ -95,6 +110,8 @@ export interface RunDescriptionView {
     tasks: TaskView[];
     operations: OperationView[];
     approvals: ApprovalView[];
+    /** Absent in views of servers older than ADR 0099. */
+    elicitations?: ElicitationView[];
     supplements: SupplementView[];
     compressions: CompressionView[];
     hookChanges: HookChangeView[];

@@ -140,3 +140,24 @@ export async function answerRunInput(
   const { interruptId, ...rest } = answer;
   return context.runClient.answerInput(runId, { ...rest, ...(interruptId !== undefined ? { interruptId } : {}) });
 }
+
+/**
+ * A person's answer to an MCP server's question a run waits for (ADR 0099), from any API process:
+ * the SDK checks accepted content against the requested schema and journals it once; whichever
+ * worker owns the run goes on with it. Refused while the run's app is being deleted.
+ */
+export async function answerRunElicitation(
+  context: Pick<PlatformContext, 'runClient'>,
+  app: AppRow,
+  runId: string,
+  answer: {
+    elicitationId: string;
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, unknown> | undefined;
+    answeredBy: string;
+  },
+) {
+  if (app.state !== 'active') throw appDeletingError();
+  const { content, ...rest } = answer;
+  return context.runClient.answerElicitation(runId, { ...rest, ...(content !== undefined ? { content } : {}) });
+}

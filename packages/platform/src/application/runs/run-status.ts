@@ -10,7 +10,8 @@ export const apiRunStatuses = ['queued', 'running', 'waiting-input', 'stopping',
 /**
  * Maps the SDK's description to the API status: a pending run is queued; a running run with a
  * stop request is stopping; a running run that waits for a person — a workflow's input node not
- * yet answered, an agent's approval not yet decided (issue 36) — is `waiting-input`. A listing
+ * yet answered, an agent's approval not yet decided (issue 36), an MCP server's question not yet
+ * answered (ADR 0099) — is `waiting-input`. A listing
  * (built from run rows, without journals) shows such a run as `running`.
  */
 export function apiStatusOf(
@@ -26,6 +27,7 @@ export function apiStatusOf(
 
 function waitsForInput(description: Partial<Pick<RunDescription, 'pendingInputs' | 'agent'>>): boolean {
   if ((description.pendingInputs?.length ?? 0) > 0) return true;
+  if (description.agent?.elicitations?.some((question) => question.status === 'pending')) return true;
   return description.agent?.approvals.some((approval) => approval.decision === undefined) ?? false;
 }
 

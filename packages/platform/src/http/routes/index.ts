@@ -19,6 +19,7 @@ import { remoteAgentRoutes } from './remote-agent-routes.js';
 import { resourceRoutes } from './resource-routes.js';
 import { resourceTestRoutes } from './resource-test-routes.js';
 import { routerRoutes } from './router-routes.js';
+import { runElicitationRoutes } from './run-elicitation-routes.js';
 import { runInputRoutes } from './run-input-routes.js';
 import { runNodeRoutes } from './run-node-routes.js';
 import { runRoutes } from './run-routes.js';
@@ -53,6 +54,7 @@ export function apiRouteGroups(): OpenAPIHono<PlatformEnvironment>[] {
     fileRoutes(),
     runRoutes(),
     runInputRoutes(),
+    runElicitationRoutes(),
     runNodeRoutes(),
     sessionRoutes(),
     sessionMessageRoutes(),

@@ -11,8 +11,13 @@ import { type McpCallScope, type McpToolDefinition, toolFromMcp } from './mcp-to
 export type McpServerOptions = McpServerTransport & {
   /** Names the server in errors and tool names: letters, digits, `_` and `-`, at most 32. */
   name: string;
-  /** Where server questions (elicitation, `input_required`) go. Default: deny them all. */
-  approvals?: McpApprovalPort;
+  /**
+   * Where server questions (elicitation, `input_required`) go. `'run'`: to the user of the agent
+   * run that made the call — journaled, the run waits until a person answers through
+   * `RunClient.answerElicitation` (ADR 0099); outside an agent run they are declined. Default:
+   * deny them all.
+   */
+  approvals?: McpApprovalPort | 'run';
   /** Durable link from operation ids to MCP tasks, so a takeover continues a task (K-3). Default: in memory. */
   taskLedger?: McpTaskLedger;
   /** Expose only these MCP tools (by MCP name). */

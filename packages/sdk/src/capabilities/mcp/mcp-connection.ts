@@ -62,7 +62,7 @@ export class McpConnection {
   readonly server: string;
   readonly calls = new Set<CallInFlight>();
   private readonly spec: McpServerTransport;
-  private readonly approvals: McpApprovalPort;
+  private readonly approvals: McpApprovalPort | 'run';
   /** The OAuth side of the connection, when the server is reached with `authorization`. */
   private readonly authorization: McpOAuthProvider | undefined;
   private client: Client | undefined;
@@ -70,7 +70,7 @@ export class McpConnection {
   private lost = false;
   private stderrTail = '';
 
-  constructor(server: string, spec: McpServerTransport, approvals: McpApprovalPort) {
+  constructor(server: string, spec: McpServerTransport, approvals: McpApprovalPort | 'run') {
     this.server = server;
     this.spec = spec;
     this.approvals = approvals;

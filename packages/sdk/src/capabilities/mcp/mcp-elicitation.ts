@@ -37,7 +37,7 @@ const relatedTaskKey = 'io.modelcontextprotocol/related-task';
  */
 export async function answerElicitation(
   server: string,
-  approvals: McpApprovalPort,
+  approvals: McpApprovalPort | 'run',
   calls: ReadonlySet<CallInFlight>,
   parameters: ElicitationParameters,
   requestSignal: AbortSignal,
@@ -72,6 +72,7 @@ export async function answerElicitation(
     ...(parameters.url ? { url: parameters.url } : {}),
   };
   const signal = AbortSignal.any([call.context.signal, requestSignal]);
+  if (approvals === 'run') return askTheRun(call, request, signal);
   let decision: McpApprovalDecision;
   try {
     decision = await approvals.request(request, { signal });
@@ -85,4 +86,36 @@ export async function answerElicitation(
     return { action: 'accept', ...(content ? { content } : {}) };
   }
   return decision.decision === 'deny' ? { action: 'decline' } : { action: 'cancel' };
+}
+
+/**
+ * Puts the question to the user of the agent run that made the call (ADR 0099): journaled with
+ * its schema, answered by a person. The key is the request id's question digest and ordinal, so
+ * the same question asked again by a retry of the same call finds the journaled one (and an answer
+ * already given). Outside an agent run (no `requestElicitation`) the question is declined; when
+ * the wait is abandoned (the server cancelled its request, the attempt ended) the server gets an
+ * error — a question is never accepted on anyone's behalf.
+ */
+async function askTheRun(call: CallInFlight, request: McpApprovalRequest, signal: AbortSignal): Promise<ElicitationAnswer> {
+  const ask = call.context.requestElicitation;
+  if (!ask) return { action: 'decline' };
+  const abandoned = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  abandoned.catch(() => {});
+  const key = `mcp-elicitation:${request.id.slice(request.id.indexOf(':mcp-elicitation:') + ':mcp-elicitation:'.length)}`;
+  const answer = await Promise.race([
+    ask({
+      key,
+      server: request.source.server,
+      message: request.message,
+      mode: request.mode,
+      ...(request.requestedSchema ? { requestedSchema: request.requestedSchema } : {}),
+      ...(request.url ? { url: request.url } : {}),
+    }),
+    abandoned,
+  ]);
+  if (answer.action === 'accept') return { action: 'accept', content: answer.content ?? {} };
+  return { action: answer.action };
 }

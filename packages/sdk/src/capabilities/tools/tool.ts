@@ -42,6 +42,26 @@ export interface ToolExecutionContext {
     key: string;
     reason: string;
   }) => Promise<{ approved: boolean; reason?: string; decidedBy: string }>;
+  /**
+   * Puts a question from an MCP server to the run's user and waits for the answer (`elicitation/
+   * create`, N-8, ADR 0099): present in agent runs. Journaled once per `key` with its requested
+   * schema (asked again after a crash, it waits for the same question); answered only by a person
+   * through `RunClient.answerElicitation` (the content checked against the schema), cancelled at
+   * the approval timeout. Like `requestApproval`, the wait does not count toward the attempt's
+   * timeout; the run's deadline and a stop still end it.
+   */
+  requestElicitation?: (question: {
+    key: string;
+    server: string;
+    message: string;
+    mode: 'form' | 'url';
+    requestedSchema?: Record<string, unknown>;
+    url?: string;
+  }) => Promise<{
+    action: 'accept' | 'decline' | 'cancel';
+    content?: Record<string, string | number | boolean | string[]>;
+    answeredBy: string;
+  }>;
 }
 
 /**

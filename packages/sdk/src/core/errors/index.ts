@@ -8,6 +8,11 @@ export {
   InvalidRunRequestError,
   RunInputMismatchError,
 } from './configuration-error.js';
+export {
+  ElicitationNotFoundError,
+  ElicitationNotPendingError,
+  InvalidElicitationAnswerError,
+} from './elicitation-errors.js';
 export { ModelCallError } from './model-call-error.js';
 export {
   JournalMovedError,

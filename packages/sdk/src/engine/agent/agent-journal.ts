@@ -239,6 +239,15 @@ export type AgentJournalRecord =
       taskId: string;
       data: { approvalId: string; approved: boolean; reason?: string; decidedBy: string };
     }
+  /**
+   * A running call's MCP server asked the user a question (`elicitation/create`, N-8), journaled
+   * before the call waits (ADR 0099): the question and the schema its answer must match. Answered
+   * only through `RunClient.answerElicitation` (a person), never by a model, a peer's message or a
+   * supplement; `cancel` at `expiresAt`.
+   */
+  | { type: 'elicitation-requested'; taskId: string; data: ElicitationRequestedData }
+  /** The answer to an elicitation; the first one wins, none is taken once its call has a result. */
+  | { type: 'elicitation-answered'; taskId: string; data: ElicitationAnsweredData }
   /** The raw result of a successful attempt, saved before post-processing hooks run (R-8). */
   | { type: 'attempt-succeeded'; taskId: string; data: { operationId: string; attempt: number; raw: string } }
   /** A hook chain's saved verdict on a non-tool step (input, supplement, stop, delegation, compaction). */
@@ -333,4 +342,33 @@ export interface CarriedSupplement {
 export interface WindowSettings {
   windowTokens?: number;
   compressionThreshold: number;
+}
+
+/** What `elicitation-requested` records: the question of an MCP server to the run's user. */
+export interface ElicitationRequestedData {
+  /** Stable id: `<operationId>#<key>` (the same question asked again after a takeover keeps it). */
+  elicitationId: string;
+  operationId: string;
+  /** The tool (as the model named it) whose call the server asked during. */
+  toolName: string;
+  /** The MCP server that asked. */
+  server: string;
+  message: string;
+  /** `form`: answer with content matching `requestedSchema`; `url`: the user visits `url`. */
+  mode: 'form' | 'url';
+  /** The restricted JSON Schema (a flat object of strings, numbers, booleans, enums) of the content. */
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+  /** Epoch ms after which the question is cancelled for lack of an answer; fixed at the request. */
+  expiresAt: number;
+}
+
+/** What `elicitation-answered` records: the user's action, and the content of an accepted form. */
+export interface ElicitationAnsweredData {
+  elicitationId: string;
+  action: 'accept' | 'decline' | 'cancel';
+  /** The accepted content, with the requested schema's defaults applied (SEP-1034). */
+  content?: Record<string, string | number | boolean | string[]>;
+  /** Who answered: a person's actor id, or `timeout`. */
+  answeredBy: string;
 }

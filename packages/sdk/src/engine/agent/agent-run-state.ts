@@ -3,6 +3,7 @@ import type { Message, ToolCall, Usage } from '../../core/messages.js';
 import type { RunResult } from '../../core/run-result.js';
 import type { CarriedSupplement, RunVariant, SessionCheckpoint, WindowSettings } from './agent-journal.js';
 import type { CallApprovalState, OperationApproval } from './approval-state.js';
+import type { CallElicitationState } from './elicitation-state.js';
 import type { ResolvedExecution } from './execution-options.js';
 
 /*
@@ -112,6 +113,8 @@ export interface AgentRunState {
    * operation instead.
    */
   callApprovals: Map<string, CallApprovalState>;
+  /** MCP elicitations the run's calls asked its user (ADR 0099), by elicitation id. */
+  elicitations: Map<string, CallElicitationState>;
   loopsUsed: number;
   usage: Usage;
   /** Which model of the fallback chain the run calls now (N-15): 0 is the agent's `model`. */

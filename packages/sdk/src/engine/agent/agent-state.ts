@@ -7,6 +7,7 @@ import { ENTRY_TASK_ID, operationIdOf } from './agent-run-state.js';
 import { applyApprovalDecided, applyApprovalRequested } from './approval-state.js';
 import { resumeTask } from './background-task-state.js';
 import { applyCheckpoint } from './checkpoint-state.js';
+import { applyElicitationAnswered, applyElicitationRequested } from './elicitation-state.js';
 
 export {
   type AgentRunState,
@@ -83,6 +84,7 @@ function createAgentRunState(runId: string, entry: JournalEntry, resolved: reado
     tasks: new Map([[ENTRY_TASK_ID, entryTask]]),
     operations: new Map(),
     callApprovals: new Map(),
+    elicitations: new Map(),
     loopsUsed: 0,
     usage: emptyUsage(),
     modelIndex: 0,
@@ -203,6 +205,13 @@ export function applyAgentEntry(state: AgentRunState, entry: JournalEntry): void
       return;
     case 'approval-decided':
       applyApprovalDecided(state, record.data);
+      return;
+    case 'elicitation-requested':
+      operationOf(state, record.data.operationId);
+      applyElicitationRequested(state, record.data);
+      return;
+    case 'elicitation-answered':
+      applyElicitationAnswered(state, record.data);
       return;
     case 'attempt-succeeded': {
       const operation = operationOf(state, record.data.operationId);

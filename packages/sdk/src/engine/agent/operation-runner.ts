@@ -12,6 +12,7 @@ import type { AgentJournalRecord } from './agent-journal.js';
 import type { AgentRunState, OperationState } from './agent-state.js';
 import { ensureApproval } from './governance/approvals.js';
 import { requestCallApproval } from './governance/call-approvals.js';
+import { requestCallElicitation } from './governance/call-elicitations.js';
 import { hasHooks } from './governance/governance.js';
 import { identityOf } from './governance/hook-identity.js';
 import { ensureGate } from './governance/tool-gate.js';
@@ -67,6 +68,12 @@ export async function runOperation(
           continue;
         }
       }
+      // A call that had put a question to the user is never sent again, retry or not (ADR 0099):
+      // the person already saw it, and the server may have acted on an answer.
+      if (askedTheUser(context.durable.state, operationId)) {
+        await finish(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
+        return;
+      }
       await settleFailure(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });
       continue;
     }
@@ -111,6 +118,12 @@ export function unparsedArgumentsFailure(call: ToolCall): Failure | undefined {
     code: 'arguments-not-json',
     message: `the arguments are not valid JSON (received ${JSON.stringify(shown)}); call "${call.name}" again with a JSON object that matches its parameters`,
   };
+}
+
+/** Whether a call asked the run's user an elicitation (its outcome, once unknown, is final). */
+function askedTheUser(state: AgentRunState, operationId: string): boolean {
+  for (const asked of state.elicitations.values()) if (asked.operationId === operationId) return true;
+  return false;
 }
 
 /**
@@ -222,6 +235,18 @@ async function runAttempt(
   // When the run deadline comes before the attempt timeout, running out is the run's timeout
   // (control flow, X-3), not a tool failure, whichever timer fires first.
   guard.setTimer(timeoutMs, () => (timeoutMs === remaining ? control.timeOut() : guard.fire(timeout)));
+  // A person's time is not the attempt's: only the run's deadline bounds the wait, and the
+  // attempt gets its full timeout again once the answer is in.
+  const whileAPersonAnswers = async <Answer>(wait: () => Promise<Answer>): Promise<Answer> => {
+    guard.setTimer(context.durable.state.deadlineAt - context.now(), () => control.timeOut());
+    try {
+      return await wait();
+    } finally {
+      const left = context.durable.state.deadlineAt - context.now();
+      const again = Math.min(durable.state.execution.toolTimeoutMs, left);
+      guard.setTimer(again, () => (again === left ? control.timeOut() : guard.fire(timeout)));
+    }
+  };
   try {
     const value = await guard.race(
       Promise.resolve().then(() => {
@@ -237,18 +262,10 @@ async function runAttempt(
             return guard.signal;
           },
           callJournal: callJournalOf(context, operation.operationId),
-          requestApproval: async ({ key, reason }) => {
-            // A person's time is not the attempt's: only the run's deadline bounds the wait, and
-            // the attempt gets its full timeout again once the decision is in.
-            guard.setTimer(context.durable.state.deadlineAt - context.now(), () => control.timeOut());
-            try {
-              return await requestCallApproval(context, operation.operationId, key, reason);
-            } finally {
-              const left = context.durable.state.deadlineAt - context.now();
-              const again = Math.min(durable.state.execution.toolTimeoutMs, left);
-              guard.setTimer(again, () => (again === left ? control.timeOut() : guard.fire(timeout)));
-            }
-          },
+          requestApproval: ({ key, reason }) =>
+            whileAPersonAnswers(() => requestCallApproval(context, operation.operationId, key, reason)),
+          requestElicitation: (question) =>
+            whileAPersonAnswers(() => requestCallElicitation(context, operation.operationId, question)),
         };
         // A script's calls are run by the engine, each like a direct call (N-15).
         return isScriptTool(tool)

@@ -96,6 +96,31 @@ export type RunEventData =
     }
   /** An approval was decided. */
   | { type: 'approval-decide'; runId: string; approvalId: string; approved: boolean; decidedBy: string }
+  /**
+   * An MCP server asked the run's user a question during a call (ADR 0099): the run waits for
+   * `RunClient.answerElicitation(runId, { elicitationId, … })`, content matching `requestedSchema`.
+   */
+  | {
+      type: 'elicitation-request';
+      runId: string;
+      taskId: string;
+      elicitationId: string;
+      operationId: string;
+      toolName: string;
+      server: string;
+      message: string;
+      mode: 'form' | 'url';
+      requestedSchema?: Record<string, unknown>;
+      url?: string;
+    }
+  /** An elicitation was answered (the content stays in the journal and the run view, not the event). */
+  | {
+      type: 'elicitation-answer';
+      runId: string;
+      elicitationId: string;
+      action: 'accept' | 'decline' | 'cancel';
+      answeredBy: string;
+    }
   /** A supplement reached the run (from this or another machine). */
   | { type: 'supplement-accept'; runId: string; supplementId: string }
   /** Supplements entered the entry role's context before its next model call. */
@@ -245,6 +270,32 @@ function eventDataOfEntry(
         approvalId: record.data.approvalId,
         approved: record.data.approved,
         decidedBy: record.data.decidedBy,
+      };
+    case 'elicitation-requested': {
+      const { elicitationId, operationId, toolName, server, message, mode, requestedSchema, url } = record.data;
+      return {
+        ...{
+          type: 'elicitation-request',
+          runId,
+          taskId: record.taskId,
+          elicitationId,
+          operationId,
+          toolName,
+          server,
+          message,
+          mode,
+        },
+        ...(requestedSchema ? { requestedSchema } : {}),
+        ...(url ? { url } : {}),
+      };
+    }
+    case 'elicitation-answered':
+      return {
+        type: 'elicitation-answer',
+        runId,
+        elicitationId: record.data.elicitationId,
+        action: record.data.action,
+        answeredBy: record.data.answeredBy,
       };
     case 'supplement-accepted':
       return { type: 'supplement-accept', runId, supplementId: record.data.supplementId };

@@ -1198,6 +1198,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{runId}/elicitations/{elicitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an MCP server's question
+         * @description Answers an MCP elicitation a run waits for: `accept` with `content` matching the question's `requestedSchema` (422 `invalid-elicitation-answer`, `details.problems`, nothing written), `decline` or `cancel`. Exactly one answer is taken: a second one, or one after the asking call ended (after a crash its outcome is `unknown`), is 409 `elicitation-not-pending`.
+         */
+        post: operations["answerRunElicitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs/{runId}/nodes": {
         parameters: {
             query?: never;
@@ -1643,6 +1663,32 @@ export interface components {
             approvalId: string;
             approved: boolean;
             decidedBy: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "elicitation-request";
+            runId: string;
+            taskId: string;
+            operationId: string;
+            toolName: string;
+            elicitationId: string;
+            server: string;
+            message: string;
+            /** @enum {string} */
+            mode: "form" | "url";
+            requestedSchema?: {
+                [key: string]: unknown;
+            };
+            url?: string;
+            sequence: number;
+        } | {
+            /** @constant */
+            type: "elicitation-answer";
+            runId: string;
+            elicitationId: string;
+            /** @enum {string} */
+            action: "accept" | "decline" | "cancel";
+            answeredBy: string;
             sequence: number;
         } | {
             /** @constant */
@@ -2937,6 +2983,23 @@ export interface components {
             interruptId?: string;
             /** @description The answer: any JSON value matching the input's schema (and one of its choices). */
             answer: unknown;
+        };
+        ElicitationAccepted: {
+            runId: string;
+            elicitationId: string;
+            /** @description The answer's journal sequence. */
+            sequence: number;
+        };
+        ElicitationAnswer: {
+            /**
+             * @description `accept` (with `content`), `decline` (the user said no) or `cancel` (dismissed without a choice).
+             * @enum {string}
+             */
+            action: "accept" | "decline" | "cancel";
+            /** @description The form's values (accept only): checked against the question's `requestedSchema` once its defaults are applied. */
+            content?: {
+                [key: string]: string | number | boolean | string[];
+            };
         };
         WorkflowNode: {
             node: string;
@@ -10904,6 +10967,105 @@ export interface operations {
                 };
             };
             /** @description The answer does not match the input's schema or choices (`invalid-input-answer`, `details.problems`); nothing was written. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerRunElicitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+                elicitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ElicitationAnswer"];
+            };
+        };
+        responses: {
+            /** @description The answer was taken; the run goes on with it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ElicitationAccepted"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields or wrong types. Codes: `malformed-json`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in and no API key. Codes: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The role or the credential does not allow the action. Codes: `forbidden`, `csrf-token-invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object in a space the caller can see. Codes: `not-found`, `elicitation-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The object is in a state that refuses the change. Codes: `elicitation-not-pending`, `run-not-active`, `app-deleting`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the configured limit. Codes: `body-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON. Codes: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is well formed but cannot be applied. Codes: `json-too-deep`, `invalid-elicitation-answer`. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { agentEditorEn } from './en/agent-editor.js';
 import { agentFilesEn } from './en/agent-files.js';
 import { contextFeaturesEn } from './en/context-features.js';
 import { demoEn } from './en/demo.js';
+import { elicitationEn } from './en/elicitation.js';
 import { errorsEn } from './en/errors.js';
 import { frameEn } from './en/frame.js';
 import { harnessSwitchesEn } from './en/harness-switches.js';
@@ -32,5 +33,6 @@ export const en = {
   ...contextFeaturesEn,
   ...workflowCanvasEn,
   ...interopEn,
+  ...elicitationEn,
   ...harnessSwitchesEn,
 } as const;

@@ -3,6 +3,7 @@ import { agentEditorZhCN } from './zh-cn/agent-editor.js';
 import { agentFilesZhCN } from './zh-cn/agent-files.js';
 import { contextFeaturesZhCN } from './zh-cn/context-features.js';
 import { demoZhCN } from './zh-cn/demo.js';
+import { elicitationZhCN } from './zh-cn/elicitation.js';
 import { errorsZhCN } from './zh-cn/errors.js';
 import { frameZhCN } from './zh-cn/frame.js';
 import { harnessSwitchesZhCN } from './zh-cn/harness-switches.js';
@@ -33,5 +34,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   ...contextFeaturesZhCN,
   ...workflowCanvasZhCN,
   ...interopZhCN,
+  ...elicitationZhCN,
   ...harnessSwitchesZhCN,
 };

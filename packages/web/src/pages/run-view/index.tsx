@@ -1,7 +1,16 @@
 import { Link, useParams } from 'react-router';
 import { PageHeader, ProblemAlert } from '../../components/index.js';
 import { type Translate, useFormatDateTime, useT } from '../../i18n/index.js';
-import { endingInWords, inputText, isTerminal, PartialOutput, RunStatusBadge, useRun, useRunView } from '../../runs/index.js';
+import {
+  ElicitationRequests,
+  endingInWords,
+  inputText,
+  isTerminal,
+  PartialOutput,
+  RunStatusBadge,
+  useRun,
+  useRunView,
+} from '../../runs/index.js';
 import { ApprovalsAndDecisions, CompressionsTable, HookChangesTable, OperationsTable, SupplementsList } from './detail-tables.js';
 import { ModelRequestsTable } from './model-requests-table.js';
 import { LoopsByRole, TaskTree } from './task-tree.js';
@@ -81,6 +90,7 @@ export function RunViewPage() {
               <ModelRequestsTable runId={runId} tasks={data.agent.tasks} />
               <OperationsTable operations={data.agent.operations} tasks={data.agent.tasks} />
               <ApprovalsAndDecisions approvals={data.agent.approvals} operations={data.agent.operations} />
+              <ElicitationRequests runId={runId} elicitations={data.agent.elicitations ?? []} canAnswer={!over} />
               <SupplementsList supplements={data.agent.supplements} />
               <CompressionsTable compressions={data.agent.compressions} tasks={data.agent.tasks} />
               <HookChangesTable changes={data.agent.hookChanges} />
