@@ -21,7 +21,7 @@ interface ElicitationView {
 const errorCode = (body: unknown) => (body as { error: { code: string } }).error.code;
 
 /**
- * MCP elicitation over HTTP (ADR 0099): an agent app using a real MCP server whose tool asks the
+ * MCP elicitation over HTTP (ADR 0038): an agent app using a real MCP server whose tool asks the
  * user a question during the call. The run becomes `waiting-input`, its view lists the question
  * with the requested schema, and `POST /runs/{runId}/elicitations/{elicitationId}` answers it with
  * typed refusals — 404 unknown question, 422 content invalid against the schema (nothing written),

@@ -331,7 +331,7 @@ export {
   type EventBus,
   InMemoryEventBus,
 } from './hooks/index.js';
-// A person's answer to an MCP server's question an agent run waits for (ADR 0099).
+// A person's answer to an MCP server's question an agent run waits for (ADR 0038).
 export type { ElicitationAnswerRequest } from './engine/agent/governance/answer-elicitation.js';
 
 // The sandbox's availability and the run directory's cleanup, for a host's operations.

@@ -9,7 +9,7 @@ import { type ConsoleSession, openConsoleSession } from './browser/console-sessi
 const screenshotDirectory = fileURLToPath(new URL('../test-results/elicitation/', import.meta.url));
 
 /**
- * MCP elicitation in the chat (ADR 0099), in real Chromium against the real `agentloom serve`, a
+ * MCP elicitation in the chat (ADR 0038), in real Chromium against the real `agentloom serve`, a
  * scripted model and a real MCP server whose tool asks the user for a booking during the call:
  * the chat page shows the question as a form generated from the requested schema (a text box, a
  * number box, a list for the enum, a checkbox for the boolean); an answer outside the schema is

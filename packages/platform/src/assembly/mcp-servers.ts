@@ -87,7 +87,7 @@ async function resolveValues(
  * reached through the outbound module's `fetch` (P-15.1). A server that needs an OAuth sign-in
  * gets the SDK authorization of resource `extra.resourceId` (tokens kept sealed per space, used
  * and refreshed through the SDK's token store), or `McpSignInRequiredError` when nobody connected it.
- * The server's questions (elicitation) go to the user of the run that made the call (ADR 0099).
+ * The server's questions (elicitation) go to the user of the run that made the call (ADR 0038).
  */
 export async function mcpServerOptions(
   name: string,

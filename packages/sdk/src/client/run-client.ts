@@ -323,7 +323,7 @@ export class RunClient {
     return recordApprovalDecision(this.store, runId, decision);
   }
 
-  /** A person's answer to an MCP elicitation an agent run waits for (ADR 0099; refusals: `recordElicitationAnswer`). */
+  /** A person's answer to an MCP elicitation an agent run waits for (ADR 0038; refusals: `recordElicitationAnswer`). */
   async answerElicitation(runId: string, answer: ElicitationAnswerRequest) {
     await this.existingRun(runId);
     return recordElicitationAnswer(this.store, runId, answer);

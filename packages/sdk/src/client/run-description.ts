@@ -52,7 +52,7 @@ export interface AgentRunDescription {
   /** Every tool call (and delegation) with its attempts; `unknown` when its outcome was not saved (X-7). */
   operations: OperationDescription[];
   approvals: ApprovalDescription[];
-  /** Questions the run's MCP servers asked its user (ADR 0099), oldest first. */
+  /** Questions the run's MCP servers asked its user (ADR 0038), oldest first. */
   elicitations: ElicitationDescription[];
   supplements: SupplementDescription[];
   compressions: CompressionDescription[];
@@ -103,7 +103,7 @@ export interface ApprovalDescription {
 }
 
 /**
- * An MCP server's question to the run's user (ADR 0099). `pending`: the run waits for a person's
+ * An MCP server's question to the run's user (ADR 0038). `pending`: the run waits for a person's
  * answer (`RunClient.answerElicitation`); `answered`: an answer was taken (a person's, or the
  * timeout's `cancel`); `ended`: the asking call ended first (after a crash its outcome is `unknown`, X-7).
  */

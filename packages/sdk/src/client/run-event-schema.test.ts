@@ -154,7 +154,7 @@ async function realRuns() {
   }
   runIds.push(second.runId);
 
-  // An MCP server's question to the user (ADR 0099): elicitation-request, elicitation-answer.
+  // An MCP server's question to the user (ADR 0038): elicitation-request, elicitation-answer.
   const asking = tool({
     name: 'asking',
     description: 'Asks the user.',

@@ -121,7 +121,7 @@ const agentEventSchemas = {
   }),
   'elicitation-request': agentEvent(
     'elicitation-request',
-    "An MCP server asked the run's user a question (ADR 0099): answer it with `answerElicitation`.",
+    "An MCP server asked the run's user a question (ADR 0038): answer it with `answerElicitation`.",
     {
       ...operation,
       elicitationId: z.string(),

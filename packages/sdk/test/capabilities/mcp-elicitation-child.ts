@@ -1,7 +1,7 @@
 /**
  * Child process of the elicitation crash test: runs (or resumes) one ReAct run whose only call is
  * the real MCP tool `book_table` (the server lives in the parent, at `ELICIT_URL`), with its
- * questions routed to the run (ADR 0099) and retry on. With `ELICIT_FREEZE=1` it freezes once the
+ * questions routed to the run (ADR 0038) and retry on. With `ELICIT_FREEZE=1` it freezes once the
  * run has journaled the server's question, after printing `FROZEN`, for the parent to SIGKILL it.
  * Prints `RESULT <json>` at the end.
  */

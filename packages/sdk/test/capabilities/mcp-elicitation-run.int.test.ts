@@ -1,5 +1,5 @@
 /**
- * MCP elicitation in agent runs (N-8, ADR 0099), against a real MCP server (the official SDK's,
+ * MCP elicitation in agent runs (N-8, ADR 0038), against a real MCP server (the official SDK's,
  * over streamable HTTP): a server's `elicitation/create` during a tool call is journaled with its
  * requested schema, the run waits (`describeRun` shows it pending, an `elicitation-request` event
  * is emitted), and goes on with a person's answer given through `RunClient` from outside the run —
@@ -73,7 +73,7 @@ async function elicitationsOf(runId: string) {
   return ((await client.describeRun(runId)).agent as AgentRunDescription).elicitations;
 }
 
-describe('MCP elicitation answered by the run’s user (ADR 0099)', () => {
+describe('MCP elicitation answered by the run’s user (ADR 0038)', () => {
   it('journals the question, waits, refuses invalid content, and goes on with the accepted form (defaults applied)', async () => {
     const run = bookingAgent().run({ sessionId: 'session-accept', runId: 'run-accept', input: 'Book Friday.' });
     const elicitationId = await questionOf(run);
@@ -137,7 +137,7 @@ describe('MCP elicitation answered by the run’s user (ADR 0099)', () => {
   });
 });
 
-describe('a crash while the question waits (X-7, ADR 0099)', () => {
+describe('a crash while the question waits (X-7, ADR 0038)', () => {
   it('the taker records the call unknown and never sends it again, even with retry on', async () => {
     const env = { ELICIT_URL: server.url, ELICIT_STORE: join(directory, 'crash.db'), ELICIT_RUN_ID: 'run-crash' };
     const callsBefore = server.calls.length;

@@ -44,7 +44,7 @@ function contentOf(fields: [string, FieldSchema][], values: Record<string, Value
 }
 
 /**
- * The form of an MCP server's question (ADR 0099), generated from its requested schema: a text
+ * The form of an MCP server's question (ADR 0038), generated from its requested schema: a text
  * (or email, URL, date) box per string, a number box per number or integer, a checkbox per
  * boolean, a list per enum, checkboxes per multi-select; required fields marked. Send answer
  * accepts with the content (the server checks it against the schema and answers 422 with the

@@ -13,7 +13,7 @@ function contentInWords(content: Record<string, unknown>): string {
 }
 
 /**
- * The questions a run's MCP servers asked its user (ADR 0099), in the chat and the run view: a
+ * The questions a run's MCP servers asked its user (ADR 0038), in the chat and the run view: a
  * pending one is a form generated from its requested schema with Send answer / Decline (when the
  * viewer may answer); an answered one says who answered what; one whose call ended says so.
  */

@@ -18,7 +18,7 @@ const supplementWords: Record<'accepted' | 'consumed' | 'carried-over', MessageI
 /**
  * One question of a session as the user sees it: the input, each supplement with what became of
  * it (consumed, or carried over to the next question, P-8.6), approvals and MCP servers' questions
- * (ADR 0099) waiting in place, and the
+ * (ADR 0038) waiting in place, and the
  * outcome: the answer, or the terminal reason in words with any partial output marked
  * unfinished (P-8.10, P-8.11). Used by the chat page and the session page.
  */

@@ -53,7 +53,7 @@ export interface ApprovalView {
   decision?: { approved: boolean; reason?: string; decidedBy: string };
 }
 
-/** An MCP server's question to the run's user (ADR 0099), as the run view shows it. */
+/** An MCP server's question to the run's user (ADR 0038), as the run view shows it. */
 export interface ElicitationView {
   elicitationId: string;
   operationId: string;
@@ -110,7 +110,7 @@ export interface RunDescriptionView {
     tasks: TaskView[];
     operations: OperationView[];
     approvals: ApprovalView[];
-    /** Absent in views of servers older than ADR 0099. */
+    /** Absent in views of servers older than ADR 0038. */
     elicitations?: ElicitationView[];
     supplements: SupplementView[];
     compressions: CompressionView[];

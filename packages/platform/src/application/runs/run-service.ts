@@ -142,7 +142,7 @@ export async function answerRunInput(
 }
 
 /**
- * A person's answer to an MCP server's question a run waits for (ADR 0099), from any API process:
+ * A person's answer to an MCP server's question a run waits for (ADR 0038), from any API process:
  * the SDK checks accepted content against the requested schema and journals it once; whichever
  * worker owns the run goes on with it. Refused while the run's app is being deleted.
  */

@@ -11,7 +11,7 @@ export const apiRunStatuses = ['queued', 'running', 'waiting-input', 'stopping',
  * Maps the SDK's description to the API status: a pending run is queued; a running run with a
  * stop request is stopping; a running run that waits for a person — a workflow's input node not
  * yet answered, an agent's approval not yet decided (issue 36), an MCP server's question not yet
- * answered (ADR 0099) — is `waiting-input`. A listing
+ * answered (ADR 0038) — is `waiting-input`. A listing
  * (built from run rows, without journals) shows such a run as `running`.
  */
 export function apiStatusOf(

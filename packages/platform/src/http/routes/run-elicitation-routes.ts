@@ -30,7 +30,7 @@ const elicitationAcceptedSchema = z
   .openapi('ElicitationAccepted');
 
 /**
- * MCP elicitation in runs (ADR 0099): answer the question an MCP server asked the run's user during
+ * MCP elicitation in runs (ADR 0038): answer the question an MCP server asked the run's user during
  * a tool call (`agent.elicitations` of the run view, status `pending`; the run is `waiting-input`).
  * The answer is checked against the question's schema and journaled once through the SDK; the run
  * goes on on whichever worker owns it. Only a person holding access to the run answers here: an

@@ -14,7 +14,7 @@ export type McpServerOptions = McpServerTransport & {
   /**
    * Where server questions (elicitation, `input_required`) go. `'run'`: to the user of the agent
    * run that made the call — journaled, the run waits until a person answers through
-   * `RunClient.answerElicitation` (ADR 0099); outside an agent run they are declined. Default:
+   * `RunClient.answerElicitation` (ADR 0038); outside an agent run they are declined. Default:
    * deny them all.
    */
   approvals?: McpApprovalPort | 'run';

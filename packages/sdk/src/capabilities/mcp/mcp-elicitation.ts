@@ -89,7 +89,7 @@ export async function answerElicitation(
 }
 
 /**
- * Puts the question to the user of the agent run that made the call (ADR 0099): journaled with
+ * Puts the question to the user of the agent run that made the call (ADR 0038): journaled with
  * its schema, answered by a person. The key is the request id's question digest and ordinal, so
  * the same question asked again by a retry of the same call finds the journaled one (and an answer
  * already given). Outside an agent run (no `requestElicitation`) the question is declined; when

@@ -44,7 +44,7 @@ export interface ToolExecutionContext {
   }) => Promise<{ approved: boolean; reason?: string; decidedBy: string }>;
   /**
    * Puts a question from an MCP server to the run's user and waits for the answer (`elicitation/
-   * create`, N-8, ADR 0099): present in agent runs. Journaled once per `key` with its requested
+   * create`, N-8, ADR 0038): present in agent runs. Journaled once per `key` with its requested
    * schema (asked again after a crash, it waits for the same question); answered only by a person
    * through `RunClient.answerElicitation` (the content checked against the schema), cancelled at
    * the approval timeout. Like `requestApproval`, the wait does not count toward the attempt's

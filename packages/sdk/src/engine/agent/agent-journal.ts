@@ -241,7 +241,7 @@ export type AgentJournalRecord =
     }
   /**
    * A running call's MCP server asked the user a question (`elicitation/create`, N-8), journaled
-   * before the call waits (ADR 0099): the question and the schema its answer must match. Answered
+   * before the call waits (ADR 0038): the question and the schema its answer must match. Answered
    * only through `RunClient.answerElicitation` (a person), never by a model, a peer's message or a
    * supplement; `cancel` at `expiresAt`.
    */

@@ -113,7 +113,7 @@ export interface AgentRunState {
    * operation instead.
    */
   callApprovals: Map<string, CallApprovalState>;
-  /** MCP elicitations the run's calls asked its user (ADR 0099), by elicitation id. */
+  /** MCP elicitations the run's calls asked its user (ADR 0038), by elicitation id. */
   elicitations: Map<string, CallElicitationState>;
   loopsUsed: number;
   usage: Usage;

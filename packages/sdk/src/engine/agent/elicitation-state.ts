@@ -1,6 +1,6 @@
 import type { ElicitationAnsweredData, ElicitationRequestedData } from './agent-journal.js';
 
-/** An elicitation a running call asked the run's user (ADR 0099): asked once, answered once. */
+/** An elicitation a running call asked the run's user (ADR 0038): asked once, answered once. */
 export interface CallElicitationState {
   operationId: string;
   /** When an unanswered question is cancelled (epoch ms), fixed when it was asked. */

@@ -68,7 +68,7 @@ export async function runOperation(
           continue;
         }
       }
-      // A call that had put a question to the user is never sent again, retry or not (ADR 0099):
+      // A call that had put a question to the user is never sent again, retry or not (ADR 0038):
       // the person already saw it, and the server may have acted on an answer.
       if (askedTheUser(context.durable.state, operationId)) {
         await finish(context, current, { kind: 'unknown-outcome', message: UNKNOWN_OUTCOME_MESSAGE });

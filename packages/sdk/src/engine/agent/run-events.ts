@@ -97,7 +97,7 @@ export type RunEventData =
   /** An approval was decided. */
   | { type: 'approval-decide'; runId: string; approvalId: string; approved: boolean; decidedBy: string }
   /**
-   * An MCP server asked the run's user a question during a call (ADR 0099): the run waits for
+   * An MCP server asked the run's user a question during a call (ADR 0038): the run waits for
    * `RunClient.answerElicitation(runId, { elicitationId, … })`, content matching `requestedSchema`.
    */
   | {

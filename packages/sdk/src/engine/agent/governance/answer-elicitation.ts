@@ -9,7 +9,7 @@ import { isUnfinished } from '../../../store/acquire-decision.js';
 import type { JournalEntry, RunStore } from '../../../store/run-store.js';
 import { agentJournal, type ElicitationAnsweredData, type ElicitationRequestedData } from '../agent-journal.js';
 
-/** A person's answer to an elicitation (ADR 0099), from any process. */
+/** A person's answer to an elicitation (ADR 0038), from any process. */
 export interface ElicitationAnswerRequest {
   elicitationId: string;
   action: 'accept' | 'decline' | 'cancel';

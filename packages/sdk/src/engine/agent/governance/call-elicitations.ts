@@ -20,7 +20,7 @@ export interface CallElicitationQuestion {
 export type CallElicitationAnswer = Pick<ElicitationAnsweredData, 'action' | 'content' | 'answeredBy'>;
 
 /**
- * An MCP server's question to the run's user (N-8, ADR 0099). Journaled once
+ * An MCP server's question to the run's user (N-8, ADR 0038). Journaled once
  * (`elicitation-requested`, id `<operationId>#<key>`) with the requested schema, so every process
  * sees the run waiting for it (`describeRun`, the `elicitation-request` event); answered only by
  * `RunClient.answerElicitation` from any machine — a person's answer, checked against the schema;

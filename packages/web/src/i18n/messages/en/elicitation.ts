@@ -1,4 +1,4 @@
-/** MCP elicitation (ADR 0099): a tool's question to the user, shown as a form in the chat and the run view. */
+/** MCP elicitation (ADR 0038): a tool's question to the user, shown as a form in the chat and the run view. */
 export const elicitationEn = {
   'elicitation.region': 'Questions from tools',
   'elicitation.needed': 'Question from {server}',

@@ -1,6 +1,6 @@
 import type { elicitationEn } from '../en/elicitation.js';
 
-/** MCP 征询（ADR 0099）：工具向用户提出的问题，在对话页和运行视图中以表单显示。 */
+/** MCP 征询（ADR 0038）：工具向用户提出的问题，在对话页和运行视图中以表单显示。 */
 export const elicitationZhCN: Record<keyof typeof elicitationEn, string> = {
   'elicitation.region': '工具的提问',
   'elicitation.needed': '来自 {server} 的提问',
