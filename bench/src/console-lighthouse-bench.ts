@@ -9,7 +9,9 @@
  * through chrome-launcher. The screenshot audits are left out: with Chromium 156 Lighthouse 12.2's
  * screenshot handler fails on the trace.
  *
- * Usage: npm run bench:console [-- --runs 3]   (the median run per page is reported)
+ * Usage: npm run bench:console [-- --runs 3] [--preset mobile|desktop] [--pages chat,run]
+ * (the median run per page is reported; `--pages` keeps the pages whose name contains one of the words).
+ * `AGENTLOOM_CONSOLE_DIR` serves another console build (e.g. a copy, to compare before and after).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +28,14 @@ const runsIndex = process.argv.indexOf('--runs');
 const runs = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 3;
 /** `--explain`: also print the failed accessibility audits and the elements that shifted. */
 const explain = process.argv.includes('--explain');
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+/** `--preset mobile` or `--preset desktop`: only that preset (default both; `--explain`: mobile). */
+const presetArgument = argument('--preset');
+/** `--pages word,word`: only the pages whose name contains one of the words. */
+const pageFilter = argument('--pages')?.split(',');
 const email = 'bench@localhost';
 const password = 'bench-password-123';
 
@@ -177,12 +187,13 @@ const chrome = await chromeLauncher.launch({
 try {
   const base = `http://127.0.0.1:${port}`;
   const { cookie, pages } = await prepare(base);
-  for (const preset of (explain ? ['mobile'] : ['mobile', 'desktop']) as ('mobile' | 'desktop')[]) {
+  const presets = presetArgument ? [presetArgument] : explain ? ['mobile'] : ['mobile', 'desktop'];
+  for (const preset of presets as ('mobile' | 'desktop')[]) {
     console.log(
       `\nLighthouse 12.2, ${preset} preset, median of ${runs} runs per page (targets: performance ≥ 90, accessibility 100, CLS < 0.1)`,
     );
     console.log('page              perf  a11y    CLS   LCP ms   TBT ms  KiB sent  targets');
-    for (const page of pages) {
+    for (const page of pages.filter((candidate) => !pageFilter || pageFilter.some((word) => candidate.name.includes(word)))) {
       const measures: Measure[] = [];
       for (let run = 0; run < runs; run += 1)
         measures.push(
