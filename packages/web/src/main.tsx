@@ -5,7 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from './app/query-client.js';
 import { consoleRoutes } from './app/routes.js';
-import { I18nProvider } from './i18n/index.js';
+import { I18nProvider, initialLocale, loadCatalogue } from './i18n/index.js';
 import { meQuery } from './session/index.js';
 import './styles.css';
 
@@ -21,12 +21,16 @@ if (!root) throw new Error('The page has no #root element.');
 const queryClient = createQueryClient();
 if (!window.location.pathname.startsWith('/sign-in')) void queryClient.prefetchQuery(meQuery);
 const router = createBrowserRouter(consoleRoutes);
-createRoot(root).render(
-  <StrictMode>
-    <I18nProvider>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nProvider>
-  </StrictMode>,
+// Only the language shown is downloaded, in parallel with the page's chunk and the user's data.
+const locale = initialLocale();
+void loadCatalogue(locale).then((catalogue) =>
+  createRoot(root).render(
+    <StrictMode>
+      <I18nProvider initial={{ locale, catalogue }}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  ),
 );

@@ -7,3 +7,4 @@ export { type FieldErrors, fieldMessage, focusFirstInvalid, hasErrors, useFieldC
 export { PageHeader } from './page-header.js';
 export { PageShell } from './page-shell.js';
 export { Notice, ProblemAlert } from './problem-alert.js';
+export { type TabItem, Tabs } from './tabs.js';
