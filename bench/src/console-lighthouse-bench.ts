@@ -158,6 +158,18 @@ async function measure(url: string, port: number, cookie: string | undefined, de
             `${key}=${audits[key]?.score}:${JSON.stringify(audits[key]?.details ?? audits[key]?.errorMessage ?? '').slice(0, 600)}`,
         ),
     );
+    // What the page's largest paint was and what it waited for (load delay, load time, render delay).
+    console.log(`  ${url}: LCP ${JSON.stringify(audits['largest-contentful-paint-element']?.details).slice(0, 900)}`);
+    const requests =
+      (
+        audits['network-requests']?.details as {
+          items?: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[];
+        }
+      )?.items ?? [];
+    for (const request of requests)
+      console.log(
+        `  request ${request.networkRequestTime.toFixed(0).padStart(6)} → ${request.networkEndTime.toFixed(0).padStart(6)} ms ${(request.transferSize / 1024).toFixed(1).padStart(6)} KiB ${request.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 90)}`,
+      );
     const shifts =
       (audits['layout-shifts']?.details as { items?: { node?: { selector?: string }; score?: number }[] })?.items ?? [];
     for (const shift of shifts)
