@@ -8,6 +8,12 @@ import { queryKeys } from './query-keys.js';
  * A page passes one to `useQuery`, adding only what is its own (a refetch interval, `enabled`).
  */
 export const queries = {
+  /** A space's apps of one kind (agents, workflows, routers), as its list page shows them. */
+  apps: (spaceId: string, kind: 'agent' | 'workflow' | 'router') =>
+    queryOptions({
+      queryKey: queryKeys.apps(spaceId, kind),
+      queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
+    }),
   /** One app: its name, kind and latest release. */
   app: (appId: string) =>
     queryOptions({

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, queryKeys, type Schema, unwrap } from '../api/index.js';
+import { api, queries, queryKeys, type Schema, unwrap } from '../api/index.js';
 import {
   type Column,
   DataTable,
@@ -58,10 +58,7 @@ export function AppListPage({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const t = useT();
-  const apps = useQuery({
-    queryKey: queryKeys.apps(spaceId, kind),
-    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
-  });
+  const apps = useQuery(queries.apps(spaceId, kind));
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const { errors, form, accept } = useFieldChecks();
