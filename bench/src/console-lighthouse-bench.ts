@@ -159,7 +159,9 @@ async function measure(url: string, port: number, cookie: string | undefined, de
         ),
     );
     // What the page's largest paint was and what it waited for (load delay, load time, render delay).
-    console.log(`  ${url}: LCP ${JSON.stringify(audits['largest-contentful-paint-element']?.details).slice(0, 900)}`);
+    console.log(
+      `  ${url}: LCP ${String(JSON.stringify(audits['largest-contentful-paint-element']?.details ?? audits['largest-contentful-paint-element']?.errorMessage)).slice(0, 900)}`,
+    );
     const requests =
       (
         audits['network-requests']?.details as {
