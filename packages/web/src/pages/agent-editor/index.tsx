@@ -13,6 +13,7 @@ import {
 } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
+import { LazyPublishDialog as PublishDialog } from '../workflow-editor/lazy-publish.js';
 import { ContextFeaturesGroup } from './context-features-group.js';
 import { ContextGroup } from './context-group.js';
 import { DebugPanel } from './debug-panel.js';
@@ -25,7 +26,6 @@ import { FilesTab } from './files/index.js';
 import { HooksGroup } from './hooks-group.js';
 import { ModelGroup } from './model-group.js';
 import { PermissionsGroup } from './permissions-group.js';
-import { PublishDialog } from './publish-dialog.js';
 import { WorkDefinitionGroup } from './work-definition-group.js';
 
 type Edit = DraftEdit<AgentDraft>;
