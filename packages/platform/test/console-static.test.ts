@@ -10,7 +10,10 @@ describe('the built web console served by the platform', () => {
   let platform: TestPlatform;
   beforeAll(async () => {
     mkdirSync(path.join(consoleDirectory, 'assets'));
-    writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><html><head><title>console</title></head><body></body></html>');
+    writeFileSync(
+      path.join(consoleDirectory, 'index.html'),
+      '<!doctype html><html><head><title>console</title></head><body></body></html>',
+    );
     writeFileSync(path.join(consoleDirectory, 'assets', 'index-abc123.js'), 'console.log(1);');
     // As the build writes them (vite-plugin-compression2): Brotli and gzip copies beside the file.
     const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
@@ -65,7 +68,7 @@ describe('the built web console served by the platform', () => {
     expect(chat).toContain('<link rel="modulepreload" crossorigin href="/assets/runs-abc.js">');
     expect(chat).toContain('<link rel="modulepreload" crossorigin href="/assets/en-abc.js">');
     expect(chat).not.toContain('workflow-editor-abc.js');
-    expect(chat).toMatch(/<\/title><link rel="modulepreload"[^]*<\/head>/);
+    expect(chat).toMatch(/<\/title><link rel="modulepreload"[\s\S]*<\/head>/);
     const editor = await platform.app.request('/spaces/spc_1/workflows/app_2/', {
       headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
     });

@@ -57,7 +57,9 @@ const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
 if (!entryKey) throw new Error('The manifest has no entry chunk: was the console built with build.manifest?');
 const pages = Object.keys(manifest).filter((key) => manifest[key]?.isDynamicEntry && /src\/pages\/[^/]+\/index\.tsx$/.test(key));
 /** The catalogues, one chunk per locale (`src/i18n/messages/index.ts` imports each on demand). */
-const catalogueKeys = Object.keys(manifest).filter((key) => /src\/i18n\/messages\/[^/]+\.ts$/.test(key) && manifest[key]?.isDynamicEntry);
+const catalogueKeys = Object.keys(manifest).filter(
+  (key) => /src\/i18n\/messages\/[^/]+\.ts$/.test(key) && manifest[key]?.isDynamicEntry,
+);
 if (catalogueKeys.length === 0) throw new Error('No message catalogue chunk found in the manifest.');
 /** What the page's language adds to `files`: the catalogue whose extra gzip bytes are the most. */
 function withLargestCatalogue(files: Set<string>): Set<string> {

@@ -54,7 +54,8 @@ function preloadOf(key: string): Preload {
 /** Every route with a lazy page: its full path (`/spaces/:spaceId/agents/:appId/chat`) and page directory. */
 function pageRoutes(routes: RouteObject[], parent: string): { path: string; page: string }[] {
   return routes.flatMap((route) => {
-    const own = route.path === undefined ? parent : route.path.startsWith('/') ? route.path : `${parent.replace(/\/$/, '')}/${route.path}`;
+    const own =
+      route.path === undefined ? parent : route.path.startsWith('/') ? route.path : `${parent.replace(/\/$/, '')}/${route.path}`;
     const page = typeof route.lazy === 'function' ? /pages\/([^/]+)\/index/.exec(route.lazy.toString())?.[1] : undefined;
     const here = page && !own.includes('*') ? [{ path: own, page }] : [];
     return [...here, ...pageRoutes(route.children ?? [], own)];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import { type Translate } from '../src/i18n/index.js';
+import type { Translate } from '../src/i18n/index.js';
 import { catalogues } from '../src/i18n/messages/all.js';
 import { checkRunInput, sampleInput } from '../src/pages/workflow-run/run-input.js';
 import type { WorkflowResult, WorkflowRunEvent } from '../src/runs/run-events.js';
