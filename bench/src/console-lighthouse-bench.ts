@@ -172,6 +172,9 @@ async function measure(url: string, port: number, cookie: string | undefined, de
       console.log(
         `  request ${request.networkRequestTime.toFixed(0).padStart(6)} → ${request.networkEndTime.toFixed(0).padStart(6)} ms ${(request.transferSize / 1024).toFixed(1).padStart(6)} KiB ${request.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 90)}`,
       );
+    // Where the main thread's time went (long tasks weigh in the total blocking time).
+    for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks'])
+      console.log(`  ${id}: ${JSON.stringify((audits[id]?.details as { items?: unknown[] })?.items ?? []).slice(0, 700)}`);
     const shifts =
       (audits['layout-shifts']?.details as { items?: { node?: { selector?: string }; score?: number }[] })?.items ?? [];
     for (const shift of shifts)
