@@ -7,8 +7,8 @@ const kinds = { agents: 'agent', workflows: 'workflow', routers: 'router' } as c
 /**
  * Asks for the first data of the page being opened as soon as the main bundle runs, in parallel
  * with the user (`/auth/me`) and the page's chunk, instead of after the frame has the user and the
- * page has mounted (issue 35: no load waterfall): a list page's apps, an app page's app, and an
- * editor's draft. Same query keys and requests as the pages, so the pages find them in the cache.
+ * page has mounted (issue 35: no load waterfall): a list page's apps, an app page's app, an
+ * editor's draft, and the lists the workflow editor names its bindings from. Same query keys and requests as the pages, so the pages find them in the cache.
  * On the sign-in page nothing is asked.
  */
 export function prefetchFirstData(queryClient: QueryClient, pathname: string): void {
@@ -22,5 +22,11 @@ export function prefetchFirstData(queryClient: QueryClient, pathname: string): v
     return;
   }
   void queryClient.prefetchQuery(queries.app(appId));
-  if (!sub) void queryClient.prefetchQuery(queries.draft(appId));
+  if (sub) return;
+  void queryClient.prefetchQuery(queries.draft(appId));
+  // The workflow editor names the agents, tools and MCP servers its nodes bind.
+  if (kind !== 'workflow') return;
+  void queryClient.prefetchQuery(queries.agentChoices(spaceId));
+  void queryClient.prefetchQuery(queries.resources(spaceId, 'tool'));
+  void queryClient.prefetchQuery(queries.resources(spaceId, 'mcp-server'));
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
+import { ApiProblem, api, queries, queryKeys, unwrap } from '../../api/index.js';
 import { PageHeader, ProblemAlert, Tabs } from '../../components/index.js';
 import { DraftConflictAlert, DraftIssueList, DraftSaveAndCheck, DraftStatus, useAppWithDraft } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
@@ -50,10 +50,7 @@ export function WorkflowEditorPage() {
   const { app, stored } = useAppWithDraft(appId);
   const teamLabel = useTeamLabel();
   const t = useT();
-  const agentApps = useQuery({
-    queryKey: queryKeys.apps(spaceId),
-    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
-  });
+  const agentApps = useQuery(queries.agentChoices(spaceId));
   const tools = useResources(spaceId, 'tool');
   const mcpServers = useResources(spaceId, 'mcp-server');
   const [conflict, setConflict] = useState<number | undefined>();
@@ -112,7 +109,10 @@ export function WorkflowEditorPage() {
 
   const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error ?? mcpServers.error;
   if (loadError) return <ProblemAlert problem={loadError} title={t('workflow.loadFailed')} />;
-  if (!app.data || !current || !placed) return <p>{t('workflow.loading')}</p>;
+  // One render of the canvas with everything it names (the agents, tools and servers bound), not
+  // one more per list arriving: each is a long task on a phone's CPU.
+  if (!app.data || !current || !placed || agentApps.isPending || tools.isPending || mcpServers.isPending)
+    return <p>{t('workflow.loading')}</p>;
   const readOnly = !access.canEdit;
   const { draft } = current;
   const apps = agentApps.data?.apps ?? [];
