@@ -9,7 +9,9 @@
  * through chrome-launcher. The screenshot audits are left out: with Chromium 156 Lighthouse 12.2's
  * screenshot handler fails on the trace.
  *
- * Usage: npm run bench:console [-- --runs 3]   (the median run per page is reported)
+ * Usage: npm run bench:console [-- --runs 3] [--preset mobile|desktop] [--pages chat,run]
+ * (the median run per page is reported; `--pages` keeps the pages whose name contains one of the words).
+ * `AGENTLOOM_CONSOLE_DIR` serves another console build (e.g. a copy, to compare before and after).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +28,14 @@ const runsIndex = process.argv.indexOf('--runs');
 const runs = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 3;
 /** `--explain`: also print the failed accessibility audits and the elements that shifted. */
 const explain = process.argv.includes('--explain');
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+};
+/** `--preset mobile` or `--preset desktop`: only that preset (default both; `--explain`: mobile). */
+const presetArgument = argument('--preset');
+/** `--pages word,word`: only the pages whose name contains one of the words. */
+const pageFilter = argument('--pages')?.split(',');
 const email = 'bench@localhost';
 const password = 'bench-password-123';
 
@@ -148,6 +158,23 @@ async function measure(url: string, port: number, cookie: string | undefined, de
             `${key}=${audits[key]?.score}:${JSON.stringify(audits[key]?.details ?? audits[key]?.errorMessage ?? '').slice(0, 600)}`,
         ),
     );
+    // What the page's largest paint was and what it waited for (load delay, load time, render delay).
+    console.log(
+      `  ${url}: LCP ${String(JSON.stringify(audits['largest-contentful-paint-element']?.details ?? audits['largest-contentful-paint-element']?.errorMessage)).slice(0, 900)}`,
+    );
+    const requests =
+      (
+        audits['network-requests']?.details as {
+          items?: { url: string; networkRequestTime: number; networkEndTime: number; transferSize: number }[];
+        }
+      )?.items ?? [];
+    for (const request of requests)
+      console.log(
+        `  request ${request.networkRequestTime.toFixed(0).padStart(6)} → ${request.networkEndTime.toFixed(0).padStart(6)} ms ${(request.transferSize / 1024).toFixed(1).padStart(6)} KiB ${request.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 90)}`,
+      );
+    // Where the main thread's time went (long tasks weigh in the total blocking time).
+    for (const id of ['mainthread-work-breakdown', 'bootup-time', 'long-tasks'])
+      console.log(`  ${id}: ${JSON.stringify((audits[id]?.details as { items?: unknown[] })?.items ?? []).slice(0, 700)}`);
     const shifts =
       (audits['layout-shifts']?.details as { items?: { node?: { selector?: string }; score?: number }[] })?.items ?? [];
     for (const shift of shifts)
@@ -177,12 +204,13 @@ const chrome = await chromeLauncher.launch({
 try {
   const base = `http://127.0.0.1:${port}`;
   const { cookie, pages } = await prepare(base);
-  for (const preset of (explain ? ['mobile'] : ['mobile', 'desktop']) as ('mobile' | 'desktop')[]) {
+  const presets = presetArgument ? [presetArgument] : explain ? ['mobile'] : ['mobile', 'desktop'];
+  for (const preset of presets as ('mobile' | 'desktop')[]) {
     console.log(
       `\nLighthouse 12.2, ${preset} preset, median of ${runs} runs per page (targets: performance ≥ 90, accessibility 100, CLS < 0.1)`,
     );
     console.log('page              perf  a11y    CLS   LCP ms   TBT ms  KiB sent  targets');
-    for (const page of pages) {
+    for (const page of pages.filter((candidate) => !pageFilter || pageFilter.some((word) => candidate.name.includes(word)))) {
       const measures: Measure[] = [];
       for (let run = 0; run < runs; run += 1)
         measures.push(

@@ -10,7 +10,10 @@ describe('the built web console served by the platform', () => {
   let platform: TestPlatform;
   beforeAll(async () => {
     mkdirSync(path.join(consoleDirectory, 'assets'));
-    writeFileSync(path.join(consoleDirectory, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(
+      path.join(consoleDirectory, 'index.html'),
+      '<!doctype html><html><head><title>console</title></head><body></body></html>',
+    );
     writeFileSync(path.join(consoleDirectory, 'assets', 'index-abc123.js'), 'console.log(1);');
     // As the build writes them (vite-plugin-compression2): Brotli and gzip copies beside the file.
     const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
@@ -18,6 +21,22 @@ describe('the built web console served by the platform', () => {
     writeFileSync(path.join(consoleDirectory, 'assets', 'big-abc123.js.br'), brotliCompressSync(big));
     writeFileSync(path.join(consoleDirectory, 'assets', 'big-abc123.js.gz'), gzipSync(big));
     writeFileSync(path.join(consoleDirectory, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
+    // As the build writes it (packages/web/scripts/write-page-preloads.ts).
+    const preloads = {
+      pages: [
+        { path: '/spaces/:spaceId/agents/:appId/chat', scripts: ['/assets/chat-abc.js', '/assets/runs-abc.js'], styles: [] },
+        {
+          path: '/spaces/:spaceId/workflows/:appId',
+          scripts: ['/assets/workflow-editor-abc.js'],
+          styles: ['/assets/canvas-abc.css'],
+        },
+      ],
+      catalogues: {
+        en: { scripts: ['/assets/en-abc.js'], styles: [] },
+        'zh-CN': { scripts: ['/assets/zh-cn-abc.js'], styles: [] },
+      },
+    };
+    writeFileSync(path.join(consoleDirectory, 'page-preloads.json'), JSON.stringify(preloads));
     writeFileSync(path.join(path.dirname(consoleDirectory), 'outside-console.txt'), 'secret');
     platform = await createTestPlatform('sqlite', { consoleDirectory });
   });
@@ -41,6 +60,28 @@ describe('the built web console served by the platform', () => {
     const deep = await platform.app.request('/spaces/spc_1/agents/app_1');
     expect(deep.status).toBe(200);
     expect(deep.headers.get('content-type')).toContain('text/html');
+  });
+
+  it("hints the requested page's chunks and the likely language's catalogue in the page, so they load with the main bundle", async () => {
+    const chat = await (await platform.app.request('/spaces/spc_1/agents/app_1/chat')).text();
+    expect(chat).toContain('<link rel="modulepreload" crossorigin href="/assets/chat-abc.js">');
+    expect(chat).toContain('<link rel="modulepreload" crossorigin href="/assets/runs-abc.js">');
+    expect(chat).toContain('<link rel="modulepreload" crossorigin href="/assets/en-abc.js">');
+    expect(chat).not.toContain('workflow-editor-abc.js');
+    expect(chat).toMatch(/<\/title><link rel="modulepreload"[\s\S]*<\/head>/);
+    const editor = await platform.app.request('/spaces/spc_1/workflows/app_2/', {
+      headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' },
+    });
+    expect(editor.headers.get('vary')).toBe('Accept-Encoding, Accept-Language');
+    const editorPage = await editor.text();
+    expect(editorPage).toContain('href="/assets/workflow-editor-abc.js"');
+    expect(editorPage).toContain('<link rel="preload" as="style" crossorigin href="/assets/canvas-abc.css">');
+    expect(editorPage).toContain('href="/assets/zh-cn-abc.js"');
+    expect(editorPage).not.toContain('en-abc.js');
+    // A path no route matches gets the catalogue only; a deeper path is not the editor's.
+    const other = await (await platform.app.request('/spaces/spc_1/workflows/app_2/elsewhere/x')).text();
+    expect(other).not.toContain('workflow-editor-abc.js');
+    expect(other).toContain('en-abc.js');
   });
 
   it('never shadows the API or the probes: an unknown API route stays a JSON error, never the page', async () => {

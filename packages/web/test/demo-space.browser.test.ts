@@ -138,4 +138,42 @@ describe.runIf(chromiumAvailable())('the Demo space in Chromium', { timeout: 180
     expect(await output.textContent()).toMatch(/Writer:|Reviewer:/);
     await session.checkPage('06-team');
   });
+
+  it('"Crash the worker" in Chinese on a phone: the card fits a 412 px screen and tells the takeover in Chinese', async () => {
+    const appId = apps.get('Demo assistant') ?? '';
+    await page.setViewportSize({ width: 412, height: 915 });
+    await page.goto(`${session.platform.url}/spaces/${spaceId}/agents/${appId}/chat`);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    await page.getByRole('heading', { level: 1, name: /对话/ }).waitFor();
+    await page.getByTestId('suggested-question').click();
+    const card = page.getByTestId('demo-crash');
+    await card.getByRole('heading', { name: '让工作进程崩溃' }).waitFor();
+    // Crash once the run has an owner (the model thinks for seconds before its answer).
+    await card.getByText(/运行 run_\S+ 由 \S+ 持有/).waitFor({ timeout: 30_000 });
+    await card.getByRole('button', { name: '让工作进程崩溃' }).click();
+    await page.getByTestId('demo-crash-killed').waitFor();
+    const runId = await latestRun(appId);
+    // Nothing runs off the screen: the run and worker ids wrap inside the card.
+    const overflow = () =>
+      page.evaluate(() => {
+        const box = document.querySelector<HTMLElement>('[data-testid="demo-crash"]');
+        return {
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          card: box ? box.scrollWidth - box.clientWidth : 0,
+        };
+      });
+    await expect(overflow()).resolves.toEqual({ page: 0, card: 0 });
+    await session.checkPage('07-zh-CN-crash-worker-killed');
+    const takeover = page.getByTestId('demo-crash-takeover');
+    await takeover.waitFor({ timeout: 60_000 });
+    await expect(takeover.textContent()).resolves.toMatch(new RegExp(`^已接管：同一个运行 ${runId} 现由 `));
+    await expect
+      .poll(async () => (await call<{ run: { status: string } }>('GET', `/runs/${runId}`)).run.status, { timeout: 60_000 })
+      .toBe('succeeded');
+    await card.getByRole('button', { name: '让工作进程崩溃' }).and(page.locator(':disabled')).waitFor();
+    await expect(overflow()).resolves.toEqual({ page: 0, card: 0 });
+    await session.checkPage('08-zh-CN-crash-taken-over');
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
+    expect(session.pageErrors).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { findHardCodedStrings, findInSource } from '../scripts/find-hard-coded-strings.js';
-import { catalogues } from '../src/i18n/messages/index.js';
+import { catalogues } from '../src/i18n/messages/all.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import type { Env, Hono } from 'hono';
+import { preloadHints } from './console-preload.js';
 import { consoleContentSecurityPolicy } from './security-headers.js';
 
 /**
@@ -93,7 +94,14 @@ export function mountConsole<Environment extends Env>(app: Hono<Environment>, di
     if (extension === '.html') {
       // A fresh nonce per page: the CSP names it, and the page reads it from this meta element.
       const nonce = randomBytes(18).toString('base64');
-      body = Buffer.from(body.toString().replace(/<head>/i, `<head><meta property="csp-nonce" nonce="${nonce}">`));
+      // The requested page's chunks and catalogue, hinted so they download with the main bundle.
+      const hints = await preloadHints(root, requestPath, c.req.header('accept-language'));
+      body = Buffer.from(
+        body
+          .toString()
+          .replace(/<head>/i, `<head><meta property="csp-nonce" nonce="${nonce}">`)
+          .replace(/<\/head>/i, `${hints}</head>`),
+      );
       c.header('Content-Security-Policy', consoleContentSecurityPolicy(nonce));
       // The page differs per request, so it is compressed here (a few KiB: well under a millisecond).
       encoding = encodings[0];
@@ -110,7 +118,8 @@ export function mountConsole<Environment extends Env>(app: Hono<Environment>, di
         }
       }
     }
-    if (compressible.has(extension)) c.header('Vary', 'Accept-Encoding');
+    if (extension === '.html') c.header('Vary', 'Accept-Encoding, Accept-Language');
+    else if (compressible.has(extension)) c.header('Vary', 'Accept-Encoding');
     if (encoding) c.header('Content-Encoding', encoding);
     c.header('Content-Type', contentTypes[extension] ?? 'application/octet-stream');
     c.header('Cache-Control', isAsset && requestPath.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from './client.js';
+import { api, type Schema } from './client.js';
 import { unwrap } from './problem.js';
 import { queryKeys } from './query-keys.js';
 
@@ -8,6 +8,24 @@ import { queryKeys } from './query-keys.js';
  * A page passes one to `useQuery`, adding only what is its own (a refetch interval, `enabled`).
  */
 export const queries = {
+  /** A space's apps of one kind (agents, workflows, routers), as its list page shows them. */
+  apps: (spaceId: string, kind: 'agent' | 'workflow' | 'router') =>
+    queryOptions({
+      queryKey: queryKeys.apps(spaceId, kind),
+      queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind } } })),
+    }),
+  /** The space's agent apps, as the workflow editor offers them for agent nodes. */
+  agentChoices: (spaceId: string) =>
+    queryOptions({
+      queryKey: queryKeys.apps(spaceId),
+      queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
+    }),
+  /** A space's resources of one type (tools, MCP servers, prompts…). */
+  resources: (spaceId: string, type: Schema<'Resource'>['type']) =>
+    queryOptions({
+      queryKey: queryKeys.resources(spaceId, type),
+      queryFn: () => unwrap(api.GET('/spaces/{spaceId}/resources', { params: { path: { spaceId }, query: { type } } })),
+    }),
   /** One app: its name, kind and latest release. */
   app: (appId: string) =>
     queryOptions({

@@ -15,3 +15,4 @@ export {
 export { PageHeader } from './page-header.js';
 export { PageShell } from './page-shell.js';
 export { Notice, ProblemAlert } from './problem-alert.js';
+export { type TabItem, Tabs } from './tabs.js';

@@ -1,9 +1,8 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
-import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { PageHeader, ProblemAlert, Tabs } from '../../components/index.js';
 import {
   DraftConflictAlert,
   type DraftEdit,
@@ -14,6 +13,7 @@ import {
 } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
+import { LazyPublishDialog as PublishDialog } from '../workflow-editor/lazy-publish.js';
 import { ContextFeaturesGroup } from './context-features-group.js';
 import { ContextGroup } from './context-group.js';
 import { DebugPanel } from './debug-panel.js';
@@ -26,7 +26,6 @@ import { FilesTab } from './files/index.js';
 import { HooksGroup } from './hooks-group.js';
 import { ModelGroup } from './model-group.js';
 import { PermissionsGroup } from './permissions-group.js';
-import { PublishDialog } from './publish-dialog.js';
 import { WorkDefinitionGroup } from './work-definition-group.js';
 
 type Edit = DraftEdit<AgentDraft>;
@@ -199,20 +198,11 @@ export function AgentEditorPage() {
         )}
         {current.dirty ? <span className="field-hint">{t('editor.saveFirst')}</span> : null}
       </div>
-      <Tabs.Root defaultValue="work" className="tabs">
-        <Tabs.List aria-label={t('editor.groups')} className="tab-list">
-          {groups.map((group) => (
-            <Tabs.Trigger key={group.id} value={group.id} className="tab">
-              {group.label}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-        {groups.map((group) => (
-          <Tabs.Content key={group.id} value={group.id} className="tab-panel">
-            {group.content}
-          </Tabs.Content>
-        ))}
-      </Tabs.Root>
+      <Tabs
+        label={t('editor.groups')}
+        defaultValue="work"
+        items={groups.map((group) => ({ id: group.id, label: group.label, content: group.content }))}
+      />
       {readOnly ? null : (
         <DebugPanel
           appId={appId}

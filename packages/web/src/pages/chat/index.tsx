@@ -58,6 +58,9 @@ export function ChatPage() {
     return sent;
   };
 
+  // Until the agent is read, its title only: the links and the conversation appear with its name,
+  // so the name arriving (a longer title, wrapped on a phone) moves nothing below it.
+  if (app.isPending) return <PageHeader title={t('chat.title')} />;
   return (
     <>
       <PageHeader title={app.data ? t('chat.titleWith', { name: app.data.app.name }) : t('chat.title')}>

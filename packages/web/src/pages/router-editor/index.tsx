@@ -13,7 +13,7 @@ import {
 } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useSpaceAccess } from '../../session/index.js';
-import { PublishDialog } from '../agent-editor/publish-dialog.js';
+import { LazyPublishDialog as PublishDialog } from '../workflow-editor/lazy-publish.js';
 import { ActionCard } from './action-card.js';
 import { type CatalogAction, changeAction, normaliseCatalog, type RouterCatalog } from './catalog-model.js';
 import { ConversationCard } from './conversation-card.js';

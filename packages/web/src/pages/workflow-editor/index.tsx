@@ -1,9 +1,8 @@
-import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiProblem, api, queryKeys, unwrap } from '../../api/index.js';
-import { PageHeader, ProblemAlert } from '../../components/index.js';
+import { ApiProblem, api, queries, queryKeys, unwrap } from '../../api/index.js';
+import { PageHeader, ProblemAlert, Tabs } from '../../components/index.js';
 import { DraftConflictAlert, DraftIssueList, DraftSaveAndCheck, DraftStatus, useAppWithDraft } from '../../drafts/index.js';
 import { useT } from '../../i18n/index.js';
 import { useResources } from '../../resources/index.js';
@@ -51,10 +50,7 @@ export function WorkflowEditorPage() {
   const { app, stored } = useAppWithDraft(appId);
   const teamLabel = useTeamLabel();
   const t = useT();
-  const agentApps = useQuery({
-    queryKey: queryKeys.apps(spaceId),
-    queryFn: () => unwrap(api.GET('/spaces/{spaceId}/apps', { params: { path: { spaceId }, query: { kind: 'agent' } } })),
-  });
+  const agentApps = useQuery(queries.agentChoices(spaceId));
   const tools = useResources(spaceId, 'tool');
   const mcpServers = useResources(spaceId, 'mcp-server');
   const [conflict, setConflict] = useState<number | undefined>();
@@ -113,7 +109,10 @@ export function WorkflowEditorPage() {
 
   const loadError = app.error ?? stored.error ?? agentApps.error ?? tools.error ?? mcpServers.error;
   if (loadError) return <ProblemAlert problem={loadError} title={t('workflow.loadFailed')} />;
-  if (!app.data || !current || !placed) return <p>{t('workflow.loading')}</p>;
+  // One render of the canvas with everything it names (the agents, tools and servers bound), not
+  // one more per list arriving: each is a long task on a phone's CPU.
+  if (!app.data || !current || !placed || agentApps.isPending || tools.isPending || mcpServers.isPending)
+    return <p>{t('workflow.loading')}</p>;
   const readOnly = !access.canEdit;
   const { draft } = current;
   const apps = agentApps.data?.apps ?? [];
@@ -296,73 +295,81 @@ export function WorkflowEditorPage() {
           <span className="field-hint">{t('flow.shortcuts')}</span>
         </div>
       )}
-      <Tabs.Root defaultValue="canvas" className="tabs">
-        <Tabs.List aria-label={t('workflow.views')} className="tab-list">
-          <Tabs.Trigger value="canvas" className="tab">
-            {t('workflow.view.canvas')}
-          </Tabs.Trigger>
-          <Tabs.Trigger value="json" className="tab">
-            {t('workflow.view.json')}
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="canvas" className="tab-panel">
-          <div className="flow-layout">
-            <WorkflowCanvas
-              draft={draft}
-              placed={placed}
-              selected={selected}
-              readOnly={readOnly}
-              bindingLabel={bindingLabel}
-              onChange={update}
-              onSelect={setSelected}
-              onConnectDrawn={(from, to) => setPending({ from, to })}
-              fitKey={fitKey}
-            />
-            <div className="flow-side">
-              {pending && !readOnly ? (
-                <Suspense fallback={null}>
-                  <ConnectChoice
+      <Tabs
+        label={t('workflow.views')}
+        defaultValue="canvas"
+        items={[
+          {
+            id: 'canvas',
+            label: t('workflow.view.canvas'),
+            content: (
+              <>
+                <div className="flow-layout">
+                  <WorkflowCanvas
                     draft={draft}
-                    pending={pending}
+                    placed={placed}
+                    selected={selected}
+                    readOnly={readOnly}
+                    bindingLabel={bindingLabel}
                     onChange={update}
                     onSelect={setSelected}
-                    onDone={() => setPending(undefined)}
+                    onConnectDrawn={(from, to) => setPending({ from, to })}
+                    fitKey={fitKey}
+                  />
+                  <div className="flow-side">
+                    {pending && !readOnly ? (
+                      <Suspense fallback={null}>
+                        <ConnectChoice
+                          draft={draft}
+                          pending={pending}
+                          onChange={update}
+                          onSelect={setSelected}
+                          onDone={() => setPending(undefined)}
+                        />
+                      </Suspense>
+                    ) : null}
+                    {selected ? (
+                      <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+                        <SelectionPanel key={`${selected}@${history.steps}`} selected={selected} context={panelContext} />
+                      </Suspense>
+                    ) : null}
+                    {selectedTeam ? (
+                      <TeamNodeCard node={selectedTeam} draft={draft} agentApps={apps} readOnly={readOnly} onChange={update} />
+                    ) : null}
+                    {readOnly ? null : (
+                      <AddNodeForm
+                        draft={draft}
+                        agentApps={apps}
+                        tools={toolList}
+                        mcpServers={serverList}
+                        onChange={update}
+                        onAdded={setSelected}
+                      />
+                    )}
+                    <StateFieldsForm key={`${generation}@${history.steps}`} draft={draft} readOnly={readOnly} onChange={update} />
+                  </div>
+                </div>
+              </>
+            ),
+          },
+          {
+            id: 'json',
+            label: t('workflow.view.json'),
+            content: (
+              <>
+                <Suspense fallback={<p>{t('workflow.loading')}</p>}>
+                  <JsonView
+                    key={history.steps}
+                    definition={draft.definition}
+                    readOnly={readOnly}
+                    onChange={(definition) => update((previous) => ({ ...previous, definition }), 'json')}
                   />
                 </Suspense>
-              ) : null}
-              {selected ? (
-                <Suspense fallback={<p>{t('workflow.loading')}</p>}>
-                  <SelectionPanel key={`${selected}@${history.steps}`} selected={selected} context={panelContext} />
-                </Suspense>
-              ) : null}
-              {selectedTeam ? (
-                <TeamNodeCard node={selectedTeam} draft={draft} agentApps={apps} readOnly={readOnly} onChange={update} />
-              ) : null}
-              {readOnly ? null : (
-                <AddNodeForm
-                  draft={draft}
-                  agentApps={apps}
-                  tools={toolList}
-                  mcpServers={serverList}
-                  onChange={update}
-                  onAdded={setSelected}
-                />
-              )}
-              <StateFieldsForm key={`${generation}@${history.steps}`} draft={draft} readOnly={readOnly} onChange={update} />
-            </div>
-          </div>
-        </Tabs.Content>
-        <Tabs.Content value="json" className="tab-panel">
-          <Suspense fallback={<p>{t('workflow.loading')}</p>}>
-            <JsonView
-              key={history.steps}
-              definition={draft.definition}
-              readOnly={readOnly}
-              onChange={(definition) => update((previous) => ({ ...previous, definition }), 'json')}
-            />
-          </Suspense>
-        </Tabs.Content>
-      </Tabs.Root>
+              </>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

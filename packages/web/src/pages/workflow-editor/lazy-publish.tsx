@@ -5,7 +5,7 @@ const load = () => import('../agent-editor/publish-dialog.js');
 const PublishDialog = lazy(() => load().then((module) => ({ default: module.PublishDialog })));
 
 /**
- * The Publish button of the workflow editor: the publish dialog (and its dialog library) loads on
+ * The Publish button of the editors (agent, workflow, router): the publish dialog (and its dialog library) loads on
  * the first press — or when the pointer or focus reaches the button — and opens at once, so the
  * editor's JavaScript at page load stays within the page budget (scripts/report-bundle-size.ts).
  */

@@ -10,14 +10,13 @@ export function WorkflowsPage() {
   const t = useT();
   const access = useSpaceAccess(spaceId);
   return (
-    <>
-      <AppListPage
-        spaceId={spaceId}
-        kind="workflow"
-        publishedCell={(app) => <Link to={`${app.id}/releases`}>{t('common.yes')}</Link>}
-        createBody={({ name, description }) => ({ kind: 'workflow', name, description })}
-      />
+    <AppListPage
+      spaceId={spaceId}
+      kind="workflow"
+      publishedCell={(app) => <Link to={`${app.id}/releases`}>{t('common.yes')}</Link>}
+      createBody={({ name, description }) => ({ kind: 'workflow', name, description })}
+    >
       {access.canEdit ? <TeamTemplateCard spaceId={spaceId} /> : null}
-    </>
+    </AppListPage>
   );
 }
