@@ -38,7 +38,7 @@ import { migrate } from './migrations.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
-import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import { prepareStatements, RUN_COLUMNS, type SqliteStatements } from './sqlite-statements.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -162,7 +162,11 @@ export class SqliteRunStore implements RunStore {
       const through = request.checkpointThrough === undefined ? undefined : this.checkpointOf(request);
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
-      this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
+      // Only a commit that changes the row writes it: a plain append leaves the run row's page
+      // clean (one page per commit, not two); readers take its last sequence from the journal.
+      if (request.chargeLoops || request.terminal) {
+        this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
+      }
       if (request.terminal) {
         const result = request.terminal;
         const digest = request.digest === undefined ? null : JSON.stringify(request.digest);
@@ -283,36 +287,37 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
-    const conditions = ["status <> 'deleted'"];
+    const conditions = ["run.status <> 'deleted'"];
     const values: Array<string | number> = [];
     if (query.sessionId !== undefined) {
-      conditions.push('session_id = ?');
+      conditions.push('run.session_id = ?');
       values.push(query.sessionId);
     }
     if (query.kind !== undefined) {
-      conditions.push('kind = ?');
+      conditions.push('run.kind = ?');
       values.push(query.kind);
     }
     if (query.status !== undefined) {
-      conditions.push('status = ?');
+      conditions.push('run.status = ?');
       values.push(query.status);
     }
     for (const [key, value] of Object.entries(query.metadata ?? {})) {
       // A plain key is read by path (fast); any other key is matched through json_each (exact).
       if (/^[A-Za-z0-9_-]{1,128}$/.test(key)) {
-        conditions.push('json_extract(metadata, ?) = ?');
+        conditions.push('json_extract(run.metadata, ?) = ?');
         values.push(`$."${key}"`, value);
       } else {
-        conditions.push('EXISTS (SELECT 1 FROM json_each(metadata) WHERE json_each.key = ? AND json_each.value = ?)');
+        conditions.push('EXISTS (SELECT 1 FROM json_each(run.metadata) WHERE json_each.key = ? AND json_each.value = ?)');
         values.push(key, value);
       }
     }
     if (query.before) {
       // A row value, so that the (created_at, run_id) index seeks straight to the position.
-      conditions.push('(created_at, run_id) < (?, ?)');
+      conditions.push('(run.created_at, run.run_id) < (?, ?)');
       values.push(query.before.createdAt, query.before.runId);
     }
-    const sql = `SELECT * FROM agentloom_runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, run_id DESC LIMIT ?`;
+    const sql = `SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE ${conditions.join(' AND ')}
+      ORDER BY run.created_at DESC, run.run_id DESC LIMIT ?`;
     return this.call('listRuns', () => {
       let statement = this.listStatements.get(sql);
       if (!statement) {
