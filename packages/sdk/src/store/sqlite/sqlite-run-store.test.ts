@@ -170,6 +170,20 @@ describe('SqliteRunStore', () => {
     await store.close();
   });
 
+  it('refuses a file moved away (a new one at its path) from the next renewal on, commits included (issue 34)', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore({ path });
+    await store.acquire(acquireRequest('moved'));
+    renameSync(path, `${path}.moved`);
+    await new SqliteRunStore({ path }).close();
+    await expect(store.renewLease('moved', 1, 60_000)).rejects.toMatchObject({ code: 'store-file-changed', path });
+    // What the renewal found stays: the owner's next commit is refused too.
+    await expect(store.append({ runId: 'moved', epoch: 1, entries: [{ type: 'x', data: 1 }] })).rejects.toMatchObject({
+      code: 'store-file-changed',
+    });
+    await store.close();
+  });
+
   it('answers StoreFailureError, never a raw TypeError, after close()', async () => {
     const store = new SqliteRunStore({ path: nextPath() });
     await store.close();

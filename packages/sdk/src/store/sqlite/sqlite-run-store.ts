@@ -33,7 +33,7 @@ import type {
   SessionRunRead,
   StoredRunStatus,
 } from '../run-store.js';
-import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
+import { type FileIdentity, readFileIdentity, StoreFileGuard } from './file-identity.js';
 import { migrate } from './migrations.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
@@ -59,6 +59,9 @@ export interface SqliteRunStoreOptions {
   now?: () => number;
 }
 
+/** Which file check a store call makes first: none (reads), the cheap one (owner commits), the full one (other writes). */
+type FileCheck = 'none' | 'linked' | 'path';
+
 /** First wait for a lock held by another process, in milliseconds; doubled up to `LONGEST_LOCK_WAIT_MS`. */
 const FIRST_LOCK_WAIT_MS = 2;
 const LONGEST_LOCK_WAIT_MS = 100;
@@ -70,8 +73,9 @@ const LONGEST_LOCK_WAIT_MS = 100;
  */
 export class SqliteRunStore implements RunStore {
   private readonly database: Database.Database;
-  private readonly path: string;
   private readonly opened: FileIdentity | undefined;
+  /** Refuses writes once the file is deleted or replaced (undefined for an in-memory database). */
+  private readonly guard: StoreFileGuard | undefined;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly statements: SqliteStatements;
@@ -86,7 +90,6 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
-    this.path = options.path;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     try {
       this.database = new Database(options.path);
@@ -101,6 +104,12 @@ export class SqliteRunStore implements RunStore {
       throw new StoreFailureError(`Cannot open SQLite run store at ${options.path}.`, { cause: error });
     }
     this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
+    try {
+      this.guard = this.opened ? new StoreFileGuard(options.path, this.opened) : undefined;
+    } catch (error) {
+      this.database.close();
+      throw error;
+    }
     const database = this.database;
     this.statements = prepareStatements(database);
     this.changes = new SqliteChanges(database, this.opened);
@@ -209,16 +218,22 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
-    assertIdentifier('runId', request.runId);
-    assertCheckpointThrough(request);
-    const written = await this.write('append', () => {
-      const lastSequence = this.appendTransaction.immediate(request);
-      this.changes.notify(request.runId);
-      this.injectFault('append', 'after-commit');
-      return { lastSequence };
-    });
-    return written;
+  append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    // Not an async function: the commit path settles with one promise (issue 34). The request is
+    // checked inside the call, so that a refusal is a rejection like any other.
+    // The owner's commit: the cheap check that the file still has a name (StoreFileGuard).
+    return this.call(
+      'append',
+      () => {
+        assertIdentifier('runId', request.runId);
+        assertCheckpointThrough(request);
+        const lastSequence = this.appendTransaction.immediate(request);
+        this.changes.notify(request.runId);
+        this.injectFault('append', 'after-commit');
+        return { lastSequence };
+      },
+      'linked',
+    );
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
@@ -354,6 +369,7 @@ export class SqliteRunStore implements RunStore {
 
   async close(): Promise<void> {
     this.changes.close();
+    this.guard?.close();
     if (this.database.open) this.database.close();
   }
 
@@ -367,12 +383,13 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Runs one synchronous store operation that writes: as `call`, and first refuses a file that was
-   * deleted or replaced under the store (issue 18), so that no write lands in a file nobody else
-   * sees. Reads skip that check (one `stat` each): a read of a replaced file lands nothing, and
-   * the owner's next write or lease renewal (within a third of its lease) stops the run.
+   * deleted or replaced under the store (issue 18, the full path check of `StoreFileGuard`), so
+   * that no write lands in a file nobody else sees. The owner's commits make the cheaper check
+   * (`append`); reads make none: a read of a replaced file lands nothing, and the owner's next
+   * commit or lease renewal (within a third of its lease) stops the run.
    */
   private write<T>(operation: string, work: () => T): Promise<T> {
-    return this.call(operation, work, true);
+    return this.call(operation, work, 'path');
   }
 
   /**
@@ -380,19 +397,44 @@ export class SqliteRunStore implements RunStore {
    * was deleted or replaced), maps driver errors to `StoreFailureError`, and while another process
    * holds the lock waits with back-off on timers, so that the event loop never stalls on a lock.
    */
-  private async call<T>(operation: string, work: () => T, writes = false): Promise<T> {
+  private call<T>(operation: string, work: () => T, fileCheck: FileCheck = 'none'): Promise<T> {
+    // The first try runs at once and settles without an async frame (most calls find no lock
+    // held: issue 34); only a busy lock goes on to the waits.
     const startedAt = Date.now();
+    try {
+      return Promise.resolve(this.attempt(operation, work, fileCheck));
+    } catch (error) {
+      if (!isSqliteBusy(error)) return Promise.reject(toSqliteStoreError(operation, error));
+      return this.retryWhileBusy(operation, work, fileCheck, startedAt, error);
+    }
+  }
+
+  /** One try of a store operation: refuses a closed store and, for a write, a changed file. */
+  private attempt<T>(operation: string, work: () => T, fileCheck: FileCheck): T {
+    if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
+    if (fileCheck === 'path') this.guard?.assertPath();
+    else if (fileCheck === 'linked') this.guard?.assertLinked();
+    return work();
+  }
+
+  /** Tries again while another process holds the lock, with back-off on timers, up to the busy timeout. */
+  private async retryWhileBusy<T>(
+    operation: string,
+    work: () => T,
+    fileCheck: FileCheck,
+    startedAt: number,
+    busy: unknown,
+  ): Promise<T> {
+    let last = busy;
     for (let attempt = 0; ; attempt += 1) {
-      if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
-      if (writes && this.opened) assertSameFile(this.path, this.opened);
+      const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
+      if (Date.now() - startedAt + wait > this.busyTimeoutMs) throw toSqliteStoreError(operation, last);
+      await new Promise((resolve) => setTimeout(resolve, wait));
       try {
-        return work();
+        return this.attempt(operation, work, fileCheck);
       } catch (error) {
-        const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
-        if (!isSqliteBusy(error) || Date.now() - startedAt + wait > this.busyTimeoutMs) {
-          throw toSqliteStoreError(operation, error);
-        }
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!isSqliteBusy(error)) throw toSqliteStoreError(operation, error);
+        last = error;
       }
     }
   }
