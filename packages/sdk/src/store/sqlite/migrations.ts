@@ -77,6 +77,12 @@ export const sqliteMigrations: readonly string[] = [
    ALTER TABLE agentloom_runs ADD COLUMN checkpoint_at INTEGER;
    CREATE INDEX agentloom_runs_session_checkpoint ON agentloom_runs (session_id, checkpoint_at)
      WHERE checkpoint_at IS NOT NULL;`,
+  // 6: no table changes. An owner's plain append no longer rewrites its run's row (issue 34), so
+  // an unfinished run's `last_sequence` and `updated_at` may lag behind its journal and are read
+  // from the journal's newest entry. The version moves so that an older SDK, which would take the
+  // row's last sequence for the journal's and collide with entries already written, refuses the
+  // file instead of opening it.
+  `-- version 6: run rows of unfinished runs are completed from their journal on read`,
 ];
 
 /** Brings the file's schema to the newest version, in one immediate transaction; a newer file is refused. */

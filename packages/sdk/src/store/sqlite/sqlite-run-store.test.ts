@@ -106,6 +106,45 @@ describe('SqliteRunStore', () => {
     initialEntries: [{ type: 'run-started', data: {} }],
   });
 
+  it('writes an owner plain append as journal entries only, and still reports the run exactly (issue 34)', async () => {
+    const path = nextPath();
+    let clock = 1_000;
+    const store = new SqliteRunStore({ path, now: () => clock });
+    await store.acquire(acquireRequest('plain'));
+    const reader = new Database(path, { readonly: true });
+    const row = reader.prepare<[], { last_sequence: number; updated_at: number }>(
+      "SELECT last_sequence, updated_at FROM agentloom_runs WHERE run_id = 'plain'",
+    );
+    clock = 2_000;
+    await store.append({
+      runId: 'plain',
+      epoch: 1,
+      entries: [
+        { type: 'a', data: 1 },
+        { type: 'b', data: 2 },
+      ],
+    });
+    // The run row's page is left alone (one page written per commit, not two) ...
+    expect(row.get()).toEqual({ last_sequence: 1, updated_at: 1_000 });
+    // ... and every reader of the run still sees the journal's end.
+    expect(await store.getRun('plain')).toMatchObject({ lastSequence: 3, updatedAt: 2_000 });
+    expect((await store.listRuns({ limit: 10 }))[0]).toMatchObject({ lastSequence: 3, updatedAt: 2_000 });
+    expect((await store.listSessionRuns('s'))[0]).toMatchObject({ lastSequence: 3, updatedAt: 2_000 });
+    expect((await store.renewLease('plain', 1, 60_000)).lastSequence).toBe(3);
+    // Others' entries and the owner's next ones keep numbering densely after it.
+    expect((await store.appendExternal({ runId: 'plain', entries: [{ type: 'c', data: 3 }] })).lastSequence).toBe(4);
+    expect(
+      (await store.append({ runId: 'plain', epoch: 1, entries: [{ type: 'd', data: 4 }], ifLastSequence: 4 })).lastSequence,
+    ).toBe(5);
+    // A commit that changes the row (a loop charged, the end) writes the row, exactly.
+    clock = 3_000;
+    await store.append({ runId: 'plain', epoch: 1, entries: [{ type: 'e', data: 5 }], chargeLoops: 1 });
+    expect(row.get()).toEqual({ last_sequence: 6, updated_at: 3_000 });
+    expect((await store.readJournal('plain')).map((entry) => entry.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    reader.close();
+    await store.close();
+  });
+
   it('refuses to go on when its file is deleted under it (StoreFileChangedError at the next renewal or append)', async () => {
     const path = nextPath();
     const store = new SqliteRunStore({ path });
@@ -126,6 +165,20 @@ describe('SqliteRunStore', () => {
     await new SqliteRunStore({ path: other }).close();
     renameSync(other, path);
     await expect(store.append({ runId: 'replaced', epoch: 1, entries: [{ type: 'x', data: 1 }] })).rejects.toMatchObject({
+      code: 'store-file-changed',
+    });
+    await store.close();
+  });
+
+  it('refuses a file moved away (a new one at its path) from the next renewal on, commits included (issue 34)', async () => {
+    const path = nextPath();
+    const store = new SqliteRunStore({ path });
+    await store.acquire(acquireRequest('moved'));
+    renameSync(path, `${path}.moved`);
+    await new SqliteRunStore({ path }).close();
+    await expect(store.renewLease('moved', 1, 60_000)).rejects.toMatchObject({ code: 'store-file-changed', path });
+    // What the renewal found stays: the owner's next commit is refused too.
+    await expect(store.append({ runId: 'moved', epoch: 1, entries: [{ type: 'x', data: 1 }] })).rejects.toMatchObject({
       code: 'store-file-changed',
     });
     await store.close();

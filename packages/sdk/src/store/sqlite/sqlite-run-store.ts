@@ -33,12 +33,12 @@ import type {
   SessionRunRead,
   StoredRunStatus,
 } from '../run-store.js';
-import { assertSameFile, type FileIdentity, readFileIdentity } from './file-identity.js';
+import { type FileIdentity, readFileIdentity, StoreFileGuard } from './file-identity.js';
 import { migrate } from './migrations.js';
 import { SqliteChanges } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
-import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
+import { prepareStatements, RUN_COLUMNS, type SqliteStatements } from './sqlite-statements.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -59,6 +59,9 @@ export interface SqliteRunStoreOptions {
   now?: () => number;
 }
 
+/** Which file check a store call makes first: none (reads), the cheap one (owner commits), the full one (other writes). */
+type FileCheck = 'none' | 'linked' | 'path';
+
 /** First wait for a lock held by another process, in milliseconds; doubled up to `LONGEST_LOCK_WAIT_MS`. */
 const FIRST_LOCK_WAIT_MS = 2;
 const LONGEST_LOCK_WAIT_MS = 100;
@@ -70,8 +73,9 @@ const LONGEST_LOCK_WAIT_MS = 100;
  */
 export class SqliteRunStore implements RunStore {
   private readonly database: Database.Database;
-  private readonly path: string;
   private readonly opened: FileIdentity | undefined;
+  /** Refuses writes once the file is deleted or replaced (undefined for an in-memory database). */
+  private readonly guard: StoreFileGuard | undefined;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
   private readonly statements: SqliteStatements;
@@ -86,7 +90,6 @@ export class SqliteRunStore implements RunStore {
 
   constructor(options: SqliteRunStoreOptions) {
     this.now = options.now ?? Date.now;
-    this.path = options.path;
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     try {
       this.database = new Database(options.path);
@@ -101,6 +104,12 @@ export class SqliteRunStore implements RunStore {
       throw new StoreFailureError(`Cannot open SQLite run store at ${options.path}.`, { cause: error });
     }
     this.opened = this.database.memory ? undefined : readFileIdentity(options.path);
+    try {
+      this.guard = this.opened ? new StoreFileGuard(options.path, this.opened) : undefined;
+    } catch (error) {
+      this.database.close();
+      throw error;
+    }
     const database = this.database;
     this.statements = prepareStatements(database);
     this.changes = new SqliteChanges(database, this.opened);
@@ -162,7 +171,11 @@ export class SqliteRunStore implements RunStore {
       const through = request.checkpointThrough === undefined ? undefined : this.checkpointOf(request);
       const now = this.now();
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
-      this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
+      // Only a commit that changes the row writes it: a plain append leaves the run row's page
+      // clean (one page per commit, not two); readers take its last sequence from the journal.
+      if (request.chargeLoops || request.terminal) {
+        this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
+      }
       if (request.terminal) {
         const result = request.terminal;
         const digest = request.digest === undefined ? null : JSON.stringify(request.digest);
@@ -205,16 +218,22 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  async append(request: AppendRequest): Promise<{ lastSequence: number }> {
-    assertIdentifier('runId', request.runId);
-    assertCheckpointThrough(request);
-    const written = await this.write('append', () => {
-      const lastSequence = this.appendTransaction.immediate(request);
-      this.changes.notify(request.runId);
-      this.injectFault('append', 'after-commit');
-      return { lastSequence };
-    });
-    return written;
+  append(request: AppendRequest): Promise<{ lastSequence: number }> {
+    // Not an async function: the commit path settles with one promise (issue 34). The request is
+    // checked inside the call, so that a refusal is a rejection like any other.
+    // The owner's commit: the cheap check that the file still has a name (StoreFileGuard).
+    return this.call(
+      'append',
+      () => {
+        assertIdentifier('runId', request.runId);
+        assertCheckpointThrough(request);
+        const lastSequence = this.appendTransaction.immediate(request);
+        this.changes.notify(request.runId);
+        this.injectFault('append', 'after-commit');
+        return { lastSequence };
+      },
+      'linked',
+    );
   }
 
   async releaseLease(runId: string, epoch: number): Promise<void> {
@@ -283,36 +302,37 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
-    const conditions = ["status <> 'deleted'"];
+    const conditions = ["run.status <> 'deleted'"];
     const values: Array<string | number> = [];
     if (query.sessionId !== undefined) {
-      conditions.push('session_id = ?');
+      conditions.push('run.session_id = ?');
       values.push(query.sessionId);
     }
     if (query.kind !== undefined) {
-      conditions.push('kind = ?');
+      conditions.push('run.kind = ?');
       values.push(query.kind);
     }
     if (query.status !== undefined) {
-      conditions.push('status = ?');
+      conditions.push('run.status = ?');
       values.push(query.status);
     }
     for (const [key, value] of Object.entries(query.metadata ?? {})) {
       // A plain key is read by path (fast); any other key is matched through json_each (exact).
       if (/^[A-Za-z0-9_-]{1,128}$/.test(key)) {
-        conditions.push('json_extract(metadata, ?) = ?');
+        conditions.push('json_extract(run.metadata, ?) = ?');
         values.push(`$."${key}"`, value);
       } else {
-        conditions.push('EXISTS (SELECT 1 FROM json_each(metadata) WHERE json_each.key = ? AND json_each.value = ?)');
+        conditions.push('EXISTS (SELECT 1 FROM json_each(run.metadata) WHERE json_each.key = ? AND json_each.value = ?)');
         values.push(key, value);
       }
     }
     if (query.before) {
       // A row value, so that the (created_at, run_id) index seeks straight to the position.
-      conditions.push('(created_at, run_id) < (?, ?)');
+      conditions.push('(run.created_at, run.run_id) < (?, ?)');
       values.push(query.before.createdAt, query.before.runId);
     }
-    const sql = `SELECT * FROM agentloom_runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, run_id DESC LIMIT ?`;
+    const sql = `SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE ${conditions.join(' AND ')}
+      ORDER BY run.created_at DESC, run.run_id DESC LIMIT ?`;
     return this.call('listRuns', () => {
       let statement = this.listStatements.get(sql);
       if (!statement) {
@@ -349,6 +369,7 @@ export class SqliteRunStore implements RunStore {
 
   async close(): Promise<void> {
     this.changes.close();
+    this.guard?.close();
     if (this.database.open) this.database.close();
   }
 
@@ -362,12 +383,13 @@ export class SqliteRunStore implements RunStore {
 
   /**
    * Runs one synchronous store operation that writes: as `call`, and first refuses a file that was
-   * deleted or replaced under the store (issue 18), so that no write lands in a file nobody else
-   * sees. Reads skip that check (one `stat` each): a read of a replaced file lands nothing, and
-   * the owner's next write or lease renewal (within a third of its lease) stops the run.
+   * deleted or replaced under the store (issue 18, the full path check of `StoreFileGuard`), so
+   * that no write lands in a file nobody else sees. The owner's commits make the cheaper check
+   * (`append`); reads make none: a read of a replaced file lands nothing, and the owner's next
+   * commit or lease renewal (within a third of its lease) stops the run.
    */
   private write<T>(operation: string, work: () => T): Promise<T> {
-    return this.call(operation, work, true);
+    return this.call(operation, work, 'path');
   }
 
   /**
@@ -375,19 +397,44 @@ export class SqliteRunStore implements RunStore {
    * was deleted or replaced), maps driver errors to `StoreFailureError`, and while another process
    * holds the lock waits with back-off on timers, so that the event loop never stalls on a lock.
    */
-  private async call<T>(operation: string, work: () => T, writes = false): Promise<T> {
+  private call<T>(operation: string, work: () => T, fileCheck: FileCheck = 'none'): Promise<T> {
+    // The first try runs at once and settles without an async frame (most calls find no lock
+    // held: issue 34); only a busy lock goes on to the waits.
     const startedAt = Date.now();
+    try {
+      return Promise.resolve(this.attempt(operation, work, fileCheck));
+    } catch (error) {
+      if (!isSqliteBusy(error)) return Promise.reject(toSqliteStoreError(operation, error));
+      return this.retryWhileBusy(operation, work, fileCheck, startedAt, error);
+    }
+  }
+
+  /** One try of a store operation: refuses a closed store and, for a write, a changed file. */
+  private attempt<T>(operation: string, work: () => T, fileCheck: FileCheck): T {
+    if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
+    if (fileCheck === 'path') this.guard?.assertPath();
+    else if (fileCheck === 'linked') this.guard?.assertLinked();
+    return work();
+  }
+
+  /** Tries again while another process holds the lock, with back-off on timers, up to the busy timeout. */
+  private async retryWhileBusy<T>(
+    operation: string,
+    work: () => T,
+    fileCheck: FileCheck,
+    startedAt: number,
+    busy: unknown,
+  ): Promise<T> {
+    let last = busy;
     for (let attempt = 0; ; attempt += 1) {
-      if (!this.database.open) throw new StoreFailureError(`SqliteRunStore.${operation}: the store is closed.`);
-      if (writes && this.opened) assertSameFile(this.path, this.opened);
+      const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
+      if (Date.now() - startedAt + wait > this.busyTimeoutMs) throw toSqliteStoreError(operation, last);
+      await new Promise((resolve) => setTimeout(resolve, wait));
       try {
-        return work();
+        return this.attempt(operation, work, fileCheck);
       } catch (error) {
-        const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
-        if (!isSqliteBusy(error) || Date.now() - startedAt + wait > this.busyTimeoutMs) {
-          throw toSqliteStoreError(operation, error);
-        }
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!isSqliteBusy(error)) throw toSqliteStoreError(operation, error);
+        last = error;
       }
     }
   }

@@ -23,10 +23,33 @@ export interface SqliteStatements {
   setCheckpoint: Statement;
 }
 
+/**
+ * The newest journal entry's `column` of the run row named `row` (`run` unless told): one seek
+ * of the journal's primary key from its end, never a scan.
+ */
+const lastEntry = (column: 'sequence' | 'at', row = 'run') =>
+  `(SELECT entry.${column} FROM agentloom_journal AS entry WHERE entry.run_id = ${row}.run_id ORDER BY entry.sequence DESC LIMIT 1)`;
+
+/**
+ * The columns of a run row (aliased `run`) as the port reads them. An owner's plain append (no
+ * loop charged, not terminal) writes its entries only and leaves the run row alone (issue 34: a
+ * second page per commit doubled the cost of every write), so for a run that has not finished
+ * the last sequence and the time of the last write are taken from the journal's newest entry
+ * when it is newer than the row. A finished or deleted run's row is exact: its terminal append
+ * wrote both.
+ */
+export const RUN_COLUMNS = `run.run_id, run.session_id, run.status, run.owner_id, run.epoch, run.lease_expires_at,
+  run.deadline_at, run.loops_used, run.created_at, run.result, run.kind, run.name, run.metadata, run.digest,
+  run.checkpoint_through, run.checkpoint_at,
+  CASE WHEN run.status IN ('pending', 'running') THEN MAX(run.last_sequence, COALESCE(${lastEntry('sequence')}, 0))
+    ELSE run.last_sequence END AS last_sequence,
+  CASE WHEN run.status IN ('pending', 'running') THEN MAX(run.updated_at, COALESCE(${lastEntry('at')}, 0))
+    ELSE run.updated_at END AS updated_at`;
+
 /** Prepares every fixed statement of the store (listing statements vary with filters and are prepared on use). */
 export function prepareStatements(database: Database.Database): SqliteStatements {
   return {
-    getRun: database.prepare<[string], RunRow>('SELECT * FROM agentloom_runs WHERE run_id = ?'),
+    getRun: database.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE run.run_id = ?`),
     insertRun: database.prepare(
       `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
          loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
@@ -39,8 +62,10 @@ export function prepareStatements(database: Database.Database): SqliteStatements
     insertEntry: database.prepare(
       `INSERT INTO agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // The last sequence from the journal's end (the row's may lag behind an owner's plain appends).
     fence: database.prepare<[string], { epoch: number; status: string; last_sequence: number }>(
-      'SELECT epoch, status, last_sequence FROM agentloom_runs WHERE run_id = ?',
+      `SELECT run.epoch, run.status, MAX(run.last_sequence, COALESCE(${lastEntry('sequence')}, 0)) AS last_sequence
+       FROM agentloom_runs AS run WHERE run.run_id = ?`,
     ),
     advance: database.prepare(
       'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
@@ -50,7 +75,7 @@ export function prepareStatements(database: Database.Database): SqliteStatements
     ),
     renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
       `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'
-       RETURNING last_sequence`,
+       RETURNING MAX(last_sequence, COALESCE(${lastEntry('sequence', 'agentloom_runs')}, 0)) AS last_sequence`,
     ),
     tombstone: database.prepare(
       `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, checkpoint_through = NULL, checkpoint_at = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
@@ -115,7 +140,8 @@ export function prepareStatements(database: Database.Database): SqliteStatements
     ),
     setCheckpoint: database.prepare('UPDATE agentloom_runs SET checkpoint_through = ?, checkpoint_at = ? WHERE run_id = ?'),
     sessionRuns: database.prepare<[string], RunRow>(
-      `SELECT * FROM agentloom_runs WHERE session_id = ? AND status <> 'deleted' ORDER BY created_at, rowid`,
+      `SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE run.session_id = ? AND run.status <> 'deleted'
+       ORDER BY run.created_at, run.rowid`,
     ),
   };
 }
