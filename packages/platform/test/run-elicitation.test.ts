@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingForm, ElicitationMcpServer } from './elicitation-mcp-server.js';
+import { bookingForm, ElicitationMcpServer } from '../../../test/support/elicitation-mcp-server.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { type RunBody, waitForTerminal, waitUntil } from './run-helpers.js';
 import { ToolCallingModelServer } from './tool-calling-model.js';

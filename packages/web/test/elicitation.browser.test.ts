@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ElicitationMcpServer } from '../../platform/test/elicitation-mcp-server.js';
+import { ElicitationMcpServer } from '../../../test/support/elicitation-mcp-server.js';
 import { ToolCallingModelServer } from '../../platform/test/tool-calling-model.js';
 import { chromiumAvailable } from './browser/chromium.js';
 import { type ConsoleSession, openConsoleSession } from './browser/console-session.js';

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingForm, ElicitationMcpServer } from '../../../../test/support/elicitation-mcp-server.js';
 import { connectMcpServer, type McpServerConnection } from '../../src/capabilities/mcp/index.js';
 import type { RunResult } from '../../src/core/run-result.js';
 import {
@@ -24,7 +25,6 @@ import {
 import { SqliteRunStore } from '../../src/store/sqlite/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { runTestChild, tagged } from './capability-harness.js';
-import { bookingSchema, ElicitationMcpServer } from './elicitation-mcp-server.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-elicitation-'));
 let server: ElicitationMcpServer;
@@ -63,7 +63,7 @@ async function questionOf(run: ReturnType<Agent['run']>): Promise<string> {
   for await (const event of run.events())
     if (event.type === 'elicitation-request') {
       expect(event).toMatchObject({ server: 'restaurant', toolName: 'restaurant__book_table', mode: 'form' });
-      expect(event.requestedSchema).toEqual(bookingSchema);
+      expect(event.requestedSchema).toEqual(bookingForm);
       return event.elicitationId;
     }
   throw new Error('the run ended without a question');
@@ -79,7 +79,7 @@ describe('MCP elicitation answered by the run’s user (ADR 0038)', () => {
     const elicitationId = await questionOf(run);
     const [pending] = await elicitationsOf('run-accept');
     expect(pending).toMatchObject({ elicitationId, status: 'pending', message: 'Who is the table on Friday for?' });
-    expect(pending?.requestedSchema).toEqual(bookingSchema);
+    expect(pending?.requestedSchema).toEqual(bookingForm);
     expect((await client.describeRun('run-accept')).status).toBe('running');
 
     // A supplement is a message, not an answer: the question stays pending.

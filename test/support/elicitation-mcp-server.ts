@@ -6,8 +6,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { type ElicitRequestFormParams, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-/** The form `book_table` asks for: MCP's restricted schema, with defaults (SEP-1034). */
-export const bookingSchema: Record<string, unknown> = {
+/** The form `book_table` asks for: MCP's restricted schema (string, integer, enum, boolean), with defaults. */
+export const bookingForm: Record<string, unknown> = {
   type: 'object',
   properties: {
     name: { type: 'string', title: 'Name', minLength: 1 },
@@ -25,19 +25,20 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 /**
- * A real MCP server over streamable HTTP (the official `@modelcontextprotocol/sdk` server, on a
- * free local port) whose one tool, `book_table`, asks the user for the booking with
- * `elicitation/create` during the call and answers with what it received: the content of an
- * accepted form (as the server got it, defaults included), or the decline / cancel. It counts the
- * calls it received and keeps the answers, so a test sees a call was never sent twice.
+ * A real MCP server over streamable HTTP (the official `@modelcontextprotocol/sdk` server on a free
+ * local port), shared by the SDK's, the platform's and the console's elicitation tests: its tool
+ * `book_table` asks the user for the booking with `elicitation/create` during the call
+ * (`bookingForm`) and answers with what it received — the content of an accepted form (as the
+ * server got it, defaults included), or the decline / cancel. It counts the calls it received and
+ * keeps the answers, so a test sees a call was never sent twice.
  */
 export class ElicitationMcpServer {
   readonly server: Server;
   url = '';
-  /** The `book_table` calls received, in order. */
   readonly calls: { date: string }[] = [];
-  /** The answers the server got to its questions. */
   readonly answers: { action: string; content?: Record<string, unknown> }[] = [];
+  /** While set, the tool holds its result back after the answer (so a test sees the run still running). */
+  hold: Promise<void> | undefined;
   private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
 
   constructor() {
@@ -71,11 +72,12 @@ export class ElicitationMcpServer {
           {
             mode: 'form',
             message: `Who is the table on ${args.date} for?`,
-            requestedSchema: bookingSchema as ElicitRequestFormParams['requestedSchema'],
+            requestedSchema: bookingForm as ElicitRequestFormParams['requestedSchema'],
           },
           { timeout: 600_000 },
         );
         this.answers.push({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
+        await this.hold;
         const text =
           answer.action === 'accept'
             ? `booked on ${args.date}: ${JSON.stringify(answer.content)}`
