@@ -54,12 +54,21 @@ const statementCacheSize = 500;
  * statements of the most recent texts (runs per second did not change measurably: the time goes
  * to the SDK store's reads). Safe with Kysely's SQLite driver, which runs one query at a time on
  * its single connection; SQLite re-prepares a statement after a schema change.
+ *
+ * It also makes every transaction `BEGIN IMMEDIATE` (Kysely sends a plain `begin`). A deferred
+ * transaction reads from a snapshot and asks for the write lock at its first write; when another
+ * process (the embedded default's worker child, a second `serve`) committed in between, SQLite
+ * refuses the upgrade at once with `SQLITE_BUSY_SNAPSHOT` — no busy wait can help — and a publish
+ * failed as a "conflict" that never happened. Taking the write lock at `BEGIN` makes a concurrent
+ * writer wait (`busy_timeout`) instead. The SDK's run store is another file, so a platform
+ * transaction never holds a lock the store in the same process needs.
  */
 function withStatementCache(sqlite: Database.Database): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
+    prepare(text: string) {
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = statements.get(sql);
       if (statement) statements.delete(sql);
       else statement = sqlite.prepare(sql);

@@ -52,9 +52,20 @@ export async function insertRelease(database: Queryable, release: AppReleaseRow)
   try {
     await database.insertInto('app_releases').values(release).execute();
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
   }
+}
+
+/**
+ * Whether a database error is a unique-key refusal (SQLite `SQLITE_CONSTRAINT_UNIQUE` /
+ * `_PRIMARYKEY`, PostgreSQL `23505`): only that means another publish took the version; any other
+ * error (a busy database, a lost connection) is not a conflict and must not be reported as one.
+ */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** Makes `release` its app's newest, the one new runs start on. */

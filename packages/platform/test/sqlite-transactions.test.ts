@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openPlatformDatabase } from '../src/adapters/database/connect.js';
+import { migrateToLatest } from '../src/adapters/database/migrate.js';
+
+/**
+ * The platform's SQLite transactions take the write lock at `BEGIN` (`BEGIN IMMEDIATE`): a
+ * deferred one that had only read would be refused its first write with `SQLITE_BUSY_SNAPSHOT`
+ * whenever another process (the embedded worker child) wrote in between — which made a first
+ * publish fail as `publish-conflict` in CI. Checked with a second real connection to the file.
+ */
+describe('platform SQLite transactions', () => {
+  const directories: string[] = [];
+  afterEach(() => {
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('hold the write lock from their start, so another writer waits instead of breaking them', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-transactions-'));
+    directories.push(directory);
+    const file = path.join(directory, 'platform.sqlite');
+    const handle = openPlatformDatabase({ dialect: 'sqlite', file });
+    await migrateToLatest(handle.database, 'sqlite');
+    const other = new Database(file);
+    other.pragma('busy_timeout = 0');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const transaction = handle.database.transaction().execute(async (trx) => {
+      // Only a read so far: a deferred transaction would hold no write lock yet.
+      await trx.selectFrom('users').select('id').execute();
+      started();
+      await held;
+      await trx.deleteFrom('users').where('id', '=', 'nobody').execute();
+    });
+    await inside;
+    expect(() => other.exec('BEGIN IMMEDIATE')).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+    release();
+    await transaction;
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('COMMIT');
+    other.close();
+    await handle.close();
+  });
+});
