@@ -134,6 +134,8 @@ describe.runIf(chromiumAvailable())('MCP elicitation answered from the chat page
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByText('Who is the table on Monday for?').waitFor();
     await page.getByRole('link', { name: 'Run view' }).last().click();
+    // The chat page shows the same question: wait for the run view itself, not only the text.
+    await page.waitForURL(/\/runs\/[^/?#]+$/);
     const questions = page.getByRole('region', { name: 'Questions from tools' });
     await questions.getByText('Who is the table on Monday for?').waitFor();
     const runId = page.url().split('/runs/')[1] ?? '';
