@@ -80,12 +80,21 @@ export interface IdleFollowerFigures {
 /** How long the idle followers are watched for statements. */
 const IDLE_WINDOW_MS = 5_000;
 
+/** The memory JavaScript objects hold: the heap in use and what they keep outside it. */
+function heldMemory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
 /**
  * Opens `count` SSE streams on one queued run that no worker will take (call it with no worker
  * running), so every stream stays open and idle, and answers the growth of this process's
- * resident memory per stream, in KiB, after a garbage collection when `--expose-gc` allows one,
- * and the statements this process executed over `IDLE_WINDOW_MS` once the streams settled
- * (`query-counter.ts`; install it first). Server and clients share this process, so the memory
+ * memory per stream, in KiB — the JavaScript heap plus memory held outside it for JavaScript
+ * objects (`heapUsed + external`), each read after a garbage collection when `--expose-gc` allows
+ * one (not the resident set: after the burst before it, the allocator hands freed pages back to
+ * the system at its own pace, so the resident set could shrink while the streams opened, and the
+ * figure once came out negative); and the statements this process executed over `IDLE_WINDOW_MS`
+ * once the streams settled (`query-counter.ts`; install it first). Server and clients share this process, so the memory
  * figure is an upper bound of the server's cost. The followers' own safety-net read (once a
  * minute each, `followerSafetyNetMs`) is counted when it falls in the window.
  */
@@ -98,7 +107,7 @@ export async function measureIdleFollowers(target: PlatformTarget, appId: string
     const collect = () => (globalThis as { gc?: () => void }).gc?.();
     collect();
     await pause(200);
-    const before = process.memoryUsage().rss;
+    const before = heldMemory();
     const url = `${target.base}/runs/${runId}/events`;
     for (let index = 0; index < count; index += 50) {
       await Promise.all(
@@ -118,7 +127,7 @@ export async function measureIdleFollowers(target: PlatformTarget, appId: string
     await pause(2_000);
     collect();
     await pause(200);
-    const after = process.memoryUsage().rss;
+    const after = heldMemory();
     const counted = queryCounts();
     const windowStart = performance.now();
     await pause(IDLE_WINDOW_MS);
