@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkBubblewrap } from '@agentloom/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHostReaderServer } from '../../../test/support/host-reader-mcp-server.js';
 import type { RunWorker } from '../src/worker/index.js';
 import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './harness.js';
 import type { RunBody } from './run-helpers.js';
-import { writeStdioMcpServer } from './stdio-mcp-server.js';
 import { ToolCallingModelServer } from './tool-calling-model.js';
 
 async function ok<T>(response: Promise<{ status: number; body: unknown }>, status: number): Promise<T> {
@@ -54,7 +54,7 @@ describeSandboxed(`stdio MCP servers started inside the run sandbox of an isolat
     mkdirSync(path.join(outside, 'server'), { recursive: true });
     mkdirSync(path.join(outside, 'secrets'));
     for (const directory of [outside, path.join(outside, 'server'), path.join(outside, 'secrets')]) chmodSync(directory, 0o755);
-    const script = writeStdioMcpServer(path.join(outside, 'server'));
+    const script = writeHostReaderServer(path.join(outside, 'server'));
     secretFile = path.join(outside, 'secrets', 'secret.txt');
     writeFileSync(secretFile, 'host secret 9c2d', { mode: 0o644 });
     const nodeDirectory = path.dirname(process.execPath);

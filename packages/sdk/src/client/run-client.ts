@@ -16,17 +16,10 @@ import {
   recordInputAnswer,
 } from '../engine/workflow/input/input-requests.js';
 import { isUnfinished } from '../store/acquire-decision.js';
-import type {
-  JournalEntry,
-  NewJournalEntry,
-  RunKind,
-  RunMetadata,
-  RunRecord,
-  RunStore,
-  StoredRunStatus,
-} from '../store/run-store.js';
+import type { JournalEntry, RunKind, RunMetadata, RunRecord, RunStore, StoredRunStatus } from '../store/run-store.js';
 import { describeAgentRun } from './describe-agent-run.js';
 import { describeTeamRun } from './describe-team-run.js';
+import { endPendingRun } from './end-pending-run.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
 import { type HostedRunEvent, projectorOf, startedInput } from './run-projection.js';
@@ -301,7 +294,7 @@ export class RunClient {
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
     });
     if (run.status === 'pending') {
-      const ended = await this.endPendingRun(run, entry);
+      const ended = await endPendingRun(this.store, this.leaseMs, run, entry);
       if (ended) return ended;
     }
     const { lastSequence } = await this.store.appendExternal({ runId, entries: [entry] });
@@ -433,56 +426,6 @@ export class RunClient {
     const run = await this.store.getRun(runId);
     if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
     return run;
-  }
-
-  /**
-   * Ends a pending run that no executor has taken: takes it (like a worker would, so that only
-   * one of them wins) and writes the stop and the end in one commit. Answers undefined when an
-   * executor took it first: the stop request then goes through the journal like any other.
-   */
-  private async endPendingRun(
-    run: RunRecord,
-    entry: ReturnType<typeof stopRequestEntry>,
-  ): Promise<{ runId: string; sequence: number } | undefined> {
-    const acquired = await this.store.acquire({
-      runId: run.runId,
-      sessionId: run.sessionId,
-      ownerId: `client_${randomUUID()}`,
-      leaseMs: this.leaseMs,
-      deadlineAt: 0,
-      initialEntries: [],
-    });
-    if (acquired.outcome !== 'acquired') return undefined;
-    const journal = await this.store.readJournal(run.runId);
-    if (hasAgentRunStarted(journal) || journal.some((candidate) => candidate.type === 'workflow-started')) {
-      // An executor started it and died before we looked: leave the stop for the next taker.
-      const { lastSequence } = await this.store.append({ runId: run.runId, epoch: acquired.run.epoch, entries: [entry] });
-      await this.store.releaseLease(run.runId, acquired.run.epoch);
-      return { runId: run.runId, sequence: lastSequence };
-    }
-    const result: RunResult = {
-      runId: run.runId,
-      sessionId: run.sessionId,
-      status: 'stopped',
-      reason: 'user-stop',
-      loops: 0,
-      usage: emptyUsage(),
-    };
-    // The end record each engine reads back: `run-finished` for an agent, `workflow-finished` for a workflow.
-    const ending: NewJournalEntry =
-      run.kind === 'agent'
-        ? { type: 'run-finished', data: result }
-        : {
-            type: 'workflow-finished',
-            data: { status: 'stopped', reason: 'user-stop', steps: 0, loops: 0, usage: emptyUsage() },
-          };
-    const { lastSequence } = await this.store.append({
-      runId: run.runId,
-      epoch: acquired.run.epoch,
-      entries: [entry, ending],
-      terminal: result,
-    });
-    return { runId: run.runId, sequence: lastSequence };
   }
 }
 

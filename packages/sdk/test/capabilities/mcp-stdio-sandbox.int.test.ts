@@ -9,10 +9,10 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { writeHostReaderServer } from '../../../../test/support/host-reader-mcp-server.js';
 import { connectMcpServer, type McpServerConnection, McpToolError } from '../../src/capabilities/mcp/index.js';
 import { BubblewrapSandbox } from '../../src/sandbox/bubblewrap/index.js';
 import { createWorkspace, type Workspace } from '../../src/sandbox/index.js';
-import { writeHostReaderServer } from '../helpers/host-reader-mcp-server.js';
 import { sandboxReachableDirectory } from '../helpers/sandbox-directory.js';
 import { describeWithBubblewrap } from './bubblewrap-availability.js';
 import { callTool, toolContext } from './capability-harness.js';
