@@ -41,7 +41,6 @@ export interface SessionReadParameters {
   session: string;
   kind: string | null;
   except: string | null;
-  recent: number;
   runs: string;
   /** `afterCheckpoint`: '' for the newest checkpoint, a holder's run id, or null for the whole session. */
   checkpoint: string | null;

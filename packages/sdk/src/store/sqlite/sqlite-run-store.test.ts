@@ -41,6 +41,25 @@ describe('SqliteRunStore', () => {
     raw.close();
   });
 
+  it('reads a journal page right for every limit, past the limits it keeps prepared (issue 34)', async () => {
+    const store = new SqliteRunStore({ path: nextPath() });
+    const entries = Array.from({ length: 30 }, (_, index) => ({ type: 'step', data: index }));
+    await store.acquire({
+      runId: 'limits',
+      sessionId: 's',
+      ownerId: 'a',
+      leaseMs: 60_000,
+      deadlineAt: Date.now() + 60_000,
+      initialEntries: entries,
+    });
+    for (let limit = 1; limit <= 30; limit += 1) {
+      const page = await store.readJournal('limits', { afterSequence: 2, limit });
+      expect(page.map((entry) => entry.sequence)).toEqual(Array.from({ length: Math.min(limit, 28) }, (_, index) => index + 3));
+    }
+    expect(await store.readJournal('limits')).toHaveLength(30);
+    await store.close();
+  });
+
   it('fences appends across two connections to the same file', async () => {
     const path = nextPath();
     const owner = new SqliteRunStore({ path });

@@ -252,7 +252,7 @@ export class SqliteRunStore implements RunStore {
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     assertReadJournal(runId, options);
     return this.call('readJournal', () =>
-      this.statements.journal.all(runId, options.afterSequence ?? 0, options.limit ?? -1).map(toJournalEntry),
+      this.statements.journal.all(options.limit ?? -1, runId, options.afterSequence ?? 0).map(toJournalEntry),
     );
   }
 
@@ -264,11 +264,10 @@ export class SqliteRunStore implements RunStore {
   async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
     assertReadSession(request);
     return this.call('readSession', () => {
-      const rows = this.statements.readSession.all({
+      const rows = this.statements.readSession.all(request.recentFinished ?? 0, {
         session: request.sessionId,
         kind: request.kind ?? null,
         except: request.exceptRunId ?? null,
-        recent: request.recentFinished ?? 0,
         runs: JSON.stringify(request.journalsOf ?? []),
         checkpoint:
           request.afterCheckpoint === undefined ? null : request.afterCheckpoint === true ? '' : request.afterCheckpoint,
@@ -347,7 +346,7 @@ export class SqliteRunStore implements RunStore {
     const before = query.before;
     return this.call('listSessions', () =>
       this.statements.sessions
-        .all(before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '', query.limit)
+        .all(query.limit, before ? 1 : 0, before?.lastRunAt ?? 0, before?.sessionId ?? '')
         .map((row) => ({ sessionId: row.session_id, runs: row.runs, firstRunAt: row.first_run_at, lastRunAt: row.last_run_at })),
     );
   }

@@ -15,10 +15,10 @@ export interface SqliteStatements {
   renew: Statement<[number, number, string, number], { last_sequence: number }>;
   tombstone: Statement;
   deleteJournal: Statement;
-  sessions: Statement<[number, number, string, number], SessionRow>;
+  sessions: LimitedStatement<[number, number, string], SessionRow>;
   release: Statement;
-  journal: Statement<[string, number, number], JournalRow>;
-  readSession: Statement<[SessionReadParameters], SessionReadRow>;
+  journal: LimitedStatement<[string, number], JournalRow>;
+  readSession: LimitedStatement<[SessionReadParameters], SessionReadRow>;
   sessionRuns: Statement<[string], RunRow>;
   setCheckpoint: Statement;
 }
@@ -45,6 +45,52 @@ export const RUN_COLUMNS = `run.run_id, run.session_id, run.status, run.owner_id
     ELSE run.last_sequence END AS last_sequence,
   CASE WHEN run.status IN ('pending', 'running') THEN MAX(run.updated_at, COALESCE(${lastEntry('at')}, 0))
     ELSE run.updated_at END AS updated_at`;
+
+/**
+ * A statement whose LIMIT is written into its SQL, prepared once per limit value. A bound LIMIT
+ * costs a full re-prepare on every execution with the SQLite that better-sqlite3 builds (STAT4:
+ * the planner reads the bound value, so each new binding expires the plan): 370 µs instead of
+ * 10 µs for the session read, twice the time of a journal read (issue 34). Limits come from few
+ * call sites with few values; past `LIMIT_VALUES` distinct ones the bound form is used.
+ */
+export interface LimitedStatement<Parameters extends unknown[], Row> {
+  readonly source: string;
+  all(limit: number, ...parameters: Parameters): Row[];
+}
+
+/** How many distinct limit values a statement keeps prepared (the rest use the bound form). */
+const LIMIT_VALUES = 16;
+
+/** `sql` with `@limit` where its LIMIT goes; a negative `limit` means no limit (SQLite's -1), 0 reads nothing. */
+export function limitedStatement<Parameters extends unknown[], Row>(
+  database: Database.Database,
+  sql: string,
+): LimitedStatement<Parameters, Row> {
+  const prepared = new Map<number, Statement<unknown[], Row>>();
+  let bound: Statement<unknown[], Row> | undefined;
+  return {
+    source: sql,
+    all(limit, ...parameters) {
+      const value = Number.isSafeInteger(limit) ? Math.max(limit, -1) : -1;
+      let statement = prepared.get(value);
+      if (!statement) {
+        if (prepared.size < LIMIT_VALUES) {
+          statement = database.prepare<unknown[], Row>(sql.replaceAll('@limit', String(value)));
+          prepared.set(value, statement);
+        } else {
+          bound ??= database.prepare<unknown[], Row>(sql.replaceAll('@limit', '@boundLimit'));
+          const [first, ...rest] = parameters;
+          // The bound form takes the limit by name: named parameters ride in the first object,
+          // positional ones get an object of their own.
+          return typeof first === 'object' && first !== null
+            ? bound.all({ ...(first as object), boundLimit: value }, ...rest)
+            : bound.all(...parameters, { boundLimit: value });
+        }
+      }
+      return statement.all(...parameters);
+    },
+  };
+}
 
 /** Prepares every fixed statement of the store (listing statements vary with filters and are prepared on use). */
 export function prepareStatements(database: Database.Database): SqliteStatements {
@@ -81,22 +127,25 @@ export function prepareStatements(database: Database.Database): SqliteStatements
       `UPDATE agentloom_runs SET status = 'deleted', result = NULL, digest = NULL, checkpoint_through = NULL, checkpoint_at = NULL, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
     ),
     deleteJournal: database.prepare('DELETE FROM agentloom_journal WHERE run_id = ?'),
-    sessions: database.prepare<[number, number, string, number], SessionRow>(
+    sessions: limitedStatement<[number, number, string], SessionRow>(
+      database,
       `SELECT session_id, runs, first_run_at, last_run_at FROM agentloom_sessions
        WHERE ? = 0 OR (last_run_at, session_id) < (?, ?)
-       ORDER BY last_run_at DESC, session_id DESC LIMIT ?`,
+       ORDER BY last_run_at DESC, session_id DESC LIMIT @limit`,
     ),
     release: database.prepare(
       `UPDATE agentloom_runs SET owner_id = NULL, lease_expires_at = 0 WHERE run_id = ? AND epoch = ? AND status = 'running'`,
     ),
-    journal: database.prepare<[string, number, number], JournalRow>(
-      'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+    journal: limitedStatement<[string, number], JournalRow>(
+      database,
+      'SELECT sequence, epoch, type, task_id, data, at FROM agentloom_journal WHERE run_id = ? AND sequence > ? ORDER BY sequence LIMIT @limit',
     ),
     // One statement for a whole session (issue 18): the runs in order, the journal joined only
     // for the runs whose journal is wanted — read first by primary key (`wanted`, materialised),
     // so that no other run's entries are visited. The last sequence is the stored column, never a
     // MAX(sequence) per run over the WITHOUT ROWID journal.
-    readSession: database.prepare<[SessionReadParameters], SessionReadRow>(
+    readSession: limitedStatement<[SessionReadParameters], SessionReadRow>(
+      database,
       // With a checkpoint (ADR 0012) only the runs after the run it covers through are read: the
       // newest checkpoint is found from the end of the partial checkpoint index, the runs after it
       // (and the recent finished ones among them) by a range of the session indexes.
@@ -126,7 +175,7 @@ export function prepareStatements(database: Database.Database): SqliteStatements
              AND (@kind IS NULL OR kind = @kind) AND (@except IS NULL OR run_id <> @except)
              AND created_at >= COALESCE((SELECT at FROM checkpoint), -1)
              AND (created_at, rowid) > (COALESCE((SELECT at FROM checkpoint), -1), COALESCE((SELECT position FROM checkpoint), -1))
-           ORDER BY created_at DESC, rowid DESC LIMIT @recent)
+           ORDER BY created_at DESC, rowid DESC LIMIT @limit)
          UNION SELECT value FROM json_each(@runs)
          UNION SELECT run_id FROM session WHERE digest IS NULL
        ), wanted AS MATERIALIZED (
