@@ -1,7 +1,10 @@
 /**
  * `npm run bench:platform` (issue 14): the platform's figures against baselines measured in the
  * same run (figures, not a test).
- * - (a) the embedded default: SQLite, one `serve`-like process with 2 in-process workers;
+ * - (a) the embedded default as `agentloom serve` runs it (ADR 0034): SQLite, the API in this
+ *   process and its worker child (`agentloom worker --embedded-child`, 2 workers) told of each
+ *   job over IPC; and, for reference without targets, everything in this one process (API,
+ *   client and 2 in-process workers);
  * - (b) PostgreSQL (when it answers): the API in this process and 2 `agentloom worker`
  *   processes, dispatching through pg-boss (the PostgreSQL default);
  * - baselines: the SDK alone running the same 1-loop agent on the same kind of store, and raw
@@ -9,7 +12,10 @@
  * - 1,000 idle SSE followers (memory per follower) and the time from a worker's SIGKILL to the
  *   run's next journal event, written by another worker.
  * Each run is a 1-loop agent on the offline demo model (no network). Latency is from the
- * `POST /apps/:appId/runs` to the end of the run's SSE stream (its terminal event).
+ * `POST /apps/:appId/runs` to the end of the run's SSE stream (its terminal event): the POST asks
+ * for `mode: 'stream'` (its answer is the stream, as a chat client asks); the reference rows
+ * submit and then follow with `GET /runs/:runId/events`. The client is plain node:http with
+ * kept-alive connections, in this process.
  * Targets (issue 34): platform throughput ≥ 1/3 of the SDK alone and ≥ 1/2 of raw pg-boss; p99
  * submit → terminal event ≤ 3 × p50; event-loop delay p99 ≤ 50 ms in the API process during the
  * burst; takeover ≤ lease + 2 s; 1,000 idle SSE followers ≤ 100 KiB each and 0 statements per
@@ -26,7 +32,7 @@ import pg from 'pg';
 import { installQueryCounter } from '../../test/support/query-counter.js';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from './platform-failures.js';
-import { platformTarget, startWorkerProcess, type WorkerProcess } from './platform-target.js';
+import { platformTarget, startEmbeddedWorkerChild, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 installQueryCounter();
@@ -52,24 +58,53 @@ async function withLoopDelay<Value>(work: () => Promise<Value>): Promise<{ value
   }
 }
 
-const rows: { name: string; platform: Figures; loopP99: number; sdk: Figures; pgBoss?: Figures }[] = [];
+const rows: { name: string; platform: Figures; loopP99: number; sdk: Figures; pgBoss?: Figures; reference?: true }[] = [];
 let takeovers: number[] = [];
 const followers: { name: string; figures: IdleFollowerFigures }[] = [];
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-platform-'));
 try {
-  const sqlite = await platformTarget({ dialect: 'sqlite', file: join(directory, 'platform.sqlite') }, directory, {
+  const sqliteDirectory = join(directory, 'sqlite');
+  mkdirSync(sqliteDirectory);
+  const sqlite = await platformTarget({ dialect: 'sqlite', file: join(sqliteDirectory, 'platform.sqlite') }, sqliteDirectory, {
+    inProcessWorkers: 0,
+    leaseMs: 30_000,
+  });
+  const child = await startEmbeddedWorkerChild(sqlite, sqliteDirectory, 2, 30_000);
+  await warmUp(sqlite.oneRun);
+  const platformSqlite = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRun));
+  const sqliteTwoRequests = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRunThenFollow));
+  await child.close();
+  await sqlite.close();
+  const oneDirectory = join(directory, 'one-process');
+  mkdirSync(oneDirectory);
+  const oneProcess = await platformTarget({ dialect: 'sqlite', file: join(oneDirectory, 'platform.sqlite') }, oneDirectory, {
     inProcessWorkers: 2,
     leaseMs: 30_000,
   });
-  await warmUp(sqlite.oneRun);
-  const platformSqlite = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRun));
-  await sqlite.close();
+  await warmUp(oneProcess.oneRun);
+  const platformOneProcess = await withLoopDelay(() => measure(RUNS, CONCURRENCY, oneProcess.oneRun));
+  await oneProcess.close();
   const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
+  const sdkSqlite = await sdkAlone(sdkStore);
   rows.push({
-    name: 'SQLite (embedded, 2 in-process workers)',
+    name: 'SQLite (embedded default: API + worker child with 2 workers)',
     platform: platformSqlite.value,
     loopP99: platformSqlite.loopP99,
-    sdk: await sdkAlone(sdkStore),
+    sdk: sdkSqlite,
+  });
+  rows.push({
+    name: 'SQLite, embedded default, two requests (submit, then GET events; reference)',
+    platform: sqliteTwoRequests.value,
+    loopP99: sqliteTwoRequests.loopP99,
+    sdk: sdkSqlite,
+    reference: true,
+  });
+  rows.push({
+    name: 'SQLite, one process (API, client, 2 in-process workers; reference)',
+    platform: platformOneProcess.value,
+    loopP99: platformOneProcess.loopP99,
+    sdk: sdkSqlite,
+    reference: true,
   });
   await sdkStore.close();
   // Idle followers on the embedded default: a platform of its own without workers (the run stays queued).
@@ -82,7 +117,7 @@ try {
   followers.push({ name: 'SQLite', figures: await measureIdleFollowers(idle, idle.demoApp, FOLLOWERS) });
   await idle.close();
 
-  if (await postgresAvailable()) {
+  if (process.env.BENCH_PLATFORM_POSTGRES !== 'skip' && (await postgresAvailable())) {
     const schema = `bench_platform_${process.pid}`;
     const url = new URL(postgresUrl);
     url.searchParams.set('schema', schema);
@@ -95,6 +130,7 @@ try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
       await warmUp(postgres.oneRun);
       const platformPostgres = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneRun));
+      const postgresTwoRequests = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneRunThenFollow));
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
       // No worker from here on: the followers' run stays queued and their streams idle.
       for (const worker of workers.splice(0)) {
@@ -113,6 +149,14 @@ try {
         loopP99: platformPostgres.loopP99,
         sdk,
         pgBoss,
+      });
+      rows.push({
+        name: 'PostgreSQL, two requests (submit, then GET events; reference)',
+        platform: postgresTwoRequests.value,
+        loopP99: postgresTwoRequests.loopP99,
+        sdk,
+        pgBoss,
+        reference: true,
       });
     } finally {
       for (const worker of workers) worker.child.kill('SIGTERM');
@@ -156,6 +200,7 @@ const target = (name: string, measured: string, goal: string, met: boolean) => {
   console.log(`| ${name} | ${measured} | ${goal} | ${met ? 'yes' : 'no'} |`);
 };
 for (const row of rows) {
+  if (row.reference) continue;
   const ratio = row.platform.runsPerSecond / row.sdk.runsPerSecond;
   target(`${row.name}: platform / SDK alone`, ratio.toFixed(2), '≥ 0.33', ratio >= 1 / 3);
   if (row.pgBoss) {

@@ -3,8 +3,8 @@
  * 1-loop agent and a space key, `agentloom worker` processes (the built command, as deployed), and a
  * slow OpenAI-compatible model server (a run that is still going when its worker is killed).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { createServer, Agent as HttpAgent, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
@@ -105,20 +105,58 @@ export async function platformTarget(
     'demo-1',
   );
 
+  // The load generator's own cost should stay small beside the platform's, in the same process:
+  // plain node:http over kept-alive connections (fetch's web streams cost the client ~3 times as
+  // much CPU per request in a profile of this bench).
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+  const url = new URL(base);
+  /** One request; answers the status and the whole body. */
+  const send = (method: string, path: string, body?: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const headers: Record<string, string> = { authorization };
+      if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        headers['content-length'] = String(Buffer.byteLength(body));
+      }
+      const outgoing = httpRequest(
+        { agent, method, host: url.hostname, port: url.port, path: `${url.pathname}${path}`, headers },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.once('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          response.once('error', reject);
+        },
+      );
+      outgoing.once('error', reject);
+      outgoing.end(body);
+    });
+
   /** Starts a run of `appId`; answers its id. */
   const submit = async (appId: string, input: string) => {
-    const response = await fetch(`${base}/apps/${appId}/runs`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ input }),
-    });
-    return ((await response.json()) as { runId: string }).runId;
+    const answer = await send('POST', `/apps/${appId}/runs`, JSON.stringify({ input }));
+    if (answer.status !== 202) throw new Error(`POST /apps/${appId}/runs → ${answer.status} ${answer.text}`);
+    return (JSON.parse(answer.text) as { runId: string }).runId;
   };
-  /** One run through the API: submit, then read its SSE stream to the end (the terminal event). */
+  /**
+   * One run through the API as a chat client makes it: `POST /apps/{appId}/runs` with
+   * `mode: 'stream'`, whose answer is the run's SSE stream, read to its terminal event.
+   */
   const oneRun = async (index: number) => {
+    const { status, text } = await send(
+      'POST',
+      `/apps/${demoApp}/runs`,
+      JSON.stringify({ input: `question ${index}`, mode: 'stream' }),
+    );
+    if (status !== 200 || !text.includes('event: run-finish'))
+      throw new Error(`streamed run ${index} → ${status} without run-finish`);
+  };
+  /** One run in two requests: submit, then `GET /runs/{runId}/events` to the terminal event. */
+  const oneRunThenFollow = async (index: number) => {
     const runId = await submit(demoApp, `question ${index}`);
-    const events = await fetch(`${base}/runs/${runId}/events`, { headers: { authorization } });
-    const text = await events.text();
+    const { text } = await send('GET', `/runs/${runId}/events`);
     if (!text.includes('event: run-finish')) throw new Error(`run ${runId} ended without run-finish`);
   };
   return {
@@ -129,7 +167,9 @@ export async function platformTarget(
     publishApp,
     submit,
     oneRun,
+    oneRunThenFollow,
     async close() {
+      agent.destroy();
       (server as import('node:http').Server).closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await platform.close();
@@ -142,6 +182,65 @@ export interface WorkerProcess {
   child: ChildProcess;
   owned: Set<string>;
   exited: Promise<void>;
+}
+
+/**
+ * The embedded default's worker as `agentloom serve` runs it (ADR 0034): the built
+ * `agentloom worker --embedded-child` forked on `target`'s SQLite file with `workers` workers,
+ * told over IPC of each job the API enqueues (what serve's supervisor does), so it claims at once.
+ */
+export async function startEmbeddedWorkerChild(
+  target: PlatformTarget,
+  dataDirectory: string,
+  workers: number,
+  leaseMs: number,
+): Promise<{ close(): Promise<void> }> {
+  ensureBuilt();
+  const port = new URL(target.base).port;
+  // The data directory's SQLite file, as serve's child finds it (no database URL).
+  const { AGENTLOOM_DATABASE_URL: _url, ...environment } = process.env;
+  const child = fork(
+    agentloomBin,
+    ['worker', '--embedded-child', '--port', port, '--host', '127.0.0.1', '--data-dir', dataDirectory],
+    {
+      cwd: repositoryRoot,
+      env: {
+        ...environment,
+        AGENTLOOM_SECRET_KEY: secretKey,
+        AGENTLOOM_EMBEDDED_WORKERS: String(workers),
+        AGENTLOOM_WORKER_CONCURRENCY: '50',
+        AGENTLOOM_RUN_LEASE_MS: String(leaseMs),
+        AGENTLOOM_LOG_LEVEL: 'warn',
+        AGENTLOOM_OUTBOUND_ALLOW: '127.0.0.1',
+      },
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let ready = 0;
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (message: { type?: string }) => {
+      if (message.type === 'ready' && ++ready === workers) resolve();
+    });
+    void exited.then(() => reject(new Error('the embedded worker child exited before it was ready')));
+  });
+  let pending = false;
+  const unwatch = target.platform.services.dispatcher.watchJobs(() => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      if (child.connected) child.send({ type: 'jobs' }, () => {});
+    });
+  });
+  return {
+    async close() {
+      unwatch();
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** Starts the built `agentloom worker` on the PostgreSQL URL (schema in its `schema` parameter). */

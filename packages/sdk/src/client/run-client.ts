@@ -256,6 +256,10 @@ export class RunClient {
         }
         if (entries.length > 0) {
           wait = this.pollMs;
+          // Watched: this read saw every write committed before it, and a later write signals
+          // the wake-up (it latches), so wait for that rather than read again to find nothing
+          // (issue 34: two reads and a run read per write were most of a follower's statements).
+          if (wakeUp && !(await wakeUp.wait(this.safetyNetMs, options.signal))) return;
           continue;
         }
         const current = await this.store.getRun(runId);

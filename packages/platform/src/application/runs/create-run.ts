@@ -51,14 +51,18 @@ export async function startAppRun(
   const debug = request.release === 'draft';
   assertAppRunnable(app, debug);
   assertInputFits(app, request);
-  const requestHash = hashJson({
-    sessionId: request.sessionId ?? null,
-    input: request.input,
-    variables: request.variables ?? {},
-    ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
-    ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
-    ...(debug ? { release: 'draft' } : {}),
-  });
+  // The request's digest is compared only under an Idempotency-Key.
+  const requestHash =
+    idempotencyKey === undefined
+      ? ''
+      : hashJson({
+          sessionId: request.sessionId ?? null,
+          input: request.input,
+          variables: request.variables ?? {},
+          ...(request.webhookUrl !== undefined ? { webhookUrl: request.webhookUrl } : {}),
+          ...(request.releaseVersion !== undefined ? { releaseVersion: request.releaseVersion } : {}),
+          ...(debug ? { release: 'draft' } : {}),
+        });
   const started = await services.database.transaction().execute(async (transaction): Promise<StartedRun> => {
     const runId = `run_${randomUUID()}`;
     const sessionId = request.sessionId ?? `ses_${randomUUID()}`;
