@@ -50,4 +50,32 @@ describe('platform SQLite transactions', () => {
     other.close();
     await handle.close();
   });
+
+  it('write integer LIMIT and OFFSET into the SQL (a bound LIMIT re-prepares the statement at every execution)', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-limits-'));
+    directories.push(directory);
+    const handle = openPlatformDatabase({ dialect: 'sqlite', file: path.join(directory, 'platform.sqlite') });
+    await migrateToLatest(handle.database, 'sqlite');
+    const at = new Date(0).toISOString();
+    for (const id of ['a', 'b', 'c', 'd'])
+      await handle.database
+        .insertInto('users')
+        .values({
+          id,
+          email: `${id}@example.com`,
+          display_name: id,
+          password_hash: 'x',
+          is_instance_admin: 0,
+          status: 'active',
+          created_at: at,
+        })
+        .execute();
+    const query = handle.database.selectFrom('users').select('id').orderBy('id').limit(2).offset(1);
+    expect((await query.execute()).map((row) => row.id)).toEqual(['b', 'c']);
+    // The plugins run when a query is compiled: this is the text SQLite prepares.
+    const compiled = query.compile();
+    expect(compiled.sql).toMatch(/limit 2 offset 1$/);
+    expect(compiled.parameters).toEqual([]);
+    await handle.close();
+  });
 });

@@ -1,7 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  type KyselyPlugin,
+  LimitNode,
+  OffsetNode,
+  OperationNodeTransformer,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  PostgresDialect,
+  type QueryResult,
+  type RootOperationNode,
+  type SqliteDatabase,
+  SqliteDialect,
+  type UnknownRow,
+  ValueNode,
+} from 'kysely';
 import pg from 'pg';
 import type { PlatformDatabase } from './schema.js';
 
@@ -33,7 +48,10 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
     // As the SDK's SQLite store: in WAL mode, NORMAL loses no commit when the process crashes
     // (only on power loss), and does not wait for the disk at every commit.
     sqlite.pragma('synchronous = NORMAL');
-    const database = new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const database = new Kysely<PlatformDatabase>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      plugins: [new LiteralLimits()],
+    });
     return { database, dialect: 'sqlite', close: () => database.destroy() };
   }
   const pool = new pg.Pool({
@@ -77,6 +95,39 @@ function withStatementCache(sqlite: Database.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/** Writes integer LIMIT and OFFSET values into the SQL text (see `LiteralLimits`). */
+class LiteralLimitTransformer extends OperationNodeTransformer {
+  protected override transformLimit(node: LimitNode): LimitNode {
+    return LimitNode.create(literalInteger(node.limit));
+  }
+
+  protected override transformOffset(node: OffsetNode): OffsetNode {
+    return OffsetNode.create(literalInteger(node.offset));
+  }
+}
+
+function literalInteger(node: LimitNode['limit']): LimitNode['limit'] {
+  return ValueNode.is(node) && Number.isSafeInteger(node.value) ? ValueNode.createImmediate(node.value) : node;
+}
+
+/**
+ * SQLite re-prepares a statement whose LIMIT or OFFSET is a bound parameter on every execution
+ * (the SQLite that better-sqlite3 builds has STAT4: the planner reads the bound value, so a new
+ * binding expires the plan), which made cached statements as slow as uncached ones. Integers
+ * are written into the SQL instead; each distinct value is one cached statement (issue 34).
+ */
+class LiteralLimits implements KyselyPlugin {
+  private readonly transformer = new LiteralLimitTransformer();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.transformer.transformNode(args.node);
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }
 
 /** Quotes a PostgreSQL identifier (schema names come from configuration). */
