@@ -81,8 +81,8 @@ function reportOwner(
     try {
       for await (const event of handle.events()) {
         if (event.type !== 'run-start' && event.type !== 'workflow-start') return;
-        const description = await context.runClient.describeRun(runId);
-        if (description.owner && description.owner.epoch === event.epoch) report(runId, description.owner.ownerId);
+        const owner = await context.runClient.ownerOf(runId);
+        if (owner && owner.epoch === event.epoch) report(runId, owner.ownerId);
         return;
       }
     } catch {

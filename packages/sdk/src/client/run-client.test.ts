@@ -119,9 +119,18 @@ describe('RunClient', () => {
       metadata: { release: 'r-1' },
     });
     await client.supplement('pending-2', 'Be brief.');
+    expect(await client.ownerOf('pending-2')).toBeNull();
     const model = addingModel();
     const agent = new Agent({ name: 'adder', mode: 'react', model, prompt: 'p', tools: [add], store });
-    const result = await agent.run({ sessionId: 's', runId: 'pending-2' }).result();
+    const handle = agent.run({ sessionId: 's', runId: 'pending-2' });
+    // The owner as the row holds it while the run executes: the epoch its start event reports.
+    for await (const event of handle.events()) {
+      if (event.type !== 'run-start') continue;
+      expect(await client.ownerOf('pending-2')).toMatchObject({ epoch: event.epoch, live: true, ownerId: expect.any(String) });
+      break;
+    }
+    const result = await handle.result();
+    expect(await client.ownerOf('pending-2')).toBeNull();
     expect(result).toMatchObject({ status: 'succeeded', output: 'The sum is 5.' });
     const firstRequest = model.requests[0]?.messages.map((message) => message.content);
     expect(firstRequest).toEqual(expect.arrayContaining(['What is 2 + 3?', 'Be brief.']));

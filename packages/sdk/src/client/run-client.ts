@@ -159,6 +159,17 @@ export class RunClient {
     return { runId, created, run: summaryOf(run) };
   }
 
+  /**
+   * Who holds the run now, from its row alone (no journal read): the owner's id, the epoch it
+   * acquired, when its lease ends and whether that is still ahead; null when no executor holds
+   * it. For a host that reports its workers' runs (`describeRun` reads the whole journal).
+   */
+  async ownerOf(runId: string): Promise<RunDescription['owner']> {
+    const run = await this.existingRun(runId);
+    if (run.ownerId === null) return null;
+    return { ownerId: run.ownerId, epoch: run.epoch, leaseExpiresAt: run.leaseExpiresAt, live: run.leaseExpiresAt > Date.now() };
+  }
+
   /** The run as the store holds it, with its inner structure (P-10). */
   async describeRun(runId: string): Promise<RunDescription> {
     const run = await this.existingRun(runId);
