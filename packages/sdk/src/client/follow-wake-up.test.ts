@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScript } from '../../test/helpers/child-process.js';
 import { countingReads, settledReads, sleep, waitingAgent } from '../../test/helpers/follow-wake-up-helpers.js';
 import { MemoryRunStore } from '../store/memory/memory-run-store.js';
 import { SqliteRunStore } from '../store/sqlite/sqlite-run-store.js';
@@ -39,26 +39,35 @@ describe('followers woken by the writer (issue 34, ADR 0025)', () => {
     });
   }
 
-  it('SQLite: a write by another connection to the file wakes the followers without the safety net', async () => {
-    const path = join(directory, 'foreign.db');
+  it("SQLite: another process's write wakes the followers of that run only", { timeout: 60_000 }, async () => {
+    const path = join(directory, 'targeted.db');
     const { store, reads } = countingReads(new SqliteRunStore({ path }));
     const { agent, release, inTool } = waitingAgent(store);
-    const run = agent.run({ sessionId: 'foreign', input: 'go' });
+    const run = agent.run({ sessionId: 'watched', input: 'go' });
     await inTool;
     const client = new RunClient({ store, safetyNetMs: 600_000 });
+    await client.createRun({ runId: 'unwatched', sessionId: 'other', kind: 'agent', name: 'held', input: 'later' });
     const follower = (async () => {
       for await (const _event of client.follow(run.runId)) {
         // drain
       }
     })();
     const settled = await settledReads(reads);
-    // Another process's write: a raw connection (no store of this process hears it) touches the run.
-    const foreign = new Database(path);
-    foreign.prepare('UPDATE agentloom_runs SET updated_at = updated_at + 1 WHERE run_id = ?').run(run.runId);
-    foreign.close();
-    // Only the foreign-write check can wake it now: the safety net is ten minutes away.
+    const supplement = async (runId: string) => {
+      const child = await runScript(new URL('../../test/client/supplement-child.ts', import.meta.url).pathname, {
+        SUPPLEMENT_STORE: path,
+        SUPPLEMENT_RUN_ID: runId,
+        SUPPLEMENT_TEXT: `for ${runId}`,
+      });
+      expect(child.values.DONE, child.stderr).toEqual({});
+    };
+    // Another run's write changes the file but not the watched run: its follower sleeps on.
+    await supplement('unwatched');
+    await sleep(300);
+    expect(reads()).toBe(settled);
+    // A write to the watched run wakes its follower (the safety net is ten minutes away).
+    await supplement(run.runId);
     while (reads() === settled) await sleep(20);
-    expect(reads()).toBeGreaterThan(settled);
     release();
     await follower;
     await run.result();

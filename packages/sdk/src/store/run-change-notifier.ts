@@ -23,6 +23,11 @@ export class RunChangeNotifier {
     };
   }
 
+  /** The runs someone waits for. */
+  watchedRuns(): string[] {
+    return [...this.listeners.keys()];
+  }
+
   /** How many listeners wait, on all runs. */
   get size(): number {
     let size = 0;

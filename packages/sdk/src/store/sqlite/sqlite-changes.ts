@@ -3,7 +3,7 @@ import { RunChangeNotifier } from '../run-change-notifier.js';
 import type { FileIdentity } from './file-identity.js';
 
 /** How often a store with waiting followers checks whether another process wrote to its file. */
-export const FOREIGN_WRITE_CHECK_MS = 50;
+export const FOREIGN_WRITE_CHECK_MS = 20;
 
 /** One notifier per database file in this process, so that every store open on it wakes the same followers. */
 const notifiers = new Map<string, RunChangeNotifier>();
@@ -13,10 +13,18 @@ const notifiers = new Map<string, RunChangeNotifier>();
  * the same file wake its followers at once; writes by other processes are noticed by SQLite's
  * `PRAGMA data_version` (a counter in shared memory: no table is read, no lock taken), checked every
  * `FOREIGN_WRITE_CHECK_MS` by one timer per store and only while a follower of this store waits.
+ * When the file changed, one statement reads the newest journal sequence of every watched run and
+ * only the runs whose sequence moved are woken (issue 34: waking every follower at each change
+ * made each of them read its journal and its run for nothing, 50 followers × 2 statements a
+ * tick while the embedded worker child wrote). Where each run stands is read when it is first
+ * watched, before its follower's first read.
  */
 export class SqliteChanges {
   private readonly notifier: RunChangeNotifier;
   private readonly dataVersion: Database.Statement<[], number>;
+  private readonly newestSequences: Database.Statement<[string], { run_id: string; newest: number | null }>;
+  /** The newest journal sequence of each watched run at the last change (null: no journal). */
+  private sequences = new Map<string, number | null>();
   private lastVersion: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private watching = 0;
@@ -30,6 +38,11 @@ export class SqliteChanges {
     }
     this.notifier = notifier;
     this.dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
+    this.newestSequences = database.prepare(
+      `SELECT watched.value AS run_id, (SELECT entry.sequence FROM agentloom_journal AS entry
+         WHERE entry.run_id = watched.value ORDER BY entry.sequence DESC LIMIT 1) AS newest
+       FROM json_each(?) AS watched`,
+    );
   }
 
   /** Wakes the followers of `runId` in this process (after a write through this store committed). */
@@ -45,6 +58,11 @@ export class SqliteChanges {
       this.timer = setInterval(() => this.checkForeignWrites(), FOREIGN_WRITE_CHECK_MS);
       this.timer.unref();
     }
+    // Where the run stands before its follower's first read: a later foreign write moves it.
+    if (!this.sequences.has(runId)) {
+      const [row] = this.newestSequences.all(JSON.stringify([runId]));
+      this.sequences.set(runId, row?.newest ?? null);
+    }
     let stopped = false;
     return () => {
       if (stopped) return;
@@ -59,6 +77,7 @@ export class SqliteChanges {
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.sequences.clear();
   }
 
   private checkForeignWrites(): void {
@@ -73,6 +92,18 @@ export class SqliteChanges {
     }
     if (version === this.lastVersion) return;
     this.lastVersion = version;
-    this.notifier.notifyAll();
+    let rows: { run_id: string; newest: number | null }[];
+    try {
+      rows = this.newestSequences.all(JSON.stringify(this.notifier.watchedRuns()));
+    } catch {
+      this.notifier.notifyAll();
+      return;
+    }
+    const previous = this.sequences;
+    this.sequences = new Map();
+    for (const { run_id: runId, newest } of rows) {
+      this.sequences.set(runId, newest);
+      if (previous.get(runId) !== newest) this.notifier.notify(runId);
+    }
   }
 }
