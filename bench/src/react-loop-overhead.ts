@@ -52,8 +52,7 @@ type RawCommit = Array<{ type: string; data: string }>;
 type Entries = Parameters<RunStore['append']>[0]['entries'];
 
 /** The rows a commit of `entries` writes in the raw baseline. */
-const rawRows = (entries: Entries): RawCommit =>
-  entries.map((entry) => ({ type: entry.type, data: JSON.stringify(entry.data) }));
+const rawRows = (entries: Entries): RawCommit => entries.map((entry) => ({ type: entry.type, data: JSON.stringify(entry.data) }));
 
 /** Records the commits a store receives (appends and the acquisition that creates the run). */
 function recording(store: RunStore): { store: RunStore; commits: RawCommit[] } {
