@@ -78,4 +78,44 @@ describe('platform SQLite transactions', () => {
     expect(compiled.parameters).toEqual([]);
     await handle.close();
   });
+
+  it("wait for another connection's write lock by timer, so the event loop runs meanwhile (issue 34)", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-lock-wait-'));
+    directories.push(directory);
+    const file = path.join(directory, 'platform.sqlite');
+    const handle = openPlatformDatabase({ dialect: 'sqlite', file });
+    await migrateToLatest(handle.database, 'sqlite');
+    // Another writer (the worker child, say) holds the write lock and lets it go from a timer of
+    // this event loop: a wait that sleeps inside SQLite would never see it go.
+    const other = new Database(file);
+    other.prepare('BEGIN IMMEDIATE').run();
+    let ticks = 0;
+    const ticking = setInterval(() => {
+      ticks += 1;
+    }, 5);
+    setTimeout(() => other.prepare('COMMIT').run(), 150);
+    const at = new Date(0).toISOString();
+    await handle.database
+      .insertInto('users')
+      .values({
+        id: 'waited',
+        email: 'w@example.com',
+        display_name: 'w',
+        password_hash: 'x',
+        is_instance_admin: 0,
+        status: 'active',
+        created_at: at,
+      })
+      .execute();
+    await handle.database.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ display_name: 'after' }).where('id', '=', 'waited').execute();
+    });
+    clearInterval(ticking);
+    expect(ticks).toBeGreaterThan(5);
+    expect(
+      await handle.database.selectFrom('users').select('display_name').where('id', '=', 'waited').executeTakeFirst(),
+    ).toEqual({ display_name: 'after' });
+    other.close();
+    await handle.close();
+  });
 });

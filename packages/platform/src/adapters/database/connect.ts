@@ -12,13 +12,12 @@ import {
   PostgresDialect,
   type QueryResult,
   type RootOperationNode,
-  type SqliteDatabase,
-  SqliteDialect,
   type UnknownRow,
   ValueNode,
 } from 'kysely';
 import pg from 'pg';
 import type { PlatformDatabase } from './schema.js';
+import { PlatformSqliteDialect } from './sqlite-driver.js';
 
 /** Which database engine a platform database runs on. */
 export type DatabaseDialect = 'sqlite' | 'postgres';
@@ -44,12 +43,12 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
     const sqlite = new Database(location.file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
     // As the SDK's SQLite store: in WAL mode, NORMAL loses no commit when the process crashes
     // (only on power loss), and does not wait for the disk at every commit.
     sqlite.pragma('synchronous = NORMAL');
     const database = new Kysely<PlatformDatabase>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      // Lock waits by timer, BEGIN IMMEDIATE, kept statements: see PlatformSqliteDialect.
+      dialect: new PlatformSqliteDialect(sqlite),
       plugins: [new LiteralLimits()],
     });
     return { database, dialect: 'sqlite', close: () => database.destroy() };
@@ -61,40 +60,6 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
   });
   const database = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }) });
   return { database, dialect: 'postgres', close: () => database.destroy() };
-}
-
-/** How many distinct SQL texts keep their prepared statement (least recently used dropped first). */
-const statementCacheSize = 500;
-
-/**
- * Kysely prepares every query anew; in a profile of bench:platform's embedded part, compiling the
- * same few dozen SQL texts again took about 4 % of the process's time. This keeps the prepared
- * statements of the most recent texts (runs per second did not change measurably: the time goes
- * to the SDK store's reads). Safe with Kysely's SQLite driver, which runs one query at a time on
- * its single connection; SQLite re-prepares a statement after a schema change.
- *
- * It also makes every transaction `BEGIN IMMEDIATE` (Kysely sends a plain `begin`). A deferred
- * transaction reads from a snapshot and asks for the write lock at its first write; when another
- * process (the embedded default's worker child, a second `serve`) committed in between, SQLite
- * refuses the upgrade at once with `SQLITE_BUSY_SNAPSHOT` — no busy wait can help — and a publish
- * failed as a "conflict" that never happened. Taking the write lock at `BEGIN` makes a concurrent
- * writer wait (`busy_timeout`) instead. The SDK's run store is another file, so a platform
- * transaction never holds a lock the store in the same process needs.
- */
-function withStatementCache(sqlite: Database.Database): SqliteDatabase {
-  const statements = new Map<string, Database.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text: string) {
-      const sql = text === 'begin' ? 'begin immediate' : text;
-      let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else statement = sqlite.prepare(sql);
-      statements.set(sql, statement);
-      if (statements.size > statementCacheSize) statements.delete(statements.keys().next().value as string);
-      return statement;
-    },
-  };
 }
 
 /** Writes integer LIMIT and OFFSET values into the SQL text (see `LiteralLimits`). */
