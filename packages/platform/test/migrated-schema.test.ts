@@ -24,7 +24,9 @@ describe('the schema the migrations create', () => {
       await handle.close();
       const sqlite = new Database(file, { readonly: true });
       const rows = sqlite
-        .prepare(`select type, name, tbl_name as "table", sql from sqlite_master where name not like 'sqlite_%' order by type, name`)
+        .prepare(
+          `select type, name, tbl_name as "table", sql from sqlite_master where name not like 'sqlite_%' order by type, name`,
+        )
         .all();
       sqlite.close();
       await expect(`${JSON.stringify(rows, null, 2)}\n`).toMatchFileSnapshot('./fixtures/migrated-schema.sqlite.json');

@@ -54,7 +54,7 @@ export async function createTable<C extends string>(
   database: Kysely<unknown>,
   name: string,
   columns: Record<C, ColumnDefinition>,
-  keys: TableKeys<C> = {},
+  keys: TableKeys<NoInfer<C>> = {},
 ): Promise<void> {
   let table: CreateTableBuilder<string, string> = database.schema.createTable(name);
   for (const [column, definition] of Object.entries<ColumnDefinition>(columns)) {
@@ -66,7 +66,7 @@ export async function createTable<C extends string>(
   for (const [constraint, keyColumns] of Object.entries(keys.unique ?? {}))
     table = table.addUniqueConstraint(constraint, keyColumns);
   await table.execute();
-  for (const [index, indexColumns] of Object.entries(keys.indexes ?? {})) {
+  for (const [index, indexColumns] of Object.entries<string[]>(keys.indexes ?? {})) {
     await database.schema.createIndex(index).on(name).columns(indexColumns).execute();
   }
 }
