@@ -57,8 +57,7 @@ export function remoteAgentRoutes() {
       responses: { 200: jsonResponse('The card the remote agent serves.', cardResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       if (row.type !== 'remote-agent')
         throw new ApiError(422, 'not-a-remote-agent', 'Only remote agent resources have an agent card.');
       if (row.latest_version < 1) throw new ApiError(409, 'no-version', 'The resource has no version yet.');
