@@ -52,8 +52,8 @@ export async function replaceDraftReferences(
   );
   // The model's connection and every other one its fallback chain uses (N-15).
   await replaceDraftReferenceRows(transaction, appId, newId, [
-    ...ids.map((id) => ({ target_kind: 'resource' as const, resource_id: id })),
-    ...[...lookups.connections.keys()].map((id) => ({ target_kind: 'model-connection' as const, resource_id: id })),
+    ...referencesTo('resource', ids),
+    ...referencesTo('model-connection', lookups.connections.keys()),
   ]);
 }
 
@@ -70,9 +70,17 @@ export async function replaceWorkflowDraftReferences(
 ): Promise<void> {
   const lookups = await readWorkflowLookups(transaction, spaceId, draft);
   await replaceDraftReferenceRows(transaction, appId, newId, [
-    ...[...lookups.resources.keys()].map((id) => ({ target_kind: 'resource' as const, resource_id: id })),
-    ...[...lookups.apps.keys()].map((id) => ({ target_kind: 'agent-app' as const, resource_id: id })),
+    ...referencesTo('resource', lookups.resources.keys()),
+    ...referencesTo('agent-app', lookups.apps.keys()),
   ]);
+}
+
+/** What a reference row points at: a resource, a model connection or an agent app. */
+type ReferenceTarget = { target_kind: 'resource' | 'model-connection' | 'agent-app'; resource_id: string };
+
+/** The reference rows to each of `ids`, all of one kind. */
+function referencesTo(kind: ReferenceTarget['target_kind'], ids: Iterable<string>): ReferenceTarget[] {
+  return [...ids].map((id) => ({ target_kind: kind, resource_id: id }));
 }
 
 /** Replaces the app's draft reference rows (`release_id` null) with `rows`. */
@@ -80,7 +88,7 @@ async function replaceDraftReferenceRows(
   transaction: Transaction<PlatformDatabase>,
   appId: string,
   newId: () => string,
-  rows: readonly { target_kind: 'resource' | 'model-connection' | 'agent-app'; resource_id: string }[],
+  rows: readonly ReferenceTarget[],
 ): Promise<void> {
   await transaction.deleteFrom('app_resource_refs').where('app_id', '=', appId).where('release_id', 'is', null).execute();
   for (const row of rows) {
