@@ -2,7 +2,7 @@ import { fetchAgentCard, selectInterface } from '@agentloom/sdk/capabilities/a2a
 import { z } from '@hono/zod-openapi';
 import { findEgressDenial } from '../../adapters/outbound/index.js';
 import { databaseAssemblyPorts } from '../../application/releases/database-assembly-ports.js';
-import { resolveHeaders } from '../../assembly/http-tool.js';
+import { resolveHeaders } from '../../assembly/pinned-resource.js';
 import type { RemoteAgentContent } from '../../assembly/remote-agents.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
