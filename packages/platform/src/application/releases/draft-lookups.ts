@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { findConnection, hasActiveKey } from '../../adapters/database/repositories/connection-repository.js';
-import type { PlatformDatabase } from '../../adapters/database/schema.js';
+import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { type AgentDraft, type DraftLookups, referencedResources, type WorkflowDraft } from '../../domain/index.js';
 import { readResourceLookups, readWorkflowLookups } from './workflow-lookups.js';
 
@@ -36,40 +36,33 @@ export async function readDraftLookups(database: Queryable, spaceId: string, dra
 }
 
 /**
- * Replaces the "who uses this" rows of an app's draft (`release_id` null) with what the draft
- * names now; only ids that exist in the app's space are recorded.
+ * Replaces the "who uses this" rows of an app's saved draft (`release_id` null) with what the
+ * draft names now; only ids that exist in the app's space are recorded. An agent draft names
+ * resources and model connections (the model's and its fallback chain's, N-15); a workflow draft
+ * tools, MCP servers and agent apps through its bindings; a router's draft names apps, which are
+ * checked at publish, so it keeps none.
  */
 export async function replaceDraftReferences(
   transaction: Transaction<PlatformDatabase>,
-  appId: string,
-  spaceId: string,
-  draft: AgentDraft,
+  app: Pick<AppRow, 'id' | 'space_id' | 'kind'>,
+  draft: AgentDraft | WorkflowDraft | Record<string, unknown>,
   newId: () => string,
 ): Promise<void> {
-  const lookups = await readDraftLookups(transaction, spaceId, draft);
-  const ids = [...new Set(referencedResources(draft).map((reference) => reference.resourceId))].filter((id) =>
-    lookups.resources.has(id),
-  );
-  // The model's connection and every other one its fallback chain uses (N-15).
-  await replaceDraftReferenceRows(transaction, appId, newId, [
-    ...referencesTo('resource', ids),
-    ...referencesTo('model-connection', lookups.connections.keys()),
-  ]);
-}
-
-/**
- * Replaces the "who uses this" rows of a workflow draft (`release_id` null) with the tools, MCP
- * servers and agent apps its bindings name now; only ids that exist in the app's space count.
- */
-export async function replaceWorkflowDraftReferences(
-  transaction: Transaction<PlatformDatabase>,
-  appId: string,
-  spaceId: string,
-  draft: WorkflowDraft,
-  newId: () => string,
-): Promise<void> {
-  const lookups = await readWorkflowLookups(transaction, spaceId, draft);
-  await replaceDraftReferenceRows(transaction, appId, newId, [
+  if (app.kind === 'router') return;
+  if (app.kind === 'agent') {
+    const agentDraft = draft as AgentDraft;
+    const lookups = await readDraftLookups(transaction, app.space_id, agentDraft);
+    const ids = [...new Set(referencedResources(agentDraft).map((reference) => reference.resourceId))].filter((id) =>
+      lookups.resources.has(id),
+    );
+    await replaceDraftReferenceRows(transaction, app.id, newId, [
+      ...referencesTo('resource', ids),
+      ...referencesTo('model-connection', lookups.connections.keys()),
+    ]);
+    return;
+  }
+  const lookups = await readWorkflowLookups(transaction, app.space_id, draft as WorkflowDraft);
+  await replaceDraftReferenceRows(transaction, app.id, newId, [
     ...referencesTo('resource', lookups.resources.keys()),
     ...referencesTo('agent-app', lookups.apps.keys()),
   ]);
