@@ -21,7 +21,7 @@ import type { AgentReleaseSnapshot, RoleSnapshot } from '../domain/release-snaps
 import { releaseNeedsIsolation, releaseRunsCommands, releaseRunsScripts } from '../domain/run-requirements.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
 import { buildPinnedHttpHook } from './http-hook.js';
-import { buildPinnedHttpTool } from './http-tool.js';
+import { pinnedHttpTool } from './http-tool.js';
 import {
   McpSecretMissingError,
   type McpServerContent,
@@ -30,8 +30,9 @@ import {
   sandboxedStdio,
 } from './mcp-servers.js';
 import { egressRefusalHookName, inputRefusalHook, unreachableHookName } from './mcp-stand-ins.js';
+import { buildPinnedResource } from './pinned-resource.js';
 import { releaseFallbackModels, releaseLanguageModel, releaseModelSettings } from './release-model.js';
-import { buildPinnedRemoteAgent } from './remote-agents.js';
+import { pinnedRemoteAgent } from './remote-agents.js';
 import { isolatingSandbox, sandboxUnavailableHookName } from './script-sandbox.js';
 
 /** The registry name of the release's model. */
@@ -116,13 +117,13 @@ export async function assembleAgent(snapshot: AgentReleaseSnapshot, ports: Assem
     }
     for (const [index, pinned] of role.tools.entries()) {
       if (tools.has(pinned.name)) continue;
-      const built = await buildPinnedHttpTool(pinned, ports, `${rolePath}.tools.${index}`, issues);
+      const built = await buildPinnedResource(pinned, ports, `${rolePath}.tools.${index}`, issues, pinnedHttpTool);
       if (built) tools.set(pinned.name, built);
     }
     // A remote agent is a tool of the role under its resource name (N-13): a planner delegates to it like to an executor.
     for (const [index, pinned] of (role.remoteAgents ?? []).entries()) {
       if (tools.has(pinned.name)) continue;
-      const built = await buildPinnedRemoteAgent(pinned, ports, `${rolePath}.remoteAgents.${index}`, issues);
+      const built = await buildPinnedResource(pinned, ports, `${rolePath}.remoteAgents.${index}`, issues, pinnedRemoteAgent);
       if (built) tools.set(pinned.name, built);
     }
     for (const skill of role.skills) skillRoots.set(skill.name, path.join(ports.resourcesDirectory, skill.storageRef));

@@ -13,7 +13,7 @@ import type { AgentReleaseSnapshot, WorkflowReleaseSnapshot } from '../domain/re
 import { assembleAgent } from './assemble-agent.js';
 import { assembleTeams } from './assemble-teams.js';
 import { AssemblyError, type AssemblyPorts } from './assembly-ports.js';
-import { buildPinnedHttpTool } from './http-tool.js';
+import { pinnedHttpTool } from './http-tool.js';
 import {
   McpSecretMissingError,
   type McpServerContent,
@@ -22,7 +22,8 @@ import {
   mcpServerOptions,
 } from './mcp-servers.js';
 import { McpUnreachableError, nodeToolNames, refusedMcpTools, standInTools } from './mcp-stand-ins.js';
-import { buildPinnedRemoteAgent } from './remote-agents.js';
+import { buildPinnedResource } from './pinned-resource.js';
+import { pinnedRemoteAgent } from './remote-agents.js';
 
 /** What building a workflow reads from the platform, beyond what its tools need. */
 export interface WorkflowAssemblyPorts
@@ -71,12 +72,18 @@ export async function assembleWorkflow(
   }
   const tools: Tool[] = [];
   for (const [name, pinned] of Object.entries(snapshot.tools)) {
-    const built = await buildPinnedHttpTool({ ...pinned, name }, ports, `bindings.tools.${name}`, issues);
+    const built = await buildPinnedResource({ ...pinned, name }, ports, `bindings.tools.${name}`, issues, pinnedHttpTool);
     if (built) tools.push(built);
   }
   // A remote agent is a capability node's tool under its binding name (N-13).
   for (const [name, pinned] of Object.entries(snapshot.remoteAgents ?? {})) {
-    const built = await buildPinnedRemoteAgent({ ...pinned, name }, ports, `bindings.remoteAgents.${name}`, issues);
+    const built = await buildPinnedResource(
+      { ...pinned, name },
+      ports,
+      `bindings.remoteAgents.${name}`,
+      issues,
+      pinnedRemoteAgent,
+    );
     if (built) tools.push(built);
   }
   const mcpServers = await workflowMcpServers(snapshot, ports, issues);

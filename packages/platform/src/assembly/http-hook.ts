@@ -1,7 +1,7 @@
 import type { Hook, HookDecision, HookTrigger } from '@agentloom/sdk';
 import { readBoundedText } from '../adapters/outbound/index.js';
 import type { AssemblyPorts } from './assembly-ports.js';
-import { resolveHeaders } from './http-tool.js';
+import { resolveHeaders } from './pinned-resource.js';
 
 /** A hook resource's stored content (see `hookContentSchema`). */
 export interface HttpHookContent {

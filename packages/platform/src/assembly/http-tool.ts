@@ -1,6 +1,6 @@
-import { InvalidConfigurationError, jsonSchemaTool, type Tool } from '@agentloom/sdk';
+import { jsonSchemaTool, type Tool } from '@agentloom/sdk';
 import { readBoundedText } from '../adapters/outbound/index.js';
-import type { AssemblyPorts } from './assembly-ports.js';
+import type { PinnedKind } from './pinned-resource.js';
 
 /** A custom HTTP tool's stored content (see `toolContentSchema`). */
 export interface HttpToolContent {
@@ -60,53 +60,11 @@ export function buildHttpTool(
 }
 
 /**
- * Resolves stored headers (literal text, or `{ secret }` references) into the values sent, at
- * construction, so no secret is ever stored in a snapshot. Each missing secret is pushed onto
- * `issues` at `path`, and the answer is then undefined.
+ * The custom HTTP tool of a pinned resource version (`buildPinnedResource`): its headers' secrets
+ * resolved at construction (never stored), built with `buildHttpTool`.
  */
-export async function resolveHeaders(
-  stored: Record<string, string | { secret: string }>,
-  readSecret: AssemblyPorts['readSecret'],
-  path: string,
-  issues: { path: string; message: string }[],
-): Promise<Record<string, string> | undefined> {
-  const headers: Record<string, string> = {};
-  let missing = false;
-  for (const [name, value] of Object.entries(stored)) {
-    if (typeof value === 'string') headers[name] = value;
-    else {
-      const secret = await readSecret(value.secret);
-      if (secret === undefined) {
-        issues.push({ path, message: `the secret "${value.secret}" does not exist` });
-        missing = true;
-      } else headers[name] = secret;
-    }
-  }
-  return missing ? undefined : headers;
-}
-
-/**
- * Builds the custom HTTP tool of a pinned resource version: reads the version, resolves the
- * secrets its headers name (now, never stored) and builds the SDK tool. A problem is pushed onto
- * `issues` at `path` and answers undefined, so that assembly reports every problem together.
- */
-export async function buildPinnedHttpTool(
-  pinned: { resourceId: string; version: number; name: string },
-  ports: Pick<AssemblyPorts, 'readResourceVersion' | 'readSecret' | 'fetch'>,
-  path: string,
-  issues: { path: string; message: string }[],
-): Promise<Tool | undefined> {
-  const content = (await ports.readResourceVersion(pinned.resourceId, pinned.version)).content as HttpToolContent;
-  const headers = await resolveHeaders(content.request.headers ?? {}, ports.readSecret, path, issues);
-  if (!headers) return undefined;
-  try {
-    return buildHttpTool(pinned.name, content, headers, ports.fetch);
-  } catch (error) {
-    const detail =
-      error instanceof InvalidConfigurationError
-        ? error.issues.map((issue) => issue.message).join('; ')
-        : (error as Error).message;
-    issues.push({ path, message: `cannot build the tool: ${detail}` });
-    return undefined;
-  }
-}
+export const pinnedHttpTool: PinnedKind<HttpToolContent> = {
+  what: 'the tool',
+  headersOf: (content) => content.request.headers,
+  build: (content, headers, pinned, ports) => buildHttpTool(pinned.name, content, headers, ports.fetch),
+};

@@ -29,55 +29,46 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** The request itself is malformed beyond its schema (an unreadable cursor, a missing task id). */
-export class InvalidRequestError extends DomainError {
-  readonly kind = 'invalid-request';
+/**
+ * The base class of the refusals of one kind. Every kind has exactly one class, declared below
+ * as `class XError extends ofKind('x') {}`, so `instanceof` tells the refusals apart and `kind`
+ * keeps its literal type.
+ */
+function ofKind<K extends DomainErrorKind>(kind: K) {
+  return class extends DomainError {
+    readonly kind: K = kind;
+  };
 }
+
+/** The request itself is malformed beyond its schema (an unreadable cursor, a missing task id). */
+export class InvalidRequestError extends ofKind('invalid-request') {}
 
 /** The caller may not do this (its role, its kind of credential). */
-export class ForbiddenError extends DomainError {
-  readonly kind = 'forbidden';
-}
+export class ForbiddenError extends ofKind('forbidden') {}
 
 /** The thing does not exist, or not for this caller (never says which: no cross-space probing). */
-export class NotFoundError extends DomainError {
-  readonly kind = 'not-found';
-}
+export class NotFoundError extends ofKind('not-found') {}
 
 /** The state of things refuses the request now (an active run, an app being deleted, a race lost). */
-export class ConflictError extends DomainError {
-  readonly kind = 'conflict';
-}
+export class ConflictError extends ofKind('conflict') {}
 
 /** The caller's version of the thing is no longer the current one (an `If-Match` that lost). */
-export class PreconditionFailedError extends DomainError {
-  readonly kind = 'precondition-failed';
-}
+export class PreconditionFailedError extends ofKind('precondition-failed') {}
 
 /** The change needs the caller to name the version it changes (an `If-Match`). */
-export class PreconditionRequiredError extends DomainError {
-  readonly kind = 'precondition-required';
-}
+export class PreconditionRequiredError extends ofKind('precondition-required') {}
 
 /** Well-formed but refused by a rule of the domain (an invalid draft, an unknown release). */
-export class ValidationError extends DomainError {
-  readonly kind = 'validation';
-}
+export class ValidationError extends ofKind('validation') {}
 
 /** What the caller sent is larger than a configured limit allows (an uploaded file). */
-export class TooLargeError extends DomainError {
-  readonly kind = 'too-large';
-}
+export class TooLargeError extends ofKind('too-large') {}
 
 /** A server the platform called on the caller's behalf failed (a connection test, an MCP server). */
-export class UpstreamFailedError extends DomainError {
-  readonly kind = 'upstream-failed';
-}
+export class UpstreamFailedError extends ofKind('upstream-failed') {}
 
 /** A server the platform called on the caller's behalf did not answer in time. */
-export class UpstreamTimeoutError extends DomainError {
-  readonly kind = 'upstream-timeout';
-}
+export class UpstreamTimeoutError extends ofKind('upstream-timeout') {}
 
 /** The usual not-found refusal: `<what> was not found.`, code `not-found`. */
 export function notFoundError(what: string): NotFoundError {

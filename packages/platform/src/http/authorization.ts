@@ -86,11 +86,19 @@ export async function authorizeApp(
   requirePrincipal(c);
   const app = await findApp(c.get('services').database, appId);
   if (!app) throw notFound('The app');
+  const { role } = await notFoundAs('The app', () => authorizeSpace(c, app.space_id, action));
+  return { app, role };
+}
+
+/**
+ * Runs `check`, answering any 404 inside it (the space, the app, the session) as a 404 of `what`,
+ * so that the answer never tells which part the caller could not see.
+ */
+async function notFoundAs<T>(what: string, check: () => Promise<T>): Promise<T> {
   try {
-    const { role } = await authorizeSpace(c, app.space_id, action);
-    return { app, role };
+    return await check();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw notFound('The app');
+    if (error instanceof ApiError && error.status === 404) throw notFound(what);
     throw error;
   }
 }
@@ -133,17 +141,14 @@ export async function authorizeRun(c: Context<PlatformEnvironment>, runId: strin
   const { database } = c.get('services');
   const run = await findRun(database, runId);
   if (!run) throw notFound('The run');
-  try {
+  return notFoundAs('The run', async () => {
     const { app, seesAllSessions } = await authorizeAppUse(c, run.app_id);
     if (!seesAllSessions && !startedBy(c, run.requested_by)) {
       const session = await findSession(database, run.session_id);
       if (!session || !startedBy(c, session.created_by)) throw notFound('The run');
     }
     return { run, app };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw notFound('The run');
-    throw error;
-  }
+  });
 }
 
 /**
@@ -157,12 +162,9 @@ export async function authorizeSession(
   requirePrincipal(c);
   const session = await findSession(c.get('services').database, sessionId);
   if (!session) throw notFound('The session');
-  try {
+  return notFoundAs('The session', async () => {
     const { app, seesAllSessions } = await authorizeAppUse(c, session.app_id);
     if (!seesAllSessions && !startedBy(c, session.created_by)) throw notFound('The session');
     return { session, app };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw notFound('The session');
-    throw error;
-  }
+  });
 }

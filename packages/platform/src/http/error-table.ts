@@ -38,66 +38,50 @@ export const statusOfKind: Readonly<Record<DomainErrorKind, ErrorStatus>> = {
   'upstream-timeout': 504,
 };
 
+/** What a refusal says beyond its status and code: a message (else the error's own) and details (else none). */
+interface RefusalWords {
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+/** One row of the SDK refusal table: the SDK error class answered with `status` and `code`. */
+function refusal<E extends Error>(
+  type: abstract new (...args: never[]) => E,
+  status: ErrorStatus,
+  code: string,
+  words: (error: E) => RefusalWords = () => ({}),
+): (error: unknown) => ErrorAnswer | undefined {
+  return (error) => {
+    if (!(error instanceof type)) return undefined;
+    const { message = error.message, details = {} } = words(error);
+    return { status, code, message, details };
+  };
+}
+
 /**
  * The SDK's refusals that reach a route (a run ended, unknown, an approval that does not exist, a
  * run request the SDK refuses), with the status and stable code the API answers them with.
  */
 const sdkRefusals: ReadonlyArray<(error: unknown) => ErrorAnswer | undefined> = [
-  (error) =>
-    error instanceof RunNotActiveError
-      ? { status: 409, code: 'run-not-active', message: 'The run has ended.', details: { status: error.status } }
-      : undefined,
-  (error) =>
-    error instanceof ApprovalNotFoundError
-      ? { status: 404, code: 'approval-not-found', message: 'The run has no such approval.', details: {} }
-      : undefined,
-  (error) =>
-    error instanceof InputNotFoundError
-      ? { status: 404, code: 'input-not-found', message: error.message, details: {} }
-      : undefined,
-  (error) =>
-    error instanceof InputAlreadyAnsweredError
-      ? {
-          status: 409,
-          code: 'input-already-answered',
-          message: error.message,
-          details: { interruptId: error.interruptId, timedOut: error.timedOut },
-        }
-      : undefined,
-  (error) =>
-    error instanceof InvalidInputAnswerError
-      ? {
-          status: 422,
-          code: 'invalid-input-answer',
-          message: error.message,
-          details: { interruptId: error.interruptId, problems: error.problems },
-        }
-      : undefined,
-  (error) =>
-    error instanceof ElicitationNotFoundError
-      ? { status: 404, code: 'elicitation-not-found', message: error.message, details: {} }
-      : undefined,
-  (error) =>
-    error instanceof ElicitationNotPendingError
-      ? { status: 409, code: 'elicitation-not-pending', message: error.message, details: { why: error.why } }
-      : undefined,
-  (error) =>
-    error instanceof InvalidElicitationAnswerError
-      ? {
-          status: 422,
-          code: 'invalid-elicitation-answer',
-          message: error.message,
-          details: { elicitationId: error.elicitationId, problems: error.problems },
-        }
-      : undefined,
-  (error) =>
-    error instanceof RunNotFoundError
-      ? { status: 404, code: 'not-found', message: 'The run was not found.', details: {} }
-      : undefined,
-  (error) =>
-    error instanceof InvalidRunRequestError
-      ? { status: 422, code: 'invalid-run-request', message: error.message, details: {} }
-      : undefined,
+  refusal(RunNotActiveError, 409, 'run-not-active', (error) => ({
+    message: 'The run has ended.',
+    details: { status: error.status },
+  })),
+  refusal(ApprovalNotFoundError, 404, 'approval-not-found', () => ({ message: 'The run has no such approval.' })),
+  refusal(InputNotFoundError, 404, 'input-not-found'),
+  refusal(InputAlreadyAnsweredError, 409, 'input-already-answered', (error) => ({
+    details: { interruptId: error.interruptId, timedOut: error.timedOut },
+  })),
+  refusal(InvalidInputAnswerError, 422, 'invalid-input-answer', (error) => ({
+    details: { interruptId: error.interruptId, problems: error.problems },
+  })),
+  refusal(ElicitationNotFoundError, 404, 'elicitation-not-found'),
+  refusal(ElicitationNotPendingError, 409, 'elicitation-not-pending', (error) => ({ details: { why: error.why } })),
+  refusal(InvalidElicitationAnswerError, 422, 'invalid-elicitation-answer', (error) => ({
+    details: { elicitationId: error.elicitationId, problems: error.problems },
+  })),
+  refusal(RunNotFoundError, 404, 'not-found', () => ({ message: 'The run was not found.' })),
+  refusal(InvalidRunRequestError, 422, 'invalid-run-request'),
 ];
 
 /**

@@ -1,3 +1,9 @@
+import type { components } from '../api/generated/platform-api.js';
+import type { RunEvent } from './run-events.js';
+
+/** The body that answers an elicitation (`POST /runs/{runId}/elicitations/{elicitationId}`). */
+type ElicitationAnswer = components['schemas']['ElicitationAnswer'];
+
 /**
  * The shapes of the run API's free-form answers (`GET /runs/:id/view`, the run log, a session's
  * runs; the event stream's types are generated: `run-events.ts`). The OpenAPI document types them as records because they come straight from the SDK's
@@ -53,19 +59,24 @@ export interface ApprovalView {
   decision?: { approved: boolean; reason?: string; decidedBy: string };
 }
 
-/** An MCP server's question to the run's user (ADR 0038), as the run view shows it. */
-export interface ElicitationView {
-  elicitationId: string;
-  operationId: string;
-  toolName: string;
-  server: string;
-  message: string;
-  mode: 'form' | 'url';
-  requestedSchema?: Record<string, unknown>;
-  url?: string;
+/** The generated stream event that asks an MCP elicitation: the question's fields come from it. */
+type ElicitationRequestEvent = Extract<RunEvent, { type: 'elicitation-request' }>;
+
+/**
+ * An MCP server's question to the run's user (ADR 0038), as the run view shows it. The run view
+ * is untyped in the OpenAPI document (`view` is a record), so only the question's own fields and
+ * the answer's action are generated — from the `elicitation-request` event and the
+ * `ElicitationAnswer` body, which carry the same fields; the view's state (expiry, status, the
+ * answer) is written here.
+ */
+export interface ElicitationView
+  extends Pick<
+    ElicitationRequestEvent,
+    'elicitationId' | 'operationId' | 'toolName' | 'server' | 'message' | 'mode' | 'requestedSchema' | 'url'
+  > {
   expiresAt: number;
   status: 'pending' | 'answered' | 'ended';
-  answer?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown>; answeredBy: string };
+  answer?: { action: ElicitationAnswer['action']; content?: ElicitationAnswer['content']; answeredBy: string };
 }
 
 export interface SupplementView {

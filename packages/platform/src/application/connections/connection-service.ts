@@ -17,11 +17,11 @@ import {
   activateKey as writeActiveKey,
   writeCatalogue,
 } from '../../adapters/database/repositories/connection-repository.js';
-import { isReferenced } from '../../adapters/database/repositories/resource-repository.js';
 import type { ModelConnectionRow } from '../../adapters/database/schema.js';
 import type { ConnectionSettings, Provider } from '../../domain/connection-settings.js';
 import { notFoundError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
+import { deleteOrArchive } from '../delete-or-archive.js';
 
 /** What the connection use cases work with. */
 export type ConnectionContext = Pick<PlatformContext, 'database' | 'secretBox' | 'now'>;
@@ -110,14 +110,7 @@ export function changeConnection(
 
 /** Deletes a connection; one that apps or releases reference is archived instead (answers true). */
 export function removeConnection(context: ConnectionContext, row: ModelConnectionRow): Promise<boolean> {
-  return context.database.transaction().execute(async (transaction) => {
-    if (await isReferenced(transaction, 'model-connection', row.id)) {
-      await updateConnection(transaction, row.id, { state: 'archived', updated_at: context.now().toISOString() });
-      return true;
-    }
-    await deleteConnection(transaction, row.id);
-    return false;
-  });
+  return deleteOrArchive(context, 'model-connection', row.id, updateConnection, deleteConnection);
 }
 
 /** Adds a labelled key, sealed at rest; it becomes active when asked or when no key is. */

@@ -17,7 +17,7 @@ import {
 } from '../../domain/index.js';
 import { routerDraftSchema } from '../../domain/router-draft.js';
 import type { PlatformContext } from '../context.js';
-import { readDraftLookups, replaceDraftReferences, replaceWorkflowDraftReferences } from '../releases/draft-lookups.js';
+import { readDraftLookups, replaceDraftReferences } from '../releases/draft-lookups.js';
 import { checkWorkflowDraft } from '../releases/publish-workflow-release.js';
 import { checkRouter } from '../routers/router-release.js';
 
@@ -111,11 +111,7 @@ export async function saveDraft(
         { currentRevision: current.revision },
       );
     }
-    if (app.kind === 'router') {
-      // A router's references are checked at publish; its draft names apps, not resources.
-    } else if (app.kind === 'agent')
-      await replaceDraftReferences(transaction, app.id, app.space_id, config as AgentDraft, () => newId('ref'));
-    else await replaceWorkflowDraftReferences(transaction, app.id, app.space_id, config as WorkflowDraft, () => newId('ref'));
+    await replaceDraftReferences(transaction, app, config, () => newId('ref'));
     return readDraftRow(transaction, app.id);
   });
   return viewOf(app.id, saved);

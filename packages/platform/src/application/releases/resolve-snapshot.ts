@@ -75,12 +75,15 @@ export async function resolveAgentSnapshot(
   };
   const model = draft.model;
   if (!model) throw new Error('resolveAgentSnapshot needs a validated draft (model missing)');
-  const connection = await transaction
-    .selectFrom('model_connections')
-    .selectAll()
-    .where('id', '=', model.connectionId)
-    .where('space_id', '=', app.space_id)
-    .executeTakeFirstOrThrow();
+  // The draft was validated: its connections exist in the app's space.
+  const connectionOf = (connectionId: string) =>
+    transaction
+      .selectFrom('model_connections')
+      .selectAll()
+      .where('id', '=', connectionId)
+      .where('space_id', '=', app.space_id)
+      .executeTakeFirstOrThrow();
+  const connection = await connectionOf(model.connectionId);
   const catalogued = await transaction
     .selectFrom('models')
     .select('context_window')
@@ -89,12 +92,7 @@ export async function resolveAgentSnapshot(
     .executeTakeFirst();
   const fallbacks: FallbackModelSnapshot[] = [];
   for (const fallback of model.fallbacks ?? []) {
-    const row = await transaction
-      .selectFrom('model_connections')
-      .selectAll()
-      .where('id', '=', fallback.connectionId)
-      .where('space_id', '=', app.space_id)
-      .executeTakeFirstOrThrow();
+    const row = await connectionOf(fallback.connectionId);
     fallbacks.push({
       connectionId: row.id,
       provider: row.provider,

@@ -3,11 +3,29 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import type { WorkflowAssemblyPorts } from '../../assembly/index.js';
 import type { McpConnectionSet } from '../../assembly/mcp-servers.js';
-import { type WorkflowDraft, type WorkflowDraftLookups, workflowReferences } from '../../domain/index.js';
+import { type DraftLookups, type WorkflowDraft, type WorkflowDraftLookups, workflowReferences } from '../../domain/index.js';
 import { parseReleaseSnapshot } from '../../domain/release-snapshot.js';
 import { type AssemblyPortsContext, databaseAssemblyPorts } from './database-assembly-ports.js';
 
 type Queryable = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
+
+/** What a draft's validation needs to know of the resources it names: those of the space, by id. */
+export async function readResourceLookups(
+  database: Queryable,
+  spaceId: string,
+  ids: readonly string[],
+): Promise<DraftLookups['resources']> {
+  const rows =
+    ids.length === 0
+      ? []
+      : await database
+          .selectFrom('resources')
+          .select(['id', 'type', 'state', 'latest_version'])
+          .where('space_id', '=', spaceId)
+          .where('id', 'in', ids)
+          .execute();
+  return new Map(rows.map((row) => [row.id, { type: row.type, state: row.state, latestVersion: row.latest_version }]));
+}
 
 /** Reads what `validateWorkflowDraft` needs about the apps and resources a draft binds, in its space only. */
 export async function readWorkflowLookups(
@@ -25,18 +43,9 @@ export async function readWorkflowLookups(
           .where('space_id', '=', spaceId)
           .where('id', 'in', appIds)
           .execute();
-  const resources =
-    resourceIds.length === 0
-      ? []
-      : await database
-          .selectFrom('resources')
-          .select(['id', 'type', 'state', 'latest_version'])
-          .where('space_id', '=', spaceId)
-          .where('id', 'in', resourceIds)
-          .execute();
   return {
     apps: new Map(apps.map((row) => [row.id, { kind: row.kind, state: row.state, latestReleaseId: row.latest_release_id }])),
-    resources: new Map(resources.map((row) => [row.id, { type: row.type, state: row.state, latestVersion: row.latest_version }])),
+    resources: await readResourceLookups(database, spaceId, resourceIds),
   };
 }
 

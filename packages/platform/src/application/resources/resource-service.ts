@@ -6,7 +6,6 @@ import {
   findResourceVersion,
   hashJson,
   insertResource,
-  isReferenced,
   listResources,
   listResourceVersions,
   readReferences,
@@ -20,6 +19,7 @@ import { storeSkillPackage } from '../../adapters/skills/store-skill-package.js'
 import { hideLiteralCredentials } from '../../domain/credential-headers.js';
 import { ConflictError, InvalidRequestError, notFoundError, ValidationError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
+import { deleteOrArchive } from '../delete-or-archive.js';
 
 /** What the resource use cases work with. */
 export type ResourceContext = Pick<PlatformContext, 'database' | 'config' | 'now'>;
@@ -129,14 +129,7 @@ export async function changeResource(
 
 /** Deletes a resource; one that an app or release references is archived instead (answers true). */
 export function removeResource(context: ResourceContext, row: ResourceRow): Promise<boolean> {
-  return context.database.transaction().execute(async (transaction) => {
-    if (await isReferenced(transaction, 'resource', row.id)) {
-      await updateResource(transaction, row.id, { state: 'archived', updated_at: context.now().toISOString() });
-      return true;
-    }
-    await deleteResource(transaction, row.id);
-    return false;
-  });
+  return deleteOrArchive(context, 'resource', row.id, updateResource, deleteResource);
 }
 
 /** Refuses new versions of an archived resource (a conflict `resource-archived`). */

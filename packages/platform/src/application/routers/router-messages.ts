@@ -22,7 +22,7 @@ import type { PlatformContext } from '../context.js';
 import { startAppRun } from '../runs/create-run.js';
 import { supplementRun } from '../runs/run-service.js';
 import { stopRun } from '../runs/stop-runs.js';
-import { assertRouter, publishedCatalog, understandUtterance } from './router-understanding.js';
+import { assertRouter, publishedCatalog, refuseNonRouter, understandUtterance } from './router-understanding.js';
 
 /** One turn of a router conversation as the API answers it. */
 export interface RouterTurn {
@@ -151,8 +151,7 @@ export async function readRouterSession(
   actor: string,
   sessionId: string,
 ): Promise<RouterSessionView> {
-  if (app.kind !== 'router')
-    throw new ConflictError('not-a-router', 'This app is not a router; only a router has router sessions.', { kind: app.kind });
+  refuseNonRouter(app, 'only a router has router sessions.');
   const row = await findRouterSession(services.database, app.id, sessionId);
   if (!row || row.created_by !== actor) throw new NotFoundError('not-found', 'The router session was not found.');
   const turns = await listRouterTurns(services.database, row.id);

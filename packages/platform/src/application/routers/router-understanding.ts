@@ -28,10 +28,14 @@ const offlineEmbedder: Embedder = createHashingEmbedder();
 const releaseCatalogs = new Map<string, CompiledCatalog>();
 const keptCatalogs = 64;
 
+/** Refuses anything but a router app (a conflict `not-a-router`); `hint` says what to do instead. */
+export function refuseNonRouter(app: AppRow, hint: string): void {
+  if (app.kind !== 'router') throw new ConflictError('not-a-router', `This app is not a router; ${hint}`, { kind: app.kind });
+}
+
 /** Refuses anything but a router app, and a router being deleted. */
 export function assertRouter(app: AppRow): void {
-  if (app.kind !== 'router')
-    throw new ConflictError('not-a-router', 'This app is not a router; send messages to a router app.', { kind: app.kind });
+  refuseNonRouter(app, 'send messages to a router app.');
   if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
 }
 
@@ -86,8 +90,7 @@ export async function tryRouterDraft(
   utterance: string,
   state: DialogueState,
 ): Promise<RouterTrial> {
-  if (app.kind !== 'router')
-    throw new ConflictError('not-a-router', 'This app is not a router; only a router has a catalog to try.', { kind: app.kind });
+  refuseNonRouter(app, 'only a router has a catalog to try.');
   const draft = JSON.parse((await readDraftRow(services.database, app.id)).config) as unknown;
   let catalog: CompiledCatalog;
   try {

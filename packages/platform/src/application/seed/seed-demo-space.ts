@@ -1,4 +1,6 @@
 import type { AppRow } from '../../adapters/database/index.js';
+import { listConnections, readConnection } from '../../adapters/database/repositories/connection-repository.js';
+import { listResources } from '../../adapters/database/repositories/resource-repository.js';
 import type { ConnectionSettings } from '../../domain/connection-settings.js';
 import { toolContentSchema } from '../../domain/resource-content.js';
 import { createApp } from '../apps/app-service.js';
@@ -76,13 +78,9 @@ async function ensureApp(
  */
 export async function seedDemoSpace(services: PlatformContext, spaceId: string, actor: string): Promise<void> {
   const { database } = services;
-  let connection = await database
-    .selectFrom('model_connections')
-    .selectAll()
-    .where('space_id', '=', spaceId)
-    .where('provider', '=', 'offline-demo')
-    .where('name', '=', demoConnectionName)
-    .executeTakeFirst();
+  let connection = (await listConnections(database, spaceId)).find(
+    (row) => row.provider === 'offline-demo' && row.name === demoConnectionName,
+  );
   if (connection) {
     await database
       .updateTable('model_connections')
@@ -97,18 +95,13 @@ export async function seedDemoSpace(services: PlatformContext, spaceId: string, 
       settings: demoConnectionSettings,
       models: [{ modelId: demoModelId, contextWindow: 32_000, supportsThinking: false, enabled: true }],
     });
-    connection = await database.selectFrom('model_connections').selectAll().where('id', '=', view.id).executeTakeFirstOrThrow();
+    connection = await readConnection(database, view.id);
   }
   const model = { connectionId: connection.id, modelId: demoModelId };
 
-  let tool = await database
-    .selectFrom('resources')
-    .select('id')
-    .where('space_id', '=', spaceId)
-    .where('type', '=', 'tool')
-    .where('name', '=', demoLookupTool)
-    .executeTakeFirst();
-  if (!tool) {
+  const existingTool = (await listResources(database, spaceId, 'tool')).find((row) => row.name === demoLookupTool);
+  let toolId = existingTool?.id;
+  if (!toolId) {
     const content = toolContentSchema.parse({
       kind: 'http',
       description: "Looks a topic up at the platform's own demo endpoint (demo mode only).",
@@ -116,15 +109,15 @@ export async function seedDemoSpace(services: PlatformContext, spaceId: string, 
       request: { method: 'POST', url: demoLookupUrl, headers: {} },
       timeoutMs: 10_000,
     });
-    tool = await createResource(
+    const created = await createResource(
       services,
       spaceId,
       actor,
       { type: 'tool', name: demoLookupTool, description: 'The demo endpoint of this platform.', content },
       true,
     );
+    toolId = created.id;
   }
-  const toolId = tool.id;
 
   const rows = await database
     .selectFrom('apps')

@@ -1,6 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import type { ModelConnectionRow } from '../../adapters/database/index.js';
 import { catalogueEntrySchema, connectionSettingsSchema, providers } from '../../adapters/models/index.js';
 import {
   activateConnectionKey,
@@ -14,10 +12,10 @@ import {
   removeConnectionKey,
 } from '../../application/connections/connection-service.js';
 import { currentActor } from '../authentication.js';
-import { authorizeSpace, type SpaceAction } from '../authorization.js';
+import { authorizeSpace } from '../authorization.js';
 import { refuseDeniedUrl } from '../egress-refusal.js';
 import { apiRoute, createSubApp, idParameter, jsonBody, jsonResponse, okSchema } from '../openapi.js';
-import type { PlatformEnvironment } from '../services.js';
+import { spaceEntityLoader } from './space-entity.js';
 import { registerSpaceList, spaceParameters } from './space-list-route.js';
 
 const keySchema = z
@@ -68,15 +66,8 @@ const connectionParameters = z.object({ spaceId: idParameter('spaceId'), connect
 const keyParameters = connectionParameters.extend({ keyId: idParameter('keyId') });
 const connectionResult = z.object({ connection: connectionSchema });
 
-export async function loadConnection(
-  c: Context<PlatformEnvironment>,
-  spaceId: string,
-  connectionId: string,
-  action: SpaceAction,
-): Promise<ModelConnectionRow> {
-  const { space } = await authorizeSpace(c, spaceId, action);
-  return connectionOfSpace(c.get('services'), space.id, connectionId);
-}
+/** The model connection the path names, in a space where the caller may do `action`. */
+export const loadConnection = spaceEntityLoader('connectionId', connectionOfSpace);
 
 /** `/spaces/:spaceId/model-connections`: shared model endpoints with labelled, encrypted, masked keys (P-5.2, P-14.8). */
 export function connectionRoutes() {
@@ -127,8 +118,7 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('The connection.', connectionResult) },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.read');
+      const row = await loadConnection(c, 'connections.read');
       return c.json({ connection: await connectionView(c.get('services'), row) }, 200);
     },
   );
@@ -146,8 +136,7 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('Updated.', connectionResult) },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
       const body = c.req.valid('json');
       refuseDeniedUrl(c.get('services'), 'baseUrl', body.baseUrl);
       return c.json({ connection: await changeConnection(c.get('services'), row, body) }, 200);
@@ -166,8 +155,7 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('Deleted or archived.', z.object({ archived: z.boolean() })) },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
       return c.json({ archived: await removeConnection(c.get('services'), row) }, 200);
     },
   );
@@ -187,8 +175,7 @@ export function connectionRoutes() {
       responses: { 201: jsonResponse('Added.', connectionResult) },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
       const body = c.req.valid('json');
       return c.json({ connection: await addConnectionKey(c.get('services'), row, body) }, 201);
     },
@@ -207,8 +194,8 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('Activated.', connectionResult) },
     }),
     async (c) => {
-      const { spaceId, connectionId, keyId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
+      const { keyId } = c.req.valid('param');
       return c.json({ connection: await activateConnectionKey(c.get('services'), row, keyId) }, 200);
     },
   );
@@ -225,8 +212,8 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('Deleted.', okSchema) },
     }),
     async (c) => {
-      const { spaceId, connectionId, keyId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
+      const { keyId } = c.req.valid('param');
       await removeConnectionKey(c.get('services'), row, keyId);
       return c.json({ ok: true as const }, 200);
     },
@@ -244,8 +231,7 @@ export function connectionRoutes() {
       responses: { 200: jsonResponse('Models.', z.object({ models: z.array(catalogueSchema) })) },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.read');
+      const row = await loadConnection(c, 'connections.read');
       const view = await connectionView(c.get('services'), row);
       return c.json({ models: view.models }, 200);
     },

@@ -102,8 +102,7 @@ export function connectionTestRoutes() {
       },
     }),
     async (c) => {
-      const { spaceId, connectionId } = c.req.valid('param');
-      const row = await loadConnection(c, spaceId, connectionId, 'connections.manage');
+      const row = await loadConnection(c, 'connections.manage');
       const { database, secretBox, outbound } = c.get('services');
       const apiKey = await readActiveKey(database, secretBox, row.id);
       const settings = connectionSettingsSchema.parse(JSON.parse(row.settings));

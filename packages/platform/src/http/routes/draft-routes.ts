@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { checkDraft, readDraft, saveDraft } from '../../application/drafts/draft-service.js';
 import { restoreDraft } from '../../application/drafts/restore-draft.js';
 import { agentDraftSchema, workflowDraftSchema } from '../../domain/index.js';
@@ -22,6 +23,17 @@ const revisionHeader = {
   ETag: { description: 'The draft revision, quoted (e.g. `"3"`): send it back as `If-Match`.', schema: { type: 'string' } },
 } as const;
 
+/** A draft answer's response: the draft, with its revision as the `ETag`. */
+function draftResponse(description: string) {
+  return { ...jsonResponse(description, z.object({ draft: draftSchema })), headers: revisionHeader };
+}
+
+/** Answers a draft (200) with its revision as the `ETag`, as every draft operation does. */
+function answerDraft(c: Context, draft: { revision: number }) {
+  c.header('ETag', `"${draft.revision}"`);
+  return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
+}
+
 /** `/apps/:appId/draft`: one draft per app, saved with optimistic concurrency (`If-Match: <revision>`). */
 export function draftRoutes() {
   const app = createSubApp();
@@ -37,13 +49,12 @@ export function draftRoutes() {
       summary: 'Read the draft',
       description: 'Read the draft; the `ETag` header is its revision.',
       request: { params: appParameters },
-      responses: { 200: { ...jsonResponse('The draft.', z.object({ draft: draftSchema })), headers: revisionHeader } },
+      responses: { 200: draftResponse('The draft.') },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.read');
       const draft = await readDraft(c.get('services'), row);
-      c.header('ETag', `"${draft.revision}"`);
-      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
+      return answerDraft(c, draft);
     },
   );
 
@@ -86,9 +97,7 @@ export function draftRoutes() {
             .openapi('SaveDraft'),
         ),
       },
-      responses: {
-        200: { ...jsonResponse('Saved.', z.object({ draft: draftSchema })), headers: revisionHeader },
-      },
+      responses: { 200: draftResponse('Saved.') },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
@@ -99,8 +108,7 @@ export function draftRoutes() {
         c.req.valid('header')['if-match'],
         c.req.valid('json').config,
       );
-      c.header('ETag', `"${draft.revision}"`);
-      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
+      return answerDraft(c, draft);
     },
   );
 
@@ -151,9 +159,7 @@ export function draftRoutes() {
         }),
         body: jsonBody(z.strictObject({ fromVersion: z.number().int().min(1) }).openapi('RestoreDraft')),
       },
-      responses: {
-        200: { ...jsonResponse('Restored.', z.object({ draft: draftSchema })), headers: revisionHeader },
-      },
+      responses: { 200: draftResponse('Restored.') },
     }),
     async (c) => {
       const { app: row } = await authorizeApp(c, c.req.valid('param').appId, 'apps.manage');
@@ -164,8 +170,7 @@ export function draftRoutes() {
         c.req.valid('json').fromVersion,
         c.req.valid('header')['if-match'],
       );
-      c.header('ETag', `"${draft.revision}"`);
-      return c.json({ draft: draft as z.infer<typeof draftSchema> }, 200);
+      return answerDraft(c, draft);
     },
   );
 

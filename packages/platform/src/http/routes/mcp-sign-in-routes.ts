@@ -65,8 +65,7 @@ export function mcpSignInRoutes() {
       responses: { 200: jsonResponse('The sign-in state.', statusResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.read');
+      const row = await loadResource(c, 'resources.read');
       return c.json({ signIn: await mcpSignInStatus(c.get('services'), row.id) }, 200);
     },
   );
@@ -89,8 +88,7 @@ export function mcpSignInRoutes() {
       responses: { 200: jsonResponse('Where to sign in, or already connected.', startResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       const redirectUrl = `${new URL(c.req.url).origin}${mcpSignInCallbackPath}`;
       try {
         return c.json(await startMcpSignIn(c.get('services'), row, currentActor(c), redirectUrl), 200);
@@ -112,8 +110,7 @@ export function mcpSignInRoutes() {
       responses: { 200: jsonResponse('Signed out.', z.object({ signedOut: z.boolean() }).openapi('McpSignOut')) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       return c.json({ signedOut: await signOutMcp(c.get('services'), row.id) }, 200);
     },
   );

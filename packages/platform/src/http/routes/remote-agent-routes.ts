@@ -2,7 +2,7 @@ import { fetchAgentCard, selectInterface } from '@agentloom/sdk/capabilities/a2a
 import { z } from '@hono/zod-openapi';
 import { findEgressDenial } from '../../adapters/outbound/index.js';
 import { databaseAssemblyPorts } from '../../application/releases/database-assembly-ports.js';
-import { resolveHeaders } from '../../assembly/http-tool.js';
+import { resolveHeaders } from '../../assembly/pinned-resource.js';
 import type { RemoteAgentContent } from '../../assembly/remote-agents.js';
 import { ApiError } from '../api-error.js';
 import { egressDeniedError } from '../egress-refusal.js';
@@ -57,8 +57,7 @@ export function remoteAgentRoutes() {
       responses: { 200: jsonResponse('The card the remote agent serves.', cardResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       if (row.type !== 'remote-agent')
         throw new ApiError(422, 'not-a-remote-agent', 'Only remote agent resources have an agent card.');
       if (row.latest_version < 1) throw new ApiError(409, 'no-version', 'The resource has no version yet.');

@@ -7,10 +7,10 @@ import { literalCredentialIssues } from '../../domain/credential-headers.js';
 import { contentSchemaNames, contentSchemaOf, resourceTypes } from '../../domain/resource-content.js';
 import { ApiError } from '../api-error.js';
 import { requirePrincipal } from '../authentication.js';
-import { authorizeSpace, type SpaceAction } from '../authorization.js';
 import { refuseDeniedUrl, resourceUrlField } from '../egress-refusal.js';
 import { idParameter } from '../openapi.js';
 import type { PlatformEnvironment } from '../services.js';
+import { spaceEntityLoader } from './space-entity.js';
 
 /*
  * The request side of the resource routes: their schemas, the resource lookup behind each one,
@@ -81,15 +81,7 @@ export const resourceParameters = z.object({ spaceId: idParameter('spaceId'), re
 export const resourceResult = z.object({ resource: resourceSchema });
 
 /** A resource of the space, checked against `action`; 404 for ids of other spaces. */
-export async function loadResource(
-  c: Context<PlatformEnvironment>,
-  spaceId: string,
-  resourceId: string,
-  action: SpaceAction,
-): Promise<ResourceRow> {
-  const { space } = await authorizeSpace(c, spaceId, action);
-  return resourceOfSpace(c.get('services'), space.id, resourceId);
-}
+export const loadResource = spaceEntityLoader('resourceId', resourceOfSpace);
 
 /**
  * Validates JSON content for its type; stdio MCP servers run host processes, so only instance

@@ -96,8 +96,7 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('The resource.', resourceResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      return c.json({ resource: resourceView(await loadResource(c, spaceId, resourceId, 'resources.read')) }, 200);
+      return c.json({ resource: resourceView(await loadResource(c, 'resources.read')) }, 200);
     },
   );
 
@@ -125,8 +124,7 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('Updated.', resourceResult) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       const body = c.req.valid('json');
       return c.json({ resource: await changeResource(c.get('services'), row, body) }, 200);
     },
@@ -144,8 +142,7 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('Deleted or archived.', z.object({ archived: z.boolean() })) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       return c.json({ archived: await removeResource(c.get('services'), row) }, 200);
     },
   );
@@ -177,8 +174,7 @@ export function resourceRoutes() {
       responses: { 201: jsonResponse('Added.', z.object({ resource: resourceSchema, version: versionSchema })) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       assertResourceOpen(row);
       const services = c.get('services');
       const body = (c.req.valid('json') ?? {}) as z.infer<typeof versionBody>;
@@ -201,8 +197,7 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('Versions.', z.object({ versions: z.array(versionSchema) })) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.read');
+      const row = await loadResource(c, 'resources.read');
       return c.json({ versions: await resourceVersions(c.get('services'), row) }, 200);
     },
   );
@@ -227,8 +222,8 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('The version.', z.object({ version: versionSchema })) },
     }),
     async (c) => {
-      const { spaceId, resourceId, version } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.read');
+      const row = await loadResource(c, 'resources.read');
+      const { version } = c.req.valid('param');
       return c.json({ version: await resourceVersion(c.get('services'), row, version) }, 200);
     },
   );
@@ -245,8 +240,7 @@ export function resourceRoutes() {
       responses: { 200: jsonResponse('References.', z.object({ references: z.array(referenceSchema) })) },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.read');
+      const row = await loadResource(c, 'resources.read');
       return c.json({ references: await resourceReferences(c.get('services'), row) }, 200);
     },
   );

@@ -124,8 +124,7 @@ export function resourceTestRoutes() {
       },
     }),
     async (c) => {
-      const { spaceId, resourceId } = c.req.valid('param');
-      const row = await loadResource(c, spaceId, resourceId, 'resources.manage');
+      const row = await loadResource(c, 'resources.manage');
       if (row.type !== 'mcp-server')
         throw new ApiError(422, 'test-not-supported', 'Only MCP server resources have a test call (list tools).');
       if (row.latest_version < 1) throw new ApiError(409, 'no-version', 'The resource has no version yet.');

@@ -1,191 +1,209 @@
 import { type Kysely, sql } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * The first schema of the platform database. Written only with portable column types (text,
  * integer) so that one migration serves SQLite and PostgreSQL alike (D-P13).
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('users')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('email', 'text', (column) => column.notNull().unique())
-    .addColumn('display_name', 'text', (column) => column.notNull())
-    .addColumn('password_hash', 'text', (column) => column.notNull())
-    .addColumn('is_instance_admin', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('status', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'users', {
+    id: 'text primary key',
+    email: 'text not null unique',
+    display_name: 'text not null',
+    password_hash: 'text not null',
+    is_instance_admin: 'integer not null default 0',
+    status: 'text not null',
+    created_at: 'text not null',
+  });
 
-  await database.schema
-    .createTable('web_sessions')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('expires_at', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('ip', 'text')
-    .addColumn('user_agent', 'text')
-    .execute();
+  await createTable(database, 'web_sessions', {
+    id: 'text primary key',
+    user_id: 'text not null references users.id on delete cascade',
+    expires_at: 'text not null',
+    created_at: 'text not null',
+    ip: 'text',
+    user_agent: 'text',
+  });
 
-  await database.schema
-    .createTable('spaces')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull().references('users.id'))
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'spaces', {
+    id: 'text primary key',
+    name: 'text not null',
+    state: 'text not null',
+    created_by: 'text not null references users.id',
+    created_at: 'text not null',
+  });
 
-  await database.schema
-    .createTable('space_members')
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (column) => column.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('role', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addPrimaryKeyConstraint('space_members_pk', ['space_id', 'user_id'])
-    .execute();
+  await createTable(
+    database,
+    'space_members',
+    {
+      space_id: 'text not null references spaces.id on delete cascade',
+      user_id: 'text not null references users.id on delete cascade',
+      role: 'text not null',
+      created_at: 'text not null',
+    },
+    { primaryKey: { space_members_pk: ['space_id', 'user_id'] } },
+  );
 
-  await database.schema
-    .createTable('apps')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id'))
-    .addColumn('kind', 'text', (column) => column.notNull())
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('description', 'text', (column) => column.notNull())
-    .addColumn('mode', 'text')
-    .addColumn('file_root', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('latest_release_id', 'text')
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('apps_space').on('apps').columns(['space_id', 'kind']).execute();
+  await createTable(
+    database,
+    'apps',
+    {
+      id: 'text primary key',
+      space_id: 'text not null references spaces.id',
+      kind: 'text not null',
+      name: 'text not null',
+      description: 'text not null',
+      mode: 'text',
+      file_root: 'text not null',
+      state: 'text not null',
+      latest_release_id: 'text',
+      created_by: 'text not null',
+      created_at: 'text not null',
+      updated_at: 'text not null',
+    },
+    { indexes: { apps_space: ['space_id', 'kind'] } },
+  );
 
-  await database.schema
-    .createTable('api_keys')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id').onDelete('cascade'))
-    .addColumn('app_id', 'text', (column) => column.references('apps.id').onDelete('cascade'))
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('prefix', 'text', (column) => column.notNull())
-    .addColumn('secret_hash', 'text', (column) => column.notNull().unique())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('last_used_at', 'text')
-    .addColumn('revoked_at', 'text')
-    .execute();
+  await createTable(database, 'api_keys', {
+    id: 'text primary key',
+    space_id: 'text not null references spaces.id on delete cascade',
+    app_id: 'text references apps.id on delete cascade',
+    name: 'text not null',
+    prefix: 'text not null',
+    secret_hash: 'text not null unique',
+    created_by: 'text not null',
+    created_at: 'text not null',
+    last_used_at: 'text',
+    revoked_at: 'text',
+  });
 
-  await database.schema
-    .createTable('secrets')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id').onDelete('cascade'))
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('ciphertext', 'text', (column) => column.notNull())
-    .addColumn('mask', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .addUniqueConstraint('secrets_space_name', ['space_id', 'name'])
-    .execute();
+  await createTable(
+    database,
+    'secrets',
+    {
+      id: 'text primary key',
+      space_id: 'text not null references spaces.id on delete cascade',
+      name: 'text not null',
+      ciphertext: 'text not null',
+      mask: 'text not null',
+      created_by: 'text not null',
+      updated_at: 'text not null',
+    },
+    { unique: { secrets_space_name: ['space_id', 'name'] } },
+  );
 
-  await database.schema
-    .createTable('model_connections')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id'))
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('provider', 'text', (column) => column.notNull())
-    .addColumn('base_url', 'text')
-    .addColumn('settings', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'model_connections', {
+    id: 'text primary key',
+    space_id: 'text not null references spaces.id',
+    name: 'text not null',
+    provider: 'text not null',
+    base_url: 'text',
+    settings: 'text not null',
+    state: 'text not null',
+    created_by: 'text not null',
+    updated_at: 'text not null',
+  });
 
-  await database.schema
-    .createTable('model_connection_keys')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('connection_id', 'text', (column) => column.notNull().references('model_connections.id').onDelete('cascade'))
-    .addColumn('label', 'text', (column) => column.notNull())
-    .addColumn('ciphertext', 'text', (column) => column.notNull())
-    .addColumn('mask', 'text', (column) => column.notNull())
-    .addColumn('active', 'integer', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'model_connection_keys', {
+    id: 'text primary key',
+    connection_id: 'text not null references model_connections.id on delete cascade',
+    label: 'text not null',
+    ciphertext: 'text not null',
+    mask: 'text not null',
+    active: 'integer not null',
+    created_at: 'text not null',
+  });
   // One active key per connection, enforced by the database itself (P-14.8).
   await sql`create unique index model_connection_keys_one_active on model_connection_keys (connection_id) where active = 1`.execute(
     database,
   );
 
-  await database.schema
-    .createTable('models')
-    .addColumn('connection_id', 'text', (column) => column.notNull().references('model_connections.id').onDelete('cascade'))
-    .addColumn('model_id', 'text', (column) => column.notNull())
-    .addColumn('context_window', 'integer')
-    .addColumn('supports_thinking', 'integer', (column) => column.notNull())
-    .addColumn('enabled', 'integer', (column) => column.notNull())
-    .addPrimaryKeyConstraint('models_pk', ['connection_id', 'model_id'])
-    .execute();
+  await createTable(
+    database,
+    'models',
+    {
+      connection_id: 'text not null references model_connections.id on delete cascade',
+      model_id: 'text not null',
+      context_window: 'integer',
+      supports_thinking: 'integer not null',
+      enabled: 'integer not null',
+    },
+    { primaryKey: { models_pk: ['connection_id', 'model_id'] } },
+  );
 
-  await database.schema
-    .createTable('resources')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull().references('spaces.id'))
-    .addColumn('type', 'text', (column) => column.notNull())
-    .addColumn('name', 'text', (column) => column.notNull())
-    .addColumn('description', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('latest_version', 'integer', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('resources_space').on('resources').columns(['space_id', 'type']).execute();
+  await createTable(
+    database,
+    'resources',
+    {
+      id: 'text primary key',
+      space_id: 'text not null references spaces.id',
+      type: 'text not null',
+      name: 'text not null',
+      description: 'text not null',
+      state: 'text not null',
+      latest_version: 'integer not null',
+      created_by: 'text not null',
+      updated_at: 'text not null',
+    },
+    { indexes: { resources_space: ['space_id', 'type'] } },
+  );
 
-  await database.schema
-    .createTable('resource_versions')
-    .addColumn('resource_id', 'text', (column) => column.notNull().references('resources.id').onDelete('cascade'))
-    .addColumn('version', 'integer', (column) => column.notNull())
-    .addColumn('content', 'text')
-    .addColumn('storage_ref', 'text')
-    .addColumn('content_hash', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addPrimaryKeyConstraint('resource_versions_pk', ['resource_id', 'version'])
-    .execute();
+  await createTable(
+    database,
+    'resource_versions',
+    {
+      resource_id: 'text not null references resources.id on delete cascade',
+      version: 'integer not null',
+      content: 'text',
+      storage_ref: 'text',
+      content_hash: 'text not null',
+      created_by: 'text not null',
+      created_at: 'text not null',
+    },
+    { primaryKey: { resource_versions_pk: ['resource_id', 'version'] } },
+  );
 
-  await database.schema
-    .createTable('app_drafts')
-    .addColumn('app_id', 'text', (column) => column.primaryKey().references('apps.id').onDelete('cascade'))
-    .addColumn('config', 'text', (column) => column.notNull())
-    .addColumn('schema_version', 'integer', (column) => column.notNull())
-    .addColumn('revision', 'integer', (column) => column.notNull())
-    .addColumn('updated_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'app_drafts', {
+    app_id: 'text primary key references apps.id on delete cascade',
+    config: 'text not null',
+    schema_version: 'integer not null',
+    revision: 'integer not null',
+    updated_by: 'text not null',
+    updated_at: 'text not null',
+  });
 
-  await database.schema
-    .createTable('app_releases')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('version', 'integer', (column) => column.notNull())
-    .addColumn('kind', 'text', (column) => column.notNull())
-    .addColumn('config_snapshot', 'text', (column) => column.notNull())
-    .addColumn('content_hash', 'text', (column) => column.notNull())
-    .addColumn('notes', 'text', (column) => column.notNull())
-    .addColumn('interrupt_runs', 'integer', (column) => column.notNull())
-    .addColumn('published_by', 'text', (column) => column.notNull())
-    .addColumn('published_at', 'text', (column) => column.notNull())
-    .addUniqueConstraint('app_releases_version', ['app_id', 'version'])
-    .execute();
+  await createTable(
+    database,
+    'app_releases',
+    {
+      id: 'text primary key',
+      app_id: 'text not null references apps.id on delete cascade',
+      version: 'integer not null',
+      kind: 'text not null',
+      config_snapshot: 'text not null',
+      content_hash: 'text not null',
+      notes: 'text not null',
+      interrupt_runs: 'integer not null',
+      published_by: 'text not null',
+      published_at: 'text not null',
+    },
+    { unique: { app_releases_version: ['app_id', 'version'] } },
+  );
 
-  await database.schema
-    .createTable('app_resource_refs')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('release_id', 'text', (column) => column.references('app_releases.id').onDelete('cascade'))
-    .addColumn('target_kind', 'text', (column) => column.notNull())
-    .addColumn('resource_id', 'text', (column) => column.notNull())
-    .addColumn('resource_version', 'integer')
-    .execute();
-  await database.schema.createIndex('app_resource_refs_resource').on('app_resource_refs').column('resource_id').execute();
+  await createTable(
+    database,
+    'app_resource_refs',
+    {
+      id: 'text primary key',
+      app_id: 'text not null references apps.id on delete cascade',
+      release_id: 'text references app_releases.id on delete cascade',
+      target_kind: 'text not null',
+      resource_id: 'text not null',
+      resource_version: 'integer',
+    },
+    { indexes: { app_resource_refs_resource: ['resource_id'] } },
+  );
 }
 
 /** Drops everything `up` created, in reverse order of dependency. */

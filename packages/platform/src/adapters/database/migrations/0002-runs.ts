@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Runs over HTTP (issue 14): the platform's index of runs (the SDK store keeps their truth,
@@ -6,55 +7,66 @@ import type { Kysely } from 'kysely';
  * same run, and `run_jobs`, the lease table the dispatcher hands runs to workers with.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('sessions')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('last_run_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('sessions_app').on('sessions').columns(['app_id', 'last_run_at']).execute();
+  await createTable(
+    database,
+    'sessions',
+    {
+      id: 'text primary key',
+      space_id: 'text not null',
+      app_id: 'text not null references apps.id on delete cascade',
+      created_by: 'text not null',
+      created_at: 'text not null',
+      last_run_at: 'text not null',
+    },
+    { indexes: { sessions_app: ['app_id', 'last_run_at'] } },
+  );
 
-  await database.schema
-    .createTable('runs')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('space_id', 'text', (column) => column.notNull())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id').onDelete('cascade'))
-    .addColumn('release_id', 'text')
-    .addColumn('stop_cause', 'text')
-    .addColumn('requested_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('runs_app').on('runs').columns(['app_id', 'created_at']).execute();
-  await database.schema.createIndex('runs_session').on('runs').columns(['session_id', 'created_at']).execute();
+  await createTable(
+    database,
+    'runs',
+    {
+      id: 'text primary key',
+      space_id: 'text not null',
+      app_id: 'text not null references apps.id on delete cascade',
+      session_id: 'text not null references sessions.id on delete cascade',
+      release_id: 'text',
+      stop_cause: 'text',
+      requested_by: 'text not null',
+      created_at: 'text not null',
+    },
+    { indexes: { runs_app: ['app_id', 'created_at'], runs_session: ['session_id', 'created_at'] } },
+  );
 
-  await database.schema
-    .createTable('idempotency_keys')
-    .addColumn('principal', 'text', (column) => column.notNull())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('key', 'text', (column) => column.notNull())
-    .addColumn('request_hash', 'text', (column) => column.notNull())
-    .addColumn('run_id', 'text', (column) => column.notNull())
-    .addColumn('session_id', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addPrimaryKeyConstraint('idempotency_keys_pk', ['principal', 'app_id', 'key'])
-    .execute();
+  await createTable(
+    database,
+    'idempotency_keys',
+    {
+      principal: 'text not null',
+      app_id: 'text not null references apps.id on delete cascade',
+      key: 'text not null',
+      request_hash: 'text not null',
+      run_id: 'text not null',
+      session_id: 'text not null',
+      created_at: 'text not null',
+    },
+    { primaryKey: { idempotency_keys_pk: ['principal', 'app_id', 'key'] } },
+  );
 
-  await database.schema
-    .createTable('run_jobs')
-    .addColumn('run_id', 'text', (column) => column.primaryKey().references('runs.id').onDelete('cascade'))
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('attempt', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('worker_id', 'text')
-    .addColumn('claimed_at', 'text')
-    .addColumn('lease_until', 'text')
-    .addColumn('not_before', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('run_jobs_ready').on('run_jobs').columns(['state', 'not_before']).execute();
+  await createTable(
+    database,
+    'run_jobs',
+    {
+      run_id: 'text primary key references runs.id on delete cascade',
+      state: 'text not null',
+      attempt: 'integer not null default 0',
+      worker_id: 'text',
+      claimed_at: 'text',
+      lease_until: 'text',
+      not_before: 'text not null',
+      created_at: 'text not null',
+    },
+    { indexes: { run_jobs_ready: ['state', 'not_before'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * The chat box and app deletion (issue 14): `message_keys` makes a retried
@@ -7,37 +8,39 @@ import type { Kysely } from 'kysely';
  * A deletion row outlives its app (no foreign key) so that its progress stays readable.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('message_keys')
-    .addColumn('principal', 'text', (column) => column.notNull())
-    .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id').onDelete('cascade'))
-    .addColumn('key', 'text', (column) => column.notNull())
-    .addColumn('request_hash', 'text', (column) => column.notNull())
-    .addColumn('kind', 'text', (column) => column.notNull())
-    .addColumn('run_id', 'text', (column) => column.notNull())
-    .addColumn('supplement_id', 'text')
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addPrimaryKeyConstraint('message_keys_pk', ['principal', 'session_id', 'key'])
-    .execute();
+  await createTable(
+    database,
+    'message_keys',
+    {
+      principal: 'text not null',
+      session_id: 'text not null references sessions.id on delete cascade',
+      key: 'text not null',
+      request_hash: 'text not null',
+      kind: 'text not null',
+      run_id: 'text not null',
+      supplement_id: 'text',
+      created_at: 'text not null',
+    },
+    { primaryKey: { message_keys_pk: ['principal', 'session_id', 'key'] } },
+  );
 
-  await database.schema
-    .createTable('app_deletions')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('app_id', 'text', (column) => column.notNull().unique())
-    .addColumn('space_id', 'text', (column) => column.notNull())
-    .addColumn('app_name', 'text', (column) => column.notNull())
-    .addColumn('step', 'text', (column) => column.notNull())
-    .addColumn('runs_total', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('runs_deleted', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('last_error', 'text')
-    .addColumn('worker_id', 'text')
-    .addColumn('lease_until', 'text')
-    .addColumn('requested_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .addColumn('finished_at', 'text')
-    .execute();
+  await createTable(database, 'app_deletions', {
+    id: 'text primary key',
+    app_id: 'text not null unique',
+    space_id: 'text not null',
+    app_name: 'text not null',
+    step: 'text not null',
+    runs_total: 'integer not null default 0',
+    runs_deleted: 'integer not null default 0',
+    attempts: 'integer not null default 0',
+    last_error: 'text',
+    worker_id: 'text',
+    lease_until: 'text',
+    requested_by: 'text not null',
+    created_at: 'text not null',
+    updated_at: 'text not null',
+    finished_at: 'text',
+  });
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

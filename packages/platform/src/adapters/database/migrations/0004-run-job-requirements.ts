@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './tables.js';
 
 /**
  * Capability-aware dispatch (NOT-18, issue 14): a run's job on the lease table says whether the
@@ -7,10 +8,7 @@ import type { Kysely } from 'kysely';
  * worker re-checks the release at start anyway.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .alterTable('run_jobs')
-    .addColumn('needs_isolation', 'integer', (column) => column.notNull().defaultTo(0))
-    .execute();
+  await addColumns(database, 'run_jobs', { needs_isolation: 'integer not null default 0' });
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

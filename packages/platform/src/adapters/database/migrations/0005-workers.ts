@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Workers (PLATFORM.md §4.3 `workers`, §4.6): each `RunWorker` registers here at start with what it
@@ -7,18 +8,21 @@ import type { Kysely } from 'kysely';
  * Times are ISO text, like every other table of the platform.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('workers')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('host', 'text', (column) => column.notNull())
-    .addColumn('version', 'text', (column) => column.notNull())
-    .addColumn('capabilities', 'text', (column) => column.notNull())
-    .addColumn('max_concurrent_runs', 'integer', (column) => column.notNull())
-    .addColumn('started_at', 'text', (column) => column.notNull())
-    .addColumn('heartbeat_at', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('workers_state_heartbeat').on('workers').columns(['state', 'heartbeat_at']).execute();
+  await createTable(
+    database,
+    'workers',
+    {
+      id: 'text primary key',
+      host: 'text not null',
+      version: 'text not null',
+      capabilities: 'text not null',
+      max_concurrent_runs: 'integer not null',
+      started_at: 'text not null',
+      heartbeat_at: 'text not null',
+      state: 'text not null',
+    },
+    { indexes: { workers_state_heartbeat: ['state', 'heartbeat_at'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

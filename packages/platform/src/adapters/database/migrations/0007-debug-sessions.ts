@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './tables.js';
 
 /**
  * Debug runs of the console editor (PLATFORM.md §4.4 `release: 'draft'`): a session says whether
@@ -6,10 +7,7 @@ import type { Kysely } from 'kysely';
  * shows and which ordinary runs never continue. Existing sessions are ordinary ones.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .alterTable('sessions')
-    .addColumn('kind', 'text', (column) => column.notNull().defaultTo('agent'))
-    .execute();
+  await addColumns(database, 'sessions', { kind: "text not null default 'agent'" });
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Completion webhooks (issue 14): an app's signing secret (sealed with the platform key, like
@@ -8,34 +9,32 @@ import type { Kysely } from 'kysely';
  * its run's app (cascade).
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('app_webhook_secrets')
-    .addColumn('app_id', 'text', (column) => column.primaryKey().references('apps.id').onDelete('cascade'))
-    .addColumn('secret_sealed', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
+  await createTable(database, 'app_webhook_secrets', {
+    app_id: 'text primary key references apps.id on delete cascade',
+    secret_sealed: 'text not null',
+    created_by: 'text not null',
+    created_at: 'text not null',
+  });
 
-  await database.schema
-    .createTable('webhook_deliveries')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('run_id', 'text', (column) => column.notNull().unique())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('url', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('attempt_log', 'text', (column) => column.notNull().defaultTo('[]'))
-    .addColumn('next_attempt_at', 'text', (column) => column.notNull())
-    .addColumn('locked_by', 'text')
-    .addColumn('locked_until', 'text')
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('finished_at', 'text')
-    .execute();
-  await database.schema
-    .createIndex('webhook_deliveries_due')
-    .on('webhook_deliveries')
-    .columns(['state', 'next_attempt_at'])
-    .execute();
+  await createTable(
+    database,
+    'webhook_deliveries',
+    {
+      id: 'text primary key',
+      run_id: 'text not null unique',
+      app_id: 'text not null references apps.id on delete cascade',
+      url: 'text not null',
+      state: 'text not null',
+      attempts: 'integer not null default 0',
+      attempt_log: "text not null default '[]'",
+      next_attempt_at: 'text not null',
+      locked_by: 'text',
+      locked_until: 'text',
+      created_at: 'text not null',
+      finished_at: 'text',
+    },
+    { indexes: { webhook_deliveries_due: ['state', 'next_attempt_at'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Sign-in limits (P-15.3) in the platform database, so that every API node counts the same
@@ -8,15 +9,18 @@ import type { Kysely } from 'kysely';
  * from an address that is over its limit). `updated_at` lets old rows be pruned.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('sign_in_limits')
-    .addColumn('key', 'text', (column) => column.primaryKey())
-    .addColumn('failures', 'integer', (column) => column.notNull())
-    .addColumn('window_started_at', 'text', (column) => column.notNull())
-    .addColumn('last_failure_at', 'text')
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('sign_in_limits_updated').on('sign_in_limits').column('updated_at').execute();
+  await createTable(
+    database,
+    'sign_in_limits',
+    {
+      key: 'text primary key',
+      failures: 'integer not null',
+      window_started_at: 'text not null',
+      last_failure_at: 'text',
+      updated_at: 'text not null',
+    },
+    { indexes: { sign_in_limits_updated: ['updated_at'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

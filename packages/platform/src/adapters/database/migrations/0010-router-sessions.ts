@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Router sessions (issue 33): the dialogue state the platform holds for each conversation with a
@@ -8,28 +9,34 @@ import type { Kysely } from 'kysely';
  * (foreign keys, cascade).
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('router_sessions')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('space_id', 'text', (column) => column.notNull())
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('turns', 'integer', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('router_sessions_app').on('router_sessions').column('app_id').execute();
+  await createTable(
+    database,
+    'router_sessions',
+    {
+      id: 'text primary key',
+      app_id: 'text not null references apps.id on delete cascade',
+      space_id: 'text not null',
+      created_by: 'text not null',
+      state: 'text not null',
+      turns: 'integer not null',
+      created_at: 'text not null',
+      updated_at: 'text not null',
+    },
+    { indexes: { router_sessions_app: ['app_id'] } },
+  );
   // The transcript: each turn's message and what the router answered (commands, trace, reply, effects).
-  await database.schema
-    .createTable('router_turns')
-    .addColumn('session_id', 'text', (column) => column.notNull().references('router_sessions.id').onDelete('cascade'))
-    .addColumn('turn', 'integer', (column) => column.notNull())
-    .addColumn('text', 'text', (column) => column.notNull())
-    .addColumn('result', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addPrimaryKeyConstraint('router_turns_pk', ['session_id', 'turn'])
-    .execute();
+  await createTable(
+    database,
+    'router_turns',
+    {
+      session_id: 'text not null references router_sessions.id on delete cascade',
+      turn: 'integer not null',
+      text: 'text not null',
+      result: 'text not null',
+      created_at: 'text not null',
+    },
+    { primaryKey: { router_turns_pk: ['session_id', 'turn'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

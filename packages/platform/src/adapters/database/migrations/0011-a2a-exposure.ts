@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * Publishing an app over A2A (issue 32): one row per app whose owner switched A2A on (off by
@@ -8,39 +9,39 @@ import type { Kysely } from 'kysely';
  * projections of the run journal. Both go with their app (cascade).
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('app_a2a')
-    .addColumn('app_id', 'text', (column) => column.primaryKey().references('apps.id').onDelete('cascade'))
-    .addColumn('enabled', 'integer', (column) => column.notNull())
-    .addColumn('updated_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema
-    .createTable('a2a_push_configs')
-    .addColumn('id', 'text', (column) => column.primaryKey())
-    .addColumn('task_id', 'text', (column) => column.notNull())
-    .addColumn('config_id', 'text', (column) => column.notNull())
-    .addColumn('app_id', 'text', (column) => column.notNull().references('apps.id').onDelete('cascade'))
-    .addColumn('url', 'text', (column) => column.notNull())
-    .addColumn('token', 'text')
-    .addColumn('auth_scheme', 'text')
-    .addColumn('auth_credentials_sealed', 'text')
-    .addColumn('delivered_sequence', 'integer', (column) => column.notNull().defaultTo(-1))
-    .addColumn('state', 'text', (column) => column.notNull())
-    .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
-    .addColumn('last_error', 'text')
-    .addColumn('next_attempt_at', 'text', (column) => column.notNull())
-    .addColumn('locked_by', 'text')
-    .addColumn('locked_until', 'text')
-    .addColumn('created_by', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .addUniqueConstraint('a2a_push_configs_task_config', ['task_id', 'config_id'])
-    .execute();
-  await database.schema
-    .createIndex('a2a_push_configs_due')
-    .on('a2a_push_configs')
-    .columns(['state', 'next_attempt_at'])
-    .execute();
+  await createTable(database, 'app_a2a', {
+    app_id: 'text primary key references apps.id on delete cascade',
+    enabled: 'integer not null',
+    updated_by: 'text not null',
+    updated_at: 'text not null',
+  });
+  await createTable(
+    database,
+    'a2a_push_configs',
+    {
+      id: 'text primary key',
+      task_id: 'text not null',
+      config_id: 'text not null',
+      app_id: 'text not null references apps.id on delete cascade',
+      url: 'text not null',
+      token: 'text',
+      auth_scheme: 'text',
+      auth_credentials_sealed: 'text',
+      delivered_sequence: 'integer not null default -1',
+      state: 'text not null',
+      attempts: 'integer not null default 0',
+      last_error: 'text',
+      next_attempt_at: 'text not null',
+      locked_by: 'text',
+      locked_until: 'text',
+      created_by: 'text not null',
+      created_at: 'text not null',
+    },
+    {
+      unique: { a2a_push_configs_task_config: ['task_id', 'config_id'] },
+      indexes: { a2a_push_configs_due: ['state', 'next_attempt_at'] },
+    },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './tables.js';
 
 /**
  * A release keeps the draft it was published from (`draft_config`), so that
@@ -9,9 +10,8 @@ import type { Kysely } from 'kysely';
  * (`externalUserId`, an integration's end user). Both are optional: null on every older session.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema.alterTable('sessions').addColumn('title', 'text').execute();
-  await database.schema.alterTable('sessions').addColumn('external_user_id', 'text').execute();
-  await database.schema.alterTable('app_releases').addColumn('draft_config', 'text').execute();
+  await addColumns(database, 'sessions', { title: 'text', external_user_id: 'text' });
+  await addColumns(database, 'app_releases', { draft_config: 'text' });
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createTable } from './tables.js';
 
 /**
  * MCP sign-in from the console (issue 32): one row per MCP server resource someone connected
@@ -9,17 +10,20 @@ import type { Kysely } from 'kysely';
  * row goes with its resource (cascade).
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .createTable('mcp_sign_ins')
-    .addColumn('resource_id', 'text', (column) => column.primaryKey().references('resources.id').onDelete('cascade'))
-    .addColumn('space_id', 'text', (column) => column.notNull())
-    .addColumn('record_sealed', 'text')
-    .addColumn('pending_state', 'text')
-    .addColumn('redirect_url', 'text', (column) => column.notNull())
-    .addColumn('updated_by', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-  await database.schema.createIndex('mcp_sign_ins_state').on('mcp_sign_ins').column('pending_state').execute();
+  await createTable(
+    database,
+    'mcp_sign_ins',
+    {
+      resource_id: 'text primary key references resources.id on delete cascade',
+      space_id: 'text not null',
+      record_sealed: 'text',
+      pending_state: 'text',
+      redirect_url: 'text not null',
+      updated_by: 'text not null',
+      updated_at: 'text not null',
+    },
+    { indexes: { mcp_sign_ins_state: ['pending_state'] } },
+  );
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addColumns } from './tables.js';
 
 /**
  * Marks the seeded Demo space (issue 35): first start seeds it once and finds it again by this
@@ -6,10 +7,7 @@ import type { Kysely } from 'kysely';
  * its runs only. 0/1 like every boolean of the platform.
  */
 export async function up(database: Kysely<unknown>): Promise<void> {
-  await database.schema
-    .alterTable('spaces')
-    .addColumn('demo', 'integer', (column) => column.notNull().defaultTo(0))
-    .execute();
+  await addColumns(database, 'spaces', { demo: 'integer not null default 0' });
 }
 
 export async function down(database: Kysely<unknown>): Promise<void> {

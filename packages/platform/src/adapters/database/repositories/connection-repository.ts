@@ -56,18 +56,23 @@ export async function readConnectionView(database: Queryable, row: ModelConnecti
   };
 }
 
+/** The active key row of a connection (its id and sealed value), or undefined. */
+function findActiveKey(database: Queryable, connectionId: string) {
+  return database
+    .selectFrom('model_connection_keys')
+    .select(['id', 'ciphertext'])
+    .where('connection_id', '=', connectionId)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+}
+
 /** The active key of a connection, decrypted, or undefined; resolved at every construction (D-P3). */
 export async function readActiveKey(
   database: Queryable,
   secretBox: SecretBox,
   connectionId: string,
 ): Promise<string | undefined> {
-  const key = await database
-    .selectFrom('model_connection_keys')
-    .select('ciphertext')
-    .where('connection_id', '=', connectionId)
-    .where('active', '=', 1)
-    .executeTakeFirst();
+  const key = await findActiveKey(database, connectionId);
   return key ? secretBox.open(key.ciphertext) : undefined;
 }
 
@@ -149,13 +154,7 @@ export async function writeCatalogue(
 
 /** Whether the connection has an active key. */
 export async function hasActiveKey(database: Queryable, connectionId: string): Promise<boolean> {
-  const key = await database
-    .selectFrom('model_connection_keys')
-    .select('id')
-    .where('connection_id', '=', connectionId)
-    .where('active', '=', 1)
-    .executeTakeFirst();
-  return key !== undefined;
+  return (await findActiveKey(database, connectionId)) !== undefined;
 }
 
 /** Makes every key of the connection inactive (before another one becomes the active key). */
