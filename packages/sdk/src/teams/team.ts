@@ -23,7 +23,7 @@ import {
 import { TeamStepNode } from './team-step-node.js';
 import type { TeamMember } from './team-types.js';
 import { checkTermination, ExternalStop, externalStop, maxTurns, or, type TerminationCondition } from './termination.js';
-import type { StepScope, Topology } from './topology.js';
+import { type StepScope, type Topology, vouchesForWrites } from './topology.js';
 
 /** The default hard cap of member turns, OR-ed with every team's termination (no endless team). */
 export const DEFAULT_MAX_TURNS = 50;
@@ -165,8 +165,9 @@ export class Team {
       if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
       return update;
     };
-    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)));
-    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)));
+    const checked = { checked: vouchesForWrites(topology) };
+    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)), checked);
+    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)), checked);
     this.steps = { select, turn };
     // The team's own workflow: one node, `turn`, looping on itself. A choice that needs no model
     // is made in the turn's own step (one journal entry per turn); a model's choice is saved as a
@@ -188,7 +189,7 @@ export class Team {
       if (!topology.choiceWithTurn) return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
       const turnUpdate = mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
       return thenCheck(state, turnUpdate, scope);
-    });
+    }, checked);
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
       .addNode('turn', teamTurn)
       .addEdge(START, 'turn')
