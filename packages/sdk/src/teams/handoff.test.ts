@@ -84,7 +84,7 @@ describe('handoff topology', () => {
         handoffs: { a: ['b'] },
         historyFilter: (history) => history.map((message) => ({ ...message, turn: 'one' }) as never),
       }),
-      retry: { enabled: false },
+      retry: { enabled: false, attempts: 1, waitMs: 0 },
     });
     const result = await team.run({ sessionId: 's', input: 'go' }).result();
     expect(result.status).toBe('failed');

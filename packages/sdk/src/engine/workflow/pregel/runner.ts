@@ -183,7 +183,10 @@ function invocationOf(
     ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
     signal: context.control.signal,
     hardSignal: context.hardSignal,
-    stopSignal: context.stopSignal,
+    // Read only by agent nodes: the run's stop signal is made on first use (see \`lazyStopSignal\`).
+    get stopSignal() {
+      return context.stopSignal;
+    },
     deadlineAt: state.deadlineAt,
     loopBudget,
     resumeValues: state.resumeValues,
