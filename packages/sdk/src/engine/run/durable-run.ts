@@ -148,7 +148,8 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     let sequence = lastSequence - commit.entries.length;
     for (const entry of commit.entries) {
       sequence += 1;
-      const stored: JournalEntry = { ...entry, sequence, epoch: this.epoch, at };
+      const stored: JournalEntry = { type: entry.type, data: entry.data, sequence, epoch: this.epoch, at };
+      if (entry.taskId !== undefined) stored.taskId = entry.taskId;
       this.options.apply(this.state, stored);
       this.options.onCommitted?.(stored);
     }

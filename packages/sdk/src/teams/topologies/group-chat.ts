@@ -1,4 +1,4 @@
-import type { Message } from '../../core/messages.js';
+import type { Message, Usage } from '../../core/messages.js';
 import { addUsage, emptyUsage } from '../../core/messages.js';
 import { NodeFailure } from '../../engine/workflow/nodes/workflow-node.js';
 import type { TeamEventPayload } from '../../engine/workflow/team-events.js';
@@ -133,8 +133,8 @@ function lastSpeakerOf(state: TeamState, scope: StepScope): string | undefined {
   return undefined;
 }
 
-function selected(speaker: string, event: TeamEventPayload, extra: TeamUpdate = {}): TeamUpdate {
-  return { ...extra, next: { speaker }, teamEvents: [event] };
+function selected(speaker: string, event: TeamEventPayload, usage?: Usage): TeamUpdate {
+  return usage ? { usage, next: { speaker }, teamEvents: [event] } : { next: { speaker }, teamEvents: [event] };
 }
 
 /** Asks the selector model for the next speaker; an invalid answer is retried, then a typed failure. */
@@ -164,7 +164,7 @@ async function selectByModel(
       return selected(
         chosen,
         { type: 'speaker-selected', turn: state.turns + 1, speaker: chosen, by: 'selector-model', attempts: attempt },
-        { usage },
+        usage,
       );
     }
     messages.push({ role: 'assistant', content: response.message.content });
