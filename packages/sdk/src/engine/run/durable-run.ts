@@ -258,7 +258,8 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       return;
     }
     const error =
-      this.lost ?? this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`));
+      this.lost ??
+      this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`));
     for (const reject of [...this.leaseWaiters]) reject(error);
     this.leaseWaiters.clear();
   };

@@ -325,7 +325,13 @@ function toStored(
 
 /** A kept entry as a reader gets it: a fresh copy of its data. */
 function readEntry(stored: StoredEntry): JournalEntry {
-  const entry: JournalEntry = { sequence: stored.sequence, epoch: stored.epoch, at: stored.at, type: stored.type, data: JSON.parse(stored.json) };
+  const entry: JournalEntry = {
+    sequence: stored.sequence,
+    epoch: stored.epoch,
+    at: stored.at,
+    type: stored.type,
+    data: JSON.parse(stored.json),
+  };
   if (stored.taskId !== undefined) entry.taskId = stored.taskId;
   return entry;
 }

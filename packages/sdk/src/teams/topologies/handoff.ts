@@ -165,7 +165,9 @@ async function ownerTurn(
     };
   }
   const handedHistory =
-    filter === HISTORY_FILTERS.all ? undefined : filterHistory(filter, [...state.transcript, message], { from: name, to: target });
+    filter === HISTORY_FILTERS.all
+      ? undefined
+      : filterHistory(filter, [...state.transcript, message], { from: name, to: target });
   const ending: TeamUpdate =
     target === 'user'
       ? { termination: { reason: 'handoff-to-user', conditions: ['handoff-to-user'], turns: turn }, answer: message.text }

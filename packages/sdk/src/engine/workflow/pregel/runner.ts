@@ -152,7 +152,8 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     }
     emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
     // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
-    for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD])) emit({ ...payload, runId, step, taskId: task.id, node: task.node });
+    for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD]))
+      emit({ ...payload, runId, step, taskId: task.id, node: task.node });
     return { kind: 'done' };
   }
 }
