@@ -14,6 +14,11 @@
  * - Code = non-blank, non-comment lines of each framework's program in `team-peers/`: the very
  *   programs this bench runs, whose conversations are checked to be the same first.
  *
+ * - Every framework runs as it is published, compiled JavaScript: the script builds the SDK first
+ *   and runs without the `@agentloom/source` condition. Run from its TypeScript source through tsx,
+ *   AgentLoom paid for tsx's transpilation options (esbuild's `keepNames` wraps every closure it
+ *   creates in a `__name(…)` call, per task and per model call) that no peer's code pays.
+ *
  * Targets: AgentLoom's per-turn overhead ≤ 1/5 of the best peer's; its code no longer than the shortest.
  * The group chat also runs with its selector's choice saved with the turn (`saveChoice: 'with-turn'`),
  * a non-default option: those rows are shown for what the option gives and judge no target.

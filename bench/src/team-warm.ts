@@ -3,7 +3,8 @@
  * warmed up — many runs of the same team (`N`, default 1000) in one process, median and first
  * quartile. `bench:team` measures 15 runs after 3 warm-ups, mostly before V8 optimises the code;
  * this shows where each framework settles, and is the process to profile:
- * `SCEN='group chat' KIND=sqlite WHO=agentloom node --cpu-prof … src/team-warm.ts`.
+ * `SCEN='group chat' KIND=sqlite WHO=agentloom node --cpu-prof … src/team-warm.ts` (like `bench:team`, on the
+ * built SDK: `npm run build -w @agentloom/sdk` first).
  *
  * SCEN: `handoff chain` (default) or `group chat`; KIND: `memory` (default) or `sqlite` (AgentLoom's
  * store; OpenAI Agents keeps a `MemorySession` either way); WHO: contestants, default `agentloom,openai`.

@@ -114,6 +114,7 @@ async function attemptOnce(model: LanguageModel, request: ModelRequest, options:
       expire({ kind: 'stalled', message: `the stream sent nothing for ${options.stallTimeoutMs} ms` });
     else guard.setTimer(options.stallTimeoutMs - silent, onTimer);
   };
+  const attemptStartedAt = now();
   guard.setTimer(options.firstOutputTimeoutMs, onTimer);
   const callOptions = {
     get signal() {
@@ -129,7 +130,10 @@ async function attemptOnce(model: LanguageModel, request: ModelRequest, options:
       lastPartAt = now();
       if (!started) {
         started = true;
-        guard.setTimer(options.stallTimeoutMs, onTimer);
+        // The first-output timer, still armed, checks for silence when it fires: it needs moving
+        // only if it would fire after the stall bound (a timer per part is a cost of every call).
+        const firstOutputFiresIn = options.firstOutputTimeoutMs - (lastPartAt - attemptStartedAt);
+        if (firstOutputFiresIn > options.stallTimeoutMs) guard.setTimer(options.stallTimeoutMs, onTimer);
       }
       assembler.push(next.value);
     }

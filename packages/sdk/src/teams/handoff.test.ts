@@ -72,6 +72,26 @@ describe('handoff topology', () => {
     expect(result.output?.turns).toBe(4);
   });
 
+  it("fails the turn invalid-state-update when a user's history filter returns what is not a team message", async () => {
+    // The handoff topology's writes are not parsed again per turn: what a user's function returns is checked where it is called.
+    const a = member('a', () => transfer('b'));
+    const b = member('b', () => ({ text: 'never asked' }));
+    const team = new Team({
+      name: 'bad-filter',
+      members: [a.config, b.config],
+      topology: handoff({
+        entry: 'a',
+        handoffs: { a: ['b'] },
+        historyFilter: (history) => history.map((message) => ({ ...message, turn: 'one' }) as never),
+      }),
+      retry: { enabled: false, attempts: 1, waitMs: 0 },
+    });
+    const result = await team.run({ sessionId: 's', input: 'go' }).result();
+    expect(result.status).toBe('failed');
+    expect(JSON.stringify(result)).toContain('invalid-state-update');
+    expect(b.model.requestCount).toBe(0);
+  });
+
   it('ends handoff-to-user when the owner hands the conversation to the user', async () => {
     const a = member('a', () => transfer('user', 'Which account do you mean?'));
     const team = new Team({ name: 'ask', members: [a.config], topology: handoff({ entry: 'a', handoffs: { a: ['user'] } }) });

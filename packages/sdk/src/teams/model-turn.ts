@@ -1,6 +1,7 @@
 import type { Message, Usage } from '../core/messages.js';
 import { emptyUsage } from '../core/messages.js';
 import type { RetryPolicy } from '../core/retry-policy.js';
+import { NodeFailure } from '../engine/workflow/nodes/workflow-node.js';
 import { callModel } from '../model/call-model.js';
 import type { LanguageModel, ModelRequest, ModelResponse, ToolDefinition } from '../model/language-model.js';
 import type { PrivateNote, TeamMember, TeamMessage } from './team-types.js';
@@ -69,7 +70,16 @@ export function handoffTools(targets: readonly string[], describe: (target: stri
   }));
 }
 
-/** Usage of a response, or zero. */
+/** Usage of a response, or zero: exactly the three counts the team's usage field keeps. */
 export function usageOf(response: ModelResponse | undefined): Usage {
-  return response ? { ...response.usage } : emptyUsage();
+  if (!response) return emptyUsage();
+  const { inputTokens, outputTokens, totalTokens } = response.usage;
+  // The team's steps vouch for their writes (they are not parsed again): a count that is not a number fails here.
+  if (!(Number.isFinite(inputTokens) && Number.isFinite(outputTokens) && Number.isFinite(totalTokens))) {
+    throw new NodeFailure({
+      kind: 'invalid-result',
+      message: `the model reported a usage that is not a count: ${JSON.stringify(response.usage)}`,
+    });
+  }
+  return { inputTokens, outputTokens, totalTokens };
 }

@@ -28,9 +28,17 @@ export type TeamStep = (state: TeamState, scope: Omit<StepScope, 'members' | 're
 export class TeamStepNode implements WorkflowNode {
   readonly kind = 'function' as const;
   private readonly step: TeamStep;
+  private readonly checked: boolean;
 
-  constructor(step: TeamStep) {
+  /**
+   * With `checked`, the step's writes are vouched for (`NodeExecution.checked`): the step is one
+   * of the SDK's own topologies (`vouchesForWrites`), whose writes are built from typed values and
+   * whose user functions' results are checked where they are called. Other steps (a topology
+   * written outside the SDK) have every write parsed against the state's schemas.
+   */
+  constructor(step: TeamStep, options: { checked?: boolean } = {}) {
     this.step = step;
+    this.checked = options.checked ?? false;
   }
 
   async execute(invocation: NodeInvocation): Promise<NodeExecution> {
@@ -66,7 +74,8 @@ export class TeamStepNode implements WorkflowNode {
       throw new NodeFailure({ kind: 'node-error', message: `node "${invocation.node}" failed: ${failure.message}`, failure });
     }
     const written = update as Record<string, unknown>;
-    return update.usage ? { update: written, usage: { ...update.usage } } : { update: written };
+    const checked = this.checked ? { checked: true } : {};
+    return update.usage ? { update: written, usage: { ...update.usage }, ...checked } : { update: written, ...checked };
   }
 
   validate(_context: NodeValidationContext): WorkflowIssue[] {

@@ -23,7 +23,7 @@ import {
 import { TeamStepNode } from './team-step-node.js';
 import type { TeamMember } from './team-types.js';
 import { checkTermination, ExternalStop, externalStop, maxTurns, or, type TerminationCondition } from './termination.js';
-import type { StepScope, Topology } from './topology.js';
+import { type StepScope, type Topology, vouchesForWrites } from './topology.js';
 
 /** The default hard cap of member turns, OR-ed with every team's termination (no endless team). */
 export const DEFAULT_MAX_TURNS = 50;
@@ -129,7 +129,16 @@ export class Team {
     // The hard cap and the external switch always apply, whatever the configured termination.
     const termination = or(...(config.termination ? [config.termination] : []), maxTurns(cap), externalStop());
     const retry = config.retry ?? TEAM_MODEL_RETRY;
-    const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({ ...base, members: this.members, retry });
+    // Spelled out rather than spread: made for every step, and a spread of a varying object is the slower copy.
+    const scopeOf = (base: Omit<StepScope, 'members' | 'retry'>): StepScope => ({
+      signal: base.signal,
+      deadlineAt: base.deadlineAt,
+      now: base.now,
+      taskId: base.taskId,
+      askUser: base.askUser,
+      members: this.members,
+      retry,
+    });
     const external = this.externalStop;
     const topology = this.topology;
     /** The termination that holds at this turn boundary, if one does (and the team's start time). */
@@ -165,8 +174,9 @@ export class Team {
       if (update.termination) return { ...update, ...stopUpdate(state, update.termination, update.answer, update) };
       return update;
     };
-    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)));
-    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)));
+    const checked = { checked: vouchesForWrites(topology) };
+    const select = new TeamStepNode((state, base) => selectStep(state, scopeOf(base)), checked);
+    const turn = new TeamStepNode((state, base) => turnStep(state, scopeOf(base)), checked);
     this.steps = { select, turn };
     // The team's own workflow: one node, `turn`, looping on itself. A choice that needs no model
     // is made in the turn's own step (one journal entry per turn); a model's choice is saved as a
@@ -188,7 +198,7 @@ export class Team {
       if (!topology.choiceWithTurn) return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
       const turnUpdate = mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
       return thenCheck(state, turnUpdate, scope);
-    });
+    }, checked);
     this.workflow = new WorkflowBuilder({ name: config.name, state: teamStateDefinition() })
       .addNode('turn', teamTurn)
       .addEdge(START, 'turn')

@@ -52,6 +52,25 @@ export interface Topology {
   answerOf(state: TeamState): string | undefined;
 }
 
+/** The SDK's own topologies whose every write is typed or checked where it is made (see `vouchForWrites`). */
+const vouched = new WeakSet<Topology>();
+
+/**
+ * Marks one of the SDK's own topologies as building every write from typed values and checking
+ * what its user functions return (a history filter's messages, a speaker function's name): its
+ * team steps' writes are then not parsed again per turn. Internal: not exported from the package,
+ * so a topology written outside the SDK always has its writes parsed.
+ */
+export function vouchForWrites<T extends Topology>(topology: T): T {
+  vouched.add(topology);
+  return topology;
+}
+
+/** Whether `topology` was marked by `vouchForWrites`. */
+export function vouchesForWrites(topology: Topology): boolean {
+  return vouched.has(topology);
+}
+
 /** The text of the last message of a member (not the user, not the orchestrator). */
 export function lastMemberText(state: TeamState, members: ReadonlyMap<string, TeamMember>): string | undefined {
   for (let index = state.transcript.length - 1; index >= 0; index -= 1) {

@@ -52,6 +52,9 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
   private queue: Promise<unknown> = Promise.resolve();
   private lastSequence: number;
   private renewTimer: NodeJS.Timeout | undefined;
+  /** The store calls waiting within the lease (`withinLease`) and the one timer that bounds them. */
+  private readonly leaseWaiters = new Set<(error: unknown) => void>();
+  private leaseTimer: NodeJS.Timeout | undefined;
   private leaseExpiresAt: number;
   private lost: OwnershipLostError | undefined;
   private disposed = false;
@@ -122,6 +125,8 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     clearInterval(this.renewTimer);
     await this.queue;
     this.disposed = true;
+    clearTimeout(this.leaseTimer);
+    this.leaseTimer = undefined;
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
@@ -143,7 +148,8 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     let sequence = lastSequence - commit.entries.length;
     for (const entry of commit.entries) {
       sequence += 1;
-      const stored: JournalEntry = { ...entry, sequence, epoch: this.epoch, at };
+      const stored: JournalEntry = { type: entry.type, data: entry.data, sequence, epoch: this.epoch, at };
+      if (entry.taskId !== undefined) stored.taskId = entry.taskId;
       this.options.apply(this.state, stored);
       this.options.onCommitted?.(stored);
     }
@@ -220,25 +226,43 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * The call itself may still land later; it is fenced by our epoch, so it is harmless.
    */
   private withinLease<T>(call: Promise<T>): Promise<T> {
-    call.catch(() => {});
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
-      const check = () => {
-        // A renewal that succeeded meanwhile moved the end of the lease: wait for the new end.
-        const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
-        if (remaining > 0 && !this.lost) {
-          timer = setTimeout(check, remaining);
-          return;
-        }
-        reject(
-          this.lost ??
-            this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`)),
-        );
-      };
-      check();
+    // One watchdog timer for every waiting call, armed while one waits and left armed between
+    // calls (a timer per store call, with its race and its clean-up, was a cost of every turn).
+    return new Promise<T>((resolve, reject) => {
+      this.leaseWaiters.add(reject);
+      call.then(
+        (value) => {
+          this.leaseWaiters.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.leaseWaiters.delete(reject);
+          reject(error);
+        },
+      );
+      if (this.leaseTimer === undefined) this.checkLease();
     });
-    return Promise.race([call, expired]).finally(() => clearTimeout(timer));
   }
+
+  /**
+   * Fails every store call still waiting once the lease has run out (the calls themselves may
+   * land later, fenced by our epoch); until then re-arms for the lease's end, which a renewal
+   * may have moved. Stops once nobody waits, or once the run is disposed.
+   */
+  private readonly checkLease = (): void => {
+    this.leaseTimer = undefined;
+    if (this.leaseWaiters.size === 0 || this.disposed) return;
+    const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
+    if (remaining > 0 && !this.lost) {
+      this.leaseTimer = setTimeout(this.checkLease, remaining);
+      return;
+    }
+    const error =
+      this.lost ??
+      this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`));
+    for (const reject of [...this.leaseWaiters]) reject(error);
+    this.leaseWaiters.clear();
+  };
 
   private async applyExternal(upTo: number): Promise<void> {
     if (this.lost) throw this.lost;

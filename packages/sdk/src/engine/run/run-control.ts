@@ -43,7 +43,10 @@ export class RunInterrupt {
 export class RunControl {
   private readonly controller = new AbortController();
   private readonly hardController = new AbortController();
-  private readonly callController = new AbortController();
+  /** Created when first asked for (a workflow run never is): an `AbortController` per run is not free. */
+  private callController: AbortController | undefined;
+  /** Why calls in flight were cut, if they were (applied to `callController` when it is created later). */
+  private callsCut: RunInterrupt | undefined;
   private detachTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly followed: AbortSubscription[] = [];
@@ -60,6 +63,10 @@ export class RunControl {
 
   /** Aborted with a `RunInterrupt` when a model call in flight must be abandoned. */
   get callSignal(): AbortSignal {
+    if (!this.callController) {
+      this.callController = new AbortController();
+      if (this.callsCut) this.callController.abort(this.callsCut);
+    }
     return this.callController.signal;
   }
 
@@ -134,13 +141,20 @@ export class RunControl {
     // A detach's calls in flight are cut only by its own bound, or by the deadline or a lost ownership.
     const detaching = this.interrupt?.reason === 'detached';
     if (interrupt.reason === 'user-stop' && detaching) return;
-    if (!this.callController.signal.aborted) this.callController.abort(interrupt);
+    this.cutCalls(interrupt);
     if (interrupt.reason !== 'user-stop' && !this.hardController.signal.aborted) this.hardController.abort(interrupt);
   }
 
   /** Cuts calls in flight: the end of a detach's bound. */
+  /** Cuts the calls in flight (first reason wins), now or when `callSignal` is first read. */
+  private cutCalls(interrupt: RunInterrupt): void {
+    if (this.callsCut) return;
+    this.callsCut = interrupt;
+    this.callController?.abort(interrupt);
+  }
+
   private cut(interrupt: RunInterrupt): void {
-    if (!this.callController.signal.aborted) this.callController.abort(interrupt);
+    this.cutCalls(interrupt);
     if (!this.hardController.signal.aborted) this.hardController.abort(interrupt);
   }
 }

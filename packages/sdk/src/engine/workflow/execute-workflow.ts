@@ -192,13 +192,17 @@ export function executeWorkflowRun(
       };
     },
     drive: async (durable, { run, outcome, state, answers }) => {
+      const stopSignal = lazyStopSignal(control);
       const context: EngineContext = {
         graph,
         state,
         runId: run.runId,
         sessionId: run.sessionId,
         control,
-        ...derivedSignals(control),
+        hardSignal: control.hardSignal,
+        get stopSignal() {
+          return stopSignal();
+        },
         recorder: createRecorder(state.durability, durable, (entry) => applyWorkflowEntry(graph, state, entry)),
         emit,
         now: Date.now,
@@ -313,13 +317,20 @@ function resumeAnswers(runId: string, state: WorkflowRunState, request: Workflow
  * - `stopSignal` aborts on a user stop only: it is what reaches inner agent runs (W-6), which
  *   meet the deadline by themselves and must not end when this process merely lost ownership.
  */
-function derivedSignals(control: RunControl): { hardSignal: AbortSignal; stopSignal: AbortSignal } {
-  const stop = new AbortController();
-  // Every task of a superstep (a fan-out of thousands) waits on these signals at once: through
-  // `subscribeToAbort`, which keeps one listener per signal however many wait. This one lives as
-  // long as the control, which the run owns.
-  subscribeToAbort(control.signal, (reason) => {
-    if (RunInterrupt.isInstance(reason) && reason.reason === 'user-stop') stop.abort(reason);
-  });
-  return { hardSignal: control.hardSignal, stopSignal: stop.signal };
+function lazyStopSignal(control: RunControl): () => AbortSignal {
+  // Made when a task first reads it (an agent node): a run of other nodes never pays for the
+  // controller and its listener. Every task of a superstep (a fan-out of thousands) waits on these
+  // signals at once: through `subscribeToAbort`, which keeps one listener per signal however many
+  // wait, and calls at once if the run was already stopped. This one lives as long as the control,
+  // which the run owns.
+  let stop: AbortController | undefined;
+  return () => {
+    if (stop) return stop.signal;
+    const created = new AbortController();
+    stop = created;
+    subscribeToAbort(control.signal, (reason) => {
+      if (RunInterrupt.isInstance(reason) && reason.reason === 'user-stop') created.abort(reason);
+    });
+    return created.signal;
+  };
 }

@@ -88,11 +88,25 @@ export const teamEventPayloadSchema = z.discriminatedUnion(
 );
 export type TeamEventPayload = z.output<typeof teamEventPayloadSchema>;
 
-/** The team events a task's saved writes carry (written to `teamEvents`), in order. */
-export function teamEventsOf(writes: readonly (readonly [string, unknown])[]): TeamEventPayload[] {
+/**
+ * The team events a task's saved writes carry (written to `teamEvents`), in order. Writes read
+ * back from a journal are checked item by item (an entry that is not a team event is skipped);
+ * with `checkedBy`, the writes are the ones `writesOfTask` has just checked against that state
+ * field (the runner's own, per turn): when it is a team's events field, its items are team events
+ * already, taken as they are rather than parsed a second time.
+ */
+export function teamEventsOf(
+  writes: readonly (readonly [string, unknown])[],
+  checkedBy?: { readonly contractSchema: unknown },
+): TeamEventPayload[] {
+  const validated = checkedBy !== undefined && checkedBy.contractSchema === teamEventPayloadSchema;
   const events: TeamEventPayload[] = [];
   for (const [channel, value] of writes) {
     if (channel !== TEAM_EVENTS_FIELD || !Array.isArray(value)) continue;
+    if (validated) {
+      events.push(...(value as TeamEventPayload[]));
+      continue;
+    }
     for (const item of value) {
       const parsed = teamEventPayloadSchema.safeParse(item);
       if (parsed.success) events.push(parsed.data);

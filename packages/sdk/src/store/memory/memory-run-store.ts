@@ -57,9 +57,25 @@ export interface MemoryRunStoreOptions {
   now?: () => number;
 }
 
+/**
+ * A journal entry as kept: its data serialised as JSON, as the durable stores keep it, so that a
+ * reader never shares the writer's objects and gets exactly what SQLite or PostgreSQL would give
+ * back. Serialising once on write and parsing only what is read costs a fraction of a structured
+ * clone per entry, and a run's own owner never reads back what it wrote.
+ */
+interface StoredEntry {
+  sequence: number;
+  epoch: number;
+  at: number;
+  type: string;
+  taskId?: string;
+  /** `JSON.stringify` of the entry's data (`null` for none, like the durable stores). */
+  json: string;
+}
+
 interface StoredRun {
   record: RunRecord;
-  journal: JournalEntry[];
+  journal: StoredEntry[];
   /** Serialised like the durable stores keep it, so a reader never shares the writer's object. */
   digest?: string;
   /** The earlier run the digest's checkpoint covers the session through (ADR 0012). */
@@ -191,7 +207,7 @@ export class MemoryRunStore implements RunStore {
     const after = Math.max(0, options.afterSequence ?? 0);
     // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
-    return structuredClone(journal.slice(after, options.limit === undefined ? undefined : after + options.limit));
+    return journal.slice(after, options.limit === undefined ? undefined : after + options.limit).map(readEntry);
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
@@ -228,7 +244,7 @@ export class MemoryRunStore implements RunStore {
     return runs.map((stored) => {
       const read: SessionRunRead = { run: structuredClone(stored.record) };
       if (stored.digest !== undefined) read.digest = JSON.parse(stored.digest);
-      if (stored.digest === undefined || journals.has(stored.record.runId)) read.journal = structuredClone(stored.journal);
+      if (stored.digest === undefined || journals.has(stored.record.runId)) read.journal = stored.journal.map(readEntry);
       if (stored === checkpoint?.holder) read.checkpoint = true;
       return read;
     });
@@ -301,8 +317,21 @@ function toStored(
   sequence: number,
   epoch: number,
   at: number,
-): JournalEntry {
-  const stored: JournalEntry = { sequence, epoch, at, type: entry.type, data: structuredClone(entry.data) };
+): StoredEntry {
+  const stored: StoredEntry = { sequence, epoch, at, type: entry.type, json: JSON.stringify(entry.data) ?? 'null' };
   if (entry.taskId !== undefined) stored.taskId = entry.taskId;
   return stored;
+}
+
+/** A kept entry as a reader gets it: a fresh copy of its data. */
+function readEntry(stored: StoredEntry): JournalEntry {
+  const entry: JournalEntry = {
+    sequence: stored.sequence,
+    epoch: stored.epoch,
+    at: stored.at,
+    type: stored.type,
+    data: JSON.parse(stored.json),
+  };
+  if (stored.taskId !== undefined) entry.taskId = stored.taskId;
+  return entry;
 }

@@ -1,4 +1,4 @@
-import type { Message } from '../../core/messages.js';
+import type { Message, Usage } from '../../core/messages.js';
 import { addUsage, emptyUsage } from '../../core/messages.js';
 import { NodeFailure } from '../../engine/workflow/nodes/workflow-node.js';
 import type { TeamEventPayload } from '../../engine/workflow/team-events.js';
@@ -6,7 +6,7 @@ import type { LanguageModel } from '../../model/language-model.js';
 import { callTeamModel, memberMessages, memberSystem, usageOf } from '../model-turn.js';
 import type { TeamState, TeamUpdate } from '../team-state.js';
 import type { TeamMessage } from '../team-types.js';
-import type { StepScope, Topology, TopologyIssue } from '../topology.js';
+import { type StepScope, type Topology, type TopologyIssue, vouchForWrites } from '../topology.js';
 
 /** What a speaker-selection function reads: the saved conversation and who may speak. */
 export interface SpeakerView {
@@ -53,7 +53,8 @@ export interface GroupChatOptions {
  */
 export function groupChat(options: GroupChatOptions = {}): Topology {
   const speaker = options.speaker ?? 'round-robin';
-  return {
+  // Every write is built here from typed values; the speaker function's choice is checked against the candidates.
+  return vouchForWrites({
     kind: 'group-chat',
     choiceWithTurn: typeof speaker !== 'object' || speaker.saveChoice === 'with-turn',
     validate(members) {
@@ -121,7 +122,7 @@ export function groupChat(options: GroupChatOptions = {}): Topology {
       };
     },
     answerOf: (state) => state.answer ?? state.transcript.at(-1)?.text,
-  };
+  });
 }
 
 function lastSpeakerOf(state: TeamState, scope: StepScope): string | undefined {
@@ -132,8 +133,8 @@ function lastSpeakerOf(state: TeamState, scope: StepScope): string | undefined {
   return undefined;
 }
 
-function selected(speaker: string, event: TeamEventPayload, extra: TeamUpdate = {}): TeamUpdate {
-  return { ...extra, next: { speaker }, teamEvents: [event] };
+function selected(speaker: string, event: TeamEventPayload, usage?: Usage): TeamUpdate {
+  return usage ? { usage, next: { speaker }, teamEvents: [event] } : { next: { speaker }, teamEvents: [event] };
 }
 
 /** Asks the selector model for the next speaker; an invalid answer is retried, then a typed failure. */
@@ -155,7 +156,7 @@ async function selectByModel(
   const answers: string[] = [];
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const response = await callTeamModel(selector.model, { system, messages, tools: [] }, scope);
-    addUsage(usage, response.usage);
+    addUsage(usage, usageOf(response));
     const answer = response.message.content.trim();
     answers.push(answer);
     const chosen = candidates.find((name) => name === answer) ?? uniqueMention(answer, candidates);
@@ -163,7 +164,7 @@ async function selectByModel(
       return selected(
         chosen,
         { type: 'speaker-selected', turn: state.turns + 1, speaker: chosen, by: 'selector-model', attempts: attempt },
-        { usage },
+        usage,
       );
     }
     messages.push({ role: 'assistant', content: response.message.content });

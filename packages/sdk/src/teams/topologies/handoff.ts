@@ -1,8 +1,8 @@
 import { NodeFailure } from '../../engine/workflow/nodes/workflow-node.js';
 import { callTeamModel, handoffToolName, handoffTools, memberMessages, memberSystem, usageOf } from '../model-turn.js';
 import type { TeamState, TeamUpdate } from '../team-state.js';
-import type { TeamMessage } from '../team-types.js';
-import type { StepScope, Topology, TopologyIssue } from '../topology.js';
+import { type TeamMessage, teamMessageSchema } from '../team-types.js';
+import { type StepScope, type Topology, type TopologyIssue, vouchForWrites } from '../topology.js';
 
 /** What the receiver of a handoff sees of the conversation so far (the task is always shown). */
 export type HistoryFilter = (history: readonly TeamMessage[], handoff: { from: string; to: string }) => TeamMessage[];
@@ -41,7 +41,7 @@ export function handoff(options: HandoffOptions): Topology {
   const maxHandoffs = options.maxHandoffs ?? 5;
   const filter: HistoryFilter =
     typeof options.historyFilter === 'function' ? options.historyFilter : HISTORY_FILTERS[options.historyFilter ?? 'all'];
-  return {
+  return vouchForWrites({
     kind: 'handoff',
     choiceWithTurn: true,
     validate(members) {
@@ -75,7 +75,23 @@ export function handoff(options: HandoffOptions): Topology {
       return ownerTurn(state, scope, options, filter, maxHandoffs);
     },
     answerOf: (state) => state.answer ?? lastText(state),
-  };
+  });
+}
+
+/** The messages a history filter may return (a user's function is checked: the topology vouches for its writes). */
+const handedHistorySchema = teamMessageSchema.array();
+
+/** Runs the history filter; a user's filter must return team messages (`invalid-state-update` otherwise). */
+function filterHistory(filter: HistoryFilter, history: TeamMessage[], handoff: { from: string; to: string }): TeamMessage[] {
+  const handed = filter(history, handoff);
+  if (filter === HISTORY_FILTERS['last-message'] || filter === HISTORY_FILTERS.none) return handed;
+  const parsed = handedHistorySchema.safeParse(handed);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ');
+  throw new NodeFailure({
+    kind: 'invalid-state-update',
+    message: `the history filter returned an invalid history for "handedHistory": ${detail}`,
+  });
 }
 
 function lastText(state: TeamState): string | undefined {
@@ -149,7 +165,9 @@ async function ownerTurn(
     };
   }
   const handedHistory =
-    filter === HISTORY_FILTERS.all ? undefined : filter([...state.transcript, message], { from: name, to: target });
+    filter === HISTORY_FILTERS.all
+      ? undefined
+      : filterHistory(filter, [...state.transcript, message], { from: name, to: target });
   const ending: TeamUpdate =
     target === 'user'
       ? { termination: { reason: 'handoff-to-user', conditions: ['handoff-to-user'], turns: turn }, answer: message.text }

@@ -79,6 +79,13 @@ export interface NodeExecution {
   usage?: Usage;
   /** Where the node's command sends the run next: declared targets and sends (W-3). */
   goto?: readonly (string | Send)[];
+  /**
+   * The node vouches that each value of `update` already satisfies its field's update schema:
+   * the SDK's own team steps, which build their writes from typed values and check whatever a
+   * user function returned, set it so that a turn's writes are not parsed again (each team turn
+   * paid a full schema parse of its transcript, events and counters). The fields must still exist.
+   */
+  checked?: boolean;
 }
 
 /** Why a workflow task failed, as a typed, serialisable value. */

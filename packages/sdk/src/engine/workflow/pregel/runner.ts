@@ -9,7 +9,7 @@ import type { InputAnswer } from '../input/input-answer.js';
 import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
-import { teamEventsOf } from '../team-events.js';
+import { TEAM_EVENTS_FIELD, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
@@ -110,6 +110,7 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       writes = writesOfTask(graph, state, task.node, execution.update, {
         source: task.kind === 'push' ? { payload: task.payload } : {},
         ...(execution.goto ? { goto: execution.goto } : {}),
+        ...(execution.checked ? { checked: true } : {}),
       });
     } catch (error) {
       if (InterruptSignal.isInstance(error)) {
@@ -151,7 +152,8 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     }
     emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
     // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
-    for (const payload of teamEventsOf(writes)) emit({ ...payload, runId, step, taskId: task.id, node: task.node });
+    for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD]))
+      emit({ ...payload, runId, step, taskId: task.id, node: task.node });
     return { kind: 'done' };
   }
 }
@@ -182,7 +184,10 @@ function invocationOf(
     ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
     signal: context.control.signal,
     hardSignal: context.hardSignal,
-    stopSignal: context.stopSignal,
+    // Read only by agent nodes: the run's stop signal is made on first use (see \`lazyStopSignal\`).
+    get stopSignal() {
+      return context.stopSignal;
+    },
     deadlineAt: state.deadlineAt,
     loopBudget,
     resumeValues: state.resumeValues,

@@ -8,7 +8,7 @@ import type { WorkflowRunState } from './workflow-state.js';
 
 /**
  * The channel writes of a finished task (or of the input, as `START`): its state update,
- * validated field by field, then its transitions — static edges, routes, fan-outs and loop
+ * validated field by field (unless the node vouched for it, `checked`), then its transitions — static edges, routes, fan-outs and loop
  * decisions. Routes and loops read a fresh view (the state with this task's own update applied,
  * as LangGraph's "local read" does), and their choices are saved with the writes, so a resumed
  * run never asks a route again (W-3).
@@ -18,7 +18,7 @@ export function writesOfTask(
   state: Pick<WorkflowRunState, 'values' | 'channels'>,
   node: string,
   update: Readonly<Record<string, unknown>>,
-  options: { source?: DecisionSource; goto?: readonly (string | Send)[] } = {},
+  options: { source?: DecisionSource; goto?: readonly (string | Send)[]; checked?: boolean } = {},
 ): ChannelWrite[] {
   const writes: ChannelWrite[] = [];
   const fields = graph.definition.state;
@@ -28,6 +28,10 @@ export function writesOfTask(
     if (value === undefined) continue;
     const field = fields[name];
     if (!field) throw new InvalidStateUpdateError(writer, name, 'the state has no such field');
+    if (options.checked) {
+      writes.push([name, value]);
+      continue;
+    }
     const parsed = field.updateSchema.safeParse(value);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ');
