@@ -6,12 +6,12 @@ import {
   type KyselyPlugin,
   LimitNode,
   OffsetNode,
-  OperationNodeTransformer,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   PostgresDialect,
   type QueryResult,
   type RootOperationNode,
+  SelectQueryNode,
   type UnknownRow,
   ValueNode,
 } from 'kysely';
@@ -62,17 +62,6 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
   return { database, dialect: 'postgres', close: () => database.destroy() };
 }
 
-/** Writes integer LIMIT and OFFSET values into the SQL text (see `LiteralLimits`). */
-class LiteralLimitTransformer extends OperationNodeTransformer {
-  protected override transformLimit(node: LimitNode): LimitNode {
-    return LimitNode.create(literalInteger(node.limit));
-  }
-
-  protected override transformOffset(node: OffsetNode): OffsetNode {
-    return OffsetNode.create(literalInteger(node.offset));
-  }
-}
-
 function literalInteger(node: LimitNode['limit']): LimitNode['limit'] {
   return ValueNode.is(node) && Number.isSafeInteger(node.value) ? ValueNode.createImmediate(node.value) : node;
 }
@@ -80,14 +69,18 @@ function literalInteger(node: LimitNode['limit']): LimitNode['limit'] {
 /**
  * SQLite re-prepares a statement whose LIMIT or OFFSET is a bound parameter on every execution
  * (the SQLite that better-sqlite3 builds has STAT4: the planner reads the bound value, so a new
- * binding expires the plan), which made cached statements as slow as uncached ones. Integers
- * are written into the SQL instead; each distinct value is one cached statement (issue 34).
+ * binding expires the plan), which made cached statements as slow as uncached ones. A query's
+ * own integer LIMIT and OFFSET are written into the SQL instead; each distinct value is one
+ * cached statement (issue 34). Only the query's top level is looked at: walking the whole tree of
+ * every query cost more than it saved, and the platform's subqueries have no LIMIT.
  */
 class LiteralLimits implements KyselyPlugin {
-  private readonly transformer = new LiteralLimitTransformer();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.transformer.transformNode(args.node);
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (!SelectQueryNode.is(node)) return node;
+    let select = node;
+    if (select.limit) select = SelectQueryNode.cloneWithLimit(select, LimitNode.create(literalInteger(select.limit.limit)));
+    if (select.offset) select = SelectQueryNode.cloneWithOffset(select, OffsetNode.create(literalInteger(select.offset.offset)));
+    return select;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
