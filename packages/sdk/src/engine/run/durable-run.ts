@@ -52,9 +52,6 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
   private queue: Promise<unknown> = Promise.resolve();
   private lastSequence: number;
   private renewTimer: NodeJS.Timeout | undefined;
-  /** The store calls waiting within the lease (`withinLease`) and the one timer that bounds them. */
-  private readonly leaseWaiters = new Set<(error: unknown) => void>();
-  private leaseTimer: NodeJS.Timeout | undefined;
   private leaseExpiresAt: number;
   private lost: OwnershipLostError | undefined;
   private disposed = false;
@@ -125,8 +122,6 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     clearInterval(this.renewTimer);
     await this.queue;
     this.disposed = true;
-    clearTimeout(this.leaseTimer);
-    this.leaseTimer = undefined;
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
@@ -226,43 +221,25 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * The call itself may still land later; it is fenced by our epoch, so it is harmless.
    */
   private withinLease<T>(call: Promise<T>): Promise<T> {
-    // One watchdog timer for every waiting call, armed while one waits and left armed between
-    // calls (a timer per store call, with its race and its clean-up, was a cost of every turn).
-    return new Promise<T>((resolve, reject) => {
-      this.leaseWaiters.add(reject);
-      call.then(
-        (value) => {
-          this.leaseWaiters.delete(reject);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.leaseWaiters.delete(reject);
-          reject(error);
-        },
-      );
-      if (this.leaseTimer === undefined) this.checkLease();
+    call.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      const check = () => {
+        // A renewal that succeeded meanwhile moved the end of the lease: wait for the new end.
+        const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
+        if (remaining > 0 && !this.lost) {
+          timer = setTimeout(check, remaining);
+          return;
+        }
+        reject(
+          this.lost ??
+            this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`)),
+        );
+      };
+      check();
     });
+    return Promise.race([call, expired]).finally(() => clearTimeout(timer));
   }
-
-  /**
-   * Fails every store call still waiting once the lease has run out (the calls themselves may
-   * land later, fenced by our epoch); until then re-arms for the lease's end, which a renewal
-   * may have moved. Stops once nobody waits, or once the run is disposed.
-   */
-  private readonly checkLease = (): void => {
-    this.leaseTimer = undefined;
-    if (this.leaseWaiters.size === 0 || this.disposed) return;
-    const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
-    if (remaining > 0 && !this.lost) {
-      this.leaseTimer = setTimeout(this.checkLease, remaining);
-      return;
-    }
-    const error =
-      this.lost ??
-      this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`));
-    for (const reject of [...this.leaseWaiters]) reject(error);
-    this.leaseWaiters.clear();
-  };
 
   private async applyExternal(upTo: number): Promise<void> {
     if (this.lost) throw this.lost;
