@@ -12,10 +12,10 @@
  * - 1,000 idle SSE followers (memory per follower) and the time from a worker's SIGKILL to the
  *   run's next journal event, written by another worker.
  * Each run is a 1-loop agent on the offline demo model (no network). Latency is from the
- * `POST /apps/:appId/runs` to the end of the run's SSE stream (its terminal event): the POST asks
- * for `mode: 'stream'` (its answer is the stream, as a chat client asks); the reference rows
- * submit and then follow with `GET /runs/:runId/events`. The client is plain node:http with
- * kept-alive connections, in this process.
+ * `POST /apps/:appId/runs` to the end of the run's SSE stream (its terminal event), read with
+ * `GET /runs/:runId/events` after the POST answered; a reference row per store starts the run
+ * with `mode: 'stream'` instead (one request whose answer is the stream). The client is plain
+ * node:http with kept-alive connections, in this process.
  * Targets (issue 34): platform throughput ≥ 1/3 of the SDK alone and ≥ 1/2 of raw pg-boss; p99
  * submit → terminal event ≤ 3 × p50; event-loop delay p99 ≤ 50 ms in the API process during the
  * burst; takeover ≤ lease + 2 s; 1,000 idle SSE followers ≤ 100 KiB each and 0 statements per
@@ -63,59 +63,62 @@ let takeovers: number[] = [];
 const followers: { name: string; figures: IdleFollowerFigures }[] = [];
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-platform-'));
 try {
-  const sqliteDirectory = join(directory, 'sqlite');
-  mkdirSync(sqliteDirectory);
-  const sqlite = await platformTarget({ dialect: 'sqlite', file: join(sqliteDirectory, 'platform.sqlite') }, sqliteDirectory, {
-    inProcessWorkers: 0,
-    leaseMs: 30_000,
-  });
-  const child = await startEmbeddedWorkerChild(sqlite, sqliteDirectory, 2, 30_000);
-  await warmUp(sqlite.oneRun);
-  const platformSqlite = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRun));
-  const sqliteTwoRequests = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRunThenFollow));
-  await child.close();
-  await sqlite.close();
-  const oneDirectory = join(directory, 'one-process');
-  mkdirSync(oneDirectory);
-  const oneProcess = await platformTarget({ dialect: 'sqlite', file: join(oneDirectory, 'platform.sqlite') }, oneDirectory, {
-    inProcessWorkers: 2,
-    leaseMs: 30_000,
-  });
-  await warmUp(oneProcess.oneRun);
-  const platformOneProcess = await withLoopDelay(() => measure(RUNS, CONCURRENCY, oneProcess.oneRun));
-  await oneProcess.close();
-  const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
-  const sdkSqlite = await sdkAlone(sdkStore);
-  rows.push({
-    name: 'SQLite (embedded default: API + worker child with 2 workers)',
-    platform: platformSqlite.value,
-    loopP99: platformSqlite.loopP99,
-    sdk: sdkSqlite,
-  });
-  rows.push({
-    name: 'SQLite, embedded default, two requests (submit, then GET events; reference)',
-    platform: sqliteTwoRequests.value,
-    loopP99: sqliteTwoRequests.loopP99,
-    sdk: sdkSqlite,
-    reference: true,
-  });
-  rows.push({
-    name: 'SQLite, one process (API, client, 2 in-process workers; reference)',
-    platform: platformOneProcess.value,
-    loopP99: platformOneProcess.loopP99,
-    sdk: sdkSqlite,
-    reference: true,
-  });
-  await sdkStore.close();
-  // Idle followers on the embedded default: a platform of its own without workers (the run stays queued).
-  const idleDirectory = join(directory, 'idle');
-  mkdirSync(idleDirectory);
-  const idle = await platformTarget({ dialect: 'sqlite', file: join(idleDirectory, 'platform.sqlite') }, idleDirectory, {
-    inProcessWorkers: 0,
-    leaseMs: 30_000,
-  });
-  followers.push({ name: 'SQLite', figures: await measureIdleFollowers(idle, idle.demoApp, FOLLOWERS) });
-  await idle.close();
+  // BENCH_PLATFORM_SQLITE=skip / BENCH_PLATFORM_POSTGRES=skip measure one store only (while working on it).
+  if (process.env.BENCH_PLATFORM_SQLITE !== 'skip') {
+    const sqliteDirectory = join(directory, 'sqlite');
+    mkdirSync(sqliteDirectory);
+    const sqlite = await platformTarget({ dialect: 'sqlite', file: join(sqliteDirectory, 'platform.sqlite') }, sqliteDirectory, {
+      inProcessWorkers: 0,
+      leaseMs: 30_000,
+    });
+    const child = await startEmbeddedWorkerChild(sqlite, sqliteDirectory, 2, 30_000);
+    await warmUp(sqlite.oneRun);
+    const platformSqlite = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRun));
+    const sqliteStreamed = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneStreamedRun));
+    await child.close();
+    await sqlite.close();
+    const oneDirectory = join(directory, 'one-process');
+    mkdirSync(oneDirectory);
+    const oneProcess = await platformTarget({ dialect: 'sqlite', file: join(oneDirectory, 'platform.sqlite') }, oneDirectory, {
+      inProcessWorkers: 2,
+      leaseMs: 30_000,
+    });
+    await warmUp(oneProcess.oneRun);
+    const platformOneProcess = await withLoopDelay(() => measure(RUNS, CONCURRENCY, oneProcess.oneRun));
+    await oneProcess.close();
+    const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
+    const sdkSqlite = await sdkAlone(sdkStore);
+    rows.push({
+      name: 'SQLite (embedded default: API + worker child with 2 workers)',
+      platform: platformSqlite.value,
+      loopP99: platformSqlite.loopP99,
+      sdk: sdkSqlite,
+    });
+    rows.push({
+      name: 'SQLite, embedded default, one streamed request (POST mode: stream; reference)',
+      platform: sqliteStreamed.value,
+      loopP99: sqliteStreamed.loopP99,
+      sdk: sdkSqlite,
+      reference: true,
+    });
+    rows.push({
+      name: 'SQLite, one process (API, client, 2 in-process workers; reference)',
+      platform: platformOneProcess.value,
+      loopP99: platformOneProcess.loopP99,
+      sdk: sdkSqlite,
+      reference: true,
+    });
+    await sdkStore.close();
+    // Idle followers on the embedded default: a platform of its own without workers (the run stays queued).
+    const idleDirectory = join(directory, 'idle');
+    mkdirSync(idleDirectory);
+    const idle = await platformTarget({ dialect: 'sqlite', file: join(idleDirectory, 'platform.sqlite') }, idleDirectory, {
+      inProcessWorkers: 0,
+      leaseMs: 30_000,
+    });
+    followers.push({ name: 'SQLite', figures: await measureIdleFollowers(idle, idle.demoApp, FOLLOWERS) });
+    await idle.close();
+  }
 
   if (process.env.BENCH_PLATFORM_POSTGRES !== 'skip' && (await postgresAvailable())) {
     const schema = `bench_platform_${process.pid}`;
@@ -130,7 +133,7 @@ try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
       await warmUp(postgres.oneRun);
       const platformPostgres = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneRun));
-      const postgresTwoRequests = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneRunThenFollow));
+      const postgresStreamed = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneStreamedRun));
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
       // No worker from here on: the followers' run stays queued and their streams idle.
       for (const worker of workers.splice(0)) {
@@ -151,9 +154,9 @@ try {
         pgBoss,
       });
       rows.push({
-        name: 'PostgreSQL, two requests (submit, then GET events; reference)',
-        platform: postgresTwoRequests.value,
-        loopP99: postgresTwoRequests.loopP99,
+        name: 'PostgreSQL, one streamed request (POST mode: stream; reference)',
+        platform: postgresStreamed.value,
+        loopP99: postgresStreamed.loopP99,
         sdk,
         pgBoss,
         reference: true,

@@ -144,7 +144,7 @@ export async function platformTarget(
    * One run through the API as a chat client makes it: `POST /apps/{appId}/runs` with
    * `mode: 'stream'`, whose answer is the run's SSE stream, read to its terminal event.
    */
-  const oneRun = async (index: number) => {
+  const oneStreamedRun = async (index: number) => {
     const { status, text } = await send(
       'POST',
       `/apps/${demoApp}/runs`,
@@ -154,7 +154,7 @@ export async function platformTarget(
       throw new Error(`streamed run ${index} → ${status} without run-finish`);
   };
   /** One run in two requests: submit, then `GET /runs/{runId}/events` to the terminal event. */
-  const oneRunThenFollow = async (index: number) => {
+  const oneRun = async (index: number) => {
     const runId = await submit(demoApp, `question ${index}`);
     const { text } = await send('GET', `/runs/${runId}/events`);
     if (!text.includes('event: run-finish')) throw new Error(`run ${runId} ended without run-finish`);
@@ -166,8 +166,8 @@ export async function platformTarget(
     demoApp,
     publishApp,
     submit,
+    oneStreamedRun,
     oneRun,
-    oneRunThenFollow,
     async close() {
       agent.destroy();
       (server as import('node:http').Server).closeAllConnections();
