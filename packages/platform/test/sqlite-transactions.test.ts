@@ -18,12 +18,29 @@ describe('platform SQLite transactions', () => {
     for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
   });
 
-  it('hold the write lock from their start, so another writer waits instead of breaking them', async () => {
+  /** A migrated platform database in a directory of its own, and its file. */
+  async function migrated(): Promise<{ handle: ReturnType<typeof openPlatformDatabase>; file: string }> {
     const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-transactions-'));
     directories.push(directory);
     const file = path.join(directory, 'platform.sqlite');
     const handle = openPlatformDatabase({ dialect: 'sqlite', file });
     await migrateToLatest(handle.database, 'sqlite');
+    return { handle, file };
+  }
+
+  /** A user row with `id`. */
+  const user = (id: string) => ({
+    id,
+    email: `${id}@example.com`,
+    display_name: id,
+    password_hash: 'x',
+    is_instance_admin: 0,
+    status: 'active',
+    created_at: new Date(0).toISOString(),
+  });
+
+  it('hold the write lock from their start, so another writer waits instead of breaking them', async () => {
+    const { handle, file } = await migrated();
     const other = new Database(file);
     other.pragma('busy_timeout = 0');
     let release: () => void = () => {};
@@ -52,24 +69,8 @@ describe('platform SQLite transactions', () => {
   });
 
   it('write integer LIMIT and OFFSET into the SQL (a bound LIMIT re-prepares the statement at every execution)', async () => {
-    const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-limits-'));
-    directories.push(directory);
-    const handle = openPlatformDatabase({ dialect: 'sqlite', file: path.join(directory, 'platform.sqlite') });
-    await migrateToLatest(handle.database, 'sqlite');
-    const at = new Date(0).toISOString();
-    for (const id of ['a', 'b', 'c', 'd'])
-      await handle.database
-        .insertInto('users')
-        .values({
-          id,
-          email: `${id}@example.com`,
-          display_name: id,
-          password_hash: 'x',
-          is_instance_admin: 0,
-          status: 'active',
-          created_at: at,
-        })
-        .execute();
+    const { handle } = await migrated();
+    for (const id of ['a', 'b', 'c', 'd']) await handle.database.insertInto('users').values(user(id)).execute();
     const query = handle.database.selectFrom('users').select('id').orderBy('id').limit(2).offset(1);
     expect((await query.execute()).map((row) => row.id)).toEqual(['b', 'c']);
     // The plugins run when a query is compiled: this is the text SQLite prepares.
@@ -80,11 +81,7 @@ describe('platform SQLite transactions', () => {
   });
 
   it("wait for another connection's write lock by timer, so the event loop runs meanwhile (issue 34)", async () => {
-    const directory = mkdtempSync(path.join(tmpdir(), 'agentloom-lock-wait-'));
-    directories.push(directory);
-    const file = path.join(directory, 'platform.sqlite');
-    const handle = openPlatformDatabase({ dialect: 'sqlite', file });
-    await migrateToLatest(handle.database, 'sqlite');
+    const { handle, file } = await migrated();
     // Another writer (the worker child, say) holds the write lock and lets it go from a timer of
     // this event loop: a wait that sleeps inside SQLite would never see it go.
     const other = new Database(file);
@@ -94,19 +91,7 @@ describe('platform SQLite transactions', () => {
       ticks += 1;
     }, 5);
     setTimeout(() => other.prepare('COMMIT').run(), 150);
-    const at = new Date(0).toISOString();
-    await handle.database
-      .insertInto('users')
-      .values({
-        id: 'waited',
-        email: 'w@example.com',
-        display_name: 'w',
-        password_hash: 'x',
-        is_instance_admin: 0,
-        status: 'active',
-        created_at: at,
-      })
-      .execute();
+    await handle.database.insertInto('users').values(user('waited')).execute();
     await handle.database.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ display_name: 'after' }).where('id', '=', 'waited').execute();
     });
