@@ -35,7 +35,7 @@ describe('platform SQLite transactions', () => {
     display_name: id,
     password_hash: 'x',
     is_instance_admin: 0,
-    status: 'active',
+    status: 'active' as const,
     created_at: new Date(0).toISOString(),
   });
 

@@ -1,3 +1,4 @@
+export { loadConfig } from './load-config.js';
 export {
   type AgentFileLimits,
   type ConfigFlags,
@@ -8,8 +9,7 @@ export {
   defaultMcpConnectAttempts,
   demoModeOf,
   dispatcherKind,
-  loadConfig,
   type PlatformConfig,
   pgBossSchemaOf,
-} from './load-config.js';
+} from './platform-config.js';
 export { backoffAfter, defaultSignInLimits, mostAccountFailuresPerWindow, type SignInLimits } from './sign-in-limits.js';
