@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { findSpace } from '../../adapters/database/repositories/space-repository.js';
 import { demoFacts } from '../../application/seed/demo-content.js';
 import { demoModeOf } from '../../config/index.js';
 import { ApiError, notFound } from '../api-error.js';
@@ -65,11 +66,7 @@ export function demoRoutes() {
       requireInstanceAdmin(c, 'crash a worker');
       const { run, app: runApp } = await authorizeRun(c, c.req.valid('param').runId);
       const services = c.get('services');
-      const space = await services.database
-        .selectFrom('spaces')
-        .select('demo')
-        .where('id', '=', runApp.space_id)
-        .executeTakeFirst();
+      const space = await findSpace(services.database, runApp.space_id);
       if (space?.demo !== 1)
         throw new ApiError(409, 'not-a-demo-run', 'Only runs of the Demo space can have their worker crashed.');
       const control = services.workerProcesses;
