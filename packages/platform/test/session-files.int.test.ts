@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,11 +68,24 @@ class FileModelServer {
   }
 }
 
-/** Every file under `directory`, relative to it. */
-function filesUnder(directory: string): string[] {
-  return readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)));
+/**
+ * Every file under `directory`, relative to it. Walks by hand rather than with a recursive
+ * `readdirSync`: a worker may remove a temporary run's directory while the walk is inside it, and
+ * a directory that vanished mid-walk holds no file.
+ */
+function filesUnder(directory: string, root = directory): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries.flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return filesUnder(full, root);
+    return entry.isFile() ? [path.relative(root, full)] : [];
+  });
 }
 
 const password = 'correct horse battery staple';

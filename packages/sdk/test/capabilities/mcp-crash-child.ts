@@ -47,7 +47,7 @@ const agent = new Agent({
   prompt: 'You call one MCP tool.',
   tools: server.tools,
   store,
-  leaseMs: 300,
+  leaseMs: 1_000,
   execution: { toolTimeoutMs: 20_000, retry: { enabled: environment.MCP_CRASH_RETRY === '1', attempts: 2, waitMs: 50 } },
 });
 
