@@ -27,4 +27,15 @@ describe('compression of JSON answers', () => {
     const document = JSON.parse(gunzipSync(Buffer.from(await large.arrayBuffer())).toString('utf8')) as { openapi: string };
     expect(document.openapi).toMatch(/^3\./);
   });
+
+  it('sends a large answer as it is to a client that accepts no compression (its body is then never read back)', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, deflate;q=0' }]) {
+      const large = await platform.app.request('/api/v1/openapi.json', { headers });
+      expect(large.status).toBe(200);
+      expect(large.headers.get('content-encoding')).toBeNull();
+      expect((JSON.parse(await large.text()) as { openapi: string }).openapi).toMatch(/^3\./);
+    }
+    const weighted = await platform.app.request('/api/v1/openapi.json', { headers: { 'accept-encoding': 'br;q=1, deflate;q=0.5' } });
+    expect(weighted.headers.get('content-encoding')).toBe('deflate');
+  });
 });

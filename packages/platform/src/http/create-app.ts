@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
@@ -9,6 +8,7 @@ import { sameSecret } from '../adapters/crypto/index.js';
 import { a2aRoutes } from './a2a/a2a-routes.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
+import { limitBody } from './body-limit.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
 import { answerOf } from './error-table.js';
 import { limitJsonDepth } from './json-depth.js';
@@ -140,17 +140,7 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   // never compressed (the middleware's type filter leaves text/event-stream alone: no buffering).
   api.use('*', compress());
   api.use('*', measureJson);
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: services.config.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError(413, 'body-too-large', `The body is larger than ${services.config.bodyLimitBytes} bytes.`, {
-          limitBytes: services.config.bodyLimitBytes,
-        });
-      },
-    }),
-  );
+  api.use('*', limitBody(services.config.bodyLimitBytes));
   api.use('*', authenticate(apiPrefix));
   api.use('*', limitJsonDepth());
   for (const group of apiRouteGroups()) api.route('/', group);

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { hashToken } from '../../adapters/crypto/index.js';
 import { findApp } from '../../adapters/database/repositories/app-repository.js';
 import { useApiKey } from '../../adapters/identity/index.js';
@@ -9,6 +8,7 @@ import { A2AProtocolError, a2aErrorCodes } from '../../domain/a2a-errors.js';
 import { ApiError } from '../api-error.js';
 import { currentActor } from '../authentication.js';
 import { authorizeAppUse } from '../authorization.js';
+import { limitBody } from '../body-limit.js';
 import type { PlatformEnvironment } from '../services.js';
 import { errorResponse, readJsonRpcRequest } from './a2a-json-rpc.js';
 import { dispatchA2aMethod } from './a2a-methods.js';
@@ -71,32 +71,21 @@ export function a2aRoutes(bodyLimitBytes: number) {
     return c.json(await readAgentCard(c.get('services'), row, new URL(c.req.url).origin), 200);
   });
 
-  app.post(
-    '/apps/:appId',
-    bodyLimit({
-      maxSize: bodyLimitBytes,
-      onError: () => {
-        throw new ApiError(413, 'body-too-large', `The body is larger than ${bodyLimitBytes} bytes.`, {
-          limitBytes: bodyLimitBytes,
-        });
-      },
-    }),
-    async (c) => {
-      const row = await publishedApp(c, c.req.param('appId'));
-      await authenticateBearer(c);
-      const { seesAllSessions } = await authorizeAppUse(c, row.id);
-      const caller = { actor: currentActor(c), seesAllSessions };
-      let id: string | number | null = null;
-      try {
-        const request = readJsonRpcRequest(await c.req.text());
-        id = request.id;
-        assertVersion(c, request.method);
-        return await dispatchA2aMethod(c, row, caller, request);
-      } catch (error) {
-        return errorResponse(c, id, error);
-      }
-    },
-  );
+  app.post('/apps/:appId', limitBody(bodyLimitBytes), async (c) => {
+    const row = await publishedApp(c, c.req.param('appId'));
+    await authenticateBearer(c);
+    const { seesAllSessions } = await authorizeAppUse(c, row.id);
+    const caller = { actor: currentActor(c), seesAllSessions };
+    let id: string | number | null = null;
+    try {
+      const request = readJsonRpcRequest(await c.req.text());
+      id = request.id;
+      assertVersion(c, request.method);
+      return await dispatchA2aMethod(c, row, caller, request);
+    } catch (error) {
+      return errorResponse(c, id, error);
+    }
+  });
 
   return app;
 }
