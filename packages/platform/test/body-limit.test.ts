@@ -28,7 +28,7 @@ describe('the body limit (413 body-too-large)', () => {
     await platform?.destroy();
   });
 
-  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
     platform.app.request('/api/v1/spaces', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },

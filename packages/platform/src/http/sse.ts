@@ -14,10 +14,20 @@ export const pingIntervalMs = 15_000;
  */
 export function streamRunEvents(c: Context, runClient: RunClient, runId: string, afterSequence: number): Response {
   return streamWithPings(c, async (stream, signal) => {
-    for await (const event of runClient.follow(runId, { afterSequence, signal })) {
-      await stream.writeSSE({ id: String(event.sequence), event: event.type, data: JSON.stringify(eventData(event)) });
+    // The events of one journal read go out in one write (one chunk, one socket write), not one
+    // write per event (issue 34).
+    for await (const batch of runClient.followBatches(runId, { afterSequence, signal })) {
+      await stream.write(batch.map(serverSentEvent).join(''));
     }
   });
+}
+
+/**
+ * One run event as a Server-Sent Event message: `event:` its type, `data:` its JSON (one line:
+ * JSON text has no raw line breaks), `id:` its journal sequence.
+ */
+export function serverSentEvent(event: HostedRunEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\nid: ${event.sequence}\n\n`;
 }
 
 /**
@@ -38,10 +48,6 @@ export function streamWithPings(c: Context, write: (stream: SSEStreamingApi, sig
       clearInterval(ping);
     }
   });
-}
-
-function eventData(event: HostedRunEvent): unknown {
-  return event;
 }
 
 /** The sequence to resume after: `Last-Event-ID` wins over `?after=`; 0 (everything) when neither is given. */

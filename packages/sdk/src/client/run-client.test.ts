@@ -57,7 +57,12 @@ describe('RunClient', () => {
     expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
     expect(new Set(sequences).size).toBe(sequences.length);
     expect(await collect(client.follow(run.runId))).toEqual(read);
+    // In batches: one per journal read (the run has ended: one read holds everything), never empty.
     const middle = read[3]?.sequence ?? 0;
+    expect(await collect(client.followBatches(run.runId))).toEqual([read]);
+    expect(await collect(client.followBatches(run.runId, { afterSequence: middle }))).toEqual([
+      read.filter((event) => event.sequence > middle),
+    ]);
     expect(await client.readEvents(run.runId, { afterSequence: middle })).toEqual(
       read.filter((event) => event.sequence > middle),
     );

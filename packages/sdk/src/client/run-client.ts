@@ -244,6 +244,18 @@ export class RunClient {
     runId: string,
     options: { afterSequence?: number; signal?: AbortSignal } = {},
   ): AsyncGenerator<HostedRunEvent, void, undefined> {
+    for await (const batch of this.followBatches(runId, options)) yield* batch;
+  }
+
+  /**
+   * `follow`, one array per journal read: the events that one read found, never empty. A server
+   * that relays a run writes each batch in one piece (one write to the socket, not one per
+   * event; issue 34). Same order, same end, same guarantees as `follow`.
+   */
+  async *followBatches(
+    runId: string,
+    options: { afterSequence?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<HostedRunEvent[], void, undefined> {
     const run = await this.existingRun(runId);
     const projector = projectorOf(run);
     const after = options.afterSequence ?? 0;
@@ -257,14 +269,20 @@ export class RunClient {
       for (;;) {
         if (options.signal?.aborted) return;
         const entries: JournalEntry[] = await this.store.readJournal(runId, { afterSequence: read });
+        const batch: HostedRunEvent[] = [];
+        let finished = false;
         for (const entry of entries) {
           read = entry.sequence;
           for (const event of projector.projectAll(entry)) {
             if (event.sequence <= after) continue;
-            yield event;
-            if (event.type === 'run-finish' || event.type === 'workflow-finish') return;
+            batch.push(event);
+            finished = event.type === 'run-finish' || event.type === 'workflow-finish';
+            if (finished) break;
           }
+          if (finished) break;
         }
+        if (batch.length > 0) yield batch;
+        if (finished) return;
         if (entries.length > 0) {
           wait = this.pollMs;
           // Watched: this read saw every write committed before it, and a later write signals

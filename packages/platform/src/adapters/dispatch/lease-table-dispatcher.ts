@@ -1,9 +1,40 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { DatabaseDialect } from '../database/index.js';
+import { prepareQuery } from '../database/prepared-query.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
 import { type JobChannelOptions, JobSignals } from './job-wake-ups.js';
+
+/**
+ * A run's job, queued; a run whose job ended (`done`) while the run did not gets it back queued
+ * (one job per run). Every run start writes it: compiled once (issue 34).
+ */
+const enqueueJob = prepareQuery((database, runId: string, at: string, needsIsolation: number) =>
+  database
+    .insertInto('run_jobs')
+    .values({
+      run_id: runId,
+      state: 'queued',
+      attempt: 0,
+      worker_id: null,
+      claimed_at: null,
+      lease_until: null,
+      not_before: at,
+      created_at: at,
+      needs_isolation: needsIsolation,
+    })
+    .onConflict((conflict) =>
+      conflict.column('run_id').doUpdateSet({
+        state: 'queued',
+        worker_id: null,
+        claimed_at: null,
+        lease_until: null,
+        not_before: at,
+        needs_isolation: needsIsolation,
+      }),
+    ),
+);
 
 /**
  * The dispatcher on the `run_jobs` lease table of the platform database (the SQLite default; on
@@ -43,31 +74,7 @@ export class LeaseTableDispatcher implements Dispatcher {
 
   async enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void> {
     const at = this.now().toISOString();
-    await transaction
-      .insertInto('run_jobs')
-      .values({
-        run_id: runId,
-        state: 'queued',
-        attempt: 0,
-        worker_id: null,
-        claimed_at: null,
-        lease_until: null,
-        not_before: at,
-        created_at: at,
-        needs_isolation: requirements.isolation ? 1 : 0,
-      })
-      // One job per run: a run whose job ended (`done`) while the run did not gets it back queued.
-      .onConflict((conflict) =>
-        conflict.column('run_id').doUpdateSet({
-          state: 'queued',
-          worker_id: null,
-          claimed_at: null,
-          lease_until: null,
-          not_before: at,
-          needs_isolation: requirements.isolation ? 1 : 0,
-        }),
-      )
-      .execute();
+    await enqueueJob(transaction, runId, at, requirements.isolation ? 1 : 0);
     if (this.signals.notifyQuery) await transaction.executeQuery(this.signals.notifyQuery);
   }
 

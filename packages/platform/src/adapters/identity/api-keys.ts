@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { hashToken, newId, randomToken } from '../crypto/index.js';
+import { prepareQuery } from '../database/prepared-query.js';
 import type { Queryable } from '../database/queryable.js';
 import type { ApiKeysTable, PlatformDatabase } from '../database/schema.js';
 
@@ -110,18 +111,18 @@ export async function revokeApiKey(database: Queryable, scope: ApiKeyScope, keyI
 /** How stale a key's `last_used_at` may get before a use writes it again: a minute's precision, not a write per request. */
 export const apiKeyUseResolutionMs = 60_000;
 
+/** The live key whose secret hashes to the argument (every API request asks it: compiled once). */
+const liveKeyByHash = prepareQuery((database, secretHash: string) =>
+  database.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).where('revoked_at', 'is', null),
+);
+
 /**
  * The live (unrevoked) key whose secret hashes to `secretHash`, marked used now; undefined when
  * none. The mark is written only when the stored one is older than `apiKeyUseResolutionMs`, so a
  * busy key costs one read per request, not a read and a write (issue 34).
  */
 export async function useApiKey(database: Queryable, secretHash: string, at: Date) {
-  const key = await database
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('secret_hash', '=', secretHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const [key] = await liveKeyByHash(database, secretHash);
   const lastUsed = key?.last_used_at ? Date.parse(key.last_used_at) : Number.NaN;
   if (key && !(at.getTime() - lastUsed < apiKeyUseResolutionMs))
     await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();

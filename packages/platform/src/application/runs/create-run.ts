@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidRunRequestError } from '@agentloom/sdk';
 import type { Transaction } from 'kysely';
+import { prepareQuery } from '../../adapters/database/prepared-query.js';
 import { hashJson } from '../../adapters/database/repositories/resource-repository.js';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { ConflictError, ValidationError } from '../../domain/errors.js';
@@ -193,6 +194,38 @@ export function assertAppRunnable(app: AppRow, debug = false): void {
   if (!app.latest_release_id && !debug) throw new ConflictError('app-not-published', 'Publish the app before starting runs.');
 }
 
+/** A new session's row (every run of a new session writes one: compiled once). */
+const insertSession = prepareQuery(
+  (database, id: string, spaceId: string, appId: string, kind: 'debug' | 'agent', createdBy: string, at: string) =>
+    database
+      .insertInto('sessions')
+      .values({ id, space_id: spaceId, app_id: appId, kind, created_by: createdBy, created_at: at, last_run_at: at }),
+);
+
+/** A new run's index row (every run writes one: compiled once). */
+const insertRunRow = prepareQuery(
+  (
+    database,
+    id: string,
+    spaceId: string,
+    appId: string,
+    sessionId: string,
+    releaseId: string | null,
+    requestedBy: string,
+    at: string,
+  ) =>
+    database.insertInto('runs').values({
+      id,
+      space_id: spaceId,
+      app_id: appId,
+      session_id: sessionId,
+      release_id: releaseId,
+      stop_cause: null,
+      requested_by: requestedBy,
+      created_at: at,
+    }),
+);
+
 /**
  * Records a new run inside the caller's transaction: the session (created when `newSession`,
  * else its activity time), the run's index row, its job and the SDK's pending run (input once,
@@ -212,37 +245,15 @@ export async function insertRun(
   const at = services.now().toISOString();
   const { sessionId } = request;
   if (newSession) {
-    await transaction
-      .insertInto('sessions')
-      .values({
-        id: sessionId,
-        space_id: app.space_id,
-        app_id: app.id,
-        kind: debugReleaseId ? 'debug' : 'agent',
-        created_by: actor,
-        created_at: at,
-        last_run_at: at,
-      })
-      .execute();
+    await insertSession(transaction, sessionId, app.space_id, app.id, debugReleaseId ? 'debug' : 'agent', actor, at);
   } else {
     await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
   }
-  await transaction
-    .insertInto('runs')
-    .values({
-      id: runId,
-      space_id: app.space_id,
-      app_id: app.id,
-      session_id: sessionId,
-      // A debug run is bound to its draft snapshot now; a pinned workflow release is the run's from
-      // the start; otherwise the release is resolved when a worker first starts the run (D-P5) and
-      // kept for every later dispatch (P-6.5).
-      release_id: debugReleaseId ?? (await pinnedReleaseOf(transaction, app, request.releaseVersion)),
-      stop_cause: null,
-      requested_by: actor,
-      created_at: at,
-    })
-    .execute();
+  // A debug run is bound to its draft snapshot now; a pinned workflow release is the run's from
+  // the start; otherwise the release is resolved when a worker first starts the run (D-P5) and
+  // kept for every later dispatch (P-6.5).
+  const releaseId = debugReleaseId ?? (await pinnedReleaseOf(transaction, app, request.releaseVersion));
+  await insertRunRow(transaction, runId, app.space_id, app.id, sessionId, releaseId, actor, at);
   // A queued run starts on the app's newest release (D-P5), so that release says what it needs;
   // the worker checks again at start, as a newer release may need more.
   await services.dispatcher.enqueue(transaction, runId, await requirementsOfRelease(transaction, app.latest_release_id));

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { prepareQuery } from '../../adapters/database/prepared-query.js';
 import type { AppRow, PlatformDatabase } from '../../adapters/database/schema.js';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import type { PlatformContext } from '../context.js';
@@ -7,6 +8,12 @@ import type { PlatformContext } from '../context.js';
  * The guards of a run start and of a session message, inside their transaction: the app is
  * still active, the session is locked and of the right kind, and its active run (if any).
  */
+
+/** An app's state, and the same read locking the row (PostgreSQL): asked by every run start (compiled once). */
+const appState = prepareQuery((database, appId: string) => database.selectFrom('apps').select('state').where('id', '=', appId));
+const appStateForShare = prepareQuery((database, appId: string) =>
+  database.selectFrom('apps').select('state').where('id', '=', appId).forShare(),
+);
 
 /**
  * Re-reads the app's state inside the transaction that records a run (PostgreSQL: `FOR SHARE`,
@@ -19,9 +26,7 @@ export async function assertAppActive(
   dialect: PlatformContext['dialect'],
   appId: string,
 ): Promise<void> {
-  let query = transaction.selectFrom('apps').select('state').where('id', '=', appId);
-  if (dialect === 'postgres') query = query.forShare();
-  const app = await query.executeTakeFirst();
+  const [app] = await (dialect === 'postgres' ? appStateForShare : appState)(transaction, appId);
   if (!app) throw new NotFoundError('not-found', 'The app was not found.');
   if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
 }

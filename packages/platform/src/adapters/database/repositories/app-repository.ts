@@ -1,3 +1,4 @@
+import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow } from '../schema.js';
 
@@ -9,9 +10,11 @@ export function listApps(database: Queryable, spaceId: string, kind?: AppRow['ki
 }
 
 /** The app `appId` (any state), or undefined. */
-export function findApp(database: Queryable, appId: string): Promise<AppRow | undefined> {
-  return database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirst();
+export async function findApp(database: Queryable, appId: string): Promise<AppRow | undefined> {
+  return (await appById(database, appId))[0];
 }
+
+const appById = prepareQuery((database, appId: string) => database.selectFrom('apps').selectAll().where('id', '=', appId));
 
 /** Inserts an app with its first draft (revision 1). */
 export async function insertAppWithDraft(

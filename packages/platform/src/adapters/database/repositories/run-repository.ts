@@ -1,3 +1,4 @@
+import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
 
@@ -55,9 +56,11 @@ export function findWebhookDelivery(database: Queryable, runId: string) {
 }
 
 /** The run's index row, or undefined. */
-export function findRun(database: Queryable, runId: string): Promise<RunRow | undefined> {
-  return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+export async function findRun(database: Queryable, runId: string): Promise<RunRow | undefined> {
+  return (await runById(database, runId))[0];
 }
+
+const runById = prepareQuery((database, runId: string) => database.selectFrom('runs').selectAll().where('id', '=', runId));
 
 /** Records why a run was asked to stop, once (the first cause stays). */
 export async function recordStopCause(

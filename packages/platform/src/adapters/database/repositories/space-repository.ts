@@ -1,3 +1,4 @@
+import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { SpaceRow } from '../schema.js';
 
@@ -42,9 +43,13 @@ export async function deleteSpace(database: Queryable, spaceId: string): Promise
 }
 
 /** The space `spaceId`, or undefined. */
-export function findSpace(database: Queryable, spaceId: string): Promise<SpaceRow | undefined> {
-  return database.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+export async function findSpace(database: Queryable, spaceId: string): Promise<SpaceRow | undefined> {
+  return (await spaceById(database, spaceId))[0];
 }
+
+const spaceById = prepareQuery((database, spaceId: string) =>
+  database.selectFrom('spaces').selectAll().where('id', '=', spaceId),
+);
 
 /** The user's role in the space, or undefined when not a member. */
 export async function roleInSpace(database: Queryable, spaceId: string, userId: string) {
