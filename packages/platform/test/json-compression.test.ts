@@ -34,9 +34,12 @@ describe('compression of JSON answers', () => {
       const large = await platform.app.request('/api/v1/openapi.json', { headers });
       expect(large.status).toBe(200);
       expect(large.headers.get('content-encoding')).toBeNull();
+      // Caches still learn that the answer depends on the header.
+      expect(large.headers.get('vary')).toBe('Accept-Encoding');
       expect((JSON.parse(await large.text()) as { openapi: string }).openapi).toMatch(/^3\./);
     }
     const weighted = await platform.app.request('/api/v1/openapi.json', { headers: { 'accept-encoding': 'br;q=1, deflate;q=0.5' } });
     expect(weighted.headers.get('content-encoding')).toBe('deflate');
+    expect(weighted.headers.get('vary')).toBe('Accept-Encoding');
   });
 });

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
@@ -9,10 +8,10 @@ import { a2aRoutes } from './a2a/a2a-routes.js';
 import { ApiError } from './api-error.js';
 import { authenticate } from './authentication.js';
 import { limitBody } from './body-limit.js';
+import { compressAnswers } from './compression.js';
 import { defaultConsoleDirectory, mountConsole } from './console-static.js';
 import { answerOf } from './error-table.js';
 import { limitJsonDepth } from './json-depth.js';
-import { measureJson } from './measure-json.js';
 import { apiTags, registerSecuritySchemes } from './openapi.js';
 import { referencePageContentSecurityPolicy, renderReferencePage } from './reference-page.js';
 import { apiRouteGroups } from './routes/index.js';
@@ -136,10 +135,7 @@ export function createPlatformApp(services: PlatformServices): OpenAPIHono<Platf
   });
 
   const api = new OpenAPIHono<PlatformEnvironment>();
-  // gzip (or deflate) for answers of 1 KiB and more when the client accepts it; event streams are
-  // never compressed (the middleware's type filter leaves text/event-stream alone: no buffering).
-  api.use('*', compress());
-  api.use('*', measureJson);
+  api.use('*', compressAnswers());
   api.use('*', limitBody(services.config.bodyLimitBytes));
   api.use('*', authenticate(apiPrefix));
   api.use('*', limitJsonDepth());
