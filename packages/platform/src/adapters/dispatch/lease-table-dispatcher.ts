@@ -6,6 +6,32 @@ import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
 import { type JobChannelOptions, JobSignals } from './job-wake-ups.js';
 
+/** Claims a job seen at `attempt` (none when another worker took it first): per claimed run, compiled once. */
+const claimJob = prepareQuery((database, runId: string, attempt: number, workerId: string, at: string, leaseUntil: string) =>
+  database
+    .updateTable('run_jobs')
+    .set((update) => ({
+      state: 'claimed',
+      worker_id: workerId,
+      attempt: update('attempt', '+', 1),
+      claimed_at: at,
+      lease_until: leaseUntil,
+    }))
+    .where('run_id', '=', runId)
+    .where('attempt', '=', attempt)
+    .returning('run_id'),
+);
+
+/** Marks a claimed job done (its claim still this worker's): per finished run, compiled once. */
+const completeJob = prepareQuery((database, runId: string, workerId: string, attempt: number) =>
+  database
+    .updateTable('run_jobs')
+    .set({ state: 'done', lease_until: null })
+    .where('run_id', '=', runId)
+    .where('worker_id', '=', workerId)
+    .where('attempt', '=', attempt),
+);
+
 /**
  * A run's job, queued; a run whose job ended (`done`) while the run did not gets it back queued
  * (one job per run). Every run start writes it: compiled once (issue 34).
@@ -114,14 +140,8 @@ export class LeaseTableDispatcher implements Dispatcher {
         .execute();
       const claimed: ClaimedJob[] = [];
       for (const candidate of candidates) {
-        const result = await transaction
-          .updateTable('run_jobs')
-          .set({ state: 'claimed', worker_id: workerId, attempt: candidate.attempt + 1, claimed_at: at, lease_until: leaseUntil })
-          .where('run_id', '=', candidate.run_id)
-          .where('attempt', '=', candidate.attempt)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1)
-          claimed.push({ runId: candidate.run_id, attempt: candidate.attempt + 1, workerId, jobId: candidate.run_id });
+        const [taken] = await claimJob(transaction, candidate.run_id, candidate.attempt, workerId, at, leaseUntil);
+        if (taken) claimed.push({ runId: candidate.run_id, attempt: candidate.attempt + 1, workerId, jobId: candidate.run_id });
       }
       return claimed;
     });
@@ -140,13 +160,7 @@ export class LeaseTableDispatcher implements Dispatcher {
   }
 
   async complete(job: ClaimedJob): Promise<void> {
-    await this.database
-      .updateTable('run_jobs')
-      .set({ state: 'done', lease_until: null })
-      .where('run_id', '=', job.runId)
-      .where('worker_id', '=', job.workerId)
-      .where('attempt', '=', job.attempt)
-      .execute();
+    await completeJob(this.database, job.runId, job.workerId, job.attempt);
   }
 
   async release(job: ClaimedJob, notBefore: Date, requirements?: RunRequirements): Promise<void> {

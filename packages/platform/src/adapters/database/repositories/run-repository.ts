@@ -1,19 +1,32 @@
 import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
+import { findApp } from './app-repository.js';
 
 /** A run's index row and its app's row; undefined when either is gone (deleted). */
 export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
-  const run = await database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  const run = await findRun(database, runId);
   if (!run) return undefined;
-  const app = await database.selectFrom('apps').selectAll().where('id', '=', run.app_id).executeTakeFirst();
+  const app = await findApp(database, run.app_id);
   return app ? { run, app } : undefined;
 }
 
 /** The run's index row; throws when it does not exist. */
-export function readRun(database: Queryable, runId: string): Promise<RunRow> {
-  return database.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+export async function readRun(database: Queryable, runId: string): Promise<RunRow> {
+  const run = await findRun(database, runId);
+  if (!run) throw new Error(`The run ${runId} has no index row.`);
+  return run;
 }
+
+/** Sets a run's release when it has none yet; answers the row when it did (every run start asks: compiled once). */
+const pinReleaseOnce = prepareQuery((database, runId: string, releaseId: string) =>
+  database
+    .updateTable('runs')
+    .set({ release_id: releaseId })
+    .where('id', '=', runId)
+    .where('release_id', 'is', null)
+    .returning('release_id'),
+);
 
 /**
  * Pins a run to its release (D-P5): a run without one takes `latestReleaseId`, once (the first
@@ -23,21 +36,10 @@ export function readRun(database: Queryable, runId: string): Promise<RunRow> {
  */
 export async function pinRunRelease(database: Queryable, runId: string, latestReleaseId: string | null): Promise<string | null> {
   if (latestReleaseId !== null) {
-    const pinned = await database
-      .updateTable('runs')
-      .set({ release_id: latestReleaseId })
-      .where('id', '=', runId)
-      .where('release_id', 'is', null)
-      .returning('release_id')
-      .executeTakeFirst();
+    const [pinned] = await pinReleaseOnce(database, runId, latestReleaseId);
     if (pinned) return pinned.release_id;
   }
-  const { release_id: releaseId } = await database
-    .selectFrom('runs')
-    .select('release_id')
-    .where('id', '=', runId)
-    .executeTakeFirstOrThrow();
-  return releaseId;
+  return (await readRun(database, runId)).release_id;
 }
 
 /** The stored snapshot (JSON text) of a release; throws when the release does not exist. */

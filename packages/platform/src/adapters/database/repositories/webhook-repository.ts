@@ -1,3 +1,4 @@
+import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { WebhookDeliveriesTable } from '../schema.js';
 
@@ -33,11 +34,15 @@ export async function insertWebhookDelivery(database: Queryable, row: WebhookDel
 
 /** Makes the run's waiting, never tried delivery (if any) due at `at`. */
 export async function makeWaitingDeliveryDue(database: Queryable, runId: string, at: string): Promise<void> {
-  await database
+  await waitingDeliveryDue(database, runId, at);
+}
+
+/** Every finished run asks it (most have no delivery): compiled once. */
+const waitingDeliveryDue = prepareQuery((database, runId: string, at: string) =>
+  database
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: at })
     .where('run_id', '=', runId)
     .where('state', '=', 'waiting')
-    .where('attempts', '=', 0)
-    .execute();
-}
+    .where('attempts', '=', 0),
+);
