@@ -188,6 +188,8 @@ export interface WorkerProcess {
  * The embedded default's worker as `agentloom serve` runs it (ADR 0034): the built
  * `agentloom worker --embedded-child` forked on `target`'s SQLite file with `workers` workers,
  * told over IPC of each job the API enqueues (what serve's supervisor does), so it claims at once.
+ * `BENCH_CHILD_EXEC_ARGV` (space-separated) passes Node options to the child, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile the worker while the bench runs.
  */
 export async function startEmbeddedWorkerChild(
   target: PlatformTarget,
@@ -213,7 +215,7 @@ export async function startEmbeddedWorkerChild(
         AGENTLOOM_LOG_LEVEL: 'warn',
         AGENTLOOM_OUTBOUND_ALLOW: '127.0.0.1',
       },
-      execArgv: [],
+      execArgv: process.env.BENCH_CHILD_EXEC_ARGV ? process.env.BENCH_CHILD_EXEC_ARGV.split(' ') : [],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
   );

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { startBackgroundCheckpoints } from '@agentloom/sdk/store/sqlite';
 import Database from 'better-sqlite3';
 import {
   Kysely,
@@ -46,12 +47,22 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
     // As the SDK's SQLite store: in WAL mode, NORMAL loses no commit when the process crashes
     // (only on power loss), and does not wait for the disk at every commit.
     sqlite.pragma('synchronous = NORMAL');
+    // Checkpoints run on a thread of their own, never inside a request's commit (issue 34).
+    const checkpoints = location.file === ':memory:' ? undefined : startBackgroundCheckpoints(location.file);
+    if (checkpoints) sqlite.pragma('wal_autocheckpoint = 0');
     const database = new Kysely<PlatformDatabase>({
       // Lock waits by timer, BEGIN IMMEDIATE, kept statements: see PlatformSqliteDialect.
       dialect: new PlatformSqliteDialect(sqlite),
       plugins: [new LiteralLimits()],
     });
-    return { database, dialect: 'sqlite', close: () => database.destroy() };
+    return {
+      database,
+      dialect: 'sqlite',
+      close: async () => {
+        await database.destroy();
+        await checkpoints?.stop();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: location.url,

@@ -26,7 +26,8 @@ export async function openRunStore(
       location.file === ':memory:'
         ? path.join(dataDirectory, 'runs.sqlite')
         : path.join(path.dirname(location.file), 'runs.sqlite');
-    return new SqliteRunStore({ path: file });
+    // Checkpoints on a thread of the store's own: no commit of a run stalls the event loop (issue 34).
+    return new SqliteRunStore({ path: file, checkpoints: 'background' });
   }
   return PostgresRunStore.fromConnectionString(location.url, { schema: runStoreSchemaOf(location) });
 }

@@ -1,2 +1,3 @@
+export { type BackgroundCheckpoints, startBackgroundCheckpoints } from './background-checkpoints.js';
 export { SqliteFactStore, type SqliteFactStoreOptions } from './sqlite-fact-store.js';
 export { SqliteRunStore, type SqliteRunStoreOptions } from './sqlite-run-store.js';
