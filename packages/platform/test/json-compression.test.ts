@@ -29,7 +29,11 @@ describe('compression of JSON answers', () => {
   });
 
   it('sends a large answer as it is to a client that accepts no compression (its body is then never read back)', async () => {
-    const refusals: Record<string, string>[] = [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, deflate;q=0' }];
+    const refusals: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'gzip;q=0, deflate;q=0' },
+    ];
     for (const headers of refusals) {
       const large = await platform.app.request('/api/v1/openapi.json', { headers });
       expect(large.status).toBe(200);
@@ -38,7 +42,9 @@ describe('compression of JSON answers', () => {
       expect(large.headers.get('vary')).toBe('Accept-Encoding');
       expect((JSON.parse(await large.text()) as { openapi: string }).openapi).toMatch(/^3\./);
     }
-    const weighted = await platform.app.request('/api/v1/openapi.json', { headers: { 'accept-encoding': 'br;q=1, deflate;q=0.5' } });
+    const weighted = await platform.app.request('/api/v1/openapi.json', {
+      headers: { 'accept-encoding': 'br;q=1, deflate;q=0.5' },
+    });
     expect(weighted.headers.get('content-encoding')).toBe('deflate');
     expect(weighted.headers.get('vary')).toBe('Accept-Encoding');
   });
