@@ -55,6 +55,10 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
   private leaseExpiresAt: number;
   private lost: OwnershipLostError | undefined;
   private disposed = false;
+  /** The store calls in flight under `withinLease`: each one's rejection at the end of the lease. */
+  private readonly waiting = new Set<(error: unknown) => void>();
+  /** The one timer of `withinLease`, armed at the end of the lease while calls are in flight. */
+  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(options: DurableRunOptions<State>) {
     this.options = options;
@@ -122,6 +126,10 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
     clearInterval(this.renewTimer);
     await this.queue;
     this.disposed = true;
+    if (this.waiting.size === 0) {
+      clearTimeout(this.watchdog);
+      this.watchdog = undefined;
+    }
     if (options.release && !this.lost) await this.options.store.releaseLease(this.runId, this.epoch).catch(() => {});
   }
 
@@ -218,27 +226,62 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
   /**
    * Bounds a store call by this owner's lease (X-4): a store that does not answer (a frozen
    * database) must not keep the run waiting past the moment another worker may take it over.
-   * The call itself may still land later; it is fenced by our epoch, so it is harmless.
+   * The call itself may still land later; it is fenced by our epoch, so it is harmless. One
+   * watchdog timer per run serves every call in flight (a timer, a race and a `finally` per
+   * commit were a measurable share of each turn); it keeps the process alive only while a call
+   * waits.
    */
   private withinLease<T>(call: Promise<T>): Promise<T> {
-    call.catch(() => {});
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
-      const check = () => {
-        // A renewal that succeeded meanwhile moved the end of the lease: wait for the new end.
-        const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
-        if (remaining > 0 && !this.lost) {
-          timer = setTimeout(check, remaining);
-          return;
-        }
-        reject(
-          this.lost ??
-            this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`)),
-        );
+    if (this.lost) {
+      call.catch(() => {});
+      return Promise.reject(this.lost);
+    }
+    const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
+    if (remaining <= 0) {
+      call.catch(() => {});
+      return Promise.reject(this.leaseRanOut());
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.add(reject);
+      if (!this.watchdog) this.watchdog = setTimeout(this.onWatchdog, remaining);
+      else if (this.waiting.size === 1) this.watchdog.ref();
+      const settled = () => {
+        this.waiting.delete(reject);
+        if (this.waiting.size === 0) this.watchdog?.unref();
       };
-      check();
+      call.then(
+        (value) => {
+          settled();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settled();
+          reject(error);
+        },
+      );
     });
-    return Promise.race([call, expired]).finally(() => clearTimeout(timer));
+  }
+
+  /** At the end of the lease as it was when armed: fails the calls still waiting, unless a renewal moved the end. */
+  private readonly onWatchdog = (): void => {
+    this.watchdog = undefined;
+    if (this.waiting.size === 0) return;
+    const remaining = this.leaseExpiresAt - (this.options.now ?? Date.now)();
+    if (remaining > 0 && !this.lost) {
+      this.watchdog = setTimeout(this.onWatchdog, remaining);
+      return;
+    }
+    const error = this.leaseRanOut();
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const reject of waiting) reject(error);
+  };
+
+  /** Why a store call is given up at the end of the lease: the loss already known, or this one. */
+  private leaseRanOut(): OwnershipLostError {
+    return (
+      this.lost ?? this.markLost(new StoreFailureError(`The store did not answer before the lease of run ${this.runId} ran out.`))
+    );
   }
 
   private async applyExternal(upTo: number): Promise<void> {

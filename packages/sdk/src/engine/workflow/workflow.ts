@@ -198,6 +198,7 @@ export class Workflow<Definition extends StateDefinition> {
       ...(options.resumeById ? { resumeById: options.resumeById } : {}),
       ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
       ...(continues ? { continues } : {}),
+      ...(options.runId === undefined ? { fresh: true } : {}),
     };
     const observers: Array<(event: WorkflowEvent) => void> = [];
     const tracing = this.telemetry ? createWorkflowTracing(this.name, this.telemetry, this.agentProfiles) : undefined;
