@@ -181,7 +181,8 @@ function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): 
  */
 function createdJournal(acquired: AcquireResult, initialEntries: readonly NewJournalEntry[]): JournalEntry[] | undefined {
   const { run } = acquired;
-  if (acquired.outcome !== 'created' || initialEntries.length === 0 || run.lastSequence !== initialEntries.length) return undefined;
+  if (acquired.outcome !== 'created' || initialEntries.length === 0 || run.lastSequence !== initialEntries.length)
+    return undefined;
   return initialEntries.map((entry, index) => {
     const data: unknown = JSON.parse(JSON.stringify(entry.data) ?? 'null');
     const stored: JournalEntry = { sequence: index + 1, epoch: run.epoch, at: run.createdAt, type: entry.type, data };
