@@ -60,6 +60,15 @@ type TaskOutcome = { kind: 'done' } | { kind: 'failed'; failure: WorkflowTaskFai
 export async function runSuperstep(context: EngineContext, tasks: readonly PlannedTask[]): Promise<StepOutcome> {
   const budgets = loopBudgets(context, tasks);
   if (budgets === 'exhausted') return { failures: [], budgetExhausted: true };
+  // One task (a sequential workflow's step, a team's turn): nothing to admit or run beside it.
+  if (tasks.length === 1) {
+    const task = tasks[0] as PlannedTask;
+    if (context.control.signal.aborted) return { failures: [] };
+    const outcome = await runTask(context, task, budgets.get(task.id));
+    return outcome.kind === 'failed'
+      ? { failures: [{ task, failure: outcome.failure, loops: outcome.loops }] }
+      : { failures: [] };
+  }
   const outcomes = new Map<string, TaskOutcome>();
   const errors: unknown[] = [];
   const admission = new ArtifactAdmission(tasks, (task) => context.graph.nodeByName.get(task.node)?.artifacts);
@@ -107,11 +116,10 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     let execution: Awaited<ReturnType<typeof spec.node.execute>>;
     try {
       execution = await spec.node.execute(invocation);
-      writes = writesOfTask(graph, state, task.node, execution.update, {
-        source: task.kind === 'push' ? { payload: task.payload } : {},
-        ...(execution.goto ? { goto: execution.goto } : {}),
-        ...(execution.checked ? { checked: true } : {}),
-      });
+      const options: Parameters<typeof writesOfTask>[4] = { source: task.kind === 'push' ? { payload: task.payload } : {} };
+      if (execution.goto) options.goto = execution.goto;
+      if (execution.checked) options.checked = true;
+      writes = writesOfTask(graph, state, task.node, execution.update, options);
     } catch (error) {
       if (InterruptSignal.isInstance(error)) {
         const { id, value } = error.interrupt;
@@ -138,12 +146,12 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
     }
     // Saving is not the node's business: a store failure here fails the run, never the node.
-    const data = {
+    const data: { step: number; writes: typeof writes; loops?: number; usage?: NonNullable<typeof execution.usage> } = {
       step,
       writes,
-      ...(execution.loops ? { loops: execution.loops } : {}),
-      ...(execution.usage ? { usage: execution.usage } : {}),
     };
+    if (execution.loops) data.loops = execution.loops;
+    if (execution.usage) data.usage = execution.usage;
     await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
     for (const [channel, value] of writes) {
       if (channel !== LOOP_LIMIT_CHANNEL) continue;
@@ -273,6 +281,9 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
   return { ...base, kind: 'node-error', message };
 }
 
+/** The loop budgets of a run without a loop limit: none (one map for every superstep). */
+const NO_BUDGETS: ReadonlyMap<string, number> = new Map();
+
 /**
  * The loop budget of each agent task that starts a new inner run (W-6): the root run's remaining
  * loops, shared evenly by the superstep's new agent invocations, so that parallel agents together
@@ -281,10 +292,10 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
  * already started keeps its own limit anyway), and a task of the superstep not invoked yet gets
  * the share its siblings were given, not a new one from what they have spent since.
  */
-function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): Map<string, number> | 'exhausted' {
-  const budgets = new Map<string, number>();
+function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): ReadonlyMap<string, number> | 'exhausted' {
   const { state, graph } = context;
-  if (state.maxLoops === undefined) return budgets;
+  if (state.maxLoops === undefined) return NO_BUDGETS;
+  const budgets = new Map<string, number>();
   const isAgent = (task: PlannedTask) => graph.nodeByName.get(task.node)?.node.kind === 'agent';
   for (const task of tasks) {
     const recorded = state.agentRuns.get(task.id)?.loopBudget;
