@@ -73,9 +73,10 @@ export class TeamStepNode implements WorkflowNode {
       const failure = failureFromToolError(error);
       throw new NodeFailure({ kind: 'node-error', message: `node "${invocation.node}" failed: ${failure.message}`, failure });
     }
-    const written = update as Record<string, unknown>;
-    const checked = this.checked ? { checked: true } : {};
-    return update.usage ? { update: written, usage: { ...update.usage }, ...checked } : { update: written, ...checked };
+    const execution: NodeExecution = { update: update as Record<string, unknown> };
+    if (update.usage) execution.usage = { ...update.usage };
+    if (this.checked) execution.checked = true;
+    return execution;
   }
 
   validate(_context: NodeValidationContext): WorkflowIssue[] {

@@ -1,6 +1,6 @@
 import { JournalMovedError, OwnershipLostError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
 import type { RunResult } from '../../core/run-result.js';
-import type { JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
+import type { AppendRequest, JournalEntry, NewJournalEntry, RunStore } from '../../store/run-store.js';
 import type { RunControl } from './run-control.js';
 import { isTransientStoreFailure, storeRetryWait } from './store-retry.js';
 
@@ -171,18 +171,22 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
    * `ifLastSequence`, answers `undefined` when the journal moved past it and nothing was written.
    */
   private async appendDurably(commit: Commit, ifLastSequence: number | undefined): Promise<number | undefined> {
-    const request = {
+    // Optional members added after the literal: conditional spreads in it made V8 build every
+    // commit's request the slow way (about 1.4 KB per commit).
+    const request: AppendRequest = {
       runId: this.runId,
       epoch: this.epoch,
       entries: commit.entries,
       chargeLoops: commit.chargeLoops ?? 0,
-      ...(commit.terminal ? { terminal: commit.terminal } : {}),
-      ...(commit.terminal && commit.digest !== undefined ? { digest: commit.digest } : {}),
-      ...(commit.terminal && commit.digest !== undefined && commit.checkpointThrough !== undefined
-        ? { checkpointThrough: commit.checkpointThrough }
-        : {}),
-      ...(ifLastSequence === undefined ? {} : { ifLastSequence }),
     };
+    if (commit.terminal) {
+      request.terminal = commit.terminal;
+      if (commit.digest !== undefined) {
+        request.digest = commit.digest;
+        if (commit.checkpointThrough !== undefined) request.checkpointThrough = commit.checkpointThrough;
+      }
+    }
+    if (ifLastSequence !== undefined) request.ifLastSequence = ifLastSequence;
     let uncertain = false;
     for (let attempt = 0; ; attempt += 1) {
       try {

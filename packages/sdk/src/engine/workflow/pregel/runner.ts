@@ -9,7 +9,7 @@ import type { InputAnswer } from '../input/input-answer.js';
 import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
-import { TEAM_EVENTS_FIELD, teamEventsOf } from '../team-events.js';
+import { TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
@@ -161,9 +161,26 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
     // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
     for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD]))
-      emit({ ...payload, runId, step, taskId: task.id, node: task.node });
+      emit(teamEventOf(payload, runId, step, task));
     return { kind: 'done' };
   }
+}
+
+/**
+ * A team event as emitted: its payload's fields, then the task's identity — what
+ * `{ ...payload, runId, step, taskId, node }` gives, copied key by key: that spread site sees a
+ * payload of each event type (megamorphic) and allocated about five times the event's size
+ * (issue 31: a fifth of a handoff turn's allocations). Payloads are plain objects (a topology's
+ * literals, or parsed from the journal), so their enumerable keys are their own.
+ */
+function teamEventOf(payload: TeamEventPayload, runId: string, step: number, task: PlannedTask): WorkflowEvent {
+  const event: Record<string, unknown> = {};
+  for (const key in payload) event[key] = (payload as Record<string, unknown>)[key];
+  event.runId = runId;
+  event.step = step;
+  event.taskId = task.id;
+  event.node = task.node;
+  return event as unknown as WorkflowEvent;
 }
 
 /** The retry policy of a task's node: its own, else the workflow's; never for an agent node (W-6). */
@@ -180,7 +197,9 @@ function invocationOf(
   loopBudget: number | undefined,
 ): NodeInvocation {
   const { graph, state, recorder, emit, runId } = context;
-  return {
+  // One literal without spreads (a spread in it made V8 build the object slowly, in dictionary
+  // form: kilobytes per task); the optional members are added after.
+  const invocation: NodeInvocation = {
     runId,
     sessionId: context.sessionId,
     taskId: task.id,
@@ -189,7 +208,6 @@ function invocationOf(
     attempt,
     fields: graph.definition.state,
     state: state.values,
-    ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
     signal: context.control.signal,
     hardSignal: context.hardSignal,
     // Read only by agent nodes: the run's stop signal is made on first use (see \`lazyStopSignal\`).
@@ -200,13 +218,6 @@ function invocationOf(
     loopBudget,
     resumeValues: state.resumeValues,
     durability: state.durability,
-    ...(context.syncJournal ? { syncJournal: context.syncJournal } : {}),
-    ...(context.recordAnswer
-      ? {
-          recordAnswer: (answer: InputAnswer) =>
-            (context.recordAnswer as NonNullable<EngineContext['recordAnswer']>)(task.id, answer),
-        }
-      : {}),
     callJournal: {
       read: (key) => state.notes.get(task.id)?.[key],
       write: (key, value) =>
@@ -230,12 +241,10 @@ function invocationOf(
           {
             type: 'agent-invoked',
             taskId: task.id,
-            data: {
-              step,
-              runId: reference.runId,
-              sessionId: reference.sessionId,
-              ...(loopBudget !== undefined ? { loopBudget } : {}),
-            },
+            data:
+              loopBudget !== undefined
+                ? { step, runId: reference.runId, sessionId: reference.sessionId, loopBudget }
+                : { step, runId: reference.runId, sessionId: reference.sessionId },
           },
         ])
         .then(() =>
@@ -255,6 +264,11 @@ function invocationOf(
     emitAgentEvent: (event) => emit({ type: 'agent-event', runId, taskId: task.id, node: task.node, event }),
     now: context.now,
   };
+  if (task.kind === 'push') invocation.payload = { value: task.payload };
+  if (context.syncJournal) invocation.syncJournal = context.syncJournal;
+  const recordAnswer = context.recordAnswer;
+  if (recordAnswer) invocation.recordAnswer = (answer: InputAnswer) => recordAnswer(task.id, answer);
+  return invocation;
 }
 
 /** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
