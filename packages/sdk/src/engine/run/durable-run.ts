@@ -16,6 +16,11 @@ export interface Commit<Entry extends NewJournalEntry = NewJournalEntry> {
   digest?: unknown;
   /** With `terminal` and `digest`: the earlier run the digest's session checkpoint covers through (ADR 0012). */
   checkpointThrough?: string;
+  /**
+   * The owner has already applied these entries to its state with the same reducer (a workflow's
+   * last task, written with the run's ending): they are written and reported, not applied again.
+   */
+  applied?: boolean;
 }
 
 /** Options of `DurableRun`. */
@@ -153,7 +158,7 @@ export class DurableRun<State, Entry extends NewJournalEntry = NewJournalEntry> 
       sequence += 1;
       const stored: JournalEntry = { type: entry.type, data: entry.data, sequence, epoch: this.epoch, at };
       if (entry.taskId !== undefined) stored.taskId = entry.taskId;
-      this.options.apply(this.state, stored);
+      if (!commit.applied) this.options.apply(this.state, stored);
       this.options.onCommitted?.(stored);
     }
     this.lastSequence = lastSequence;

@@ -1,7 +1,7 @@
 import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../../core/errors/index.js';
 import { type RunControl, RunInterrupt } from '../../run/run-control.js';
-import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
+import { LOOP_LIMIT_CHANNEL, SENDS_CHANNEL } from '../channels/channel-names.js';
 import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
@@ -15,6 +15,7 @@ import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
 import { writesOfTask } from './task-writes.js';
+import type { ChannelWrite, WorkflowJournalRecord } from './workflow-journal.js';
 import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
 
 /** What the loop and the runner of one workflow execution share. */
@@ -152,18 +153,43 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     };
     if (execution.loops) data.loops = execution.loops;
     if (execution.usage) data.usage = execution.usage;
-    await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
-    for (const [channel, value] of writes) {
-      if (channel !== LOOP_LIMIT_CHANNEL) continue;
-      const hit = value as { loop: string; iterations: number };
-      emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
+    const finished = writes;
+    // What the task's saved record announces, once it is durable.
+    const announce = () => {
+      for (const [channel, value] of finished) {
+        if (channel !== LOOP_LIMIT_CHANNEL) continue;
+        const hit = value as { loop: string; iterations: number };
+        emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
+      }
+      emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
+      // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
+      for (const payload of teamEventsOf(finished, graph.definition.state[TEAM_EVENTS_FIELD]))
+        emit(teamEventOf(payload, runId, step, task));
+    };
+    const entries: WorkflowJournalRecord[] = [{ type: 'task-finished', taskId: task.id, data }];
+    if (endsWithTask(context, writes)) {
+      // The run's last task: saved with the run's ending, in one commit (see `Recorder.recordLast`).
+      await recorder.recordLast(entries, execution.loops ?? 0, () => state.tasks.size === 0, announce);
+    } else {
+      await recorder.record(entries, execution.loops ?? 0);
+      announce();
     }
-    emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
-    // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
-    for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD]))
-      emit(teamEventOf(payload, runId, step, task));
     return { kind: 'done' };
   }
+}
+
+/**
+ * Whether the run ends once this task's writes are applied (in `sync` mode, where that lets its
+ * record be written with the ending): it is its superstep's only task, the graph has no join to
+ * release, the run is not being interrupted, and it writes no channel that triggers a node and
+ * sends nothing — so the next superstep plans no task. A guess on the safe side: the recorder
+ * checks the applied state and writes the record at once if work is planned after all.
+ */
+function endsWithTask(context: EngineContext, writes: readonly ChannelWrite[]): boolean {
+  const { graph, state } = context;
+  if (state.durability !== 'sync' || state.tasks.size !== 1 || graph.joins.size > 0 || context.control.interrupt) return false;
+  for (const [channel] of writes) if (channel === SENDS_CHANNEL || graph.nodesOf.has(channel)) return false;
+  return true;
 }
 
 /**
