@@ -201,10 +201,16 @@ class GroupCommit {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.durable.commit(() => ({
-          entries: batch.flatMap((item) => item.entries),
-          chargeLoops: batch.reduce((total, item) => total + item.chargeLoops, 0),
-        }));
+        // One record (a sequential run's every task) is written as it is, without merging.
+        const only = batch.length === 1 ? (batch[0] as Pending) : undefined;
+        await this.durable.commit(() =>
+          only
+            ? { entries: only.entries as WorkflowJournalRecord[], chargeLoops: only.chargeLoops }
+            : {
+                entries: batch.flatMap((item) => item.entries),
+                chargeLoops: batch.reduce((total, item) => total + item.chargeLoops, 0),
+              },
+        );
         for (const item of batch) item.resolve();
       } catch (error) {
         for (const item of batch) item.reject(error);
