@@ -12,8 +12,12 @@ export function createRunId(): string {
  * so that an `owned-elsewhere` answer says who holds the run.
  */
 export function createOwnerId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // The machine's name is asked once per process (a system call per run otherwise).
+  machine ??= hostname();
+  return `${machine}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
+
+let machine: string | undefined;
 
 /** With the `u` flag a surrogate pair is one code point, so this matches only a lone surrogate. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
@@ -32,6 +36,8 @@ export function identifierProblem(value: unknown): string | undefined {
   if (value === '') return 'must not be empty';
   if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (it contains a lone surrogate)';
   if (value.includes('\u0000')) return 'must not contain a NUL character';
+  // A string of at most 255 UTF-16 units has at most 255 code points: only longer ones are counted.
+  if (value.length <= MAX_IDENTIFIER_LENGTH) return undefined;
   let length = 0;
   for (const _character of value) {
     length += 1;

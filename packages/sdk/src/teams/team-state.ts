@@ -141,19 +141,27 @@ const LIST_FIELDS = ['transcript', 'privateNotes', 'mail', 'teamEvents'] as cons
  * added, records merged, the rest replaced): a choice and a turn saved as one journal entry.
  */
 export function mergeTeamUpdates(first: TeamUpdate, second: TeamUpdate): TeamUpdate {
-  const merged: TeamUpdate = { ...first, ...second };
+  // Copied key by key rather than spread: updates come in many shapes (a megamorphic spread site
+  // allocates several times the object's size); both are plain objects of a topology's own.
+  const merged: Record<string, unknown> = {};
+  for (const field in first) merged[field] = first[field as keyof TeamUpdate];
+  for (const field in second) merged[field] = second[field as keyof TeamUpdate];
   for (const field of LIST_FIELDS) {
     if (first[field] && second[field]) (merged as Record<string, unknown>)[field] = [...first[field], ...second[field]];
   }
   if (first.usage && second.usage) merged.usage = addUsage({ ...first.usage }, second.usage);
   if (first.records && second.records) merged.records = { ...first.records, ...second.records };
-  return merged;
+  return merged as TeamUpdate;
 }
 
 /** The state after `update`, folded as the workflow folds it (what the next step of the same task reads). */
 export function applyTeamUpdate(state: TeamState, update: TeamUpdate): TeamState {
   const next = { ...state } as Record<string, unknown>;
-  for (const [field, value] of Object.entries(update)) if (value !== undefined) next[field] = value;
+  // A key loop, not `Object.entries` (an array per field, each turn).
+  for (const field in update) {
+    const value = update[field as keyof TeamUpdate];
+    if (value !== undefined) next[field] = value;
+  }
   for (const field of LIST_FIELDS) if (update[field]) next[field] = [...state[field], ...update[field]];
   if (update.usage) next.usage = addUsage({ ...state.usage }, update.usage);
   if (update.records) next.records = { ...state.records, ...update.records };

@@ -43,19 +43,25 @@ export class TeamStepNode implements WorkflowNode {
 
   async execute(invocation: NodeInvocation): Promise<NodeExecution> {
     const signal = invocation.hardSignal;
-    const context = enableInterrupts(
-      {
-        runId: invocation.runId,
-        sessionId: invocation.sessionId,
-        taskId: invocation.taskId,
-        operationId: invocation.taskId,
-        attempt: invocation.attempt,
-        signal,
-      } satisfies ToolExecutionContext,
-      invocation.taskId,
-      invocation.node,
-      invocation.resumeValues,
-    );
+    // The context of `interrupt()` is made when a step first asks the user (a task board's
+    // approval), not for every turn; it then keeps counting that task's questions.
+    let context: ToolExecutionContext | undefined;
+    const askUser = <Answer>(question: unknown): Answer => {
+      context ??= enableInterrupts(
+        {
+          runId: invocation.runId,
+          sessionId: invocation.sessionId,
+          taskId: invocation.taskId,
+          operationId: invocation.taskId,
+          attempt: invocation.attempt,
+          signal,
+        } satisfies ToolExecutionContext,
+        invocation.taskId,
+        invocation.node,
+        invocation.resumeValues,
+      );
+      return interrupt<Answer>(context, question);
+    };
     let update: TeamUpdate;
     try {
       signal.throwIfAborted();
@@ -64,7 +70,7 @@ export class TeamStepNode implements WorkflowNode {
         deadlineAt: invocation.deadlineAt,
         now: invocation.now,
         taskId: invocation.taskId,
-        askUser: (question) => interrupt(context, question),
+        askUser,
       });
     } catch (error) {
       if (InterruptSignal.isInstance(error) || NodeFailure.isInstance(error)) throw error;
@@ -73,9 +79,10 @@ export class TeamStepNode implements WorkflowNode {
       const failure = failureFromToolError(error);
       throw new NodeFailure({ kind: 'node-error', message: `node "${invocation.node}" failed: ${failure.message}`, failure });
     }
-    const written = update as Record<string, unknown>;
-    const checked = this.checked ? { checked: true } : {};
-    return update.usage ? { update: written, usage: { ...update.usage }, ...checked } : { update: written, ...checked };
+    const execution: NodeExecution = { update: update as Record<string, unknown> };
+    if (update.usage) execution.usage = { ...update.usage };
+    if (this.checked) execution.checked = true;
+    return execution;
   }
 
   validate(_context: NodeValidationContext): WorkflowIssue[] {

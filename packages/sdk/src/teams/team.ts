@@ -160,14 +160,16 @@ export class Team {
       const { ended, startedAt } = endedAt(state, scope.now());
       const started: TeamUpdate = state.startedAt === undefined ? { startedAt } : {};
       if (ended) return { ...started, ...stopUpdate(state, ended, topology.answerOf(state)) };
-      const chosen = await topology.select({ ...state, startedAt }, scope);
+      // The state is copied only at the first boundary, which sets the start time.
+      const chosen = await topology.select(state.startedAt === startedAt ? state : { ...state, startedAt }, scope);
       if (chosen.termination)
         return {
           ...started,
           ...chosen,
           ...stopUpdate(state, chosen.termination, chosen.answer ?? topology.answerOf(state), chosen),
         };
-      return { ...started, ...chosen };
+      // The topology's update is its own new object: returned as it is once the start time is saved.
+      return state.startedAt === undefined ? { ...started, ...chosen } : chosen;
     };
     const turnStep = async (state: TeamState, scope: StepScope): Promise<TeamUpdate> => {
       const update = await topology.turn(state, scope);
@@ -235,14 +237,13 @@ export class Team {
     /** The user's answer to the run's pending question (a task board approval): only this answers it. */
     resume?: unknown;
   }): WorkflowRun<StateOf<Definition>> {
-    return this.workflow.run({
-      sessionId: options.sessionId,
-      ...(options.runId !== undefined ? { runId: options.runId } : {}),
-      ...(options.input !== undefined ? { input: { task: options.input } } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.metadata ? { metadata: options.metadata } : {}),
-      ...('resume' in options ? { resume: options.resume } : {}),
-    });
+    const request: Parameters<Workflow<Definition>['run']>[0] = { sessionId: options.sessionId };
+    if (options.runId !== undefined) request.runId = options.runId;
+    if (options.input !== undefined) request.input = { task: options.input };
+    if (options.signal) request.signal = options.signal;
+    if (options.metadata) request.metadata = options.metadata;
+    if ('resume' in options) request.resume = options.resume;
+    return this.workflow.run(request);
   }
 }
 

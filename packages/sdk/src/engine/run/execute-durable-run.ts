@@ -52,6 +52,12 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
   sessionId: string;
   leaseMs: number;
   control: RunControl;
+  /**
+   * The run id was made by this very call (`createRunId`, a random UUID): no stored run can have
+   * it, so it is not looked up before `acquire` (one store read less per new run). `acquire`
+   * still decides: it creates the run, or answers for one that exists after all.
+   */
+  fresh?: boolean;
   /** Called once the store has answered `acquire` (a handle's durable stop waits for it). */
   onAcquired?: () => void;
   /**
@@ -63,9 +69,11 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
   answerEnded(run: RunRecord, call: StoreCall): Promise<Result>;
   /**
    * Reads the run this process now owns and folds its journal (starting a run a host created, R-3).
+   * `created` holds the run's whole journal when `acquire` has just created it with the initial
+   * entries (sequences 1…n, epoch 1): the engine may fold those instead of reading them back.
    * If it throws, the lease is released and the error is rethrown.
    */
-  open(run: RunRecord, outcome: 'created' | 'acquired', call: StoreCall): Promise<Opened>;
+  open(run: RunRecord, outcome: 'created' | 'acquired', call: StoreCall, created: JournalEntry[] | undefined): Promise<Opened>;
   /** Executes the owned run, lease renewed, until it ends, pauses, or is interrupted. */
   drive(durable: DurableRun<State, Entry>, opened: Opened): Promise<Result>;
   /** Whether the result ends the run (its terminal commit closed it); otherwise the lease is released for the next owner. */
@@ -91,7 +99,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
   const ownerId = createOwnerId();
   const startedAt = Date.now();
   const call: StoreCall = (operation) => retryTransient(operation, { until: () => startedAt + steps.leaseMs });
-  const existing = await call(() => store.getRun(runId));
+  const existing = steps.fresh ? undefined : await call(() => store.getRun(runId));
   if (existing && existing.kind !== steps.kind) {
     throw new InvalidRunRequestError(
       runId,
@@ -99,6 +107,8 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
     );
   }
   const creation = await steps.creation(existing, call);
+  // A run that existed at `getRun` is never created again, so no entries are needed for it.
+  const initialEntries = existing ? [] : creation.initialEntries;
   const acquired = ownAcquire(
     ownerId,
     existing === undefined,
@@ -109,8 +119,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
         ownerId,
         leaseMs: steps.leaseMs,
         deadlineAt: creation.deadlineAt,
-        // A run that existed at `getRun` is never created again, so no entries are needed for it.
-        initialEntries: existing ? [] : creation.initialEntries,
+        initialEntries,
         labels: creation.labels,
       }),
     ),
@@ -123,7 +132,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
   }
   let opened: Opened;
   try {
-    opened = await steps.open(run, acquired.outcome, call);
+    opened = await steps.open(run, acquired.outcome, call, createdJournal(acquired, initialEntries));
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
     throw error;
@@ -161,6 +170,25 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
 function ownAcquire(ownerId: string, creating: boolean, result: AcquireResult): AcquireResult {
   if (result.outcome !== 'owned-elsewhere' || result.run.ownerId !== ownerId) return result;
   return { outcome: creating ? 'created' : 'acquired', run: result.run };
+}
+
+/**
+ * The journal of a run that `acquire` has just created: exactly the initial entries, numbered
+ * from 1 in the run's first epoch, as every store writes them (the stores' contract), their data
+ * copied through JSON as a store gives it back (the fold never shares the caller's input
+ * objects). Undefined for a run that existed, or when the row says otherwise (then the journal is
+ * read back).
+ */
+function createdJournal(acquired: AcquireResult, initialEntries: readonly NewJournalEntry[]): JournalEntry[] | undefined {
+  const { run } = acquired;
+  if (acquired.outcome !== 'created' || initialEntries.length === 0 || run.lastSequence !== initialEntries.length)
+    return undefined;
+  return initialEntries.map((entry, index) => {
+    const data: unknown = JSON.parse(JSON.stringify(entry.data) ?? 'null');
+    const stored: JournalEntry = { sequence: index + 1, epoch: run.epoch, at: run.createdAt, type: entry.type, data };
+    if (entry.taskId !== undefined) stored.taskId = entry.taskId;
+    return stored;
+  });
 }
 
 function article(kind: RunKind): string {

@@ -52,6 +52,8 @@ export interface WorkflowRunRequest {
   resumeById?: Record<string, unknown>;
   /** For a new run that continues an ended one (`continueFrom`, `rerunFrom`). */
   continues?: ContinuationRequest;
+  /** The run id was made for this request (`createRunId`): no stored run has it (not looked up first). */
+  fresh?: boolean;
 }
 
 /** A workflow run as its owner opened it: the answers its resume request gives. */
@@ -102,6 +104,7 @@ export function executeWorkflowRun(
     kind: 'workflow',
     runId: request.runId,
     sessionId: request.sessionId,
+    ...(request.fresh ? { fresh: true } : {}),
     leaseMs: runtime.leaseMs,
     control,
     onAcquired: reporter.acquired,
@@ -138,8 +141,9 @@ export function executeWorkflowRun(
       emit({ type: 'workflow-finish', runId: run.runId, result });
       return result;
     },
-    open: async (run, outcome, call) => {
-      let journal = await call(() => store.readJournal(run.runId));
+    open: async (run, outcome, call, created) => {
+      // A run created by this call's `acquire` holds exactly its initial entries: not read back.
+      let journal = created ?? (await call(() => store.readJournal(run.runId)));
       // A run a host created (`createRun`) starts here, from its recorded input (R-3).
       if (!workflowJournal.find(journal, 'workflow-started')) {
         const requested = findRunRequest(journal);

@@ -10,7 +10,7 @@ import { createWorkflowTracing } from '../../telemetry/workflow-tracing.js';
 import { RunControl } from '../run/run-control.js';
 import { assertRunRequestShape } from '../run/run-request-validation.js';
 import type { FieldName, StateDefinition, StateOf, UpdateOf } from './channels/state-fields.js';
-import { executeWorkflowRun, type WorkflowRuntime } from './execute-workflow.js';
+import { executeWorkflowRun, type WorkflowRunRequest, type WorkflowRuntime } from './execute-workflow.js';
 import type { CompiledGraph } from './graph/compile-graph.js';
 import { AgentNode } from './nodes/agent-node.js';
 import { type NodeRetryPolicy, nodeRetrySchema } from './nodes/node-retry.js';
@@ -190,15 +190,14 @@ export class Workflow<Definition extends StateDefinition> {
     const runId = options.runId ?? createRunId();
     const control = new RunControl();
     control.followSignal(options.signal);
-    const request = {
-      runId,
-      sessionId: options.sessionId,
-      ...(options.input !== undefined ? { input: options.input as Record<string, unknown> } : {}),
-      ...('resume' in options ? { resume: { value: options.resume } } : {}),
-      ...(options.resumeById ? { resumeById: options.resumeById } : {}),
-      ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
-      ...(continues ? { continues } : {}),
-    };
+    // Optional members set one by one (a literal of conditional spreads is built slowly, per run).
+    const request: WorkflowRunRequest = { runId, sessionId: options.sessionId };
+    if (options.input !== undefined) request.input = options.input as Record<string, unknown>;
+    if ('resume' in options) request.resume = { value: options.resume };
+    if (options.resumeById) request.resumeById = options.resumeById;
+    if (options.metadata) request.metadata = { ...options.metadata };
+    if (continues) request.continues = continues;
+    if (options.runId === undefined) request.fresh = true;
     const observers: Array<(event: WorkflowEvent) => void> = [];
     const tracing = this.telemetry ? createWorkflowTracing(this.name, this.telemetry, this.agentProfiles) : undefined;
     if (tracing) observers.push(tracing);

@@ -187,14 +187,22 @@ export class SqliteRunStore implements RunStore {
       const last = this.insertEntries(request.runId, row.last_sequence + 1, request.epoch, request.entries, now);
       // Only a commit that changes the row writes it: a plain append leaves the run row's page
       // clean (one page per commit, not two); readers take its last sequence from the journal.
-      if (request.chargeLoops || request.terminal) {
-        this.statements.advance.run(last, request.chargeLoops ?? 0, now, request.runId);
-      }
       if (request.terminal) {
+        // The ending moves the row's last sequence and loops and closes it in one update.
         const result = request.terminal;
         const digest = request.digest === undefined ? null : JSON.stringify(request.digest);
-        this.statements.finish.run(result.status, JSON.stringify(result), digest, now, request.runId);
+        this.statements.finish.run(
+          last,
+          request.chargeLoops ?? 0,
+          result.status,
+          JSON.stringify(result),
+          digest,
+          now,
+          request.runId,
+        );
         if (through) this.statements.setCheckpoint.run(through.run_id, through.created_at, request.runId);
+      } else if (request.chargeLoops) {
+        this.statements.advance.run(last, request.chargeLoops, now, request.runId);
       }
       this.injectFault('append', 'before-commit');
       return last;

@@ -117,7 +117,8 @@ export function prepareStatements(database: Database.Database): SqliteStatements
       'UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, updated_at = ? WHERE run_id = ?',
     ),
     finish: database.prepare(
-      `UPDATE agentloom_runs SET status = ?, result = ?, digest = ?, owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
+      `UPDATE agentloom_runs SET last_sequence = ?, loops_used = loops_used + ?, status = ?, result = ?, digest = ?,
+         owner_id = NULL, lease_expires_at = 0, updated_at = ? WHERE run_id = ?`,
     ),
     renew: database.prepare<[number, number, string, number], { last_sequence: number }>(
       `UPDATE agentloom_runs SET lease_expires_at = ?, updated_at = ? WHERE run_id = ? AND epoch = ? AND status = 'running'

@@ -1,4 +1,5 @@
 import { NodeFailure } from '../../engine/workflow/nodes/workflow-node.js';
+import type { TeamEventPayload } from '../../engine/workflow/team-events.js';
 import { callTeamModel, handoffToolName, handoffTools, memberMessages, memberSystem, usageOf } from '../model-turn.js';
 import type { TeamState, TeamUpdate } from '../team-state.js';
 import { type TeamMessage, teamMessageSchema } from '../team-types.js';
@@ -168,18 +169,17 @@ async function ownerTurn(
     filter === HISTORY_FILTERS.all
       ? undefined
       : filterHistory(filter, [...state.transcript, message], { from: name, to: target });
-  const ending: TeamUpdate =
-    target === 'user'
-      ? { termination: { reason: 'handoff-to-user', conditions: ['handoff-to-user'], turns: turn }, answer: message.text }
-      : {};
-  return {
-    transcript: [message],
-    owner: target === 'user' ? name : target,
-    handoffs,
-    ...(handedHistory ? { handedHistory } : {}),
-    turns: turn,
-    usage,
-    teamEvents: [turnEvent, { type: 'handoff', turn, from: name, to: target, handoffs }],
-    ...ending,
-  };
+  // Literals without spreads (V8 builds a literal with spreads slowly), the keys in the order the
+  // saved writes have always had.
+  const transcript = [message];
+  const owner = target === 'user' ? name : target;
+  const teamEvents: TeamEventPayload[] = [turnEvent, { type: 'handoff', turn, from: name, to: target, handoffs }];
+  const update: TeamUpdate = handedHistory
+    ? { transcript, owner, handoffs, handedHistory, turns: turn, usage, teamEvents }
+    : { transcript, owner, handoffs, turns: turn, usage, teamEvents };
+  if (target === 'user') {
+    update.termination = { reason: 'handoff-to-user', conditions: ['handoff-to-user'], turns: turn };
+    update.answer = message.text;
+  }
+  return update;
 }

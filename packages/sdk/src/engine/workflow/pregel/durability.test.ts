@@ -36,8 +36,9 @@ describe('durability modes (N-10)', () => {
   });
 
   it('sync and async save each tool call as noted, then finished, as its own writes; exit saves once at the end', async () => {
+    // sync: the last task's record and the run's ending are one commit (the run ends with that task).
     for (const [durability, expected, perTask] of [
-      ['sync', 21, ['task-noted', 'task-finished']],
+      ['sync', 20, ['task-noted', 'task-finished']],
       ['async', 21, ['task-noted', 'task-finished']],
       ['exit', 1, ['task-finished']],
     ] as const) {
@@ -52,6 +53,20 @@ describe('durability modes (N-10)', () => {
         'workflow-finished',
       ]);
     }
+  });
+
+  it('sync writes the last task with the ending in one commit, and a task that plans more on its own', async () => {
+    const { workflow, appends } = appendChain(3, 'sync');
+    await workflow.run({ sessionId: 's', input: {} }).result();
+    expect(appends.map((append) => append.entries.map((entry) => entry.type))).toEqual([
+      ['task-noted'],
+      ['task-finished'],
+      ['task-noted'],
+      ['task-finished'],
+      ['task-noted'],
+      ['task-finished', 'workflow-finished'],
+    ]);
+    expect(appends.at(-1)?.terminal?.status).toBe('succeeded');
   });
 
   it('store deltas: each superstep adds its own writes, never the whole state again', async () => {

@@ -1,7 +1,7 @@
 import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../../core/errors/index.js';
 import { type RunControl, RunInterrupt } from '../../run/run-control.js';
-import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
+import { LOOP_LIMIT_CHANNEL, SENDS_CHANNEL } from '../channels/channel-names.js';
 import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
@@ -9,12 +9,13 @@ import type { InputAnswer } from '../input/input-answer.js';
 import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
-import { TEAM_EVENTS_FIELD, teamEventsOf } from '../team-events.js';
+import { TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
 import { writesOfTask } from './task-writes.js';
+import type { ChannelWrite, WorkflowJournalRecord } from './workflow-journal.js';
 import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
 
 /** What the loop and the runner of one workflow execution share. */
@@ -60,6 +61,15 @@ type TaskOutcome = { kind: 'done' } | { kind: 'failed'; failure: WorkflowTaskFai
 export async function runSuperstep(context: EngineContext, tasks: readonly PlannedTask[]): Promise<StepOutcome> {
   const budgets = loopBudgets(context, tasks);
   if (budgets === 'exhausted') return { failures: [], budgetExhausted: true };
+  // One task (a sequential workflow's step, a team's turn): nothing to admit or run beside it.
+  if (tasks.length === 1) {
+    const task = tasks[0] as PlannedTask;
+    if (context.control.signal.aborted) return { failures: [] };
+    const outcome = await runTask(context, task, budgets.get(task.id));
+    return outcome.kind === 'failed'
+      ? { failures: [{ task, failure: outcome.failure, loops: outcome.loops }] }
+      : { failures: [] };
+  }
   const outcomes = new Map<string, TaskOutcome>();
   const errors: unknown[] = [];
   const admission = new ArtifactAdmission(tasks, (task) => context.graph.nodeByName.get(task.node)?.artifacts);
@@ -107,11 +117,10 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
     let execution: Awaited<ReturnType<typeof spec.node.execute>>;
     try {
       execution = await spec.node.execute(invocation);
-      writes = writesOfTask(graph, state, task.node, execution.update, {
-        source: task.kind === 'push' ? { payload: task.payload } : {},
-        ...(execution.goto ? { goto: execution.goto } : {}),
-        ...(execution.checked ? { checked: true } : {}),
-      });
+      const options: Parameters<typeof writesOfTask>[4] = { source: task.kind === 'push' ? { payload: task.payload } : {} };
+      if (execution.goto) options.goto = execution.goto;
+      if (execution.checked) options.checked = true;
+      writes = writesOfTask(graph, state, task.node, execution.update, options);
     } catch (error) {
       if (InterruptSignal.isInstance(error)) {
         const { id, value } = error.interrupt;
@@ -138,24 +147,66 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
     }
     // Saving is not the node's business: a store failure here fails the run, never the node.
-    const data = {
+    const data: { step: number; writes: typeof writes; loops?: number; usage?: NonNullable<typeof execution.usage> } = {
       step,
       writes,
-      ...(execution.loops ? { loops: execution.loops } : {}),
-      ...(execution.usage ? { usage: execution.usage } : {}),
     };
-    await recorder.record([{ type: 'task-finished', taskId: task.id, data }], execution.loops ?? 0);
-    for (const [channel, value] of writes) {
-      if (channel !== LOOP_LIMIT_CHANNEL) continue;
-      const hit = value as { loop: string; iterations: number };
-      emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
+    if (execution.loops) data.loops = execution.loops;
+    if (execution.usage) data.usage = execution.usage;
+    const finished = writes;
+    // What the task's saved record announces, once it is durable.
+    const announce = () => {
+      for (const [channel, value] of finished) {
+        if (channel !== LOOP_LIMIT_CHANNEL) continue;
+        const hit = value as { loop: string; iterations: number };
+        emit({ type: 'loop-limit', runId, step, taskId: task.id, loop: hit.loop, iterations: hit.iterations });
+      }
+      emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
+      // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
+      for (const payload of teamEventsOf(finished, graph.definition.state[TEAM_EVENTS_FIELD]))
+        emit(teamEventOf(payload, runId, step, task));
+    };
+    const entries: WorkflowJournalRecord[] = [{ type: 'task-finished', taskId: task.id, data }];
+    if (endsWithTask(context, writes)) {
+      // The run's last task: saved with the run's ending, in one commit (see `Recorder.recordLast`).
+      await recorder.recordLast(entries, execution.loops ?? 0, () => state.tasks.size === 0, announce);
+    } else {
+      await recorder.record(entries, execution.loops ?? 0);
+      announce();
     }
-    emit({ type: 'task-finish', runId, step, taskId: task.id, node: task.node, status: 'succeeded' });
-    // A team's events are part of its task's saved writes (N-12): emitted after the task's finish.
-    for (const payload of teamEventsOf(writes, graph.definition.state[TEAM_EVENTS_FIELD]))
-      emit({ ...payload, runId, step, taskId: task.id, node: task.node });
     return { kind: 'done' };
   }
+}
+
+/**
+ * Whether the run ends once this task's writes are applied (in `sync` mode, where that lets its
+ * record be written with the ending): it is its superstep's only task, the graph has no join to
+ * release, the run is not being interrupted, and it writes no channel that triggers a node and
+ * sends nothing — so the next superstep plans no task. A guess on the safe side: the recorder
+ * checks the applied state and writes the record at once if work is planned after all.
+ */
+function endsWithTask(context: EngineContext, writes: readonly ChannelWrite[]): boolean {
+  const { graph, state } = context;
+  if (state.durability !== 'sync' || state.tasks.size !== 1 || graph.joins.size > 0 || context.control.interrupt) return false;
+  for (const [channel] of writes) if (channel === SENDS_CHANNEL || graph.nodesOf.has(channel)) return false;
+  return true;
+}
+
+/**
+ * A team event as emitted: its payload's fields, then the task's identity — what
+ * `{ ...payload, runId, step, taskId, node }` gives, copied key by key: that spread site sees a
+ * payload of each event type (megamorphic) and allocated about five times the event's size
+ * (issue 31: a fifth of a handoff turn's allocations). Payloads are plain objects (a topology's
+ * literals, or parsed from the journal), so their enumerable keys are their own.
+ */
+function teamEventOf(payload: TeamEventPayload, runId: string, step: number, task: PlannedTask): WorkflowEvent {
+  const event: Record<string, unknown> = {};
+  for (const key in payload) event[key] = (payload as Record<string, unknown>)[key];
+  event.runId = runId;
+  event.step = step;
+  event.taskId = task.id;
+  event.node = task.node;
+  return event as unknown as WorkflowEvent;
 }
 
 /** The retry policy of a task's node: its own, else the workflow's; never for an agent node (W-6). */
@@ -172,7 +223,9 @@ function invocationOf(
   loopBudget: number | undefined,
 ): NodeInvocation {
   const { graph, state, recorder, emit, runId } = context;
-  return {
+  // One literal without spreads (a spread in it made V8 build the object slowly, in dictionary
+  // form: kilobytes per task); the optional members are added after.
+  const invocation: NodeInvocation = {
     runId,
     sessionId: context.sessionId,
     taskId: task.id,
@@ -181,7 +234,6 @@ function invocationOf(
     attempt,
     fields: graph.definition.state,
     state: state.values,
-    ...(task.kind === 'push' ? { payload: { value: task.payload } } : {}),
     signal: context.control.signal,
     hardSignal: context.hardSignal,
     // Read only by agent nodes: the run's stop signal is made on first use (see \`lazyStopSignal\`).
@@ -192,13 +244,6 @@ function invocationOf(
     loopBudget,
     resumeValues: state.resumeValues,
     durability: state.durability,
-    ...(context.syncJournal ? { syncJournal: context.syncJournal } : {}),
-    ...(context.recordAnswer
-      ? {
-          recordAnswer: (answer: InputAnswer) =>
-            (context.recordAnswer as NonNullable<EngineContext['recordAnswer']>)(task.id, answer),
-        }
-      : {}),
     callJournal: {
       read: (key) => state.notes.get(task.id)?.[key],
       write: (key, value) =>
@@ -222,12 +267,10 @@ function invocationOf(
           {
             type: 'agent-invoked',
             taskId: task.id,
-            data: {
-              step,
-              runId: reference.runId,
-              sessionId: reference.sessionId,
-              ...(loopBudget !== undefined ? { loopBudget } : {}),
-            },
+            data:
+              loopBudget !== undefined
+                ? { step, runId: reference.runId, sessionId: reference.sessionId, loopBudget }
+                : { step, runId: reference.runId, sessionId: reference.sessionId },
           },
         ])
         .then(() =>
@@ -247,6 +290,11 @@ function invocationOf(
     emitAgentEvent: (event) => emit({ type: 'agent-event', runId, taskId: task.id, node: task.node, event }),
     now: context.now,
   };
+  if (task.kind === 'push') invocation.payload = { value: task.payload };
+  if (context.syncJournal) invocation.syncJournal = context.syncJournal;
+  const recordAnswer = context.recordAnswer;
+  if (recordAnswer) invocation.recordAnswer = (answer: InputAnswer) => recordAnswer(task.id, answer);
+  return invocation;
 }
 
 /** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
@@ -273,6 +321,9 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
   return { ...base, kind: 'node-error', message };
 }
 
+/** The loop budgets of a run without a loop limit: none (one map for every superstep). */
+const NO_BUDGETS: ReadonlyMap<string, number> = new Map();
+
 /**
  * The loop budget of each agent task that starts a new inner run (W-6): the root run's remaining
  * loops, shared evenly by the superstep's new agent invocations, so that parallel agents together
@@ -281,10 +332,10 @@ function failureOf(task: PlannedTask, error: unknown): WorkflowTaskFailure {
  * already started keeps its own limit anyway), and a task of the superstep not invoked yet gets
  * the share its siblings were given, not a new one from what they have spent since.
  */
-function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): Map<string, number> | 'exhausted' {
-  const budgets = new Map<string, number>();
+function loopBudgets(context: EngineContext, tasks: readonly PlannedTask[]): ReadonlyMap<string, number> | 'exhausted' {
   const { state, graph } = context;
-  if (state.maxLoops === undefined) return budgets;
+  if (state.maxLoops === undefined) return NO_BUDGETS;
+  const budgets = new Map<string, number>();
   const isAgent = (task: PlannedTask) => graph.nodeByName.get(task.node)?.node.kind === 'agent';
   for (const task of tasks) {
     const recorded = state.agentRuns.get(task.id)?.loopBudget;

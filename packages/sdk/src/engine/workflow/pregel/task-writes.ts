@@ -22,12 +22,11 @@ export function writesOfTask(
 ): ChannelWrite[] {
   const writes: ChannelWrite[] = [];
   const fields = graph.definition.state;
-  const writer = node === '__start__' ? 'the workflow input' : `node "${node}"`;
   for (const name of Object.keys(update)) {
     const value = update[name];
     if (value === undefined) continue;
     const field = fields[name];
-    if (!field) throw new InvalidStateUpdateError(writer, name, 'the state has no such field');
+    if (!field) throw new InvalidStateUpdateError(writerOf(node), name, 'the state has no such field');
     if (options.checked) {
       writes.push([name, value]);
       continue;
@@ -35,7 +34,7 @@ export function writesOfTask(
     const parsed = field.updateSchema.safeParse(value);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`).join('; ');
-      throw new InvalidStateUpdateError(writer, name, detail);
+      throw new InvalidStateUpdateError(writerOf(node), name, detail);
     }
     writes.push([name, parsed.data]);
   }
@@ -113,4 +112,9 @@ function freshView(
     if (field) view[name] = field.reduce(view[name], value);
   }
   return view;
+}
+
+/** Who wrote an update, as an error names it (made only for an error). */
+function writerOf(node: string): string {
+  return node === '__start__' ? 'the workflow input' : `node "${node}"`;
 }

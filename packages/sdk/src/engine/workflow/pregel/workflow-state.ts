@@ -229,6 +229,8 @@ function advance(graph: CompiledGraph, state: WorkflowRunState): void {
  * win would depend on declaration order, so the superstep is not applied and the run fails.
  */
 function conflictOf(graph: CompiledGraph, state: WorkflowRunState): WorkflowRunState['conflict'] {
+  // A task alone never conflicts (its writes of one field are one write).
+  if (state.tasks.size < 2) return undefined;
   const writers = new Map<string, string[]>();
   for (const task of state.tasks.values()) {
     for (const [channel] of state.finished.get(task.id) ?? []) {
