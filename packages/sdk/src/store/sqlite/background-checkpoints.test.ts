@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './sqlite-run-store.js';
@@ -61,5 +63,17 @@ describe("SqliteRunStore's background checkpoints", () => {
     const store = await storeWithRuns(path, 'background', 3);
     await store.close();
     expect(checkpointedRuns(path, join(directory, 'closing-copy.db'))).toBe(3);
+  });
+
+  it('lets a process that awaits the close end normally (the thread is held while it stops)', () => {
+    // A script whose last await is the close: were the stopping thread not held, Node would find
+    // nothing left to run, end the process with the await unsettled (exit code 13) and no output.
+    const store = fileURLToPath(new URL('./sqlite-run-store.ts', import.meta.url));
+    const script = `const { SqliteRunStore } = await import(${JSON.stringify(store)});
+const store = new SqliteRunStore({ path: ${JSON.stringify(join(directory, 'exiting.db'))}, checkpoints: 'background' });
+await store.close();
+console.log('closed');`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { encoding: 'utf8' });
+    expect([child.status, child.stdout.trim()], child.stderr).toEqual([0, 'closed']);
   });
 });

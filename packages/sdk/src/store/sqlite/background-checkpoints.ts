@@ -61,6 +61,9 @@ export function startBackgroundCheckpoints(path: string, options: { intervalMs?:
   });
   return {
     async stop() {
+      // Held while it stops: an unreferenced thread alone would let the process end before the
+      // thread's last checkpoint and exit, leaving the caller's `await` unsettled.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
