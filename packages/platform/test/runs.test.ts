@@ -99,6 +99,12 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     expect(parseSse(replay.body as string).events.map((event) => Number(event.id))).toEqual(ids.filter((id) => id > middle));
     const after = await owner.request('GET', `/runs/${runId}/events?after=0`);
     expect(parseSse(after.body as string).events.map((event) => event.id)).toEqual(events.map((event) => event.id));
+    // A run the SDK store no longer holds is a 404 before any stream opens (one read of the run
+    // checks it and starts the tail: RunClient.openFollow).
+    await platform.services.runClient.deleteRun(runId as string);
+    const gone = await owner.request('GET', `/runs/${runId}/events`);
+    expect(gone.headers.get('content-type')).toContain('application/json');
+    expect([gone.status, (gone.body as { error: { code: string } }).error.code]).toEqual([404, 'not-found']);
   });
 
   it('answers 50 concurrent POSTs with one Idempotency-Key with exactly one run; another body with that key is a 422', async () => {

@@ -23,13 +23,16 @@ export interface EventStreamWriter {
  * the only source). The stream ends after the terminal event. A client that goes away only ends
  * its own stream: the run goes on (NOT-13).
  */
-export function streamRunEvents(c: Context, runClient: RunClient, runId: string, afterSequence: number): Response {
+export async function streamRunEvents(c: Context, runClient: RunClient, runId: string, afterSequence: number): Promise<Response> {
+  // The run is checked before the stream opens (a 404 rather than an empty stream), by the same
+  // read the tail starts from.
+  const stop = new AbortController();
+  const batches = await runClient.openFollow(runId, { afterSequence, signal: stop.signal });
   return streamWithPings(c, async (stream, signal) => {
+    signal.addEventListener('abort', () => stop.abort(), { once: true });
     // The events of one journal read go out in one write (one chunk, one socket write), not one
     // write per event (issue 34).
-    for await (const batch of runClient.followBatches(runId, { afterSequence, signal })) {
-      await stream.write(batch.map(serverSentEvent).join(''));
-    }
+    for await (const batch of batches) await stream.write(batch.map(serverSentEvent).join(''));
   });
 }
 

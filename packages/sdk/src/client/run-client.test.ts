@@ -60,6 +60,9 @@ describe('RunClient', () => {
     // In batches: one per journal read (the run has ended: one read holds everything), never empty.
     const middle = read[3]?.sequence ?? 0;
     expect(await collect(client.followBatches(run.runId))).toEqual([read]);
+    // Opened: checked when the call settles (before any iteration), then the same batches.
+    expect(await collect(await client.openFollow(run.runId))).toEqual([read]);
+    await expect(client.openFollow('no-such-run')).rejects.toBeInstanceOf(RunNotFoundError);
     expect(await collect(client.followBatches(run.runId, { afterSequence: middle }))).toEqual([
       read.filter((event) => event.sequence > middle),
     ]);

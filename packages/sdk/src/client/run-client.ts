@@ -256,7 +256,26 @@ export class RunClient {
     runId: string,
     options: { afterSequence?: number; signal?: AbortSignal } = {},
   ): AsyncGenerator<HostedRunEvent[], void, undefined> {
-    const run = await this.existingRun(runId);
+    yield* this.batchesOf(await this.existingRun(runId), options);
+  }
+
+  /**
+   * `followBatches` with the run checked first: an unknown or deleted run is refused
+   * (`RunNotFoundError`) when this settles, before the first event, so that a server answers 404
+   * instead of opening a stream, with one read of the run for the check and the tail (issue 34).
+   */
+  async openFollow(
+    runId: string,
+    options: { afterSequence?: number; signal?: AbortSignal } = {},
+  ): Promise<AsyncGenerator<HostedRunEvent[], void, undefined>> {
+    return this.batchesOf(await this.existingRun(runId), options);
+  }
+
+  private async *batchesOf(
+    run: RunRecord,
+    options: { afterSequence?: number; signal?: AbortSignal },
+  ): AsyncGenerator<HostedRunEvent[], void, undefined> {
+    const runId = run.runId;
     const projector = projectorOf(run);
     const after = options.afterSequence ?? 0;
     let read = 0;

@@ -1,4 +1,4 @@
-import { type RunDescription, RunNotFoundError } from '@agentloom/sdk';
+import type { RunDescription } from '@agentloom/sdk';
 import { readRun } from '../../adapters/database/repositories/run-repository.js';
 import type { AppRow } from '../../adapters/database/schema.js';
 import { appDeletingError, InvalidRequestError, NotFoundError } from '../../domain/errors.js';
@@ -26,15 +26,6 @@ export async function describeRun(context: Pick<PlatformContext, 'runClient'>, r
   const finish = events.find((event) => event.type === 'workflow-finish');
   if (finish?.type !== 'workflow-finish' || finish.result.output === undefined) return description;
   return { ...description, result: { ...description.result, output: finish.result.output as unknown as string } };
-}
-
-/**
- * Refuses a run the SDK store does not hold (`RunNotFoundError`, 404) with one read of its row:
- * what an event stream checks before it answers 200, without `describeRun`'s journal read (issue 34).
- */
-export async function assertRunExists(context: Pick<PlatformContext, 'runStore'>, runId: string): Promise<void> {
-  const run = await context.runStore.getRun(runId);
-  if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
 }
 
 /** The API status of a run now (`queued`, `running`, `stopping`, …). */

@@ -2,7 +2,6 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { startAppRun } from '../../application/runs/create-run.js';
 import {
-  assertRunExists,
   decideRunApproval,
   describeRun,
   readAgentTaskView,
@@ -35,7 +34,7 @@ import {
 
 export { idempotencyHeader, runLinks } from './run-schemas.js';
 
-function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number | undefined): Response {
+function sseOr400(c: Context<PlatformEnvironment>, runId: string, after: number | undefined): Promise<Response> {
   const sequence = resumeSequenceOf(c.req.header('last-event-id'), after);
   if (sequence === 'invalid')
     throw new ApiError(400, 'invalid-last-event-id', 'Last-Event-ID must be an event id (a sequence number).');
@@ -83,7 +82,7 @@ export function runRoutes() {
       c.req.valid('header')['idempotency-key'],
       { seesAllSessions },
     );
-    if (body.mode === 'stream') return sseOr400(c, started.runId, 0) as never;
+    if (body.mode === 'stream') return (await sseOr400(c, started.runId, 0)) as never;
     if (body.mode === 'blocking' && (await waitForRunEnd(services, started.runId, c.req.valid('query').wait ?? 30)))
       return c.json({ run: await readRunView(services, started.runId) }, 200);
     // A run created just now is queued by construction; a replayed key reports the run as it is now.
@@ -179,8 +178,7 @@ export function runRoutes() {
     }),
     async (c) => {
       const { run } = await authorizeRun(c, c.req.valid('param').runId);
-      await assertRunExists(c.get('services'), run.id);
-      return sseOr400(c, run.id, c.req.valid('query').after) as never;
+      return (await sseOr400(c, run.id, c.req.valid('query').after)) as never;
     },
   );
 
