@@ -145,10 +145,11 @@ export class PostgresRunStore implements RunStore {
       // A creation that loses the race to a concurrent creator finds the row on its next try.
       for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
         const decision = await this.transaction(async (client) => {
-          const locked = await client.query<RunRow>(this.statements.lockRun, [request.runId]);
-          const clock = await client.query<{ now: string }>(this.statements.readClock);
-          const now = Number(clock.rows[0]?.now);
-          const current = locked.rows[0] ? toRunRecord(locked.rows[0]) : undefined;
+          const locked = await client.query<RunRow & { now: string }>(this.statements.lockRun, [request.runId]);
+          const row = locked.rows[0];
+          // No row to lock (a creation): the clock is read on its own.
+          const now = Number(row ? row.now : (await client.query<{ now: string }>(this.statements.readClock)).rows[0]?.now);
+          const current = row ? toRunRecord(row) : undefined;
           const decided = decideAcquire(current, request, now);
           const run = decided.run;
           if (decided.outcome === 'created') {
@@ -186,7 +187,7 @@ export class PostgresRunStore implements RunStore {
     const entries = serializeEntries(request.entries);
     const { kind, name, metadata } = request.labels;
     return this.run('createRun', async () => {
-      const created = await this.pool.query(this.statements.createPending, [
+      const written = await this.pool.query<RunRow & { created: boolean }>(this.statements.createPending, [
         request.runId,
         1,
         ...entries,
@@ -196,10 +197,13 @@ export class PostgresRunStore implements RunStore {
         name,
         JSON.stringify(metadata),
       ]);
+      const answered = written.rows[0];
+      if (answered) return { created: answered.created, run: toRunRecord(answered) };
+      // Another creator's row, committed after this statement's snapshot: read it now.
       const found = await this.pool.query<RunRow>(this.statements.getRun, [request.runId]);
       const row = found.rows[0];
       if (!row) throw new StoreFailureError(`Run ${request.runId}: neither created nor found.`);
-      return { created: (created.rowCount ?? 0) > 0, run: toRunRecord(row) };
+      return { created: false, run: toRunRecord(row) };
     });
   }
 

@@ -9,7 +9,7 @@ const RUN_COLUMNS =
 
 /** The SQL of `PostgresRunStore`, with table names qualified by the store's schema. */
 export interface PostgresStatements {
-  /** Locks the run's row (if any) for the rest of the acquire transaction. */
+  /** Locks the run's row (if any) for the rest of the acquire transaction and reads the clock after the lock. */
   lockRun: string;
   readClock: string;
   /** Inserts a new run with its initial entries; answers no row when another creator won. */
@@ -31,7 +31,11 @@ export interface PostgresStatements {
   /** A whole session in one statement: runs in order, journals joined only where wanted (issue 18). */
   readSession: string;
   checkpointThrough: string;
-  /** Records a pending run with its first entries unless the id exists. */
+  /**
+   * Records a pending run with its first entries unless the id exists; answers the run's row
+   * either way (`created` says which), or no row when a concurrent creator's row is not yet
+   * visible to this statement's snapshot.
+   */
   createPending: string;
   /** Locks the rows of the runs to delete. */
   lockRuns: string;
@@ -48,7 +52,8 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
   const journal = `${quotedSchema}.agentloom_journal`;
   const entries = 'unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS entry(type, task_id, data, position)';
   return {
-    lockRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
+    // The clock is read above the lock, so after any wait for it (the subquery's rows come locked).
+    lockRun: `SELECT locked.*, ${DATABASE_CLOCK} AS now FROM (SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 FOR UPDATE) AS locked`,
     readClock: `SELECT ${DATABASE_CLOCK} AS now`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 session, $7 status, $8 owner, $9 lease, $10 deadline,
     // $11 loops, $12 last sequence, $13 now, $14 kind, $15 name, $16 metadata.
@@ -170,13 +175,15 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
           last_sequence, created_at, updated_at, kind, name, metadata)
         SELECT $1, $6, 'pending', NULL, $2, 0, 0, 0, $7::integer, clock.now, clock.now, $8, $9, $10 FROM clock
         ON CONFLICT (run_id) DO NOTHING
-        RETURNING run_id, created_at
+        RETURNING ${RUN_COLUMNS}
       ), written AS (
         INSERT INTO ${journal} (run_id, sequence, epoch, type, task_id, data, at)
         SELECT created.run_id, entry.position, $2, entry.type, entry.task_id, entry.data, created.created_at
         FROM created, ${entries}
       )
-      SELECT run_id FROM created`,
+      SELECT true AS created, ${RUN_COLUMNS} FROM created
+      UNION ALL
+      SELECT false AS created, ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 AND NOT EXISTS (SELECT 1 FROM created)`,
     lockRuns: `SELECT run_id, status FROM ${runs} WHERE run_id = ANY($1::text[]) AND status <> 'deleted' ORDER BY run_id FOR UPDATE`,
     deleteJournals: `DELETE FROM ${journal} WHERE run_id = ANY($1::text[])`,
     tombstone: `UPDATE ${runs} SET status = 'deleted', result = NULL, digest = NULL, checkpoint_through = NULL, checkpoint_at = NULL, owner_id = NULL, lease_expires_at = 0,

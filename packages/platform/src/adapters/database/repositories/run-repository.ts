@@ -1,15 +1,51 @@
+import { sql } from 'kysely';
 import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
-import { findApp } from './app-repository.js';
 
 /** A run's index row and its app's row; undefined when either is gone (deleted). */
 export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
-  const run = await findRun(database, runId);
-  if (!run) return undefined;
-  const app = await findApp(database, run.app_id);
-  return app ? { run, app } : undefined;
+  const row = (await runWithAppById(database, runId))[0] as (RunRow & Record<string, unknown>) | undefined;
+  if (!row) return undefined;
+  const app: Record<string, unknown> = {};
+  const run: Record<string, unknown> = { ...row };
+  for (const column of appColumns) {
+    app[column] = row[`app__${column}`];
+    delete run[`app__${column}`];
+  }
+  return { run: run as unknown as RunRow, app: app as unknown as AppRow };
 }
+
+/**
+ * Every column of `apps`, read beside the run's as `app__<column>` (`runs` has an `app_id` of its
+ * own); the type check below keeps the list whole.
+ */
+const appColumns = [
+  'id',
+  'space_id',
+  'kind',
+  'name',
+  'description',
+  'mode',
+  'file_root',
+  'state',
+  'latest_release_id',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof AppRow)[];
+const everyAppColumn: Exclude<keyof AppRow, (typeof appColumns)[number]> extends never ? true : never = true;
+void everyAppColumn;
+
+/** A run and its app in one statement (every run start and every run route reads both, issue 34). */
+const runWithAppById = prepareQuery((database, runId: string) =>
+  database
+    .selectFrom('runs')
+    .innerJoin('apps', 'apps.id', 'runs.app_id')
+    .selectAll('runs')
+    .select(appColumns.map((column) => sql.ref(`apps.${column}`).as(`app__${column}`)))
+    .where('runs.id', '=', runId),
+);
 
 /** The run's index row; throws when it does not exist. */
 export async function readRun(database: Queryable, runId: string): Promise<RunRow> {
