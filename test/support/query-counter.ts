@@ -21,6 +21,8 @@ export interface QueryCounts {
 
 const counts: QueryCounts = { sqlite: 0, dataVersion: 0, postgres: 0 };
 let installed = false;
+/** The texts of the statements executed while a recording is open (`recordStatements`). */
+let recording: string[] | undefined;
 
 type AnyFunction = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -43,15 +45,21 @@ export function installQueryCounter(): void {
   const countStatement = (self: unknown) => {
     const source = (self as { source?: string }).source ?? '';
     if (/^\s*pragma\s+data_version/i.test(source)) counts.dataVersion += 1;
-    else counts.sqlite += 1;
+    else {
+      counts.sqlite += 1;
+      recording?.push(source);
+    }
   };
   for (const name of ['run', 'get', 'all', 'iterate']) wrap(statementPrototype, name, countStatement);
   const databasePrototype = Database.prototype as unknown as Record<string, unknown>;
-  wrap(databasePrototype, 'exec', () => {
+  wrap(databasePrototype, 'exec', (_self, args) => {
     counts.sqlite += 1;
+    recording?.push(String(args[0]));
   });
-  wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query', () => {
+  wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query', (_self, args) => {
     counts.postgres += 1;
+    const query = args[0];
+    recording?.push(typeof query === 'string' ? query : String((query as { text?: string }).text));
   });
 }
 
@@ -66,5 +74,18 @@ export function countsSince(before: QueryCounts): QueryCounts {
     sqlite: counts.sqlite - before.sqlite,
     dataVersion: counts.dataVersion - before.dataVersion,
     postgres: counts.postgres - before.postgres,
+  };
+}
+
+/**
+ * Records the text of every statement (both engines, `PRAGMA data_version` left out) until the
+ * answered function is called, which answers them in order.
+ */
+export function recordStatements(): () => string[] {
+  const texts: string[] = [];
+  recording = texts;
+  return () => {
+    if (recording === texts) recording = undefined;
+    return texts;
   };
 }

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countsSince, installQueryCounter, queryCounts, recordStatements } from '../../../test/support/query-counter.js';
+import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { parseSse, waitUntil } from './run-helpers.js';
+import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
+
+installQueryCounter();
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until this process ran no statement for `quietMs`. */
+async function untilQuiet(quietMs = 200): Promise<void> {
+  await waitUntil(async () => {
+    const before = queryCounts();
+    await pause(quietMs);
+    const during = countsSince(before);
+    return during.sqlite + during.postgres === 0;
+  });
+}
+
+/**
+ * The statements of one whole run (issue 34: round trips are most of the platform's cost per
+ * run on PostgreSQL): its POST, its SSE stream to the end, the worker's claim, start, two model
+ * loops with a tool call, and the job's completion, API and worker in this one process. Counts,
+ * never times: each bound is what the run makes now plus a small margin for the wake-ups whose
+ * number depends on timing (a claim, a follower's read), so that an added round trip per run on
+ * a hot path shows.
+ */
+describe.each(dialects)('statements per run on %s', (dialect) => {
+  let platform: TestPlatform;
+  let owner: TestClient;
+  let model: ScriptedModelServer;
+  let tool: CountingToolServer;
+  let appId: string;
+  let question = 0;
+  let stopWorker: (() => Promise<void>) | undefined;
+
+  /** One run through the HTTP API, submitted and streamed to its end; answers the statements it made. */
+  const oneRun = async (): Promise<string[]> => {
+    await untilQuiet();
+    const stop = recordStatements();
+    question += 1;
+    const queued = await owner.request('POST', `/apps/${appId}/runs`, { input: `say hi #${question}` });
+    expect(queued.status).toBe(202);
+    const { runId } = queued.body as { runId: string };
+    const stream = await owner.request('GET', `/runs/${runId}/events`);
+    expect(parseSse(stream.body as string).events.at(-1)?.event).toBe('run-finish');
+    await untilQuiet();
+    return stop();
+  };
+
+  beforeAll(async () => {
+    model = await new ScriptedModelServer().start();
+    tool = await new CountingToolServer().start();
+    platform = await createTestPlatform(dialect);
+    await seedUser(platform, 'owner@example.com');
+    owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
+    appId = (await buildScriptedApp(owner, model.url, tool.url, 'Statements')).appId;
+    // No idle poll: the worker claims when a run is announced (what a run costs, not what idling costs).
+    const worker = platform.startWorker({ idlePollMs: 600_000 });
+    stopWorker = () => worker.stop();
+    // The first run builds the release and opens what later runs reuse.
+    await oneRun();
+  });
+  afterAll(async () => {
+    await stopWorker?.();
+    await platform?.destroy();
+    await model?.close();
+    await tool?.close();
+  });
+
+  /**
+   * The platform's periodic loops, which run on their own clocks whatever the runs do: the
+   * outbox deliverers' claims, the worker's heartbeat, the lease sweep.
+   */
+  const periodic = [/set locked_by = /i, /"workers"/i, /started_on \+ expire_in < now\(\)/i, /^LISTEN /];
+
+  it('a run makes a bounded number of statements; its routes read no space and its job completes in one statement', async () => {
+    const statements = (await oneRun()).filter((text) => !periodic.some((pattern) => pattern.test(text.trim())));
+    console.log(`statements of one run on ${dialect}: ${statements.length}`);
+    const bound = dialect === 'postgres' ? 51 : 66;
+    const firstLines = statements.map((text) => text.trim().split('\n')[0]);
+    expect(statements.length, firstLines.join('\n')).toBeLessThanOrEqual(bound);
+    // An app's and a run's routes find the space through the app (apps.space_id references it).
+    expect(statements.filter((text) => /from "spaces"/i.test(text))).toEqual([]);
+    // The run and its app are read together by the run's route and the worker's start: the
+    // POST alone reads the app by itself.
+    expect(statements.filter((text) => /^select \* from "apps" where "id"/i.test(text.trim()))).toHaveLength(1);
+    if (dialect === 'postgres') {
+      const jobStatements = statements.filter((text) => /pgboss"?\.job\b/i.test(text) && /completed_on = now\(\)/i.test(text));
+      expect(jobStatements).toHaveLength(1);
+      // No lock of the claim's job row first (the fenced UPDATE is the check).
+      expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);
+    }
+  });
+});
