@@ -43,7 +43,7 @@ export async function measure(count: number, limit: number, job: (index: number)
   return { runsPerSecond: count / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
-/** The SDK alone: the same 1-loop agent on `store`, `RUNS` runs with the same concurrency. */
+/** The SDK alone: the same 1-loop agent on `store`, `RUNS` runs with the same concurrency, after a round of warm-up. */
 export async function sdkAlone(store: RunStore): Promise<Figures> {
   const agent = new Agent({
     name: 'bench',
@@ -52,10 +52,13 @@ export async function sdkAlone(store: RunStore): Promise<Figures> {
     prompt: 'Answer briefly.',
     store,
   });
-  return measure(RUNS, CONCURRENCY, async (index) => {
-    const result = await agent.run({ sessionId: `s${index}`, input: `question ${index}` }).result();
+  const oneRun = (prefix: string) => async (index: number) => {
+    const result = await agent.run({ sessionId: `${prefix}${index}`, input: `question ${index}` }).result();
     if (result.status !== 'succeeded') throw new Error(`SDK run ${index}: ${result.status}`);
-  });
+  };
+  // The same warm-up as the platform's rows: a whole round, discarded, in sessions of its own.
+  await measure(RUNS, CONCURRENCY, oneRun('warm-'));
+  return measure(RUNS, CONCURRENCY, oneRun('s'));
 }
 
 /**
@@ -74,11 +77,14 @@ export async function rawPgBoss(connectionString: string, schema: string): Promi
   };
   for (let worker = 0; worker < 2; worker += 1)
     await boss.work('bench', { batchSize: CONCURRENCY, pollingIntervalSeconds: 0.5 }, handler);
-  const figures = await measure(RUNS, CONCURRENCY, async (index) => {
+  const oneJob = async (index: number) => {
     const done = new Promise<void>((resolve) => waiting.set(String(index), resolve));
     await boss.send('bench', { index });
     await done;
-  });
+  };
+  // The same warm-up as the platform's rows: a whole round, discarded.
+  await measure(RUNS, CONCURRENCY, (index) => oneJob(-1 - index));
+  const figures = await measure(RUNS, CONCURRENCY, oneJob);
   await boss.stop({ graceful: false, wait: true });
   return figures;
 }

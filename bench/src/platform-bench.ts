@@ -29,21 +29,23 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PostgresRunStore } from '@agentloom/sdk/store/postgres';
 import { SqliteRunStore } from '@agentloom/sdk/store/sqlite';
 import pg from 'pg';
-import { installQueryCounter } from '../../test/support/query-counter.js';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from './platform-failures.js';
 import { platformTarget, startEmbeddedWorkerChild, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
-installQueryCounter();
 
 /** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
 const LEASE_MS = 3_000;
 const FOLLOWERS = Number(process.env.BENCH_PLATFORM_FOLLOWERS ?? 1_000);
 
-/** A few runs before measuring, so that the first builds of the agent are not measured. */
+/**
+ * A whole round of `RUNS` runs, discarded, before measuring: each contestant (every platform row,
+ * the SDK alone, raw pg-boss) is measured warm — V8 has compiled its hot code and its pools and
+ * caches are filled — rather than partly while the first runs are still being optimised.
+ */
 async function warmUp(oneRun: (index: number) => Promise<void>): Promise<void> {
-  for (let round = 0; round < 3; round += 1) await Promise.all([0, 1, 2, 3].map((index) => oneRun(-1 - index)));
+  await measure(RUNS, CONCURRENCY, (index) => oneRun(-1 - index));
 }
 
 /** Runs `work` while sampling this process's event-loop delay; answers its p99 in ms with the work's answer. */

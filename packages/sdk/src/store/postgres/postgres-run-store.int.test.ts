@@ -194,9 +194,17 @@ await describeWithPostgres('PostgresRunStore', () => {
         connect: async () => {
           const client = await connect();
           const query = client.query.bind(client) as (text: unknown, values?: unknown) => Promise<unknown>;
+          let locked = false;
+          let frozeOnce = false;
           Object.assign(client, {
             query: (text: unknown, values?: unknown) => {
-              if (typeof text !== 'string' || !text.includes('clock_timestamp')) return query(text, values);
+              // The statement after the one that locks the row (the lock reads the clock too) never goes out.
+              if (!locked || frozeOnce) {
+                const sql = typeof text === 'string' ? text : String((text as { text?: string }).text);
+                locked = sql.includes('FOR UPDATE');
+                return query(text, values);
+              }
+              frozeOnce = true;
               froze();
               return new Promise((_, reject) => {
                 thaw = reject;
