@@ -34,7 +34,6 @@ import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from
 import { platformTarget, startEmbeddedWorkerChild, startWorkerProcess, type WorkerProcess } from './platform-target.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
-
 /** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
 const LEASE_MS = 3_000;
 const FOLLOWERS = Number(process.env.BENCH_PLATFORM_FOLLOWERS ?? 1_000);
