@@ -59,7 +59,10 @@ export function installQueryCounter(): void {
   wrap(pg.Client.prototype as unknown as Record<string, unknown>, 'query', (_self, args) => {
     counts.postgres += 1;
     const query = args[0];
-    recording?.push(typeof query === 'string' ? query : String((query as { text?: string }).text));
+    // A named (prepared) statement is recorded with its name after its text.
+    const { text, name } =
+      typeof query === 'string' ? { text: query, name: undefined } : (query as { text?: string; name?: string });
+    recording?.push(name ? `${String(text)} /* named ${name} */` : String(text));
   });
 }
 
@@ -79,7 +82,8 @@ export function countsSince(before: QueryCounts): QueryCounts {
 
 /**
  * Records the text of every statement (both engines, `PRAGMA data_version` left out) until the
- * answered function is called, which answers them in order.
+ * answered function is called, which answers them in order; a PostgreSQL statement sent named
+ * (prepared) ends with `/* named <name> *\/`.
  */
 export function recordStatements(): () => string[] {
   const texts: string[] = [];

@@ -89,6 +89,12 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
     if (dialect === 'postgres') {
       const jobStatements = statements.filter((text) => /pgboss"?\.job\b/i.test(text) && /completed_on = now\(\)/i.test(text));
       expect(jobStatements).toHaveLength(1);
+      // The hot statements of the SDK's store and pg-boss's fetch are prepared (named) statements.
+      const unnamed = (pattern: RegExp) =>
+        statements.filter((text) => pattern.test(text) && !text.includes('/* named ')).map((text) => text.slice(0, 80));
+      expect(unnamed(/^\s*WITH next as/i)).toEqual([]);
+      expect(unnamed(/agentloom_(runs|journal)/)).toEqual([]);
+      expect(statements.filter((text) => /^\s*WITH next as/i.test(text)).length).toBeGreaterThan(0);
       // No lock of the claim's job row first (the fenced UPDATE is the check).
       expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);
     }

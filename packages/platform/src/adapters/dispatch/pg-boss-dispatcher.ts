@@ -4,6 +4,7 @@ import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
 import { JobSignals, jobChannelOf } from './job-wake-ups.js';
+import { type PgBossConnection, pgBossConnection } from './pg-boss-connection.js';
 
 /** Options of a `PgBossDispatcher`. */
 export interface PgBossDispatcherOptions {
@@ -52,6 +53,8 @@ interface RunJobData {
  */
 export class PgBossDispatcher implements Dispatcher {
   private readonly boss: PgBoss;
+  /** pg-boss's pool, with its statements prepared (`pgBossConnection`). */
+  private readonly connection: PgBossConnection;
   private readonly jobTable: string;
   private lastExpiryPass = 0;
   /** Wake-ups: each send notifies `jobChannelOf(schema)` in its transaction; workers listen on one connection per process. */
@@ -60,10 +63,10 @@ export class PgBossDispatcher implements Dispatcher {
   constructor(private readonly options: PgBossDispatcherOptions) {
     if (!/^[A-Za-z_]\w{0,49}$/.test(options.schema))
       throw new Error(`The pg-boss schema "${options.schema}" must be letters, digits and underscores (at most 50).`);
+    this.connection = pgBossConnection({ connectionString: options.connectionString, max: 4, onError: options.onError });
     this.boss = new PgBoss({
-      connectionString: options.connectionString,
+      db: this.connection.db,
       schema: options.schema,
-      max: 4,
       schedule: false,
       supervise: true,
       migrate: true,
@@ -86,6 +89,7 @@ export class PgBossDispatcher implements Dispatcher {
   async close(): Promise<void> {
     await this.signals.close();
     await this.boss.stop({ graceful: false, wait: true });
+    await this.connection.close();
   }
 
   announce(): void {
