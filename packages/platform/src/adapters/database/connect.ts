@@ -17,6 +17,7 @@ import {
   ValueNode,
 } from 'kysely';
 import pg from 'pg';
+import { namedStatementPool } from './named-statement-pool.js';
 import type { PlatformDatabase } from './schema.js';
 import { PlatformSqliteDialect } from './sqlite-driver.js';
 
@@ -69,7 +70,7 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
     max: 10,
     ...(location.schema ? { options: `-c search_path=${quoteIdentifier(location.schema)}` } : {}),
   });
-  const database = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const database = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
   return { database, dialect: 'postgres', close: () => database.destroy() };
 }
 

@@ -4,6 +4,17 @@ import type { Queryable } from './queryable.js';
 /** What `prepareQuery` gives: runs the query with these arguments; answers its rows. */
 export type PreparedQuery<Args extends readonly unknown[], Row> = (database: Queryable, ...args: Args) => Promise<Row[]>;
 
+/** The SQL of every prepared query compiled so far (any database): `isPreparedText`. */
+const preparedTexts = new Set<string>();
+
+/**
+ * Whether `sql` is the text of a query of `prepareQuery`: its shape never changes, so a
+ * PostgreSQL connection may keep it as a named statement (`namedStatementPool`).
+ */
+export function isPreparedText(sql: string): boolean {
+  return preparedTexts.has(sql);
+}
+
 /** The stand-in of argument `index` while the query is built once: a text no caller sends. */
 const placeholderOf = (index: number) => `\u0000agentloom-argument-${index}\u0000`;
 
@@ -39,6 +50,7 @@ export function prepareQuery<Args extends readonly unknown[], Row>(
     );
     if (unbound !== -1)
       throw new Error(`prepareQuery: argument ${unbound} does not reach the SQL as a bound value: ${compiled.sql}`);
+    preparedTexts.add(compiled.sql);
     return { sql: compiled.sql, parameters: compiled.parameters, argumentAt };
   };
   return async (database, ...args) => {

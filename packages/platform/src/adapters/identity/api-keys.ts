@@ -3,6 +3,7 @@ import { hashToken, newId, randomToken } from '../crypto/index.js';
 import { prepareQuery } from '../database/prepared-query.js';
 import type { Queryable } from '../database/queryable.js';
 import type { ApiKeysTable, PlatformDatabase } from '../database/schema.js';
+import { apiKeyColumns } from '../database/table-columns.js';
 
 /**
  * Creates a space key (`appId` null) or an app key. The secret (`al_<prefix>_<random>`) is
@@ -113,7 +114,7 @@ export const apiKeyUseResolutionMs = 60_000;
 
 /** The live key whose secret hashes to the argument (every API request asks it: compiled once). */
 const liveKeyByHash = prepareQuery((database, secretHash: string) =>
-  database.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).where('revoked_at', 'is', null),
+  database.selectFrom('api_keys').select(apiKeyColumns).where('secret_hash', '=', secretHash).where('revoked_at', 'is', null),
 );
 
 /**

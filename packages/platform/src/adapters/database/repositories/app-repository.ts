@@ -1,6 +1,7 @@
 import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow } from '../schema.js';
+import { appColumns } from '../table-columns.js';
 
 /** The space's apps (of one kind when given), by name. */
 export function listApps(database: Queryable, spaceId: string, kind?: AppRow['kind']): Promise<AppRow[]> {
@@ -14,7 +15,7 @@ export async function findApp(database: Queryable, appId: string): Promise<AppRo
   return (await appById(database, appId))[0];
 }
 
-const appById = prepareQuery((database, appId: string) => database.selectFrom('apps').selectAll().where('id', '=', appId));
+const appById = prepareQuery((database, appId: string) => database.selectFrom('apps').select(appColumns).where('id', '=', appId));
 
 /** Inserts an app with its first draft (revision 1). */
 export async function insertAppWithDraft(

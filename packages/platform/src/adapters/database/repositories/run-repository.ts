@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
+import { appColumns, runColumns } from '../table-columns.js';
 
 /** A run's index row and its app's row; undefined when either is gone (deleted). */
 export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
@@ -16,33 +17,12 @@ export async function readRunWithApp(database: Queryable, runId: string): Promis
   return { run: run as unknown as RunRow, app: app as unknown as AppRow };
 }
 
-/**
- * Every column of `apps`, read beside the run's as `app__<column>` (`runs` has an `app_id` of its
- * own); the type check below keeps the list whole.
- */
-const appColumns = [
-  'id',
-  'space_id',
-  'kind',
-  'name',
-  'description',
-  'mode',
-  'file_root',
-  'state',
-  'latest_release_id',
-  'created_by',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof AppRow)[];
-const everyAppColumn: Exclude<keyof AppRow, (typeof appColumns)[number]> extends never ? true : never = true;
-void everyAppColumn;
-
 /** A run and its app in one statement (every run start and every run route reads both, issue 34). */
 const runWithAppById = prepareQuery((database, runId: string) =>
   database
     .selectFrom('runs')
     .innerJoin('apps', 'apps.id', 'runs.app_id')
-    .selectAll('runs')
+    .select(runColumns.map((column) => `runs.${column}` as const))
     .select(appColumns.map((column) => sql.ref(`apps.${column}`).as(`app__${column}`)))
     .where('runs.id', '=', runId),
 );
@@ -98,7 +78,7 @@ export async function findRun(database: Queryable, runId: string): Promise<RunRo
   return (await runById(database, runId))[0];
 }
 
-const runById = prepareQuery((database, runId: string) => database.selectFrom('runs').selectAll().where('id', '=', runId));
+const runById = prepareQuery((database, runId: string) => database.selectFrom('runs').select(runColumns).where('id', '=', runId));
 
 /** Records why a run was asked to stop, once (the first cause stays). */
 export async function recordStopCause(
