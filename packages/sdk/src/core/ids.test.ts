@@ -45,3 +45,19 @@ describe('createRunId (issue 31)', () => {
     }
   });
 });
+
+describe('identifierProblem of an id it has just accepted (issue 31)', () => {
+  it('answers without checking the characters again, and still refuses what is not an id', () => {
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      const id = createRunId();
+      for (let call = 0; call < 100; call += 1) expect(identifierProblem(id)).toBeUndefined();
+      expect(test).toHaveBeenCalledTimes(1);
+      expect(identifierProblem(undefined)).toMatch(/string/);
+      expect(identifierProblem('')).toMatch(/empty/);
+      expect(identifierProblem('a\ud800')).toMatch(/surrogate/);
+    } finally {
+      test.mockRestore();
+    }
+  });
+});

@@ -53,6 +53,9 @@ export function createOwnerId(): string {
 
 let machine: string | undefined;
 
+/** The id `identifierProblem` last found valid (ids are strings, compared by value). */
+let lastValidIdentifier: string | undefined;
+
 /** With the `u` flag a surrogate pair is one code point, so this matches only a lone surrogate. */
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
@@ -66,12 +69,17 @@ export const MAX_IDENTIFIER_LENGTH = 255;
  * U+FFFD and make two ids collide) and no NUL character (which PostgreSQL cannot store).
  */
 export function identifierProblem(value: unknown): string | undefined {
+  // A run's owner names the same run in every store call: that id was checked already (issue 31).
+  if (typeof value === 'string' && value === lastValidIdentifier) return undefined;
   if (typeof value !== 'string') return `must be a string, not ${value === null ? 'null' : typeof value}`;
   if (value === '') return 'must not be empty';
   if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (it contains a lone surrogate)';
   if (value.includes('\u0000')) return 'must not contain a NUL character';
   // A string of at most 255 UTF-16 units has at most 255 code points: only longer ones are counted.
-  if (value.length <= MAX_IDENTIFIER_LENGTH) return undefined;
+  if (value.length <= MAX_IDENTIFIER_LENGTH) {
+    lastValidIdentifier = value;
+    return undefined;
+  }
   let length = 0;
   for (const _character of value) {
     length += 1;
