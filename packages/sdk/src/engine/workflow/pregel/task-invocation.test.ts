@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { EngineContext } from './runner.js';
+import type { InvocationContext as EngineContext } from './task-invocation.js';
 import { TaskInvocation } from './task-invocation.js';
 import type { WorkflowJournalRecord } from './workflow-journal.js';
 import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
@@ -66,7 +66,7 @@ describe('TaskInvocation (issue 31)', () => {
     ]);
     expect(context.emit).toHaveBeenCalledWith(expect.objectContaining({ type: 'agent-invoke', agentRunId: 'inner' }));
     const { recordAnswer: taken } = invocation;
-    const answer = { interruptId: 'i', value: 'v', answeredBy: 'timeout' as const, timedOut: true };
+    const answer = { interruptId: 'i', value: 'v', answeredBy: 'timeout' as const, timedOut: true as const };
     await taken?.(answer);
     expect(recordAnswer).toHaveBeenCalledWith('3/node', answer);
     expect(new TaskInvocation(contextOf().context, task, 3, 1, undefined).recordAnswer).toBeUndefined();

@@ -1,11 +1,30 @@
 import type { CallJournal } from '../../../capabilities/tools/tool.js';
 import type { RunEvent } from '../../agent/run-events.js';
+import type { RunControl } from '../../run/run-control.js';
 import type { StateDefinition } from '../channels/state-fields.js';
+import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { InputAnswer } from '../input/input-answer.js';
 import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import type { AgentInvocationReference, NodeInvocation } from '../nodes/workflow-node.js';
-import type { EngineContext } from './runner.js';
-import type { PlannedTask } from './workflow-state.js';
+import type { WorkflowEvent } from '../workflow-events.js';
+import type { Recorder } from './recorder.js';
+import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
+
+/** What an invocation reads of its run (the runner's `EngineContext` is one). */
+export interface InvocationContext {
+  graph: CompiledGraph;
+  state: WorkflowRunState;
+  runId: string;
+  sessionId: string;
+  control: RunControl;
+  hardSignal: AbortSignal;
+  stopSignal: AbortSignal;
+  recorder: Recorder;
+  emit: (event: WorkflowEvent) => void;
+  now: () => number;
+  syncJournal?: () => Promise<void>;
+  recordAnswer?: (taskId: string, answer: InputAnswer) => Promise<void>;
+}
 
 /** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
 export class RecordingFailure {
@@ -45,10 +64,10 @@ export class TaskInvocation implements NodeInvocation {
   readonly now: () => number;
   readonly payload: { value: unknown } | undefined;
   readonly syncJournal: (() => Promise<void>) | undefined;
-  private readonly context: EngineContext;
+  private readonly context: InvocationContext;
   private journal: CallJournal | undefined;
 
-  constructor(context: EngineContext, task: PlannedTask, step: number, attempt: number, loopBudget: number | undefined) {
+  constructor(context: InvocationContext, task: PlannedTask, step: number, attempt: number, loopBudget: number | undefined) {
     const state = context.state;
     this.runId = context.runId;
     this.sessionId = context.sessionId;
