@@ -59,5 +59,15 @@ function expire(): void {
   for (const deadline of due) armed.delete(deadline);
   if (next !== Number.POSITIVE_INFINITY) schedule(next);
   // A fired deadline may arm another (a stall check re-arming itself): `armDeadline` handles it.
-  for (const deadline of due) deadline.fire();
+  // One that throws does not keep the others from firing; its error stays uncaught, as it would
+  // be from a timer of its own.
+  for (const deadline of due) {
+    try {
+      deadline.fire();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
 }
