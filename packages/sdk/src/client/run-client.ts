@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { abortableSleep } from '../core/abortable-sleep.js';
 import { InvalidRunRequestError, RunAlreadyExistsError, RunNotActiveError, RunNotFoundError } from '../core/errors/index.js';
+import { createRunId } from '../core/ids.js';
 import { emptyUsage } from '../core/messages.js';
 import type { RunResult } from '../core/run-result.js';
 import { hasAgentRunStarted } from '../engine/agent/agent-state.js';
@@ -113,7 +113,7 @@ export class RunClient {
    * `RunAlreadyExistsError`.
    */
   async createRun(options: CreateRunOptions): Promise<{ runId: string; created: boolean; run: RunSummary }> {
-    const runId = options.runId ?? `run_${randomUUID()}`;
+    const runId = options.runId ?? createRunId();
     if (typeof options.sessionId !== 'string' || options.sessionId === '') {
       throw new InvalidRunRequestError(runId, 'createRun needs a non-empty sessionId.');
     }

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { raceAbort, subscribeToAbort } from './abort-subscription.js';
+import { describe, expect, it, vi } from 'vitest';
+import { holdAbortListener, raceAbort, subscribeToAbort } from './abort-subscription.js';
 
 const listenerCount = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
@@ -79,6 +79,40 @@ describe('raceAbort', () => {
     const raced = raceAbort(never, controller.signal);
     controller.abort('cut');
     await expect(raced).rejects.toBe('cut');
+    expect(listenerCount(controller.signal)).toBe(0);
+  });
+});
+
+describe('holdAbortListener (issue 31)', () => {
+  it('keeps one listener while held, so waits one after another add and remove none', () => {
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const release = holdAbortListener(controller.signal);
+    expect(listenerCount(controller.signal)).toBe(1);
+    for (let wait = 0; wait < 50; wait += 1) subscribeToAbort(controller.signal, () => {}).unsubscribe();
+    expect(add).toHaveBeenCalledTimes(1);
+    expect(remove).toHaveBeenCalledTimes(0);
+    expect(listenerCount(controller.signal)).toBe(1);
+    release();
+    release();
+    expect(listenerCount(controller.signal)).toBe(0);
+  });
+
+  it('still calls a waiter on abort while held, and leaves the listener to the last waiter after release', () => {
+    const controller = new AbortController();
+    const release = holdAbortListener(controller.signal);
+    const reasons: unknown[] = [];
+    const waiting = subscribeToAbort(controller.signal, (reason) => reasons.push(reason));
+    release();
+    expect(listenerCount(controller.signal)).toBe(1);
+    waiting.unsubscribe();
+    expect(listenerCount(controller.signal)).toBe(0);
+    const again = holdAbortListener(controller.signal);
+    subscribeToAbort(controller.signal, (reason) => reasons.push(reason));
+    controller.abort('stop');
+    expect(reasons).toEqual(['stop']);
+    again();
     expect(listenerCount(controller.signal)).toBe(0);
   });
 });

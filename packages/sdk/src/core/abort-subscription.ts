@@ -24,6 +24,8 @@ const noSubscription: AbortSubscription = { unsubscribe: () => {} };
 /** The callbacks waiting on each signal, behind the single listener `dispatchers` holds. */
 const waiters = new WeakMap<AbortSignal, Set<AbortCallback>>();
 const dispatchers = new WeakMap<AbortSignal, () => void>();
+/** Signals whose listener stays while nobody waits (`holdAbortListener`), with their hold count. */
+const holds = new WeakMap<AbortSignal, number>();
 
 /**
  * Calls `callback` once when `signal` aborts, or at once (synchronously) if it already has.
@@ -57,14 +59,46 @@ export function subscribeToAbort(signal: AbortSignal | undefined, callback: Abor
   const owned = callbacks;
   return {
     unsubscribe: () => {
-      if (!owned.delete(entry) || owned.size > 0) return;
-      const dispatch = dispatchers.get(signal);
-      if (dispatch && waiters.get(signal) === owned) {
-        signal.removeEventListener('abort', dispatch);
-        waiters.delete(signal);
-        dispatchers.delete(signal);
-      }
+      if (!owned.delete(entry) || owned.size > 0 || holds.has(signal)) return;
+      removeListener(signal, owned);
     },
+  };
+}
+
+/** Takes the single listener off `signal` if `callbacks` are still its waiters. */
+function removeListener(signal: AbortSignal, callbacks: Set<AbortCallback>): void {
+  const dispatch = dispatchers.get(signal);
+  if (dispatch && waiters.get(signal) === callbacks) {
+    signal.removeEventListener('abort', dispatch);
+    waiters.delete(signal);
+    dispatchers.delete(signal);
+  }
+}
+
+/**
+ * Keeps the single listener on `signal` while nobody waits, until the returned release (called
+ * once per hold; holds nest). For a signal that many short waits subscribe to one after the
+ * other — a run's hard signal, which every model call of a team turn subscribes to and leaves
+ * (issue 31): each wait is then a set operation instead of a listener added and removed. Once
+ * released with no waiter, the signal carries no listener of ours again.
+ */
+export function holdAbortListener(signal: AbortSignal): () => void {
+  if (signal.aborted) return () => {};
+  holds.set(signal, (holds.get(signal) ?? 0) + 1);
+  // Subscribing and leaving installs the listener, which the hold now keeps.
+  subscribeToAbort(signal, () => {}).unsubscribe();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const count = (holds.get(signal) ?? 1) - 1;
+    if (count > 0) {
+      holds.set(signal, count);
+      return;
+    }
+    holds.delete(signal);
+    const callbacks = waiters.get(signal);
+    if (callbacks && callbacks.size === 0) removeListener(signal, callbacks);
   };
 }
 

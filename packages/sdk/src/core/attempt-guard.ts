@@ -1,4 +1,5 @@
 import { type AbortSubscription, subscribeToAbort } from './abort-subscription.js';
+import { type ArmedDeadline, armDeadline, disarmDeadline } from './deadline-timer.js';
 
 /**
  * Guards one attempt of an external call (a tool attempt, a model stream): it fails the attempt
@@ -7,23 +8,21 @@ import { type AbortSubscription, subscribeToAbort } from './abort-subscription.j
  * ignores its signal cannot hold the run: `race` settles as soon as the guard fires.
  *
  * The callee's `AbortSignal` is created only if the callee reads it: most trivial tools never do,
- * and an `AbortController` per attempt is a measurable share of the per-loop overhead.
+ * and an `AbortController` per attempt is a measurable share of the per-loop overhead. Likewise
+ * the guard's timer is a deadline on the shared timer (`armDeadline`), and a race waits on one
+ * promise of its own rather than `Promise.race` against a standing rejection (issue 31: a model
+ * call races each part of its stream).
  */
 export class AttemptGuard {
-  /** Rejects with the reason as soon as the guard fires. */
-  readonly failed: Promise<never>;
   private controller: AbortController | undefined;
   private fired = false;
   private reason: unknown;
-  private rejectFailed: (reason: unknown) => void = () => {};
-  private timer: NodeJS.Timeout | undefined;
+  /** Rejects the latest race (a no-op once it has settled). */
+  private rejectRace: ((reason: unknown) => void) | undefined;
+  private deadline: ArmedDeadline | undefined;
   private readonly outerSubscription: AbortSubscription;
 
   constructor(outer: AbortSignal) {
-    this.failed = new Promise<never>((_, reject) => {
-      this.rejectFailed = reject;
-    });
-    this.failed.catch(() => {});
     this.outerSubscription = subscribeToAbort(outer, (reason) => this.fire(reason));
   }
 
@@ -47,23 +46,36 @@ export class AttemptGuard {
     this.fired = true;
     this.reason = reason;
     this.controller?.abort(reason);
-    this.rejectFailed(reason);
+    this.rejectRace?.(reason);
+    this.rejectRace = undefined;
   }
 
   /** (Re)arms the guard's single timer; `onExpire` decides whether to fire. */
   setTimer(ms: number, onExpire: () => void): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(onExpire, Math.max(0, ms));
+    if (this.deadline) disarmDeadline(this.deadline);
+    this.deadline = armDeadline(ms, onExpire);
   }
 
-  /** Settles with `promise`, or rejects with the guard's reason if it fires first. */
+  /**
+   * Settles with `promise`, or rejects with the guard's reason if it fires first (at once if it
+   * has fired). One race at a time: an attempt awaits each race before the next.
+   */
   race<T>(promise: Promise<T>): Promise<T> {
-    return Promise.race([promise, this.failed]);
+    if (this.fired) {
+      promise.catch(() => {});
+      return Promise.reject(this.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      // Kept after the race settles: rejecting a settled promise does nothing.
+      this.rejectRace = reject;
+      promise.then(resolve, reject);
+    });
   }
 
   /** Stops the timer and the outer subscription; call once the attempt is over. */
   dispose(): void {
-    clearTimeout(this.timer);
+    if (this.deadline) disarmDeadline(this.deadline);
+    this.deadline = undefined;
     this.outerSubscription.unsubscribe();
   }
 }

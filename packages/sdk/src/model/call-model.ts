@@ -64,8 +64,10 @@ export async function callModel(
     options.signal.throwIfAborted();
     options.onAttemptStart?.(attempt);
     try {
-      const response = await attemptOnce(model, request, options);
-      return { ...response, attempt };
+      // The assembler's fresh response, completed in place (a spread copied it per call).
+      const response = (await attemptOnce(model, request, options)) as CallModelResult;
+      response.attempt = attempt;
+      return response;
     } catch (error) {
       if (options.signal.aborted) throw (options.callSignal?.aborted ? options.callSignal : options.signal).reason;
       const modelError = ModelCallError.isInstance(error)

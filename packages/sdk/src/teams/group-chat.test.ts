@@ -119,6 +119,12 @@ describe('groupChat topology', () => {
       const journal = await store.readJournal(result.runId);
       const tasks = journal.filter((entry) => entry.type === 'task-finished');
       outcomes.push({ transcript: result.output?.transcript, tasks: tasks.length, selectorCalls: selector.requestCount });
+      if (saveChoice === 'apart') {
+        // A choice saved apart: the selection's writes in their order, its next speaker with the coming turn.
+        const writes = ((tasks[2] as (typeof tasks)[number]).data as { writes: [string, unknown][] }).writes;
+        expect(writes.map(([field]) => field)).toEqual(['usage', 'next', 'teamEvents', 'loop:turn', 'to:turn']);
+        expect(JSON.stringify(writes[1])).toBe(JSON.stringify(['next', { speaker: 'b', turn: 2 }]));
+      }
     }
     const [apart, withTurn] = outcomes;
     // The same conversation and the same selector calls either way.

@@ -197,7 +197,7 @@ export class Team {
       if (pending(state)) return thenCheck(state, await turnStep(state, scope), scope);
       const selection = await selectStep(state, scope);
       if (selection.termination) return selection;
-      if (!topology.choiceWithTurn) return { ...selection, next: { ...(selection.next as NextTurn), turn: state.turns + 1 } };
+      if (!topology.choiceWithTurn) return choiceFor(selection, state.turns + 1);
       const turnUpdate = mergeTeamUpdates(selection, await turnStep(applyTeamUpdate(state, selection), scope));
       return thenCheck(state, turnUpdate, scope);
     }, checked);
@@ -245,6 +245,23 @@ export class Team {
     if ('resume' in options) request.resume = options.resume;
     return this.workflow.run(request);
   }
+}
+
+/**
+ * A choice saved apart from its turn: the selection with `next.turn` set to the coming turn. Copied
+ * key by key, not spread: selections come in the shapes of every topology, and that spread site
+ * (megamorphic) took about 3 µs of each group chat turn (issue 31). Keys keep their order, which
+ * is the order of the saved writes.
+ */
+function choiceFor(selection: TeamUpdate, turn: number): TeamUpdate {
+  const choice: Record<string, unknown> = {};
+  for (const field in selection) choice[field] = selection[field as keyof TeamUpdate];
+  const next: Record<string, unknown> = {};
+  const chosen = selection.next as NextTurn;
+  for (const field in chosen) next[field] = chosen[field as keyof NextTurn];
+  next.turn = turn;
+  choice.next = next;
+  return choice as TeamUpdate;
 }
 
 /** The writes that end a team: its termination, its answer and the `team-stop` event. */

@@ -53,7 +53,7 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
   leaseMs: number;
   control: RunControl;
   /**
-   * The run id was made by this very call (`createRunId`, a random UUID): no stored run can have
+   * The run id was made by this very call (`createRunId`, a new UUID): no stored run can have
    * it, so it is not looked up before `acquire` (one store read less per new run). `acquire`
    * still decides: it creates the run, or answers for one that exists after all.
    */

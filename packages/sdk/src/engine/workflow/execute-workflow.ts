@@ -1,4 +1,4 @@
-import { subscribeToAbort } from '../../core/abort-subscription.js';
+import { holdAbortListener, subscribeToAbort } from '../../core/abort-subscription.js';
 import { InvalidRunRequestError, StoreFailureError, UnsupportedJournalFormatError } from '../../core/errors/index.js';
 import { emptyUsage } from '../../core/messages.js';
 import type { JournalEntry, RunMetadata, RunRecord, RunStore } from '../../store/run-store.js';
@@ -234,7 +234,14 @@ export function executeWorkflowRun(
         ...(state.continues ? { continues: state.continues } : {}),
       });
       if (answers) await context.recorder.record([{ type: 'resume-accepted', data: { values: answers } }]);
-      return driveWorkflow(context);
+      // Every model and tool call of the run's tasks waits on the hard signal, one after another:
+      // its listener stays for the run rather than being added and removed per call (issue 31).
+      const release = holdAbortListener(control.hardSignal);
+      try {
+        return await driveWorkflow(context);
+      } finally {
+        release();
+      }
     },
     // A paused run (`interrupted`) is not over: its lease goes to whoever resumes it.
     ends: (result) => result.status !== 'interrupted',

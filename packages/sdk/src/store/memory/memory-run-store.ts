@@ -74,7 +74,10 @@ interface StoredEntry {
 }
 
 interface StoredRun {
+  /** The run's row, without its result (kept as `resultJson`). */
   record: RunRecord;
+  /** `JSON.stringify` of the run's result once it ended, as the durable stores keep it. */
+  resultJson?: string;
   journal: StoredEntry[];
   /** Serialised like the durable stores keep it, so a reader never shares the writer's object. */
   digest?: string;
@@ -110,8 +113,8 @@ export class MemoryRunStore implements RunStore {
     } else if (decision.outcome === 'acquired' && stored) {
       stored.record = decision.run;
     }
-    const record = this.runs.get(request.runId)?.record ?? decision.run;
-    return { outcome: decision.outcome, run: structuredClone(record) };
+    const kept = this.runs.get(request.runId);
+    return { outcome: decision.outcome, run: kept ? recordOf(kept) : copyRecord(decision.run) };
   }
 
   async createRun(request: CreateRunRequest): Promise<{ created: boolean; run: RunRecord }> {
@@ -119,12 +122,12 @@ export class MemoryRunStore implements RunStore {
     assertIdentifier('runId', request.runId);
     assertIdentifier('sessionId', request.sessionId);
     const existing = this.runs.get(request.runId);
-    if (existing) return { created: false, run: structuredClone(existing.record) };
+    if (existing) return { created: false, run: recordOf(existing) };
     const now = this.now();
     const journal = request.entries.map((entry, index) => toStored(entry, index + 1, 1, now));
     const record = pendingRun(request, now);
     this.runs.set(request.runId, { record, journal });
-    return { created: true, run: structuredClone(record) };
+    return { created: true, run: copyRecord(record) };
   }
 
   async renewLease(runId: string, epoch: number, leaseMs: number): Promise<{ leaseExpiresAt: number; lastSequence: number }> {
@@ -159,7 +162,7 @@ export class MemoryRunStore implements RunStore {
     record.updatedAt = now;
     if (request.terminal) {
       record.status = request.terminal.status;
-      record.result = structuredClone(request.terminal);
+      stored.resultJson = JSON.stringify(request.terminal);
       if (request.digest !== undefined) stored.digest = JSON.stringify(request.digest);
       if (request.checkpointThrough !== undefined) stored.checkpointThrough = request.checkpointThrough;
       record.ownerId = null;
@@ -198,7 +201,7 @@ export class MemoryRunStore implements RunStore {
     this.assertOpen();
     assertIdentifier('runId', runId);
     const stored = this.runs.get(runId);
-    return stored ? structuredClone(stored.record) : undefined;
+    return stored ? recordOf(stored) : undefined;
   }
 
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
@@ -214,10 +217,9 @@ export class MemoryRunStore implements RunStore {
     this.assertOpen();
     assertIdentifier('sessionId', sessionId);
     return [...this.runs.values()]
-      .map((stored) => stored.record)
-      .filter((record) => record.sessionId === sessionId && record.status !== 'deleted')
-      .sort((a, b) => a.createdAt - b.createdAt)
-      .map((record) => structuredClone(record));
+      .filter(({ record }) => record.sessionId === sessionId && record.status !== 'deleted')
+      .sort((a, b) => a.record.createdAt - b.record.createdAt)
+      .map(recordOf);
   }
 
   async readSession(request: ReadSessionRequest): Promise<SessionRunRead[]> {
@@ -242,7 +244,7 @@ export class MemoryRunStore implements RunStore {
     const recent = request.recentFinished ?? 0;
     for (const { record } of recent > 0 ? finished.slice(-recent) : []) journals.add(record.runId);
     return runs.map((stored) => {
-      const read: SessionRunRead = { run: structuredClone(stored.record) };
+      const read: SessionRunRead = { run: recordOf(stored) };
       if (stored.digest !== undefined) read.digest = JSON.parse(stored.digest);
       if (stored.digest === undefined || journals.has(stored.record.runId)) read.journal = stored.journal.map(readEntry);
       if (stored === checkpoint?.holder) read.checkpoint = true;
@@ -253,11 +255,10 @@ export class MemoryRunStore implements RunStore {
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
     this.assertOpen();
     return [...this.runs.values()]
-      .map((stored) => stored.record)
-      .filter((record) => matchesRunQuery(record, query))
-      .sort(compareNewestFirst)
+      .filter((stored) => matchesRunQuery(stored.record, query))
+      .sort((a, b) => compareNewestFirst(a.record, b.record))
       .slice(0, query.limit)
-      .map((record) => structuredClone(record));
+      .map(recordOf);
   }
 
   async listSessions(query: SessionListQuery): Promise<SessionRecord[]> {
@@ -283,7 +284,7 @@ export class MemoryRunStore implements RunStore {
       delete stored.checkpointThrough;
       stored.record.status = 'deleted';
       stored.record.updatedAt = now;
-      delete stored.record.result;
+      delete stored.resultJson;
       this.changes.notify(stored.record.runId);
     }
     return found.map((stored) => stored.record.runId);
@@ -321,6 +322,21 @@ function toStored(
   const stored: StoredEntry = { sequence, epoch, at, type: entry.type, json: JSON.stringify(entry.data) ?? 'null' };
   if (entry.taskId !== undefined) stored.taskId = entry.taskId;
   return stored;
+}
+
+/**
+ * A kept run's row as a reader gets it: a copy of its fields and labels, and its result parsed
+ * from what was kept (a structured clone of the row and its result cost about 18 µs per run).
+ */
+function recordOf(stored: StoredRun): RunRecord {
+  const record = copyRecord(stored.record);
+  if (stored.resultJson !== undefined) record.result = JSON.parse(stored.resultJson);
+  return record;
+}
+
+/** A copy of a row without a result: its fields are numbers and strings, its metadata strings. */
+function copyRecord(record: RunRecord): RunRecord {
+  return { ...record, metadata: { ...record.metadata } };
 }
 
 /** A kept entry as a reader gets it: a fresh copy of its data. */

@@ -6,14 +6,14 @@ import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } 
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
 import type { InputAnswer } from '../input/input-answer.js';
-import { INPUT_NOTE_KEY, type InputRequest } from '../input/input-requests.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
-import { NodeFailure, type NodeInvocation, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
+import { NodeFailure, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import { TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
 import type { Recorder } from './recorder.js';
+import { RecordingFailure, TaskInvocation } from './task-invocation.js';
 import { writesOfTask } from './task-writes.js';
 import type { ChannelWrite, WorkflowJournalRecord } from './workflow-journal.js';
 import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
@@ -112,7 +112,7 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
   if (saved && saved.retryAt > context.now()) await abortableSleep(saved.retryAt - context.now(), context.control.signal);
   emit({ type: 'task-start', runId, step, taskId: task.id, node: task.node });
   for (;;) {
-    const invocation = invocationOf(context, task, step, attempt, loopBudget);
+    const invocation = new TaskInvocation(context, task, step, attempt, loopBudget);
     let writes: ReturnType<typeof writesOfTask>;
     let execution: Awaited<ReturnType<typeof spec.node.execute>>;
     try {
@@ -213,97 +213,6 @@ function teamEventOf(payload: TeamEventPayload, runId: string, step: number, tas
 function retryPolicyOf(context: EngineContext, spec: NodeSpec): NodeRetryPolicy | undefined {
   if (spec.node.kind === 'agent') return undefined;
   return spec.retry ?? context.defaultRetry;
-}
-
-function invocationOf(
-  context: EngineContext,
-  task: PlannedTask,
-  step: number,
-  attempt: number,
-  loopBudget: number | undefined,
-): NodeInvocation {
-  const { graph, state, recorder, emit, runId } = context;
-  // One literal without spreads (a spread in it made V8 build the object slowly, in dictionary
-  // form: kilobytes per task); the optional members are added after.
-  const invocation: NodeInvocation = {
-    runId,
-    sessionId: context.sessionId,
-    taskId: task.id,
-    node: task.node,
-    step,
-    attempt,
-    fields: graph.definition.state,
-    state: state.values,
-    signal: context.control.signal,
-    hardSignal: context.hardSignal,
-    // Read only by agent nodes: the run's stop signal is made on first use (see \`lazyStopSignal\`).
-    get stopSignal() {
-      return context.stopSignal;
-    },
-    deadlineAt: state.deadlineAt,
-    loopBudget,
-    resumeValues: state.resumeValues,
-    durability: state.durability,
-    callJournal: {
-      read: (key) => state.notes.get(task.id)?.[key],
-      write: (key, value) =>
-        recorder
-          .recordDurably([{ type: 'task-noted', taskId: task.id, data: { step, key, value } }])
-          .then(() => {
-            // An input node's saved question: the run waits for a person from here (issue 36).
-            if (key !== INPUT_NOTE_KEY) return;
-            const request = value as InputRequest;
-            const interrupts = [{ id: request.interruptId, taskId: task.id, node: task.node, value }];
-            emit({ type: 'workflow-interrupt', runId, interrupts });
-          })
-          .catch((error: unknown) => {
-            throw new RecordingFailure(error);
-          }),
-    },
-    agentRun: state.agentRuns.get(task.id),
-    recordAgentRun: (reference) =>
-      recorder
-        .record([
-          {
-            type: 'agent-invoked',
-            taskId: task.id,
-            data:
-              loopBudget !== undefined
-                ? { step, runId: reference.runId, sessionId: reference.sessionId, loopBudget }
-                : { step, runId: reference.runId, sessionId: reference.sessionId },
-          },
-        ])
-        .then(() =>
-          emit({
-            type: 'agent-invoke',
-            runId,
-            step,
-            taskId: task.id,
-            node: task.node,
-            agentRunId: reference.runId,
-            agentSessionId: reference.sessionId,
-          }),
-        )
-        .catch((error: unknown) => {
-          throw new RecordingFailure(error);
-        }),
-    emitAgentEvent: (event) => emit({ type: 'agent-event', runId, taskId: task.id, node: task.node, event }),
-    now: context.now,
-  };
-  if (task.kind === 'push') invocation.payload = { value: task.payload };
-  if (context.syncJournal) invocation.syncJournal = context.syncJournal;
-  const recordAnswer = context.recordAnswer;
-  if (recordAnswer) invocation.recordAnswer = (answer: InputAnswer) => recordAnswer(task.id, answer);
-  return invocation;
-}
-
-/** A failed write of the run's journal made on a node's behalf: it fails the run, not the node. */
-class RecordingFailure {
-  readonly cause: unknown;
-
-  constructor(cause: unknown) {
-    this.cause = cause;
-  }
 }
 
 /** Errors of the run's own machinery (its store), which fail the run rather than one node. */
