@@ -9,7 +9,7 @@ import { InvalidIdentifierError } from './errors/index.js';
  * counter, 62 random bits): ids made later sort later, in this process even within one
  * millisecond. A store's journal is keyed by run id first, so each new run's entries go to the
  * right-hand end of its index instead of into the middle of a full page: on SQLite a commit then
- * writes about a third fewer pages (ADR 0099-time-ordered-run-ids). The random bits keep ids of
+ * writes about a third fewer pages (ADR 0043). The random bits keep ids of
  * different processes apart; the id tells when the run was made, which its row says anyway.
  */
 export function createRunId(): string {
