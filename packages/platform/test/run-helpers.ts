@@ -1,3 +1,4 @@
+import { countsSince, queryCounts } from '../../../test/support/query-counter.js';
 import type { TestClient } from './harness.js';
 
 /** One parsed Server-Sent Event. */
@@ -56,4 +57,17 @@ export async function waitForTerminal(client: TestClient, runId: string): Promis
 /** Waits until `condition` holds, polling (bounded by the test's timeout). */
 export async function waitUntil(condition: () => boolean | Promise<boolean>, pollMs = 20): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, pollMs));
+}
+
+/**
+ * Waits until this process ran no statement (tables, both engines) for `quietMs`; the statement
+ * counter (`installQueryCounter`) must be installed.
+ */
+export async function untilQuiet(quietMs = 200): Promise<void> {
+  await waitUntil(async () => {
+    const before = queryCounts();
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const during = countsSince(before);
+    return during.sqlite + during.postgres === 0;
+  });
 }

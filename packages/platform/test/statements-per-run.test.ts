@@ -1,22 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countsSince, installQueryCounter, queryCounts, recordStatements } from '../../../test/support/query-counter.js';
+import { installQueryCounter, recordStatements } from '../../../test/support/query-counter.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
-import { parseSse, waitUntil } from './run-helpers.js';
+import { parseSse, untilQuiet } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
 installQueryCounter();
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until this process ran no statement for `quietMs`. */
-async function untilQuiet(quietMs = 200): Promise<void> {
-  await waitUntil(async () => {
-    const before = queryCounts();
-    await pause(quietMs);
-    const during = countsSince(before);
-    return during.sqlite + during.postgres === 0;
-  });
-}
 
 /**
  * The statements of one whole run (issue 34: round trips are most of the platform's cost per

@@ -6,7 +6,7 @@ import { runStoreSchemaOf } from '../src/adapters/database/open-run-store.js';
 import type { Dispatcher } from '../src/adapters/dispatch/index.js';
 import { createPlatform, type Platform } from '../src/platform.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
-import { parseSse, waitForTerminal, waitUntil } from './run-helpers.js';
+import { parseSse, untilQuiet, waitForTerminal, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
 
 installQueryCounter();
@@ -31,16 +31,6 @@ function countClaims(dispatcher: Dispatcher): { readonly claims: number; readonl
     }
   };
   return counter;
-}
-
-/** Waits until this process ran no statement (tables, both engines) for `quietMs`. */
-async function untilQuiet(quietMs = 200): Promise<void> {
-  await waitUntil(async () => {
-    const before = queryCounts();
-    await pause(quietMs);
-    const during = countsSince(before);
-    return during.sqlite + during.postgres === 0;
-  });
 }
 
 // Issue 34: followers and workers are woken by the writer; polling is only a slow safety net.

@@ -1,46 +1,27 @@
 import { abortableSleep } from '../../../core/abortable-sleep.js';
 import { OwnershipLostError, StaleEpochError, StoreFailureError } from '../../../core/errors/index.js';
-import { type RunControl, RunInterrupt } from '../../run/run-control.js';
+import { RunInterrupt } from '../../run/run-control.js';
 import { LOOP_LIMIT_CHANNEL, SENDS_CHANNEL } from '../channels/channel-names.js';
 import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } from '../errors/workflow-errors.js';
-import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { NodeSpec } from '../graph/graph-definition.js';
-import type { InputAnswer } from '../input/input-answer.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
 import { TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
-import type { Recorder } from './recorder.js';
-import { RecordingFailure, TaskInvocation } from './task-invocation.js';
+import { type InvocationContext, RecordingFailure, TaskInvocation } from './task-invocation.js';
 import { writesOfTask } from './task-writes.js';
 import type { ChannelWrite, WorkflowJournalRecord } from './workflow-journal.js';
-import type { PlannedTask, WorkflowRunState } from './workflow-state.js';
+import type { PlannedTask } from './workflow-state.js';
 
-/** What the loop and the runner of one workflow execution share. */
-export interface EngineContext {
-  graph: CompiledGraph;
-  state: WorkflowRunState;
-  runId: string;
-  sessionId: string;
-  control: RunControl;
-  /** Aborted only by the deadline or a lost ownership: it cuts calls in flight (a stop lets them settle). */
-  hardSignal: AbortSignal;
-  /** Aborted only by a user stop: what reaches inner agent runs. */
-  stopSignal: AbortSignal;
-  recorder: Recorder;
-  emit: (event: WorkflowEvent) => void;
-  now: () => number;
+/** What the loop and the runner of one workflow execution share: what a task's invocation reads, and more. */
+export interface EngineContext extends InvocationContext {
   maxConcurrency: number;
   /** The state fields a successful run returns (all when empty). */
   outputFields: readonly string[];
   /** The workflow's retry policy for capability and function nodes without one of their own. */
   defaultRetry: NodeRetryPolicy | undefined;
-  /** Reads and applies the entries others appended (answers to input nodes). */
-  syncJournal?: () => Promise<void>;
-  /** Records an input's answer by the owner unless one is in the journal already (issue 36). */
-  recordAnswer?: (taskId: string, answer: InputAnswer) => Promise<void>;
 }
 
 /** How a superstep's run ended: every task settled; failed tasks in planned order. */

@@ -17,12 +17,16 @@ export interface InvocationContext {
   runId: string;
   sessionId: string;
   control: RunControl;
+  /** Aborted only by the deadline or a lost ownership: it cuts calls in flight (a stop lets them settle). */
   hardSignal: AbortSignal;
+  /** Aborted only by a user stop: what reaches inner agent runs. */
   stopSignal: AbortSignal;
   recorder: Recorder;
   emit: (event: WorkflowEvent) => void;
   now: () => number;
+  /** Reads and applies the entries others appended (answers to input nodes). */
   syncJournal?: () => Promise<void>;
+  /** Records an input's answer by the owner unless one is in the journal already (issue 36). */
   recordAnswer?: (taskId: string, answer: InputAnswer) => Promise<void>;
 }
 
