@@ -6,14 +6,12 @@ import { appColumns, runColumns } from '../table-columns.js';
 
 /** A run's index row and its app's row; undefined when either is gone (deleted). */
 export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
-  const row = (await runWithAppById(database, runId))[0] as (RunRow & Record<string, unknown>) | undefined;
+  const row = (await runWithAppById(database, runId))[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
+  const run: Record<string, unknown> = {};
   const app: Record<string, unknown> = {};
-  const run: Record<string, unknown> = { ...row };
-  for (const column of appColumns) {
-    app[column] = row[`app__${column}`];
-    delete run[`app__${column}`];
-  }
+  for (const column of runColumns) run[column] = row[column];
+  for (const column of appColumns) app[column] = row[`app__${column}`];
   return { run: run as unknown as RunRow, app: app as unknown as AppRow };
 }
 
