@@ -97,8 +97,11 @@ describe.each(dialects)('wake-ups on %s', (dialect) => {
         const { runId } = (await owner.request('POST', `/apps/${appId}/runs`, { input: ask() })).body as { runId: string };
         expect((await waitForTerminal(owner, runId)).status).toBe('succeeded');
       }
-      // The first claim, then at most a claim per announcement and one per freed slot.
-      expect(counter.claims).toBeLessThanOrEqual(1 + 3 * 2);
+      // The first claim (and on PostgreSQL one more when the listener has connected: a job enqueued
+      // while it connected was not heard), then at most two per run: its announcement here, and its
+      // NOTIFY heard back (or a freed slot).
+      const atStart = dialect === 'postgres' ? 2 : 1;
+      expect(counter.claims).toBeLessThanOrEqual(atStart + 3 * 2);
     } finally {
       await worker.stop();
     }
