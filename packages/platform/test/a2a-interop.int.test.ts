@@ -7,7 +7,7 @@ import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFacto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from './harness.js';
 import { httpClient, type PlatformProcess, startProcess } from './process-harness.js';
-import { waitUntil } from './run-helpers.js';
+import { skipDemoThinking, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, listen, readJson, ScriptedModelServer } from './scripted-servers.js';
 
 /** The official client's task state numbers (proto enum `TaskState`). */
@@ -107,6 +107,8 @@ describe('A2A 1.0 server, driven by the official @a2a-js/sdk client', () => {
     };
     // The seeded Demo space's ReAct assistant (scripted offline model, a file tool and an HTTP tool).
     apps.demo = listed.apps.find((app) => app.name === 'Demo assistant')?.id as string;
+    // Its answer at once, not after the 12 s pause the demo's crash button needs.
+    await skipDemoThinking(owner, spaces.spaces[0]?.id as string, [apps.demo]);
     apps.scripted = (await buildScriptedApp(owner, model.url, tool.url, 'Interop')).appId;
     const asking = await buildScriptedApp(owner, model.url, tool.url, 'Asking');
     apps.asking = asking.appId;

@@ -5,6 +5,7 @@ import { demoQuestions } from '../src/application/seed/demo-content.js';
 import { prepareFirstStart } from '../src/application/seed/first-start.js';
 import { demoAppNames } from '../src/application/seed/seed-demo-space.js';
 import { createTestPlatform, seedUser, TestClient, type TestPlatform } from './harness.js';
+import { skipDemoThinking } from './run-helpers.js';
 
 /**
  * The seeded Demo space (issue 35) on a real SQLite file, served on a real port (the demo HTTP
@@ -47,6 +48,8 @@ describe('the Demo space', () => {
       apps.set(app.name, app.id);
     }
     await admin.request('POST', `/spaces/${spaceId}/members`, { email: 'member@example.com', role: 'member' });
+    // No run here is caught mid-run (the browser suite presses "Crash the worker"): answers at once.
+    await skipDemoThinking(admin, spaceId, [...apps.values()]);
   }, 120_000);
 
   afterAll(async () => {

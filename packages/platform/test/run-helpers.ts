@@ -71,3 +71,31 @@ export async function untilQuiet(quietMs = 200): Promise<void> {
     return during.sqlite + during.postgres === 0;
   });
 }
+
+/**
+ * Takes the "thinking" pause out of the Demo space's offline model (the window the demo's crash
+ * button needs, 12 s) and publishes a new release of each of `appIds`, whose snapshot carries the
+ * connection's settings: for tests that only need a demo run to finish, not to be caught mid-run.
+ */
+export async function skipDemoThinking(client: TestClient, spaceId: string, appIds: readonly string[]): Promise<void> {
+  const listed = await client.request('GET', `/spaces/${spaceId}/model-connections`);
+  const connections = (listed.body as { connections: { id: string; provider: string }[] }).connections;
+  const demo = connections.find((connection) => connection.provider === 'offline-demo');
+  if (!demo) throw new Error(`no offline demo connection in space ${spaceId}: ${JSON.stringify(listed.body)}`);
+  const read = await client.request('GET', `/spaces/${spaceId}/model-connections/${demo.id}`);
+  const { settings } = (read.body as { connection: { settings: { demoScripts?: { steps: { delayMs?: number }[] }[] } } })
+    .connection;
+  const demoScripts = (settings.demoScripts ?? []).map((script) => ({
+    ...script,
+    steps: script.steps.map(({ delayMs: _delay, ...step }) => step),
+  }));
+  const patched = await client.request('PATCH', `/spaces/${spaceId}/model-connections/${demo.id}`, {
+    settings: { ...settings, demoScripts },
+  });
+  if (patched.status !== 200) throw new Error(`PATCH demo connection → ${patched.status} ${JSON.stringify(patched.body)}`);
+  for (const appId of appIds) {
+    const released = await client.request('POST', `/apps/${appId}/releases`, { notes: 'no thinking pause (test)' });
+    if (released.status !== 201)
+      throw new Error(`POST release of ${appId} → ${released.status} ${JSON.stringify(released.body)}`);
+  }
+}
