@@ -38,11 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'suites',
-          include: [
-            'packages/*/test/**/*.test.ts',
-            'examples/*/test/**/*.test.ts',
-            'test/**/*.test.ts',
-          ],
+          include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...exclusive],
           // Two files at a time (Vitest's default on a 2-core host is one): most suites wait on
           // child processes, leases and databases rather than on the processor.
