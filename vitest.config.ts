@@ -13,6 +13,13 @@ const exclusive = [
   'packages/platform/test/*-trials.int.test.ts',
 ];
 
+/**
+ * `AGENTLOOM_SKIP_BROWSER_SUITES=1` leaves the console's Chromium suites out: CI's Node 24 stage
+ * sets it, their checks running in the browser against server code the other suites run on
+ * Node 24 too (ADR 0011, last revision).
+ */
+const browserSuites = process.env.AGENTLOOM_SKIP_BROWSER_SUITES === '1' ? ['**/*.browser.test.ts'] : [];
+
 export default defineConfig({
   resolve: { conditions: ['@agentloom/source'] },
   ssr: { resolve: { conditions: ['@agentloom/source'] } },
@@ -39,7 +46,7 @@ export default defineConfig({
         test: {
           name: 'suites',
           include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...exclusive],
+          exclude: ['**/node_modules/**', ...exclusive, ...browserSuites],
           // Two files at a time (Vitest's default on a 2-core host is one): most suites wait on
           // child processes, leases and databases rather than on the processor.
           maxWorkers: 2,
