@@ -110,4 +110,16 @@ describe('ProcessSandbox (not isolating)', () => {
     expect(slow.timedOut).toBe(true);
     expect(await gone('30.4713')).toBe(true);
   });
+
+  it('leaves a host program alone whose path starts like a virtual one (a Node under /work/…), rewrites the rest', async () => {
+    const { view, work } = await viewFor(sandbox, 'process-launch');
+    const launch = sandbox.launch({
+      view,
+      command: '/work/checkout/.tmp/node24/bin/node',
+      args: ['/work/checkout/.tmp/node24/lib/x.js', '/work/notes.txt'],
+      readOnlyPaths: ['/work/checkout/.tmp/node24'],
+    });
+    expect(launch.command).toBe('/work/checkout/.tmp/node24/bin/node');
+    expect(launch.args).toEqual(['/work/checkout/.tmp/node24/lib/x.js', `${work}/notes.txt`]);
+  });
 });

@@ -46,13 +46,26 @@ export class ProcessSandbox implements Sandbox {
 
   launch(request: ProcessRequest): ProcessLaunch {
     const work = workMount(request.view.mounts);
+    // A command or argument inside one of the request's host directories is a host path already
+    // (this adapter shows them where they are): rewriting it would turn a host path that happens
+    // to start like a virtual one (a Node under `/work/…`) into a path that does not exist.
+    const rewrite = (text: string) =>
+      insideAny(text, request.readOnlyPaths ?? []) ? text : rewriteVirtualPaths(text, request.view.mounts);
     return {
-      command: rewriteVirtualPaths(request.command, request.view.mounts),
-      args: request.args.map((arg) => rewriteVirtualPaths(arg, request.view.mounts)),
+      command: rewrite(request.command),
+      args: request.args.map(rewrite),
       env: { ...baseEnvironment(work), PATH: process.env.PATH ?? '/usr/bin:/bin', ...(request.environment ?? {}) },
       cwd: work,
     };
   }
+}
+
+/** Whether `text` is one of `directories` or a path below one of them. */
+function insideAny(text: string, directories: readonly string[]): boolean {
+  return directories.some((directory) => {
+    const base = directory.endsWith('/') ? directory.slice(0, -1) : directory;
+    return text === base || text.startsWith(`${base}/`);
+  });
 }
 
 function workMount(mounts: readonly MountBinding[]): string {
