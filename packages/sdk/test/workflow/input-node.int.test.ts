@@ -103,7 +103,10 @@ function inputSuite(createTarget: () => CrashStoreTarget | Promise<CrashStoreTar
       const refused = racing.filter((outcome) => outcome.status === 'rejected');
       expect(accepted).toHaveLength(1);
       expect(refused).toHaveLength(1);
-      expect(InputAlreadyAnsweredError.isInstance((refused[0] as PromiseRejectedResult).reason)).toBe(true);
+      // The later answer finds the input answered, or, when the run took the first one and
+      // finished in between (a busy machine), the run no longer active: refused either way.
+      const reason = (refused[0] as PromiseRejectedResult).reason;
+      expect(InputAlreadyAnsweredError.isInstance(reason) || RunNotActiveError.isInstance(reason), String(reason)).toBe(true);
       const winner = racing[0]?.status === 'fulfilled' ? 'yes' : 'no';
 
       const result = await run.result();
