@@ -49,7 +49,9 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
     stopWorker = () => worker.stop();
     // The first run builds the release and opens what later runs reuse.
     await oneRun();
-  });
+    // Migrations, a platform, a published app and a first run that waits for quiet: on a busy
+    // machine (CI's Node 24 leg beside a browser suite) more than the default 30 s.
+  }, 90_000);
   afterAll(async () => {
     await stopWorker?.();
     await platform?.destroy();
