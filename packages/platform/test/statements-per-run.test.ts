@@ -49,9 +49,7 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
     stopWorker = () => worker.stop();
     // The first run builds the release and opens what later runs reuse.
     await oneRun();
-    // Migrations, a platform, a published app and a first run that waits for quiet: on a busy
-    // machine (CI's Node 24 leg beside a browser suite) more than the default 30 s.
-  }, 90_000);
+  }, 90_000); // migrations, a published app and a first run waited to quiet: over 30 s on a busy machine
   afterAll(async () => {
     await stopWorker?.();
     await platform?.destroy();
