@@ -140,12 +140,13 @@ export class SqliteRunStore implements RunStore {
       }
       return decision;
     });
+    // Inserted unless there: a run id seen before is read back only then (a new run, the usual
+    // case, costs no read first; the platform creates every run this way, issue 34).
     this.createTransaction = database.transaction((request: CreateRunRequest): { created: boolean; run: RunRecord } => {
-      const row = this.statements.getRun.get(request.runId);
-      if (row) return { created: false, run: toRecord(row) };
       const now = this.now();
       const run = pendingRun(request, now);
-      this.statements.insertRun.run({ ...run, metadataText: JSON.stringify(run.metadata) });
+      const inserted = this.statements.insertRunIfAbsent.run({ ...run, metadataText: JSON.stringify(run.metadata) });
+      if (inserted.changes === 0) return { created: false, run: toRecord(this.statements.getRun.get(request.runId) as RunRow) };
       this.insertEntries(request.runId, 1, 1, request.entries, now);
       return { created: true, run };
     });

@@ -7,6 +7,8 @@ type Statement<Parameters extends unknown[] = unknown[], Row = unknown> = Databa
 export interface SqliteStatements {
   getRun: Statement<[string], RunRow>;
   insertRun: Statement;
+  /** `insertRun` that leaves an existing row alone: `changes` 0 says the run was there (one statement, no read first). */
+  insertRunIfAbsent: Statement;
   takeOver: Statement;
   insertEntry: Statement;
   fence: Statement<[string], { epoch: number; status: string; last_sequence: number }>;
@@ -92,16 +94,18 @@ export function limitedStatement<Parameters extends unknown[], Row>(
   };
 }
 
+/** A new run's row (`metadata` as JSON text). */
+const INSERT_RUN = `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
+     loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
+   VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
+     @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`;
+
 /** Prepares every fixed statement of the store (listing statements vary with filters and are prepared on use). */
 export function prepareStatements(database: Database.Database): SqliteStatements {
   return {
     getRun: database.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE run.run_id = ?`),
-    insertRun: database.prepare(
-      `INSERT INTO agentloom_runs (run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at,
-         loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata)
-       VALUES (@runId, @sessionId, @status, @ownerId, @epoch, @leaseExpiresAt, @deadlineAt,
-         @loopsUsed, @lastSequence, @createdAt, @updatedAt, NULL, @kind, @name, @metadataText)`,
-    ),
+    insertRun: database.prepare(`${INSERT_RUN}`),
+    insertRunIfAbsent: database.prepare(`${INSERT_RUN} ON CONFLICT (run_id) DO NOTHING`),
     takeOver: database.prepare(
       `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
     ),
