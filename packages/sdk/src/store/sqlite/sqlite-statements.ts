@@ -104,7 +104,7 @@ const INSERT_RUN = `INSERT INTO agentloom_runs (run_id, session_id, status, owne
 export function prepareStatements(database: Database.Database): SqliteStatements {
   return {
     getRun: database.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE run.run_id = ?`),
-    insertRun: database.prepare(`${INSERT_RUN}`),
+    insertRun: database.prepare(INSERT_RUN),
     insertRunIfAbsent: database.prepare(`${INSERT_RUN} ON CONFLICT (run_id) DO NOTHING`),
     takeOver: database.prepare(
       `UPDATE agentloom_runs SET status = 'running', owner_id = ?, epoch = ?, lease_expires_at = ?, updated_at = ? WHERE run_id = ?`,
