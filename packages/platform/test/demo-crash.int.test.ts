@@ -90,11 +90,13 @@ describe('Crash the worker on the embedded default', () => {
       const controller = new AbortController();
       const response = await fetch(`${url}/api/v1/runs/${runId}/events`, { headers: { cookie }, signal: controller.signal });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      // One decoder in streaming mode: a character split across two chunks stays whole.
+      const decoder = new TextDecoder();
       let text = '';
       while (!until(text)) {
         const { done, value } = await reader.read();
         if (done) break;
-        text += new TextDecoder().decode(value);
+        text += decoder.decode(value, { stream: true });
       }
       controller.abort();
       return text;

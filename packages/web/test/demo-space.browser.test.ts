@@ -43,17 +43,26 @@ describe.runIf(chromiumAvailable())('the Demo space in Chromium', { timeout: 180
     await session?.close();
   });
 
-  /** The run's events as the API streams them, read until its `run-finish`. */
+  /**
+   * The run's events as the API streams them, read until its `run-finish` message is whole (a
+   * chunk may end inside a message, even between its `event:` and `data:` lines; one decoder in
+   * streaming mode, so a character split across two chunks is not broken either).
+   */
   const eventsOf = (runId: string) =>
     page.evaluate(async (id) => {
       const controller = new AbortController();
       const response = await fetch(`/api/v1/runs/${id}/events`, { signal: controller.signal });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
       let text = '';
-      while (!text.includes('event: run-finish')) {
+      const finished = () => {
+        const at = text.indexOf('event: run-finish');
+        return at >= 0 && text.indexOf('\n\n', at) >= 0;
+      };
+      while (!finished()) {
         const { done, value } = await reader.read();
         if (done) break;
-        text += new TextDecoder().decode(value);
+        text += decoder.decode(value, { stream: true });
       }
       controller.abort();
       return text
