@@ -21,6 +21,8 @@
  * burst; takeover ≤ lease + 2 s; 1,000 idle SSE followers ≤ 100 KiB each and 0 statements per
  * second while nothing happens (on SQLite and PostgreSQL, counted on every connection of the
  * process by `query-counter.ts`). The last line says whether every target was met.
+ * Beside the figures, each row's CPU per run and busy share, process by process (this process,
+ * the worker processes, the PostgreSQL server; `process-cpu.ts`): which process is the ceiling.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,7 @@ import pg from 'pg';
 import { CONCURRENCY, type Figures, measure, RUNS, rawPgBoss, sdkAlone } from './platform-baselines.js';
 import { type IdleFollowerFigures, measureIdleFollowers, measureTakeovers } from './platform-failures.js';
 import { platformTarget, startEmbeddedWorkerChild, startWorkerProcess, type WorkerProcess } from './platform-target.js';
+import { type CpuSplit, formatCpuShare, withCpuSplit } from './process-cpu.js';
 import { postgresAvailable, postgresUrl } from './workflow-stores.js';
 
 /** The lease of the PostgreSQL part (SDK lease and job lease); takeover is measured against it. */
@@ -47,19 +50,35 @@ async function warmUp(oneRun: (index: number) => Promise<void>): Promise<void> {
   await measure(RUNS, CONCURRENCY, (index) => oneRun(-1 - index));
 }
 
-/** Runs `work` while sampling this process's event-loop delay; answers its p99 in ms with the work's answer. */
-async function withLoopDelay<Value>(work: () => Promise<Value>): Promise<{ value: Value; loopP99: number }> {
+/**
+ * Measures `RUNS` runs of `oneRun` while sampling this process's event-loop delay and the CPU of
+ * this process, of the worker processes `workerPids` names and, with `postgres`, of the PostgreSQL
+ * server: answers the figures, the delay's p99 in ms and the CPU split.
+ */
+async function measureRow(
+  oneRun: (index: number) => Promise<void>,
+  workerPids: () => readonly number[],
+  postgres = false,
+): Promise<{ value: Figures; loopP99: number; cpu: CpuSplit }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   try {
-    const value = await work();
-    return { value, loopP99: histogram.percentile(99) / 1e6 };
+    const { value, cpu } = await withCpuSplit(RUNS, workerPids, postgres, () => measure(RUNS, CONCURRENCY, oneRun));
+    return { value, loopP99: histogram.percentile(99) / 1e6, cpu };
   } finally {
     histogram.disable();
   }
 }
 
-const rows: { name: string; platform: Figures; loopP99: number; sdk: Figures; pgBoss?: Figures; reference?: true }[] = [];
+const rows: {
+  name: string;
+  platform: Figures;
+  loopP99: number;
+  cpu: CpuSplit;
+  sdk: Figures;
+  pgBoss?: Figures;
+  reference?: true;
+}[] = [];
 let takeovers: number[] = [];
 const followers: { name: string; figures: IdleFollowerFigures }[] = [];
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-platform-'));
@@ -74,8 +93,8 @@ try {
     });
     const child = await startEmbeddedWorkerChild(sqlite, sqliteDirectory, 2, 30_000);
     await warmUp(sqlite.oneRun);
-    const platformSqlite = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneRun));
-    const sqliteStreamed = await withLoopDelay(() => measure(RUNS, CONCURRENCY, sqlite.oneStreamedRun));
+    const platformSqlite = await measureRow(sqlite.oneRun, () => [child.pid]);
+    const sqliteStreamed = await measureRow(sqlite.oneStreamedRun, () => [child.pid]);
     await child.close();
     await sqlite.close();
     const oneDirectory = join(directory, 'one-process');
@@ -85,7 +104,7 @@ try {
       leaseMs: 30_000,
     });
     await warmUp(oneProcess.oneRun);
-    const platformOneProcess = await withLoopDelay(() => measure(RUNS, CONCURRENCY, oneProcess.oneRun));
+    const platformOneProcess = await measureRow(oneProcess.oneRun, () => []);
     await oneProcess.close();
     const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
     const sdkSqlite = await sdkAlone(sdkStore);
@@ -93,12 +112,14 @@ try {
       name: 'SQLite (embedded default: API + worker child with 2 workers)',
       platform: platformSqlite.value,
       loopP99: platformSqlite.loopP99,
+      cpu: platformSqlite.cpu,
       sdk: sdkSqlite,
     });
     rows.push({
       name: 'SQLite, embedded default, one streamed request (POST mode: stream; reference)',
       platform: sqliteStreamed.value,
       loopP99: sqliteStreamed.loopP99,
+      cpu: sqliteStreamed.cpu,
       sdk: sdkSqlite,
       reference: true,
     });
@@ -106,6 +127,7 @@ try {
       name: 'SQLite, one process (API, client, 2 in-process workers; reference)',
       platform: platformOneProcess.value,
       loopP99: platformOneProcess.loopP99,
+      cpu: platformOneProcess.cpu,
       sdk: sdkSqlite,
       reference: true,
     });
@@ -133,8 +155,9 @@ try {
     try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
       await warmUp(postgres.oneRun);
-      const platformPostgres = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneRun));
-      const postgresStreamed = await withLoopDelay(() => measure(RUNS, CONCURRENCY, postgres.oneStreamedRun));
+      const workerPids = () => workers.map((worker) => worker.child.pid as number);
+      const platformPostgres = await measureRow(postgres.oneRun, workerPids, true);
+      const postgresStreamed = await measureRow(postgres.oneStreamedRun, workerPids, true);
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
       // No worker from here on: the followers' run stays queued and their streams idle.
       for (const worker of workers.splice(0)) {
@@ -151,6 +174,7 @@ try {
         name: `PostgreSQL (${dispatcher}, 2 worker processes)`,
         platform: platformPostgres.value,
         loopP99: platformPostgres.loopP99,
+        cpu: platformPostgres.cpu,
         sdk,
         pgBoss,
       });
@@ -158,6 +182,7 @@ try {
         name: 'PostgreSQL, one streamed request (POST mode: stream; reference)',
         platform: postgresStreamed.value,
         loopP99: postgresStreamed.loopP99,
+        cpu: postgresStreamed.cpu,
         sdk,
         pgBoss,
         reference: true,
@@ -187,6 +212,14 @@ console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows)
   console.log(
     `| ${row.name} | ${format(row.platform.runsPerSecond)} | ${format(row.platform.p50)} | ${format(row.platform.p99)} | ${format(row.loopP99)} | ${format(row.sdk.runsPerSecond)} | ${format(row.sdk.p50)} | ${row.pgBoss ? format(row.pgBoss.runsPerSecond) : '—'} | ${row.pgBoss ? format(row.pgBoss.p50) : '—'} |`,
+  );
+console.log('');
+// Which process is the ceiling: a process near 100 % of a core limits the row (2 cores here).
+console.log('| CPU ms per run (share of one core) | API process, with the bench client | worker processes | PostgreSQL server |');
+console.log('|---|---|---|---|');
+for (const row of rows)
+  console.log(
+    `| ${row.name} | ${formatCpuShare(row.cpu.api)} | ${formatCpuShare(row.cpu.workers)} | ${formatCpuShare(row.cpu.postgres)} |`,
   );
 console.log('');
 console.log(`| idle SSE followers (${FOLLOWERS}) | KiB each | statements/s | PRAGMA data_version/s | window s |`);

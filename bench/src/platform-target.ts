@@ -196,7 +196,7 @@ export async function startEmbeddedWorkerChild(
   dataDirectory: string,
   workers: number,
   leaseMs: number,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ pid: number; close(): Promise<void> }> {
   ensureBuilt();
   const port = new URL(target.base).port;
   // The data directory's SQLite file, as serve's child finds it (no database URL).
@@ -237,6 +237,7 @@ export async function startEmbeddedWorkerChild(
     });
   });
   return {
+    pid: child.pid as number,
     async close() {
       unwatch();
       child.kill('SIGTERM');
