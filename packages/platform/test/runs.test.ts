@@ -99,6 +99,11 @@ describe.each(dialects)('runs over HTTP on %s', (dialect) => {
     expect(parseSse(replay.body as string).events.map((event) => Number(event.id))).toEqual(ids.filter((id) => id > middle));
     const after = await owner.request('GET', `/runs/${runId}/events?after=0`);
     expect(parseSse(after.body as string).events.map((event) => event.id)).toEqual(events.map((event) => event.id));
+    // A reconnect after the last event of the ended run: an empty stream that ends at once
+    // (it used to stay open, with pings, until the client left).
+    const past = await owner.request('GET', `/runs/${runId}/events`, undefined, { 'last-event-id': String(ids.at(-1)) });
+    expect(past.status).toBe(200);
+    expect(parseSse(past.body as string).events).toEqual([]);
     // A run the SDK store no longer holds is a 404 before any stream opens (one read of the run
     // checks it and starts the tail: RunClient.openFollow).
     await platform.services.runClient.deleteRun(runId as string);

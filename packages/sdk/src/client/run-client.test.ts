@@ -69,6 +69,11 @@ describe('RunClient', () => {
     expect(await client.readEvents(run.runId, { afterSequence: middle })).toEqual(
       read.filter((event) => event.sequence > middle),
     );
+    // Resuming after the last event of an ended run (a reconnect right after the end): nothing
+    // more, and the follow is over rather than waiting for writes that cannot come.
+    const last = read.at(-1)?.sequence ?? 0;
+    expect(await collect(client.followBatches(run.runId, { afterSequence: last }))).toEqual([]);
+    expect(await collect(await client.openFollow(run.runId, { afterSequence: last }))).toEqual([]);
     // Live-only events carry the position of the last durable entry before them.
     const modelStartIndex = live.findIndex((event) => event.type === 'model-call-start');
     expect(live[modelStartIndex]?.sequence).toBe(live[modelStartIndex - 1]?.sequence);

@@ -280,9 +280,12 @@ export class RunClient {
     const after = options.afterSequence ?? 0;
     let read = 0;
     let wait = this.pollMs;
+    // A run that had ended when it was read has its whole journal written (nothing is appended
+    // after the end): one read and the stream is over, with no watch to set up (issue 34).
+    const ended = !isUnfinished(run.status);
     // Watching starts before the first read, so that a write landing between a read and the
     // wait that follows it still wakes this follower.
-    const wakeUp = this.store.watchRun ? new WakeUp() : undefined;
+    const wakeUp = this.store.watchRun && !ended ? new WakeUp() : undefined;
     const unwatch = wakeUp ? this.store.watchRun?.(runId, () => wakeUp.signal()) : undefined;
     try {
       for (;;) {
@@ -301,7 +304,7 @@ export class RunClient {
           if (finished) break;
         }
         if (batch.length > 0) yield batch;
-        if (finished) return;
+        if (finished || ended) return;
         if (entries.length > 0) {
           wait = this.pollMs;
           // Watched: this read saw every write committed before it, and a later write signals
