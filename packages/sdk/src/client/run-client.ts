@@ -280,11 +280,9 @@ export class RunClient {
     const after = options.afterSequence ?? 0;
     let read = 0;
     let wait = this.pollMs;
-    // A run that had ended when it was read has its whole journal written (nothing is appended
-    // after the end): one read and the stream is over, with no watch to set up (issue 34).
+    // An ended run's journal is final (one read, no watch); otherwise watching starts before the
+    // first read, so that a write landing between a read and the wait still wakes this follower.
     const ended = !isUnfinished(run.status);
-    // Watching starts before the first read, so that a write landing between a read and the
-    // wait that follows it still wakes this follower.
     const wakeUp = this.store.watchRun && !ended ? new WakeUp() : undefined;
     const unwatch = wakeUp ? this.store.watchRun?.(runId, () => wakeUp.signal()) : undefined;
     try {

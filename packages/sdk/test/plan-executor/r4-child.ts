@@ -56,7 +56,9 @@ const agent = new Agent({
   mode: 'plan-executor',
   model: new ScriptedModel({ respond: answer }),
   store,
-  leaseMs: 300,
+  // 1 s, not 300 ms: once in CI this process ended before B's third loop. The likely cause is a
+  // 300 ms lease that ran out between two renewals on the loaded machine: the owner then stops.
+  leaseMs: 1_000,
   planner: { prompt: PLANNER },
   executors: [{ name: 'worker', description: 'Does one task.', prompt: WORKER, tools: [work] }],
   execution: { parallel: true, maxParallelExecutors: 3 },

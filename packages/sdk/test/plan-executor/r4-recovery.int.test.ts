@@ -55,7 +55,10 @@ describe('Plan–Executor recovery across processes (R-4)', () => {
 
     const crash = files('crash');
     const first = await runChild(crash, true);
-    expect(first.killed).toBe(true);
+    expect(
+      first.killed,
+      `the child was not killed where B starts its third loop: ${first.stderr}${JSON.stringify(first.result)}`,
+    ).toBe(true);
     const callsBefore = lines(crash.calls);
     const effectsBefore = lines(crash.effects);
     const store = new SqliteRunStore({ path: crash.database });
