@@ -76,8 +76,8 @@ export async function migrateToLatest(
     const failed = results?.find((result) => result.status === 'Error');
     if (!error) return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
     // Kysely's check for its own tables reads the catalogue of every schema of the database; a
-    // schema another tenant drops at that moment fails the read ("schema … does not exist",
-    // 3F000) although nothing is wrong with ours. Nothing was migrated then: try again.
+    // schema or table another tenant drops at that moment fails the read ("schema … does not
+    // exist", 3F000; "relation … does not exist", 42P01) although nothing is wrong with ours. Nothing was migrated then: try again.
     // Another tenant may drop several schemas in a row (a test suite's clean-up did, in CI), so
     // keep trying for about 15 s, with jitter so that two starting processes do not stay in step.
     if (attempt < 20 && failed === undefined && droppedElsewhere(error, schema)) {
@@ -88,8 +88,15 @@ export async function migrateToLatest(
   }
 }
 
-/** Whether `error` says a schema other than ours vanished while the catalogue was read. */
+/**
+ * Whether `error` says a schema (3F000) or a table (42P01, `relation "schema.table" does not
+ * exist`) other than ours vanished while the catalogue was read: the dropped table case failed CI
+ * once, when the read caught another tenant's table between its listing and its lookup.
+ */
 function droppedElsewhere(error: unknown, schema: string | undefined): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === '3F000' && typeof message === 'string' && (schema === undefined || !message.includes(`"${schema}"`));
+  if (typeof message !== 'string') return false;
+  if (code === '3F000') return schema === undefined || !message.includes(`"${schema}"`);
+  if (code === '42P01') return schema === undefined || !message.includes(`"${schema}.`);
+  return false;
 }
