@@ -52,12 +52,12 @@ async function warmUp(oneRun: (index: number) => Promise<void>): Promise<void> {
 
 /**
  * Measures `RUNS` runs of `oneRun` while sampling this process's event-loop delay and the CPU of
- * this process, of the worker processes `workerPids` names and, with `postgres`, of the PostgreSQL
+ * this process, of the worker processes `workerPids` and, with `postgres`, of the PostgreSQL
  * server: answers the figures, the delay's p99 in ms and the CPU split.
  */
 async function measureRow(
   oneRun: (index: number) => Promise<void>,
-  workerPids: () => readonly number[],
+  workerPids: readonly number[],
   postgres = false,
 ): Promise<{ value: Figures; loopP99: number; cpu: CpuSplit }> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
@@ -93,8 +93,8 @@ try {
     });
     const child = await startEmbeddedWorkerChild(sqlite, sqliteDirectory, 2, 30_000);
     await warmUp(sqlite.oneRun);
-    const platformSqlite = await measureRow(sqlite.oneRun, () => [child.pid]);
-    const sqliteStreamed = await measureRow(sqlite.oneStreamedRun, () => [child.pid]);
+    const platformSqlite = await measureRow(sqlite.oneRun, [child.pid]);
+    const sqliteStreamed = await measureRow(sqlite.oneStreamedRun, [child.pid]);
     await child.close();
     await sqlite.close();
     const oneDirectory = join(directory, 'one-process');
@@ -104,7 +104,7 @@ try {
       leaseMs: 30_000,
     });
     await warmUp(oneProcess.oneRun);
-    const platformOneProcess = await measureRow(oneProcess.oneRun, () => []);
+    const platformOneProcess = await measureRow(oneProcess.oneRun, []);
     await oneProcess.close();
     const sdkStore = new SqliteRunStore({ path: join(directory, 'sdk-alone.sqlite') });
     const sdkSqlite = await sdkAlone(sdkStore);
@@ -155,7 +155,7 @@ try {
     try {
       for (let index = 0; index < 2; index += 1) workers.push(await startWorkerProcess(url.toString(), LEASE_MS));
       await warmUp(postgres.oneRun);
-      const workerPids = () => workers.map((worker) => worker.child.pid as number);
+      const workerPids = workers.map((worker) => worker.child.pid as number);
       const platformPostgres = await measureRow(postgres.oneRun, workerPids, true);
       const postgresStreamed = await measureRow(postgres.oneStreamedRun, workerPids, true);
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));

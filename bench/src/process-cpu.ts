@@ -77,16 +77,15 @@ export interface CpuSplit {
 
 /**
  * Runs `work` (which does `runs` runs) and answers its value with the CPU each process group used
- * meanwhile: this process, the processes `workerPids` names when the window ends, and, when
- * `postgres` is set, every process called `postgres` on this machine.
+ * meanwhile: this process, the worker processes `pids` and, when `postgres` is set, every
+ * process called `postgres` on this machine.
  */
 export async function withCpuSplit<Value>(
   runs: number,
-  workerPids: () => readonly number[],
+  pids: readonly number[],
   postgres: boolean,
   work: () => Promise<Value>,
 ): Promise<{ value: Value; cpu: CpuSplit }> {
-  const pids = workerPids();
   const startedAt = performance.now();
   const api = process.cpuUsage();
   const workers = cpuMsOfProcesses(pids);

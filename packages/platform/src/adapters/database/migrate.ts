@@ -77,7 +77,8 @@ export async function migrateToLatest(
     if (!error) return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
     // Kysely's check for its own tables reads the catalogue of every schema of the database; a
     // schema or table another tenant drops at that moment fails the read ("schema … does not
-    // exist", 3F000; "relation … does not exist", 42P01) although nothing is wrong with ours. Nothing was migrated then: try again.
+    // exist", 3F000; "relation … does not exist", 42P01) although nothing is wrong with ours.
+    // Nothing was migrated then: try again.
     // Another tenant may drop several schemas in a row (a test suite's clean-up did, in CI), so
     // keep trying for about 15 s, with jitter so that two starting processes do not stay in step.
     if (attempt < 20 && failed === undefined && droppedElsewhere(error, schema)) {
