@@ -88,9 +88,13 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
     // The run and its app are read together by the run's route and the worker's start: the
     // POST alone reads the app by itself.
     expect(statements.filter((text) => /^select "id", "space_id",.* from "apps" where "id"/is.test(text.trim()))).toHaveLength(1);
+    // A run without a webhook ends without nudging a delivery it does not have.
+    expect(statements.filter((text) => /update "webhook_deliveries"/i.test(text))).toEqual([]);
     if (dialect === 'postgres') {
-      const jobStatements = statements.filter((text) => /pgboss"?\.job\b/i.test(text) && /completed_on = now\(\)/i.test(text));
+      const jobStatements = statements.filter((text) => /completed_on = now\(\)/i.test(text));
       expect(jobStatements).toHaveLength(1);
+      // On the queue's own partition (no partition to prune by name: one plan per connection).
+      expect(jobStatements[0]).not.toMatch(/name = \$1/);
       // The hot statements of the SDK's store and pg-boss's fetch are prepared (named) statements.
       const unnamed = (pattern: RegExp) =>
         statements.filter((text) => pattern.test(text) && !text.includes('/* named ')).map((text) => text.slice(0, 80));
@@ -98,6 +102,10 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
       expect(unnamed(/agentloom_(runs|journal)/)).toEqual([]);
       // So are the platform's compiled queries that name their columns: the run read with its app.
       expect(unnamed(/from "runs" inner join "apps"/)).toEqual([]);
+      // And the dispatcher's statements on pg-boss's jobs: its insert, the claim's lease, the completion.
+      expect(unnamed(/INSERT INTO \S+\.job \(/)).toEqual([]);
+      expect(unnamed(/completed_on = now\(\)/)).toEqual([]);
+      expect(statements.filter((text) => /INSERT INTO \S+\.job \(/.test(text))).toHaveLength(1);
       expect(statements.filter((text) => /^\s*WITH next as/i.test(text)).length).toBeGreaterThan(0);
       // No lock of the claim's job row first (the fenced UPDATE is the check).
       expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);

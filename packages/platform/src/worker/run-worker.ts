@@ -248,10 +248,9 @@ export class RunWorker {
         await dispatcher.complete(job);
         return;
       }
-      const result = await started;
-      logger.info({ workerId: this.id, runId: job.runId, status: result.status, attempt: job.attempt }, 'run ended');
+      logger.info({ workerId: this.id, runId: job.runId, status: started.status, attempt: job.attempt }, 'run ended');
       await dispatcher.complete(job);
-      await nudgeWebhook(this.context, job.runId).catch(() => {});
+      if (started.webhook) await nudgeWebhook(this.context, job.runId).catch(() => {});
     } catch (error) {
       const action = actionAfterFailure(error, job, { now: this.context.now(), wallMs: Date.now() }, config.runLeaseMs);
       if (action.log) logger[action.log.level]({ workerId: this.id, runId: job.runId, ...action.log.fields }, action.log.message);

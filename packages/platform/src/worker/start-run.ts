@@ -20,9 +20,10 @@ export interface RunStarter {
 /**
  * Builds the run's agent and starts (or resumes) it: `agent.run({ sessionId, runId })`, where the
  * SDK decides whether that creates, takes over or answers a finished run (P-11.4). Answers the
- * run's result, or undefined when the run (or its app) no longer exists or has nothing to do.
+ * run's status when it ends and whether it owes a completion webhook, or undefined when the run
+ * (or its app) no longer exists or has nothing to do.
  */
-export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ status: string } | undefined> {
+export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ status: string; webhook: boolean } | undefined> {
   const { database, runClient } = starter.context;
   const found = await readRunWithApp(database, job.runId);
   if (!found) return undefined;
@@ -61,7 +62,8 @@ export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ 
     () => starter.handles.delete(run.id),
   );
   if (starter.onRunStarted) reportOwner(starter.context, handle, run.id, starter.onRunStarted);
-  return handle.result();
+  const { status } = await handle.result();
+  return { status, webhook: found.webhook };
 }
 
 /**

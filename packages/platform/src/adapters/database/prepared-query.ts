@@ -15,6 +15,18 @@ export function isPreparedText(sql: string): boolean {
   return preparedTexts.has(sql);
 }
 
+/**
+ * Marks `sql`, a raw statement whose text never changes (a fixed text built once, its values all
+ * bound), as one a PostgreSQL connection may keep as a named statement, like the queries of
+ * `prepareQuery`; answers it. For the hot statements written as SQL rather than with Kysely's
+ * builder (the pg-boss dispatcher's claim, renewal and completion, pg-boss's insert of a job):
+ * unnamed, PostgreSQL parsed and planned each on every call (issue 34).
+ */
+export function preparedText(sql: string): string {
+  preparedTexts.add(sql);
+  return sql;
+}
+
 /** The stand-in of argument `index` while the query is built once: a text no caller sends. */
 const placeholderOf = (index: number) => `\u0000agentloom-argument-${index}\u0000`;
 

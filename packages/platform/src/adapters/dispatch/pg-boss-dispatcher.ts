@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { WorkerCapabilities } from '../../domain/run-requirements.js';
+import { preparedText } from '../database/prepared-query.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
 import { JobSignals, jobChannelOf } from './job-wake-ups.js';
@@ -55,7 +56,15 @@ export class PgBossDispatcher implements Dispatcher {
   private readonly boss: PgBoss;
   /** pg-boss's pool, with its statements prepared (`pgBossConnection`). */
   private readonly connection: PgBossConnection;
-  private readonly jobTable: string;
+  /** The adapter's own statements on pg-boss's job table, fixed per schema (named on each connection). */
+  private readonly statements: ReturnType<typeof jobStatements>;
+  /**
+   * Renew and complete on each queue's own partition of the job table (pg-boss 10 partitions it by
+   * queue), once `start` has read their names: on the partitioned table PostgreSQL kept planning
+   * these anew on every call (a generic plan there costs every partition), on the partition it
+   * keeps one plan per connection.
+   */
+  private readonly onPartition = new Map<string, ReturnType<typeof partitionStatements>>();
   private lastExpiryPass = 0;
   /** Wake-ups: each send notifies `jobChannelOf(schema)` in its transaction; workers listen on one connection per process. */
   private readonly signals: JobSignals;
@@ -72,7 +81,7 @@ export class PgBossDispatcher implements Dispatcher {
       migrate: true,
     });
     this.boss.on('error', (error: Error) => options.onError?.(error));
-    this.jobTable = `"${options.schema}".job`;
+    this.statements = jobStatements(`"${options.schema}".job`);
     this.signals = new JobSignals({
       connectionString: options.connectionString,
       channel: jobChannelOf(options.schema),
@@ -84,6 +93,14 @@ export class PgBossDispatcher implements Dispatcher {
   async start(): Promise<void> {
     await this.boss.start();
     for (const name of [plainRunQueue, isolatedRunQueue]) await this.boss.createQueue(name, { name, retryLimit, retryDelay: 0 });
+    const { rows } = await this.options.database.executeQuery<{ name: string; partition_name: string | null }>(
+      CompiledQuery.raw(`select name, partition_name from "${this.options.schema}".queue where name = any($1::text[])`, [
+        [plainRunQueue, isolatedRunQueue],
+      ]),
+    );
+    for (const row of rows)
+      if (row.partition_name && /^\w+$/.test(row.partition_name))
+        this.onPartition.set(row.name, partitionStatements(`"${this.options.schema}"."${row.partition_name}"`));
   }
 
   async close(): Promise<void> {
@@ -137,12 +154,11 @@ export class PgBossDispatcher implements Dispatcher {
 
   async renew(job: ClaimedJob, leaseMs: number): Promise<boolean> {
     const { queue, id, retryCount } = parseJobId(job.jobId);
+    const partition = this.onPartition.get(queue);
     const result = await this.options.database.executeQuery(
-      CompiledQuery.raw(
-        `update ${this.jobTable} set expire_in = (now() - started_on) + $4::numeric * interval '1 millisecond'
-         where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
-        [queue, id, retryCount, leaseMs],
-      ),
+      partition
+        ? CompiledQuery.raw(partition.renew, [id, retryCount, leaseMs])
+        : CompiledQuery.raw(this.statements.renew, [queue, id, retryCount, leaseMs]),
     );
     return Number(result.numAffectedRows ?? 0) === 1;
   }
@@ -152,12 +168,12 @@ export class PgBossDispatcher implements Dispatcher {
     if (jobs.length === 0) return;
     const parsed = jobs.map((job) => parseJobId(job.jobId));
     await this.options.database.executeQuery(
-      CompiledQuery.raw(
-        `update ${this.jobTable} as job set expire_in = (now() - job.started_on) + $4::numeric * interval '1 millisecond'
-         from unnest($1::text[], $2::uuid[], $3::int[]) as claim(name, id, retry_count)
-         where job.name = claim.name and job.id = claim.id and job.state = 'active' and job.retry_count = claim.retry_count`,
-        [parsed.map((job) => job.queue), parsed.map((job) => job.id), parsed.map((job) => job.retryCount), leaseMs],
-      ),
+      CompiledQuery.raw(this.statements.renewAll, [
+        parsed.map((job) => job.queue),
+        parsed.map((job) => job.id),
+        parsed.map((job) => job.retryCount),
+        leaseMs,
+      ]),
     );
   }
 
@@ -169,12 +185,11 @@ export class PgBossDispatcher implements Dispatcher {
    */
   async complete(job: ClaimedJob): Promise<void> {
     const { queue, id, retryCount } = parseJobId(job.jobId);
+    const partition = this.onPartition.get(queue);
     await this.options.database.executeQuery(
-      CompiledQuery.raw(
-        `update ${this.jobTable} set completed_on = now(), state = 'completed', output = '{}'::jsonb
-         where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`,
-        [queue, id, retryCount],
-      ),
+      partition
+        ? CompiledQuery.raw(partition.complete, [id, retryCount])
+        : CompiledQuery.raw(this.statements.complete, [queue, id, retryCount]),
     );
   }
 
@@ -198,12 +213,7 @@ export class PgBossDispatcher implements Dispatcher {
   async sweep(): Promise<string[]> {
     return this.options.database.transaction().execute(async (transaction) => {
       const { rows } = await transaction.executeQuery<{ name: string; id: string; run_id: string }>(
-        CompiledQuery.raw(
-          `select name, id, data->>'runId' as run_id from ${this.jobTable}
-           where name = any($1::text[]) and state = 'active' and started_on + expire_in < now()
-           for update skip locked`,
-          [[plainRunQueue, isolatedRunQueue]],
-        ),
+        CompiledQuery.raw(this.statements.sweep, [[plainRunQueue, isolatedRunQueue]]),
       );
       for (const row of rows)
         await this.boss.fail(row.name, row.id, { message: 'lease expired' }, { db: onTransaction(transaction) });
@@ -215,11 +225,7 @@ export class PgBossDispatcher implements Dispatcher {
     if (runIds.length === 0) return new Set();
     // created / retry: waiting to be fetched; active: claimed. completed, failed, cancelled: ended.
     const { rows } = await this.options.database.executeQuery<{ run_id: string }>(
-      CompiledQuery.raw(
-        `select distinct data->>'runId' as run_id from ${this.jobTable}
-         where name = any($1::text[]) and state in ('created', 'retry', 'active') and data->>'runId' = any($2::text[])`,
-        [[plainRunQueue, isolatedRunQueue], [...runIds]],
-      ),
+      CompiledQuery.raw(this.statements.runsWithJobs, [[plainRunQueue, isolatedRunQueue], [...runIds]]),
     );
     return new Set(rows.map((row) => row.run_id));
   }
@@ -232,7 +238,8 @@ export class PgBossDispatcher implements Dispatcher {
     startAfter: Date | undefined,
   ): Promise<void> {
     const id = await this.boss.send(requirements.isolation ? isolatedRunQueue : plainRunQueue, data, {
-      db: onTransaction(transaction),
+      // pg-boss's insert of a job, one fixed text per schema: named, every run sends one.
+      db: onTransaction(transaction, true),
       retryLimit,
       retryDelay: 0,
       expireInSeconds: Math.max(1, this.options.leaseMs / 1000),
@@ -247,23 +254,59 @@ export class PgBossDispatcher implements Dispatcher {
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */
   private async lockClaim(transaction: Transaction<PlatformDatabase>, job: ClaimedJob): Promise<boolean> {
     const { queue, id, retryCount } = parseJobId(job.jobId);
-    const { rows } = await transaction.executeQuery(
-      CompiledQuery.raw(
-        `select id from ${this.jobTable} where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3 for update`,
-        [queue, id, retryCount],
-      ),
-    );
+    const { rows } = await transaction.executeQuery(CompiledQuery.raw(this.statements.lockClaim, [queue, id, retryCount]));
     return rows.length === 1;
   }
 }
 
-/** pg-boss's `db` option on a Kysely transaction: its statements join the caller's transaction. */
-function onTransaction(transaction: Transaction<PlatformDatabase>): PgBoss.Db {
+/**
+ * pg-boss's `db` option on a Kysely transaction: its statements join the caller's transaction.
+ * With `prepared`, each parameterised statement is named on the connection (`preparedText`): only
+ * for a call whose statements have a fixed text (pg-boss's `send`).
+ */
+function onTransaction(transaction: Transaction<PlatformDatabase>, prepared = false): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[]) {
-      const result = await transaction.executeQuery(CompiledQuery.raw(text, values));
+      const sql = prepared && values.length > 0 ? preparedText(text) : text;
+      const result = await transaction.executeQuery(CompiledQuery.raw(sql, values));
       return { rows: result.rows as unknown[] };
     },
+  };
+}
+
+/**
+ * The adapter's statements on pg-boss's job table `jobTable` (quoted), built once per dispatcher
+ * and named on each connection (`preparedText`, issue 34): renew, complete and the claim's
+ * lease run for every run, and PostgreSQL planned each one on every call while unnamed.
+ */
+function jobStatements(jobTable: string) {
+  return {
+    renew: preparedText(`update ${jobTable} set expire_in = (now() - started_on) + $4::numeric * interval '1 millisecond'
+         where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`),
+    renewAll:
+      preparedText(`update ${jobTable} as job set expire_in = (now() - job.started_on) + $4::numeric * interval '1 millisecond'
+         from unnest($1::text[], $2::uuid[], $3::int[]) as claim(name, id, retry_count)
+         where job.name = claim.name and job.id = claim.id and job.state = 'active' and job.retry_count = claim.retry_count`),
+    complete: preparedText(`update ${jobTable} set completed_on = now(), state = 'completed', output = '{}'::jsonb
+         where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3`),
+    sweep: preparedText(`select name, id, data->>'runId' as run_id from ${jobTable}
+           where name = any($1::text[]) and state = 'active' and started_on + expire_in < now()
+           for update skip locked`),
+    runsWithJobs: preparedText(`select distinct data->>'runId' as run_id from ${jobTable}
+         where name = any($1::text[]) and state in ('created', 'retry', 'active') and data->>'runId' = any($2::text[])`),
+    lockClaim: preparedText(
+      `select id from ${jobTable} where name = $1 and id = $2::uuid and state = 'active' and retry_count = $3 for update`,
+    ),
+  };
+}
+
+/** Renew and complete on one queue's partition `partition` (quoted) of the job table: no `name` to prune by. */
+function partitionStatements(partition: string) {
+  return {
+    renew: preparedText(`update ${partition} set expire_in = (now() - started_on) + $3::numeric * interval '1 millisecond'
+         where id = $1::uuid and state = 'active' and retry_count = $2`),
+    complete: preparedText(`update ${partition} set completed_on = now(), state = 'completed', output = '{}'::jsonb
+         where id = $1::uuid and state = 'active' and retry_count = $2`),
   };
 }
 

@@ -131,6 +131,27 @@ await describeWithPostgres('PostgresRunStore', () => {
       await dropSchema(schema);
     });
 
+    it('reads a session with one generic plan per connection, never a custom plan per call (issue 34)', async () => {
+      const schema = uniqueSchemaName('plans');
+      // One connection, so that its prepared statements are the ones this test reads back.
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 1 });
+      const store = new PostgresRunStore({ pool, schema });
+      await store.setup();
+      await store.acquire(request());
+      // More calls than PostgreSQL's five custom plans before it weighs a generic one.
+      for (let call = 0; call < 8; call += 1) {
+        const reads = await store.readSession({ sessionId: call % 2 ? 'session-1' : 'session-2', journalsOf: ['run-1'] });
+        expect(reads.map((read) => read.run.runId)).toEqual(call % 2 ? ['run-1'] : []);
+      }
+      const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'agentloom_readSession%'",
+      );
+      expect(rows.map((row) => [Number(row.generic_plans), Number(row.custom_plans)])).toEqual([[8, 0]]);
+      await store.close();
+      await pool.end();
+      await dropSchema(schema);
+    });
+
     it('measures leases on the database clock: a worker whose clock runs an hour ahead does not take over', async () => {
       const schema = uniqueSchemaName('clock');
       const first = await freshStore(schema);

@@ -4,15 +4,22 @@ import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
 import { appColumns, runColumns } from '../table-columns.js';
 
-/** A run's index row and its app's row; undefined when either is gone (deleted). */
-export async function readRunWithApp(database: Queryable, runId: string): Promise<{ run: RunRow; app: AppRow } | undefined> {
+/**
+ * A run's index row and its app's row; undefined when either is gone (deleted). `webhook`: the
+ * run owes a completion webhook (it has a delivery), so its end must nudge it — read here, by an
+ * index probe in the same statement, rather than by an update per run that finds no delivery.
+ */
+export async function readRunWithApp(
+  database: Queryable,
+  runId: string,
+): Promise<{ run: RunRow; app: AppRow; webhook: boolean } | undefined> {
   const row = (await runWithAppById(database, runId))[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
   const run: Record<string, unknown> = {};
   const app: Record<string, unknown> = {};
   for (const column of runColumns) run[column] = row[column];
   for (const column of appColumns) app[column] = row[`app__${column}`];
-  return { run: run as unknown as RunRow, app: app as unknown as AppRow };
+  return { run: run as unknown as RunRow, app: app as unknown as AppRow, webhook: Boolean(row.has_webhook) };
 }
 
 /** A run and its app in one statement (every run start and every run route reads both, issue 34). */
@@ -22,6 +29,16 @@ const runWithAppById = prepareQuery((database, runId: string) =>
     .innerJoin('apps', 'apps.id', 'runs.app_id')
     .select(runColumns.map((column) => `runs.${column}` as const))
     .select(appColumns.map((column) => sql.ref(`apps.${column}`).as(`app__${column}`)))
+    .select((query) =>
+      query
+        .exists(
+          query
+            .selectFrom('webhook_deliveries')
+            .select(sql.lit(1).as('one'))
+            .whereRef('webhook_deliveries.run_id', '=', 'runs.id'),
+        )
+        .as('has_webhook'),
+    )
     .where('runs.id', '=', runId),
 );
 
