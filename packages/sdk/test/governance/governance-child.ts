@@ -50,7 +50,10 @@ const agent = new Agent({
   prompt: 'You run reviewed SQL only.',
   tools: [runSql],
   store,
-  leaseMs: 300,
+  // 1 s, not 300 ms: once in CI this process ended before its freeze point, as the R-4 child did
+  // (`r4-child.ts`): on the loaded machine a 300 ms lease can run out between two renewals, and
+  // the owner then stops.
+  leaseMs: 1_000,
   ...(environment.GOVERNANCE_SCENARIO === 'review'
     ? {
         hooks: {

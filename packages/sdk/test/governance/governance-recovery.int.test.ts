@@ -29,7 +29,9 @@ describe('governance across a crash', () => {
   it('resumes after the tool ran with reviewed.sql, without running the hook or the tool again (K-9, R-8)', async () => {
     const target = { ...files('review'), GOVERNANCE_SCENARIO: 'review' };
     const crashed = await runScript(script, { ...target, GOVERNANCE_FREEZE: 'after-tool' });
-    expect(crashed.killed).toBe(true);
+    expect(crashed.killed, `the child was not killed after the tool: ${crashed.stderr}${JSON.stringify(crashed.values)}`).toBe(
+      true,
+    );
     expect(lines(target.GOVERNANCE_EFFECTS)).toEqual(['hook review', 'tool reviewed.sql']);
     const resumed = await runScript(script, target);
     expect(resumed.stderr).toBe('');
@@ -52,7 +54,10 @@ describe('governance across a crash', () => {
     it(`keeps a pending approval across a crash and takes its decision from outside (${approved ? 'approve' : 'deny'}) (K-5)`, async () => {
       const target = { ...files(`approval-${approved}`), GOVERNANCE_SCENARIO: 'approval' };
       const crashed = await runScript(script, { ...target, GOVERNANCE_FREEZE: 'after-request' });
-      expect(crashed.killed).toBe(true);
+      expect(
+        crashed.killed,
+        `the child was not killed after the request: ${crashed.stderr}${JSON.stringify(crashed.values)}`,
+      ).toBe(true);
       // Someone decides on another machine while nobody owns the run.
       const store = new SqliteRunStore({ path: target.GOVERNANCE_DATABASE });
       await new RunClient({ store }).decideApproval(target.GOVERNANCE_RUN_ID, {
