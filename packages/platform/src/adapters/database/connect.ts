@@ -9,7 +9,6 @@ import {
   OffsetNode,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
-  PostgresDialect,
   type QueryResult,
   type RootOperationNode,
   SelectQueryNode,
@@ -19,6 +18,7 @@ import {
 import pg from 'pg';
 import { namedStatementPool } from './named-statement-pool.js';
 import type { PlatformDatabase } from './schema.js';
+import { SearchPathPostgresDialect } from './search-path-introspector.js';
 import { PlatformSqliteDialect } from './sqlite-driver.js';
 
 /** Which database engine a platform database runs on. */
@@ -70,7 +70,8 @@ export function openPlatformDatabase(location: DatabaseLocation): PlatformDataba
     max: 10,
     ...(location.schema ? { options: `-c search_path=${quoteIdentifier(location.schema)}` } : {}),
   });
-  const database = new Kysely<PlatformDatabase>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+  // Introspection (Kysely's migrator) reads only this schema: see SearchPathPostgresDialect.
+  const database = new Kysely<PlatformDatabase>({ dialect: new SearchPathPostgresDialect({ pool: namedStatementPool(pool) }) });
   return { database, dialect: 'postgres', close: () => database.destroy() };
 }
 

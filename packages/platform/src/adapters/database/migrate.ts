@@ -54,7 +54,9 @@ export class MigrationFailedError extends Error {
 /**
  * Brings the platform database to the newest schema. On PostgreSQL the schema named in the
  * location is created first. Safe to call on every start and from many processes: Kysely's
- * migrator takes a lock around the whole run.
+ * migrator takes a lock around the whole run, and its check for its own tables reads only the
+ * schema on the search path (SearchPathPostgresDialect), so other tenants' changes to the
+ * database cannot fail it.
  */
 export async function migrateToLatest(
   database: Kysely<PlatformDatabase>,
@@ -64,40 +66,13 @@ export async function migrateToLatest(
   if (dialect === 'postgres' && schema) {
     await sql`create schema if not exists ${sql.raw(quoteIdentifier(schema))}`.execute(database);
   }
-  // Naming the schema matters: without it Kysely looks for its lock table in every schema of
-  // the database and, finding another schema's, skips creating its own (then fails).
+  // Naming the schema puts Kysely's own tables in it whatever the connection's search path.
   const migrator = new Migrator({
     db: database,
     provider: new BundledMigrationProvider(),
     ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
-  for (let attempt = 1; ; attempt += 1) {
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((result) => result.status === 'Error');
-    if (!error) return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-    // Kysely's check for its own tables reads the catalogue of every schema of the database; a
-    // schema or table another tenant drops at that moment fails the read ("schema … does not
-    // exist", 3F000; "relation … does not exist", 42P01) although nothing is wrong with ours.
-    // Nothing was migrated then: try again.
-    // Another tenant may drop several schemas in a row (a test suite's clean-up did, in CI), so
-    // keep trying for about 15 s, with jitter so that two starting processes do not stay in step.
-    if (attempt < 20 && failed === undefined && droppedElsewhere(error, schema)) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * attempt) * (0.5 + Math.random())));
-      continue;
-    }
-    throw new MigrationFailedError(failed?.migrationName, error);
-  }
-}
-
-/**
- * Whether `error` says a schema (3F000) or a table (42P01, `relation "schema.table" does not
- * exist`) other than ours vanished while the catalogue was read: the dropped table case failed CI
- * once, when the read caught another tenant's table between its listing and its lookup.
- */
-function droppedElsewhere(error: unknown, schema: string | undefined): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof message !== 'string') return false;
-  if (code === '3F000') return schema === undefined || !message.includes(`"${schema}"`);
-  if (code === '42P01') return schema === undefined || !message.includes(`"${schema}.`);
-  return false;
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw new MigrationFailedError(results?.find((result) => result.status === 'Error')?.migrationName, error);
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
