@@ -6,13 +6,18 @@ import pg from 'pg';
 const RELISTEN_MS = 1_000;
 
 /**
- * The wake-ups of this process's workers (issue 34): a signal, without data, that jobs may have
- * become claimable (a run was enqueued or handed back). Workers claim when woken instead of only
- * on their idle poll, which stays as a slow safety net. A signal may be spurious or repeated; a
- * worker coalesces them into one claim at a time.
+ * The wake-ups of this process's workers (issue 34): a signal that jobs may have become claimable
+ * (a run was enqueued or handed back), naming the queue when the sender knew it. Workers claim
+ * when woken instead of only on their idle poll, which stays as a slow safety net. A signal may
+ * be spurious or repeated; a worker coalesces them into one claim at a time. Each queue has a
+ * version that every signal for it (or for no queue in particular) changes, so that a dispatcher
+ * can skip a queue it found empty when nothing was heard of it since.
  */
 export class JobWakeUps {
   private readonly listeners = new Set<() => void>();
+  /** Signals that named no queue (they concern every queue). */
+  private everyQueue = 0;
+  private readonly perQueue = new Map<string, number>();
 
   /** Calls `listener` on every wake-up until the answered function is called. */
   watch(listener: () => void): () => void {
@@ -22,9 +27,16 @@ export class JobWakeUps {
     };
   }
 
-  /** Wakes every listener of this process. */
-  notify(): void {
+  /** Wakes every listener of this process; `queue`: the one queue the signal is about, if known. */
+  notify(queue?: string): void {
+    if (queue) this.perQueue.set(queue, (this.perQueue.get(queue) ?? 0) + 1);
+    else this.everyQueue += 1;
     for (const listener of [...this.listeners]) listener();
+  }
+
+  /** A number that changes with every signal that may concern `queue`. */
+  version(queue: string): number {
+    return this.everyQueue + (this.perQueue.get(queue) ?? 0);
   }
 
   /** How many listeners wait (the PostgreSQL listener connects only while some do). */
@@ -81,7 +93,8 @@ export class PostgresJobListener {
       }, RELISTEN_MS);
       this.retry.unref();
     };
-    client.on('notification', () => this.wakeUps.notify());
+    // The payload names the job's queue (an empty one, from an older sender, means any queue).
+    client.on('notification', (message) => this.wakeUps.notify(message.payload || undefined));
     client.on('error', (error) => lost(error));
     void (async () => {
       try {
@@ -101,6 +114,11 @@ export class PostgresJobListener {
         lost(error as Error);
       }
     })();
+  }
+
+  /** Whether the connection listens now (so that every committed enqueue's signal reaches this process). */
+  get listening(): boolean {
+    return this.client !== undefined;
   }
 
   /** Stops listening for good. */
@@ -131,6 +149,7 @@ export interface JobChannelOptions {
 export class JobSignals {
   private readonly wakeUps = new JobWakeUps();
   private readonly listener: PostgresJobListener | undefined;
+  private readonly channel: string | undefined;
   /** `select pg_notify(channel, '')`, for an enqueue's transaction; undefined without PostgreSQL. */
   readonly notifyQuery: CompiledQuery | undefined;
 
@@ -138,11 +157,31 @@ export class JobSignals {
     this.listener = postgres
       ? new PostgresJobListener(postgres.connectionString, postgres.channel, this.wakeUps, postgres.onError)
       : undefined;
+    this.channel = postgres?.channel;
     this.notifyQuery = postgres ? CompiledQuery.raw(`select pg_notify($1, '')`, [postgres.channel]) : undefined;
   }
 
-  announce(): void {
-    this.wakeUps.notify();
+  /** `select pg_notify(channel, queue)`: a signal that names the job's queue; undefined without PostgreSQL. */
+  notifyQueryFor(queue: string): CompiledQuery | undefined {
+    return this.channel ? CompiledQuery.raw(`select pg_notify($1, $2)`, [this.channel, queue]) : undefined;
+  }
+
+  /** Wakes this process's workers at once (`queue`: the one queue concerned, if known). */
+  announce(queue?: string): void {
+    this.wakeUps.notify(queue);
+  }
+
+  /**
+   * Whether every enqueue's signal, from any process, reaches this process now: its PostgreSQL
+   * listener is connected. Until then (and without PostgreSQL) a queue's version says nothing.
+   */
+  get hearsEverything(): boolean {
+    return this.listener?.listening ?? false;
+  }
+
+  /** See `JobWakeUps.version`. */
+  version(queue: string): number {
+    return this.wakeUps.version(queue);
   }
 
   watch(listener: () => void): () => void {

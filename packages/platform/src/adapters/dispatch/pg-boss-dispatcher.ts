@@ -19,6 +19,8 @@ export interface PgBossDispatcherOptions {
   leaseMs: number;
   /** Where pg-boss's background errors go (maintenance, connections). */
   onError?: (error: Error) => void;
+  /** How long a queue a fetch found empty is trusted to stay so, unsignalled (default 250 ms; tests lengthen it). */
+  emptyTrustMs?: number;
 }
 
 /** The queue of runs any worker may take. */
@@ -29,6 +31,12 @@ export const isolatedRunQueue = 'agentloom-runs-isolated';
 const retryLimit = 1_000_000;
 /** A claim fails expired jobs at most this often (per process), so takeover waits at most this past the lease. */
 const expiryPassMs = 250;
+/**
+ * How long a queue found empty is trusted to stay empty when no signal names it: a claim looks
+ * again after this even without one (a job handed back for later, `startAfter`, is due unheard).
+ * The workers' idle poll has the same period, so an idle worker still looks in every queue.
+ */
+const defaultEmptyTrustMs = 250;
 
 /** The payload of a run's job. */
 interface RunJobData {
@@ -66,6 +74,8 @@ export class PgBossDispatcher implements Dispatcher {
    */
   private readonly onPartition = new Map<string, ReturnType<typeof partitionStatements>>();
   private lastExpiryPass = 0;
+  /** Per queue, when a fetch last found it empty and the queue's signal version then. */
+  private readonly foundEmpty = new Map<string, { version: number; at: number }>();
   /** Wake-ups: each send notifies `jobChannelOf(schema)` in its transaction; workers listen on one connection per process. */
   private readonly signals: JobSignals;
 
@@ -129,9 +139,12 @@ export class PgBossDispatcher implements Dispatcher {
     }
     const fetched: { queue: string; job: PgBoss.JobWithMetadata<RunJobData> }[] = [];
     const fetchFrom = async (queue: string, batchSize: number) => {
-      if (batchSize <= 0) return;
+      if (batchSize <= 0 || !this.mayHoldJobs(queue)) return;
+      const seen = { version: this.signals.version(queue), at: Date.now() };
       const jobs = await this.boss.fetch<RunJobData>(queue, { batchSize, includeMetadata: true });
       for (const job of jobs) fetched.push({ queue, job });
+      if (jobs.length < batchSize) this.foundEmpty.set(queue, seen);
+      else this.foundEmpty.delete(queue);
     };
     if (capabilities.isolation) {
       // Half from each queue, then the rest from whichever had more, so neither starves the other.
@@ -150,6 +163,20 @@ export class PgBossDispatcher implements Dispatcher {
     }));
     await this.renewAll(claimed, leaseMs);
     return claimed;
+  }
+
+  /**
+   * Whether a claim must fetch from `queue`: unless this process hears every enqueue (its
+   * listener is connected), a fetch found the queue empty less than `emptyTrustMs` ago, and no
+   * signal that may concern it arrived since (the version read before that fetch: a job
+   * signalled later committed after the fetch's snapshot). Under load every
+   * enqueue wakes every worker process; without this each claim also fetched the queue that
+   * had nothing (issue 34: four in five fetches of the PostgreSQL bench found no job).
+   */
+  private mayHoldJobs(queue: string): boolean {
+    const empty = this.foundEmpty.get(queue);
+    if (!empty || !this.signals.hearsEverything) return true;
+    return empty.version !== this.signals.version(queue) || Date.now() - empty.at >= (this.options.emptyTrustMs ?? defaultEmptyTrustMs);
   }
 
   async renew(job: ClaimedJob, leaseMs: number): Promise<boolean> {
@@ -194,31 +221,30 @@ export class PgBossDispatcher implements Dispatcher {
   }
 
   async release(job: ClaimedJob, notBefore: Date, requirements?: RunRequirements): Promise<void> {
+    const { queue, id } = parseJobId(job.jobId);
+    const sendTo = requirements ?? { isolation: queue === isolatedRunQueue };
     await this.options.database.transaction().execute(async (transaction) => {
       if (!(await this.lockClaim(transaction, job))) return;
-      const { queue, id } = parseJobId(job.jobId);
       // pg-boss has no "retry at": the claim is completed and the run sent again, due at `notBefore`.
       await this.boss.complete(queue, id, {}, { db: onTransaction(transaction) });
-      await this.send(
-        transaction,
-        { runId: job.runId, attempt: job.attempt },
-        requirements ?? { isolation: queue === isolatedRunQueue },
-        notBefore,
-      );
+      await this.send(transaction, { runId: job.runId, attempt: job.attempt }, sendTo, notBefore);
     });
-    if (notBefore.getTime() <= Date.now()) this.signals.announce();
+    if (notBefore.getTime() <= Date.now()) this.signals.announce(queueOf(sendTo));
   }
 
   /** Fails every job whose lease expired through pg-boss (`retryDelay` 0: fetchable at once). */
   async sweep(): Promise<string[]> {
-    return this.options.database.transaction().execute(async (transaction) => {
+    const swept = await this.options.database.transaction().execute(async (transaction) => {
       const { rows } = await transaction.executeQuery<{ name: string; id: string; run_id: string }>(
         CompiledQuery.raw(this.statements.sweep, [[plainRunQueue, isolatedRunQueue]]),
       );
       for (const row of rows)
         await this.boss.fail(row.name, row.id, { message: 'lease expired' }, { db: onTransaction(transaction) });
-      return rows.map((row) => row.run_id);
+      return rows;
     });
+    // Fetchable again (retryDelay 0): this process's claims must look in their queues.
+    for (const name of new Set(swept.map((row) => row.name))) this.signals.announce(name);
+    return swept.map((row) => row.run_id);
   }
 
   async runsWithJobs(runIds: readonly string[]): Promise<Set<string>> {
@@ -237,7 +263,8 @@ export class PgBossDispatcher implements Dispatcher {
     requirements: RunRequirements,
     startAfter: Date | undefined,
   ): Promise<void> {
-    const id = await this.boss.send(requirements.isolation ? isolatedRunQueue : plainRunQueue, data, {
+    const queue = queueOf(requirements);
+    const id = await this.boss.send(queue, data, {
       // pg-boss's insert of a job, one fixed text per schema: named, every run sends one.
       db: onTransaction(transaction, true),
       retryLimit,
@@ -246,9 +273,9 @@ export class PgBossDispatcher implements Dispatcher {
       ...(startAfter ? { startAfter } : {}),
     });
     if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
-    // Due now: every process's workers hear of it once the transaction commits.
+    // Due now: every process's workers hear of it, and of its queue, once the transaction commits.
     if (!startAfter || startAfter.getTime() <= Date.now())
-      await transaction.executeQuery(this.signals.notifyQuery as CompiledQuery);
+      await transaction.executeQuery(this.signals.notifyQueryFor(queue) as CompiledQuery);
   }
 
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */
@@ -257,4 +284,9 @@ export class PgBossDispatcher implements Dispatcher {
     const { rows } = await transaction.executeQuery(CompiledQuery.raw(this.statements.lockClaim, [queue, id, retryCount]));
     return rows.length === 1;
   }
+}
+
+/** The queue of a run with these requirements. */
+function queueOf(requirements: RunRequirements): string {
+  return requirements.isolation ? isolatedRunQueue : plainRunQueue;
 }
