@@ -38,7 +38,9 @@ describe.skipIf(!dialects.includes('postgres'))('migrations in a schema of a sha
     const [own, other] = schemas as [string, string];
     const handle = openPlatformDatabase({ dialect: 'postgres', url: postgresUrl, schema: own });
     try {
-      await sql`create table counters (id serial primary key, ident int generated always as identity, note text)`.execute(handle.database);
+      await sql`create table counters (id serial primary key, ident int generated always as identity, note text)`.execute(
+        handle.database,
+      );
       await sql`comment on column counters.note is 'free text'`.execute(handle.database);
       const tables = await handle.database.introspection.getTables();
       expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([own]));
@@ -48,9 +50,31 @@ describe.skipIf(!dialects.includes('postgres'))('migrations in a schema of a sha
       expect(internal.map((table) => table.name)).toContain('kysely_migration_lock');
       const counters = tables.find((table) => table.name === 'counters');
       expect(counters?.columns).toEqual([
-        { name: 'id', dataType: 'int4', dataTypeSchema: 'pg_catalog', isNullable: false, hasDefaultValue: true, isAutoIncrementing: true },
-        { name: 'ident', dataType: 'int4', dataTypeSchema: 'pg_catalog', isNullable: false, hasDefaultValue: false, isAutoIncrementing: true },
-        { name: 'note', dataType: 'text', dataTypeSchema: 'pg_catalog', isNullable: true, hasDefaultValue: false, isAutoIncrementing: false, comment: 'free text' },
+        {
+          name: 'id',
+          dataType: 'int4',
+          dataTypeSchema: 'pg_catalog',
+          isNullable: false,
+          hasDefaultValue: true,
+          isAutoIncrementing: true,
+        },
+        {
+          name: 'ident',
+          dataType: 'int4',
+          dataTypeSchema: 'pg_catalog',
+          isNullable: false,
+          hasDefaultValue: false,
+          isAutoIncrementing: true,
+        },
+        {
+          name: 'note',
+          dataType: 'text',
+          dataTypeSchema: 'pg_catalog',
+          isNullable: true,
+          hasDefaultValue: false,
+          isAutoIncrementing: false,
+          comment: 'free text',
+        },
       ]);
       // The other schema holds the same tables; none of them is listed.
       expect(tables.some((table) => table.schema === other)).toBe(false);

@@ -26,9 +26,17 @@ describe.skipIf(!dialects.includes('postgres'))('pg-boss claims fetch only from 
   let unwatch: () => void;
 
   const dispatcherOn = (emptyTrustMs: number) =>
-    new PgBossDispatcher({ database: platform.services.database, connectionString: postgresUrl, schema, leaseMs: 5_000, emptyTrustMs });
+    new PgBossDispatcher({
+      database: platform.services.database,
+      connectionString: postgresUrl,
+      schema,
+      leaseMs: 5_000,
+      emptyTrustMs,
+    });
   const enqueue = (dispatcher: PgBossDispatcher, isolation: boolean) =>
-    platform.services.database.transaction().execute((transaction) => dispatcher.enqueue(transaction, `run_${randomUUID()}`, { isolation }));
+    platform.services.database
+      .transaction()
+      .execute((transaction) => dispatcher.enqueue(transaction, `run_${randomUUID()}`, { isolation }));
   /** A claim with the number of pg-boss fetch statements it made. */
   const claim = async (dispatcher: PgBossDispatcher) => {
     const stop = recordStatements();

@@ -176,7 +176,9 @@ export class PgBossDispatcher implements Dispatcher {
   private mayHoldJobs(queue: string): boolean {
     const empty = this.foundEmpty.get(queue);
     if (!empty || !this.signals.hearsEverything) return true;
-    return empty.version !== this.signals.version(queue) || Date.now() - empty.at >= (this.options.emptyTrustMs ?? defaultEmptyTrustMs);
+    return (
+      empty.version !== this.signals.version(queue) || Date.now() - empty.at >= (this.options.emptyTrustMs ?? defaultEmptyTrustMs)
+    );
   }
 
   async renew(job: ClaimedJob, leaseMs: number): Promise<boolean> {
