@@ -38,13 +38,16 @@ describe.skipIf(!dialects.includes('postgres'))('pg-boss claims fetch only from 
       .transaction()
       .execute((transaction) => dispatcher.enqueue(transaction, `run_${randomUUID()}`, { isolation }));
   /** A claim with the number of pg-boss fetch statements it made. */
-  const claim = async (dispatcher: PgBossDispatcher) => {
+  const claim = async (dispatcher: PgBossDispatcher, leaseMs = 5_000) => {
     const stop = recordStatements();
-    const jobs = await dispatcher.claim('worker', 10, 5_000, isolatingWorker);
-    const fetches = stop().filter((text) => /^\s*WITH next as/i.test(text)).length;
+    const jobs = await dispatcher.claim('worker', 10, leaseMs, isolatingWorker);
+    const statements = stop();
     for (const job of jobs) await dispatcher.complete(job);
-    return { jobs: jobs.length, fetches };
+    leases += statements.filter((text) => /set expire_in = /i.test(text)).length;
+    return { jobs: jobs.length, fetches: statements.filter((text) => /^\s*WITH next as/i.test(text)).length };
   };
+  /** Statements that set claimed jobs' leases. */
+  let leases = 0;
 
   beforeAll(async () => {
     platform = await createTestPlatform('postgres');
@@ -84,6 +87,17 @@ describe.skipIf(!dialects.includes('postgres'))('pg-boss claims fetch only from 
     await waitUntil(async () => wakeUps > before);
     expect(await claim(listening)).toEqual({ jobs: 1, fetches: 1 });
     expect(await claim(listening)).toEqual({ jobs: 0, fetches: 0 });
+  });
+
+  it('a claim sets no lease on jobs sent with its lease as their expiry, and sets it on the others', async () => {
+    while ((await claim(listening)).jobs > 0);
+    leases = 0;
+    await enqueue(deaf, false);
+    await waitUntil(async () => (await claim(listening)).jobs === 1);
+    expect(leases).toBe(0);
+    await enqueue(deaf, false);
+    await waitUntil(async () => (await claim(listening, 7_000)).jobs === 1);
+    expect(leases).toBe(1);
   });
 
   it('a dispatcher that does not listen fetches every queue on every claim, so it misses no job', async () => {

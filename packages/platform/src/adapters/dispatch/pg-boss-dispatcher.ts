@@ -53,8 +53,9 @@ interface RunJobData {
  * the job commit or roll back together.
  *
  * pg-boss 10 has no heartbeat: a job's only liveness is `expire_in` from its `started_on`. The
- * lease therefore lives there: a claim sets `expire_in` to the lease, `renew` pushes it to "now +
- * lease" (the adapter's one write outside pg-boss's API), and a claim first fails expired jobs
+ * lease therefore lives there: a job is sent with the lease as its `expire_in` (a claim sets it
+ * only on a job sent with another), `renew` pushes it to "now + lease" (the adapter's one write
+ * outside pg-boss's API), and a claim first fails expired jobs
  * (at most every 250 ms) through `fail`, which with `retryDelay` 0 makes them fetchable at once
  * — so a dead worker's run is claimable about when the SDK lease lets a taker in, however long
  * runs last (ADR 0007). A claim is named by (queue, job id, `retry_count`): pg-boss counts a
@@ -161,7 +162,13 @@ export class PgBossDispatcher implements Dispatcher {
       workerId,
       jobId: `${queue}/${job.id}/${job.retryCount}`,
     }));
-    await this.renewAll(claimed, leaseMs);
+    // A job sent with this lease as its `expire_in` already expires a lease after the fetch
+    // started it; only the others (another process's lease, a job renewed before it was swept
+    // back) are set now. Most claims thus take no statement beyond the fetch (issue 34).
+    await this.renewAll(
+      claimed.filter((_, index) => Math.round(Number(fetched[index]?.job.expireInSeconds) * 1000) !== leaseMs),
+      leaseMs,
+    );
     return claimed;
   }
 
