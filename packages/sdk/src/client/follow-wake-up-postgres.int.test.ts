@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { countingReads, settledReads, sleep, waitingAgent } from '../../test/helpers/follow-wake-up-helpers.js';
 import { describeWithPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../../test/postgres/postgres-availability.js';
@@ -32,5 +34,39 @@ await describeWithPostgres('followers woken by LISTEN/NOTIFY (issue 34, ADR 0025
     for (const types of seen) expect(types.at(-1)).toBe('run-finish');
     await store.close();
     await writer.close();
+  });
+
+  it('a notification naming a sequence the follower has read wakes no read; one without a sequence does', async () => {
+    const store = new PostgresRunStore({ connectionString: postgresUrl, schema, poolSize: 4 });
+    await store.setup();
+    const { store: counted, reads } = countingReads(store);
+    const { agent, release, inTool } = waitingAgent(store);
+    const run = agent.run({ sessionId: 'spent', input: 'go' });
+    await inTool;
+    const client = new RunClient({ store: counted, safetyNetMs: 600_000 });
+    const follower = (async () => {
+      for await (const _event of client.follow(run.runId)) {
+        // drain
+      }
+    })();
+    // Read before settling: the counted store counts this read too. Held in its tool, the run writes nothing.
+    const last = (await store.getRun(run.runId))?.lastSequence as number;
+    const settled = await settledReads(reads);
+    // The store's channel, as a writer in another process notifies it.
+    const channel = `agentloom_changes_${createHash('sha1').update(schema).digest('hex').slice(0, 16)}`;
+    const notifier = new pg.Client({ connectionString: postgresUrl });
+    await notifier.connect();
+    await notifier.query('SELECT pg_notify($1, $2)', [channel, `${last}:${run.runId}`]);
+    await sleep(500);
+    expect(reads()).toBe(settled);
+    await notifier.query('SELECT pg_notify($1, $2)', [channel, `:${run.runId}`]);
+    await settledReads(reads);
+    // Nothing new: one journal read that finds nothing, and the check that the run still exists.
+    expect(reads()).toBe(settled + 2);
+    await notifier.end();
+    release();
+    await follower;
+    await run.result();
+    await store.close();
   });
 });

@@ -284,7 +284,7 @@ export class RunClient {
     // first read, so that a write landing between a read and the wait still wakes this follower.
     const ended = !isUnfinished(run.status);
     const wakeUp = this.store.watchRun && !ended ? new WakeUp() : undefined;
-    const unwatch = wakeUp ? this.store.watchRun?.(runId, () => wakeUp.signal()) : undefined;
+    const unwatch = wakeUp ? this.store.watchRun?.(runId, (through) => wakeUp.signal(through)) : undefined;
     try {
       for (;;) {
         if (options.signal?.aborted) return;
@@ -308,14 +308,14 @@ export class RunClient {
           // Watched: this read saw every write committed before it, and a later write signals
           // the wake-up (it latches), so wait for that rather than read again to find nothing
           // (issue 34: two reads and a run read per write were most of a follower's statements).
-          if (wakeUp && !(await wakeUp.wait(this.safetyNetMs, options.signal))) return;
+          if (wakeUp && !(await wakeUp.wait(this.safetyNetMs, options.signal, read))) return;
           continue;
         }
         const current = await this.store.getRun(runId);
         if (!current || current.status === 'deleted')
           throw new RunNotFoundError(runId, { deleted: current?.status === 'deleted' });
         if (wakeUp) {
-          if (!(await wakeUp.wait(this.safetyNetMs, options.signal))) return;
+          if (!(await wakeUp.wait(this.safetyNetMs, options.signal, read))) return;
           continue;
         }
         try {

@@ -261,8 +261,10 @@ export interface RunStore {
    * A signal only — it may come more than once per write, or for nothing — and it may miss writes
    * the store cannot hear (another process, on some stores): followers keep a slow poll as a
    * safety net. Returns the function that stops the wake-ups. A store without it is polled.
+   * `through`, when the store knows it: the journal's last sequence after the write, so that a
+   * follower that has read that far goes on waiting instead of reading nothing (issue 34).
    */
-  watchRun?(runId: string, listener: () => void): () => void;
+  watchRun?(runId: string, listener: (through?: number) => void): () => void;
   /** Runs matching the query, newest first (tombstones excluded). */
   listRuns(query: RunListQuery): Promise<RunRecord[]>;
   /** Sessions with at least one run, most recently active first. */

@@ -109,7 +109,7 @@ export class MemoryRunStore implements RunStore {
     if (decision.outcome === 'created') {
       const journal = request.initialEntries.map((entry, index) => toStored(entry, index + 1, 1, now));
       this.runs.set(request.runId, { record: { ...decision.run, lastSequence: journal.length }, journal });
-      this.changes.notify(request.runId);
+      this.changes.notify(request.runId, journal.length);
     } else if (decision.outcome === 'acquired' && stored) {
       stored.record = decision.run;
     }
@@ -168,7 +168,7 @@ export class MemoryRunStore implements RunStore {
       record.ownerId = null;
       record.leaseExpiresAt = 0;
     }
-    this.changes.notify(request.runId);
+    this.changes.notify(request.runId, record.lastSequence);
     return { lastSequence: record.lastSequence };
   }
 
@@ -184,7 +184,7 @@ export class MemoryRunStore implements RunStore {
       stored.record.lastSequence += 1;
       stored.journal.push(toStored(entry, stored.record.lastSequence, 0, now));
     }
-    this.changes.notify(request.runId);
+    this.changes.notify(request.runId, stored.record.lastSequence);
     return { lastSequence: stored.record.lastSequence };
   }
 
@@ -291,7 +291,7 @@ export class MemoryRunStore implements RunStore {
   }
 
   /** Wakes a follower after each write to `runId` (ADR 0025); every writer is in this process, so none is missed. */
-  watchRun(runId: string, listener: () => void): () => void {
+  watchRun(runId: string, listener: (through?: number) => void): () => void {
     return this.changes.watch(runId, listener);
   }
 

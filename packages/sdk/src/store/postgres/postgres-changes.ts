@@ -1,13 +1,14 @@
 import type pg from 'pg';
-import { RunChangeNotifier } from '../run-change-notifier.js';
+import { type RunChangeListener, RunChangeNotifier } from '../run-change-notifier.js';
 
 /** How long a lost listening connection waits before it listens again, while followers wait. */
 const RELISTEN_MS = 1_000;
 
 /**
  * The wake-ups of one `PostgresRunStore` (ADR 0025): one connection of the store's pool listens
- * on the schema's channel while at least one follower waits, and fans each notification (the
- * run id, sent by every append, external append and deletion) out to that run's followers. A lost
+ * on the schema's channel while at least one follower waits, and fans each notification out to
+ * that run's followers. Every append and external append sends `<last sequence>:<run id>`, a
+ * deletion `:<run id>` (`parseChange`). A lost
  * connection wakes every follower (each reads once) and listens again; the followers' safety net
  * covers the gap.
  */
@@ -24,7 +25,7 @@ export class PostgresChanges {
     private readonly channel: string,
   ) {}
 
-  watch(runId: string, listener: () => void): () => void {
+  watch(runId: string, listener: RunChangeListener): () => void {
     const stop = this.notifier.watch(runId, listener);
     this.listen();
     let stopped = false;
@@ -48,7 +49,9 @@ export class PostgresChanges {
     this.connecting = (async () => {
       const client = await this.pool.connect();
       client.on('notification', (message) => {
-        if (message.payload) this.notifier.notify(message.payload);
+        if (!message.payload) return;
+        const { runId, through } = parseChange(message.payload);
+        this.notifier.notify(runId, through);
       });
       client.on('error', () => this.lose(client));
       client.on('end', () => this.lose(client));
@@ -90,4 +93,19 @@ export class PostgresChanges {
     // Destroyed, not returned: a pooled connection must not keep listening for another user.
     client.release(true);
   }
+}
+
+/**
+ * A notification's run and the journal's last sequence after the write: `<sequence>:<run id>`,
+ * or `:<run id>` when the write has none (a deletion). A payload without that prefix is a run id
+ * alone, as SDKs before this format sent it (issue 34), so that a follower of a newer process
+ * still wakes for an older writer's appends; an older follower does not recognise the new format
+ * and reads at its safety net until it is upgraded.
+ */
+export function parseChange(payload: string): { runId: string; through?: number } {
+  const separator = payload.indexOf(':');
+  const head = payload.slice(0, Math.max(separator, 0));
+  if (separator < 0 || !/^\d*$/.test(head)) return { runId: payload };
+  const runId = payload.slice(separator + 1);
+  return head === '' ? { runId } : { runId, through: Number(head) };
 }

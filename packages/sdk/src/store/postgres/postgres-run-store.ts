@@ -420,7 +420,7 @@ export class PostgresRunStore implements RunStore {
    * Wakes a follower after each write to `runId` by any process (ADR 0025): one connection of the
    * pool listens while followers wait, every append notifies the schema's channel.
    */
-  watchRun(runId: string, listener: () => void): () => void {
+  watchRun(runId: string, listener: (through?: number) => void): () => void {
     return this.changes.watch(runId, listener);
   }
 

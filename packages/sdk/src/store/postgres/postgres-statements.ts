@@ -97,7 +97,7 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
         SELECT $1, fenced.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, fenced.now
         FROM fenced, ${entries}
       )
-      SELECT last_sequence, pg_notify('${channel}', $1) FROM fenced`,
+      SELECT last_sequence, pg_notify('${channel}', last_sequence::text || ':' || $1) FROM fenced`,
     // $1 run id, $2 epoch (0), $3..$5 entries, $6 entry count. The UPDATE takes the row lock that
     // allocates sequence numbers, so owner and external entries never collide.
     appendExternal: `WITH active AS (
@@ -109,13 +109,13 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
         SELECT $1, active.last_sequence - $6::integer + entry.position, $2, entry.type, entry.task_id, entry.data, active.now
         FROM active, ${entries}
       )
-      SELECT last_sequence, pg_notify('${channel}', $1) FROM active`,
+      SELECT last_sequence, pg_notify('${channel}', last_sequence::text || ':' || $1) FROM active`,
     // $1 the finishing run, $2 the run its checkpoint covers through (ADR 0012).
     checkpointThrough: `SELECT through.created_at FROM ${runs} AS holder JOIN ${runs} AS through
       ON through.run_id = $2 AND through.session_id = holder.session_id AND through.created_at < holder.created_at
       WHERE holder.run_id = $1`,
     fenceState: `SELECT epoch, status, last_sequence FROM ${runs} WHERE run_id = $1`,
-    notifyRuns: `SELECT pg_notify('${channel}', run_id) FROM unnest($1::text[]) AS run_id`,
+    notifyRuns: `SELECT pg_notify('${channel}', ':' || run_id) FROM unnest($1::text[]) AS run_id`,
     renew: `UPDATE ${runs} AS run SET lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
       FROM (SELECT ${DATABASE_CLOCK} AS now) AS clock
       WHERE run.run_id = $1 AND run.epoch = $2 AND run.status = 'running'

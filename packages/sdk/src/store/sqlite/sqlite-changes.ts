@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { RunChangeNotifier } from '../run-change-notifier.js';
+import { type RunChangeListener, RunChangeNotifier } from '../run-change-notifier.js';
 import type { FileIdentity } from './file-identity.js';
 
 /**
@@ -49,12 +49,12 @@ export class SqliteChanges {
     );
   }
 
-  /** Wakes the followers of `runId` in this process (after a write through this store committed). */
-  notify(runId: string): void {
-    this.notifier.notify(runId);
+  /** Wakes the followers of `runId` in this process (after a write through this store committed, its journal now `through`). */
+  notify(runId: string, through?: number): void {
+    this.notifier.notify(runId, through);
   }
 
-  watch(runId: string, listener: () => void): () => void {
+  watch(runId: string, listener: RunChangeListener): () => void {
     const stop = this.notifier.watch(runId, listener);
     this.watching += 1;
     if (!this.timer) {
@@ -107,7 +107,7 @@ export class SqliteChanges {
     this.sequences = new Map();
     for (const { run_id: runId, newest } of rows) {
       this.sequences.set(runId, newest);
-      if (previous.get(runId) !== newest) this.notifier.notify(runId);
+      if (previous.get(runId) !== newest) this.notifier.notify(runId, newest ?? undefined);
     }
   }
 }

@@ -213,14 +213,14 @@ export class SqliteRunStore implements RunStore {
   async appendExternal(request: ExternalAppendRequest): Promise<{ lastSequence: number }> {
     assertIdentifier('runId', request.runId);
     const written = await this.write('appendExternal', () => ({ lastSequence: this.externalTransaction.immediate(request) }));
-    this.changes.notify(request.runId);
+    this.changes.notify(request.runId, written.lastSequence);
     return written;
   }
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     assertAcquireRequest(request);
     const result = await this.write('acquire', () => this.acquireTransaction.immediate(request));
-    if (result.outcome === 'created') this.changes.notify(request.runId);
+    if (result.outcome === 'created') this.changes.notify(request.runId, result.run.lastSequence);
     return result;
   }
 
@@ -251,7 +251,7 @@ export class SqliteRunStore implements RunStore {
         assertIdentifier('runId', request.runId);
         assertCheckpointThrough(request);
         const lastSequence = this.appendTransaction.immediate(request);
-        this.changes.notify(request.runId);
+        this.changes.notify(request.runId, lastSequence);
         this.injectFault('append', 'after-commit');
         return { lastSequence };
       },
@@ -385,7 +385,7 @@ export class SqliteRunStore implements RunStore {
    * Wakes a follower after each write to `runId` (ADR 0025): at once for writes through any store
    * of this process on the same file, within `FOREIGN_WRITE_CHECK_MS` for other processes' writes.
    */
-  watchRun(runId: string, listener: () => void): () => void {
+  watchRun(runId: string, listener: (through?: number) => void): () => void {
     return this.changes.watch(runId, listener);
   }
 
