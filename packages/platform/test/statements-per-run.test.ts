@@ -80,7 +80,6 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
   it('a run makes a bounded number of statements; its routes read no space and its job completes in one statement', async () => {
     const statements = (await oneRun()).filter((text) => !periodic.some((pattern) => pattern.test(text.trim())));
     console.log(`statements of one run on ${dialect}: ${statements.length}`);
-    if (process.env.SHOW_STATEMENTS) console.log(statements.map((text) => text.trim().replace(/\s+/g, " ").slice(0, 110)).join("\n"));
     const bound = dialect === 'postgres' ? 51 : 66;
     const firstLines = statements.map((text) => text.trim().split('\n')[0]);
     expect(statements.length, firstLines.join('\n')).toBeLessThanOrEqual(bound);
