@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import type { WorkerCapabilities } from '../../domain/run-requirements.js';
 import type { PlatformDatabase } from '../database/schema.js';
 import type { ClaimedJob, Dispatcher, RunRequirements } from './dispatcher.js';
-import { JobSignals, jobChannelOf } from './job-wake-ups.js';
+import { EmptyQueues, JobSignals, jobChannelOf } from './job-wake-ups.js';
 import { type PgBossConnection, pgBossConnection } from './pg-boss-connection.js';
 import { jobStatements, onTransaction, parseJobId, partitionStatements } from './pg-boss-statements.js';
 
@@ -31,13 +31,6 @@ export const isolatedRunQueue = 'agentloom-runs-isolated';
 const retryLimit = 1_000_000;
 /** A claim fails expired jobs at most this often (per process), so takeover waits at most this past the lease. */
 const expiryPassMs = 250;
-/**
- * How long a queue found empty is trusted to stay empty when no signal names it: a claim looks
- * again after this even without one (a job handed back for later, `startAfter`, is due unheard).
- * The workers' idle poll has the same period, so an idle worker still looks in every queue.
- */
-const defaultEmptyTrustMs = 250;
-
 /** The payload of a run's job. */
 interface RunJobData {
   runId: string;
@@ -75,8 +68,8 @@ export class PgBossDispatcher implements Dispatcher {
    */
   private readonly onPartition = new Map<string, ReturnType<typeof partitionStatements>>();
   private lastExpiryPass = 0;
-  /** Per queue, when a fetch last found it empty and the queue's signal version then. */
-  private readonly foundEmpty = new Map<string, { version: number; at: number }>();
+  /** The queues a fetch found empty, skipped until a signal names them (ADR 0036's revision). */
+  private readonly emptyQueues: EmptyQueues;
   /** Wake-ups: each send notifies `jobChannelOf(schema)` in its transaction; workers listen on one connection per process. */
   private readonly signals: JobSignals;
 
@@ -98,6 +91,7 @@ export class PgBossDispatcher implements Dispatcher {
       channel: jobChannelOf(options.schema),
       ...(options.onError ? { onError: options.onError } : {}),
     });
+    this.emptyQueues = new EmptyQueues(this.signals, options.emptyTrustMs);
   }
 
   /** Creates pg-boss's schema (under its own advisory lock, safe from many processes) and both queues. */
@@ -140,12 +134,11 @@ export class PgBossDispatcher implements Dispatcher {
     }
     const fetched: { queue: string; job: PgBoss.JobWithMetadata<RunJobData> }[] = [];
     const fetchFrom = async (queue: string, batchSize: number) => {
-      if (batchSize <= 0 || !this.mayHoldJobs(queue)) return;
-      const seen = { version: this.signals.version(queue), at: Date.now() };
+      if (batchSize <= 0 || !this.emptyQueues.mayHoldJobs(queue)) return;
+      const fetching = this.emptyQueues.fetching(queue);
       const jobs = await this.boss.fetch<RunJobData>(queue, { batchSize, includeMetadata: true });
       for (const job of jobs) fetched.push({ queue, job });
-      if (jobs.length < batchSize) this.foundEmpty.set(queue, seen);
-      else this.foundEmpty.delete(queue);
+      fetching.found(jobs.length < batchSize);
     };
     if (capabilities.isolation) {
       // Half from each queue, then the rest from whichever had more, so neither starves the other.
@@ -170,22 +163,6 @@ export class PgBossDispatcher implements Dispatcher {
       leaseMs,
     );
     return claimed;
-  }
-
-  /**
-   * Whether a claim must fetch from `queue`: unless this process hears every enqueue (its
-   * listener is connected), a fetch found the queue empty less than `emptyTrustMs` ago, and no
-   * signal that may concern it arrived since (the version read before that fetch: a job
-   * signalled later committed after the fetch's snapshot). Under load every
-   * enqueue wakes every worker process; without this each claim also fetched the queue that
-   * had nothing (issue 34: four in five fetches of the PostgreSQL bench found no job).
-   */
-  private mayHoldJobs(queue: string): boolean {
-    const empty = this.foundEmpty.get(queue);
-    if (!empty || !this.signals.hearsEverything) return true;
-    return (
-      empty.version !== this.signals.version(queue) || Date.now() - empty.at >= (this.options.emptyTrustMs ?? defaultEmptyTrustMs)
-    );
   }
 
   async renew(job: ClaimedJob, leaseMs: number): Promise<boolean> {
