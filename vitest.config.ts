@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,11 +15,44 @@ const exclusive = [
 ];
 
 /**
- * `AGENTLOOM_SKIP_BROWSER_SUITES=1` leaves the console's Chromium suites out: CI's Node 24 stage
- * sets it, their checks running in the browser against server code the other suites run on
- * Node 24 too (ADR 0011, last revision).
+ * `AGENTLOOM_RUNTIME_STAGE=1` runs only what can differ between Node versions: CI's Node 24 stage
+ * sets it (ADR 0011, last revision). It leaves out the console's Chromium suites (their checks run
+ * in the browser), the source checks under `test/` (dependency rules, file sizes, links), and the
+ * platform's suites but those below, which reach the runtime beyond the SDK's own suites: the built
+ * server, HTTP and SSE through Node's server, worker processes SIGKILLed and taken over, pg-boss,
+ * outbound requests through undici and the egress policy, scrypt, the official A2A client, MCP
+ * servers in and out of the sandbox. The SDK's, the intent layer's and the examples' suites all run.
  */
-const browserSuites = process.env.AGENTLOOM_SKIP_BROWSER_SUITES === '1' ? ['**/*.browser.test.ts'] : [];
+const runtimeStage = process.env.AGENTLOOM_RUNTIME_STAGE === '1';
+const platformRuntimeSuites = [
+  'serve.int',
+  'runs',
+  'demo-crash.int',
+  'dispatcher',
+  'worker-capabilities',
+  'egress-allowed',
+  'egress-denied',
+  'outbound-module',
+  'webhooks',
+  'identity',
+  'a2a-interop.int',
+  'mcp-servers',
+  'mcp-stdio-sandbox',
+  'body-limit',
+  'event-stream',
+].map((name) => `packages/platform/test/${name}.test.ts`);
+const sourceChecks = ['**/*.browser.test.ts', 'test/**'];
+
+/** In the runtime stage, the platform suites outside `platformRuntimeSuites`, found by listing the folder. */
+function platformSuitesLeftOut(): string[] {
+  if (!runtimeStage) return [];
+  const folder = 'packages/platform/test';
+  return readdirSync(folder)
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `${folder}/${file}`)
+    .filter((path) => !platformRuntimeSuites.includes(path));
+}
+const leftOut = runtimeStage ? [...sourceChecks, ...platformSuitesLeftOut()] : [];
 
 export default defineConfig({
   resolve: { conditions: ['@agentloom/source'] },
@@ -46,7 +80,7 @@ export default defineConfig({
         test: {
           name: 'suites',
           include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...exclusive, ...browserSuites],
+          exclude: ['**/node_modules/**', ...exclusive, ...leftOut],
           // Two files at a time (Vitest's default on a 2-core host is one): most suites wait on
           // child processes, leases and databases rather than on the processor.
           maxWorkers: 2,
@@ -58,6 +92,7 @@ export default defineConfig({
         test: {
           name: 'exclusive',
           include: exclusive,
+          exclude: ['**/node_modules/**', ...leftOut],
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
         },
