@@ -150,20 +150,20 @@ export class JobSignals {
   private readonly wakeUps = new JobWakeUps();
   private readonly listener: PostgresJobListener | undefined;
   private readonly channel: string | undefined;
-  /** `select pg_notify(channel, '')`, for an enqueue's transaction; undefined without PostgreSQL. */
-  readonly notifyQuery: CompiledQuery | undefined;
 
   constructor(postgres?: JobChannelOptions) {
     this.listener = postgres
       ? new PostgresJobListener(postgres.connectionString, postgres.channel, this.wakeUps, postgres.onError)
       : undefined;
     this.channel = postgres?.channel;
-    this.notifyQuery = postgres ? CompiledQuery.raw(`select pg_notify($1, '')`, [postgres.channel]) : undefined;
   }
 
-  /** `select pg_notify(channel, queue)`: a signal that names the job's queue; undefined without PostgreSQL. */
-  notifyQueryFor(queue: string): CompiledQuery | undefined {
-    return this.channel ? CompiledQuery.raw(`select pg_notify($1, $2)`, [this.channel, queue]) : undefined;
+  /**
+   * `select pg_notify(channel, queue)`, for an enqueue's transaction: a signal that names the job's
+   * queue, or any queue when `queue` is absent (an empty payload); undefined without PostgreSQL.
+   */
+  notifyQuery(queue?: string): CompiledQuery | undefined {
+    return this.channel ? CompiledQuery.raw(`select pg_notify($1, $2)`, [this.channel, queue ?? '']) : undefined;
   }
 
   /** Wakes this process's workers at once (`queue`: the one queue concerned, if known). */

@@ -101,7 +101,8 @@ export class LeaseTableDispatcher implements Dispatcher {
   async enqueue(transaction: Transaction<PlatformDatabase>, runId: string, requirements: RunRequirements): Promise<void> {
     const at = this.now().toISOString();
     await enqueueJob(transaction, runId, at, requirements.isolation ? 1 : 0);
-    if (this.signals.notifyQuery) await transaction.executeQuery(this.signals.notifyQuery);
+    const notify = this.signals.notifyQuery();
+    if (notify) await transaction.executeQuery(notify);
   }
 
   async claim(workerId: string, limit: number, leaseMs: number, capabilities: WorkerCapabilities): Promise<ClaimedJob[]> {
@@ -183,7 +184,8 @@ export class LeaseTableDispatcher implements Dispatcher {
 
   /** A job became claimable now outside an enqueue: wake this process's workers and, on PostgreSQL, the others. */
   private async jobsDueNow(): Promise<void> {
-    if (this.signals.notifyQuery) await this.database.executeQuery(this.signals.notifyQuery);
+    const notify = this.signals.notifyQuery();
+    if (notify) await this.database.executeQuery(notify);
     this.signals.announce();
   }
 

@@ -31,6 +31,7 @@ export const isolatedRunQueue = 'agentloom-runs-isolated';
 const retryLimit = 1_000_000;
 /** A claim fails expired jobs at most this often (per process), so takeover waits at most this past the lease. */
 const expiryPassMs = 250;
+
 /** The payload of a run's job. */
 interface RunJobData {
   runId: string;
@@ -261,7 +262,7 @@ export class PgBossDispatcher implements Dispatcher {
     if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
     // Due now: every process's workers hear of it, and of its queue, once the transaction commits.
     if (!startAfter || startAfter.getTime() <= Date.now())
-      await transaction.executeQuery(this.signals.notifyQueryFor(queue) as CompiledQuery);
+      await transaction.executeQuery(this.signals.notifyQuery(queue) as CompiledQuery);
   }
 
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */
