@@ -103,4 +103,24 @@ describe('platform SQLite transactions', () => {
     other.close();
     await handle.close();
   });
+
+  it('let the event loop turn during a long chain of queries, so a burst of requests does not hold up timers and streams (issue 34)', async () => {
+    const { handle } = await migrated();
+    await handle.database.insertInto('users').values(user('reader')).execute();
+    // Each query settles at once (SQLite is synchronous): without a turn of the loop between
+    // them, this chain would run to its 2-second bound before the immediate below could fire.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const started = performance.now();
+    let queries = 0;
+    while (!turned && performance.now() - started < 2_000) {
+      await handle.database.selectFrom('users').select('id').where('id', '=', 'reader').executeTakeFirst();
+      queries += 1;
+    }
+    expect(turned).toBe(true);
+    expect(queries).toBeGreaterThan(0);
+    await handle.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { yieldIfTurnIsLong } from '@agentloom/sdk/store/sqlite';
 import type Database from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -55,6 +56,8 @@ class PlatformSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    // Lets the event loop turn first when this turn has used SQLite long (the SDK's budget, shared with its store).
+    await yieldIfTurnIsLong();
     while (this.held) await this.held;
     this.held = new Promise((resolve) => {
       this.release = resolve;

@@ -34,6 +34,7 @@ import type {
   StoredRunStatus,
 } from '../run-store.js';
 import { type BackgroundCheckpoints, startBackgroundCheckpoints } from './background-checkpoints.js';
+import { yieldIfTurnIsLong } from './event-loop-turns.js';
 import { type FileIdentity, readFileIdentity, StoreFileGuard } from './file-identity.js';
 import { migrate } from './migrations.js';
 import { SqliteChanges } from './sqlite-changes.js';
@@ -421,6 +422,8 @@ export class SqliteRunStore implements RunStore {
    * holds the lock waits with back-off on timers, so that the event loop never stalls on a lock.
    */
   private call<T>(operation: string, work: () => T, fileCheck: FileCheck = 'none'): Promise<T> {
+    const turn = yieldIfTurnIsLong();
+    if (turn) return turn.then(() => this.call(operation, work, fileCheck));
     // The first try runs at once and settles without an async frame (most calls find no lock
     // held: issue 34); only a busy lock goes on to the waits.
     const startedAt = Date.now();
