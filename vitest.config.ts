@@ -47,7 +47,7 @@ const sourceChecks = ['**/*.browser.test.ts', 'test/**'];
 function platformSuitesLeftOut(): string[] {
   if (!runtimeStage) return [];
   const folder = 'packages/platform/test';
-  return readdirSync(folder)
+  return readdirSync(new URL(`./${folder}`, import.meta.url))
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `${folder}/${file}`)
     .filter((path) => !platformRuntimeSuites.includes(path));
