@@ -10,25 +10,33 @@ const firstText = (request: ModelRequest) => request.messages[0]?.content ?? '';
 const sentences = (text: string) =>
   text.split(/(?<=\.)\s+/).filter((sentence) => /\d/.test(sentence) && !sentence.startsWith('#'));
 
+/** How long each answer of the two analysis agents takes, in milliseconds. */
+const analysisMs = 20;
+
 /** The scripted model that plays every role of the example offline. */
 export function offlineModel(): ScriptedModel {
   return new ScriptedModel({
     respond: (request): ScriptedReply => {
       const results = toolResults(request);
       switch (request.system) {
+        // The two analyses take a moment, as a real model's answers do, so their agents' runs
+        // overlap in time (what the example checks) however the event loop schedules them.
         case SUMMARIZER_PROMPT:
           return {
             text: `Summary: ${sentences(firstText(request).replace(/^# .*$/gm, ''))
               .slice(0, 3)
               .join(' ')}`,
+            delayMs: analysisMs,
           };
         case RISK_PROMPT:
-          if (results.length === 0) return { toolCalls: [{ name: 'find_dates', arguments: { text: firstText(request) } }] };
+          if (results.length === 0)
+            return { toolCalls: [{ name: 'find_dates', arguments: { text: firstText(request) } }], delayMs: analysisMs };
           return {
             text: `Risks:\n${(results[0]?.content ?? '')
               .split('\n')
               .map((line) => `- ${line}`)
               .join('\n')}`,
+            delayMs: analysisMs,
           };
         case PLANNER_PROMPT: {
           if (results.length === 0) {
