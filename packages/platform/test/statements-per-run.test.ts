@@ -80,7 +80,7 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
   it('a run makes a bounded number of statements; its routes read no space and its job completes in one statement', async () => {
     const statements = (await oneRun()).filter((text) => !periodic.some((pattern) => pattern.test(text.trim())));
     console.log(`statements of one run on ${dialect}: ${statements.length}`);
-    const bound = dialect === 'postgres' ? 51 : 66;
+    const bound = dialect === 'postgres' ? 46 : 65;
     const firstLines = statements.map((text) => text.trim().split('\n')[0]);
     expect(statements.length, firstLines.join('\n')).toBeLessThanOrEqual(bound);
     // An app's and a run's routes find the space through the app (apps.space_id references it).

@@ -139,7 +139,8 @@ describe('RunClient', () => {
     // The owner as the row holds it while the run executes: the epoch its start event reports.
     for await (const event of handle.events()) {
       if (event.type !== 'run-start') continue;
-      expect(await client.ownerOf('pending-2')).toMatchObject({ epoch: event.epoch, live: true, ownerId: expect.any(String) });
+      // The handle's own owner id is the one the store names (a host reports it without a read).
+      expect(await client.ownerOf('pending-2')).toMatchObject({ epoch: event.epoch, live: true, ownerId: handle.ownerId });
       break;
     }
     const result = await handle.result();
@@ -160,6 +161,31 @@ describe('RunClient', () => {
       expect.objectContaining({ toolName: 'add', status: 'succeeded', attempts: 1, content: '5', arguments: { a: 2, b: 3 } }),
     ]);
     expect((await client.listRuns({ metadata: { release: 'r-1' } })).items.map((run) => run.runId)).toEqual(['pending-2']);
+  });
+
+  it('starts a pending run with one journal read: the journal after `run-started` is the one read plus that entry', async () => {
+    const store = new MemoryRunStore();
+    const client = new RunClient({ store });
+    await client.createRun({ runId: 'pending-3', sessionId: 's', kind: 'agent', name: 'adder', input: 'What is 2 + 3?' });
+    await client.supplement('pending-3', 'Be brief.');
+    const reads: string[] = [];
+    const readJournal = store.readJournal.bind(store);
+    store.readJournal = (runId, options) => {
+      reads.push(runId);
+      return readJournal(runId, options);
+    };
+    const model = addingModel();
+    const agent = new Agent({ name: 'adder', mode: 'react', model, prompt: 'p', tools: [add], store });
+    const result = await agent.run({ sessionId: 's', runId: 'pending-3' }).result();
+    expect(result).toMatchObject({ status: 'succeeded', output: 'The sum is 5.' });
+    expect(reads).toEqual(['pending-3']);
+    // The fold of the journal it built is the fold of the stored one: a takeover sees the same run.
+    expect(model.requests[0]?.messages.map((message) => message.content)).toEqual(
+      expect.arrayContaining(['What is 2 + 3?', 'Be brief.']),
+    );
+    expect((await client.describeRun('pending-3')).agent?.supplements).toEqual([
+      expect.objectContaining({ text: 'Be brief.', status: 'consumed' }),
+    ]);
   });
 
   it('stops a run owned by another agent object through the journal, within a third of the lease', async () => {

@@ -1,4 +1,3 @@
-import { abortableSleep } from '../core/abortable-sleep.js';
 import { InvalidRunRequestError, RunAlreadyExistsError, RunNotActiveError, RunNotFoundError } from '../core/errors/index.js';
 import { createRunId } from '../core/ids.js';
 import { emptyUsage } from '../core/messages.js';
@@ -16,14 +15,14 @@ import {
   recordInputAnswer,
 } from '../engine/workflow/input/input-requests.js';
 import { isUnfinished } from '../store/acquire-decision.js';
-import type { JournalEntry, RunKind, RunMetadata, RunRecord, RunStore, StoredRunStatus } from '../store/run-store.js';
+import type { RunKind, RunMetadata, RunRecord, RunStore, StoredRunStatus } from '../store/run-store.js';
 import { describeAgentRun } from './describe-agent-run.js';
 import { describeTeamRun } from './describe-team-run.js';
 import { endPendingRun } from './end-pending-run.js';
+import { type FollowWaits, followJournal } from './follow-journal.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
 import { type HostedRunEvent, projectorOf, startedInput } from './run-projection.js';
-import { WakeUp } from './wake-up.js';
 
 /** Options of `RunClient`. */
 export interface RunClientOptions {
@@ -92,16 +91,13 @@ export interface Page<Item> {
  */
 export class RunClient {
   private readonly store: RunStore;
-  private readonly pollMs: number;
-  private readonly maxPollMs: number;
-  private readonly safetyNetMs: number;
+  /** How `follow` waits between reads. */
+  private readonly waits: FollowWaits;
   private readonly leaseMs: number;
 
   constructor(options: RunClientOptions) {
     this.store = options.store;
-    this.pollMs = options.pollMs ?? 50;
-    this.maxPollMs = options.maxPollMs ?? 1000;
-    this.safetyNetMs = options.safetyNetMs ?? 5000;
+    this.waits = { pollMs: options.pollMs ?? 50, maxPollMs: options.maxPollMs ?? 1000, safetyNetMs: options.safetyNetMs ?? 5000 };
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 
@@ -256,7 +252,7 @@ export class RunClient {
     runId: string,
     options: { afterSequence?: number; signal?: AbortSignal } = {},
   ): AsyncGenerator<HostedRunEvent[], void, undefined> {
-    yield* this.batchesOf(await this.existingRun(runId), options);
+    yield* followJournal(this.store, await this.existingRun(runId), { ...this.waits, ...options });
   }
 
   /**
@@ -268,66 +264,13 @@ export class RunClient {
     runId: string,
     options: { afterSequence?: number; signal?: AbortSignal } = {},
   ): Promise<AsyncGenerator<HostedRunEvent[], void, undefined>> {
-    return this.batchesOf(await this.existingRun(runId), options);
-  }
-
-  private async *batchesOf(
-    run: RunRecord,
-    options: { afterSequence?: number; signal?: AbortSignal },
-  ): AsyncGenerator<HostedRunEvent[], void, undefined> {
-    const runId = run.runId;
-    const projector = projectorOf(run);
-    const after = options.afterSequence ?? 0;
-    let read = 0;
-    let wait = this.pollMs;
-    // An ended run's journal is final (one read, no watch); otherwise watching starts before the
-    // first read, so that a write landing between a read and the wait still wakes this follower.
-    const ended = !isUnfinished(run.status);
-    const wakeUp = this.store.watchRun && !ended ? new WakeUp() : undefined;
-    const unwatch = wakeUp ? this.store.watchRun?.(runId, (through) => wakeUp.signal(through)) : undefined;
-    try {
-      for (;;) {
-        if (options.signal?.aborted) return;
-        const entries: JournalEntry[] = await this.store.readJournal(runId, { afterSequence: read });
-        const batch: HostedRunEvent[] = [];
-        let finished = false;
-        for (const entry of entries) {
-          read = entry.sequence;
-          for (const event of projector.projectAll(entry)) {
-            if (event.sequence <= after) continue;
-            batch.push(event);
-            finished = event.type === 'run-finish' || event.type === 'workflow-finish';
-            if (finished) break;
-          }
-          if (finished) break;
-        }
-        if (batch.length > 0) yield batch;
-        if (finished || ended) return;
-        if (entries.length > 0) {
-          wait = this.pollMs;
-          // Watched: this read saw every write committed before it, and a later write signals
-          // the wake-up (it latches), so wait for that rather than read again to find nothing
-          // (issue 34: two reads and a run read per write were most of a follower's statements).
-          if (wakeUp && !(await wakeUp.wait(this.safetyNetMs, options.signal, read))) return;
-          continue;
-        }
-        const current = await this.store.getRun(runId);
-        if (!current || current.status === 'deleted')
-          throw new RunNotFoundError(runId, { deleted: current?.status === 'deleted' });
-        if (wakeUp) {
-          if (!(await wakeUp.wait(this.safetyNetMs, options.signal, read))) return;
-          continue;
-        }
-        try {
-          await abortableSleep(wait, options.signal);
-        } catch {
-          return;
-        }
-        wait = Math.min(wait * 2, this.maxPollMs);
-      }
-    } finally {
-      unwatch?.();
-    }
+    if (!this.store.readRunAndJournal)
+      return followJournal(this.store, await this.existingRun(runId), { ...this.waits, ...options });
+    assertRunId(runId);
+    // One read for the check and the first entries: all of them when the run has already ended.
+    const { run, entries } = await this.store.readRunAndJournal(runId);
+    if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
+    return followJournal(this.store, run, { ...this.waits, ...options, first: entries });
   }
 
   /**
@@ -474,8 +417,7 @@ export class RunClient {
   }
 
   private async existingRun(runId: string): Promise<RunRecord> {
-    if (typeof runId !== 'string' || runId === '')
-      throw new InvalidRunRequestError(String(runId), 'A run id must be a non-empty string.');
+    assertRunId(runId);
     const run = await this.store.getRun(runId);
     if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
     return run;
@@ -483,6 +425,11 @@ export class RunClient {
 }
 
 export type { HostedRunEvent } from './run-projection.js';
+
+function assertRunId(runId: string): void {
+  if (typeof runId !== 'string' || runId === '')
+    throw new InvalidRunRequestError(String(runId), 'A run id must be a non-empty string.');
+}
 
 function summaryOf(run: RunRecord): RunSummary {
   return {

@@ -246,6 +246,16 @@ export interface RunStore {
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** Entries after `afterSequence` (default 0) in sequence order, at most `limit` of them (default all). */
   readJournal(runId: string, options?: ReadJournalOptions): Promise<JournalEntry[]>;
+  /**
+   * Optional: `getRun` and `readJournal` in one read of one snapshot (issue 34: a follower's first
+   * read, where the run ended before it came, costs one round trip instead of two). `run` is
+   * undefined, and `entries` empty, for a run that does not exist. A store without it is read
+   * with the two calls.
+   */
+  readRunAndJournal?(
+    runId: string,
+    options?: ReadJournalOptions,
+  ): Promise<{ run: RunRecord | undefined; entries: JournalEntry[] }>;
   /** Runs of one session, oldest first (tombstones excluded). */
   listSessionRuns(sessionId: string): Promise<RunRecord[]>;
   /**

@@ -341,6 +341,31 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(await store.readJournal('no-such-run')).toEqual([]);
     });
 
+    it('reads a run with its journal in one call where the store offers it: the same as getRun and readJournal', async (context) => {
+      if (!store.readRunAndJournal) return context.skip();
+      expect(await store.readRunAndJournal('no-such-run')).toEqual({ run: undefined, entries: [] });
+      const input = request();
+      await store.acquire(input);
+      expect(await store.readRunAndJournal(input.runId)).toEqual({
+        run: await store.getRun(input.runId),
+        entries: await store.readJournal(input.runId),
+      });
+      await store.append({
+        runId: input.runId,
+        epoch: 1,
+        entries: [
+          { type: 'step', data: { n: 1 } },
+          { type: 'step', taskId: 't', data: { n: 2 } },
+        ],
+      });
+      const options = { afterSequence: 1, limit: 1 };
+      const { run, entries } = await store.readRunAndJournal(input.runId, options);
+      expect(run).toEqual(await store.getRun(input.runId));
+      expect(entries).toEqual(await store.readJournal(input.runId, options));
+      expect(entries.map((entry) => entry.sequence)).toEqual([2]);
+      await expect(store.readRunAndJournal('', {})).rejects.toMatchObject({ code: 'invalid-identifier' });
+    });
+
     it('records a pending run once, unowned, with its labels and first entries', async () => {
       const pending = pendingRequest();
       const first = await store.createRun(pending);

@@ -55,6 +55,7 @@ export function executeAgentRun(
     leaseMs: agent.leaseMs,
     control,
     onAcquired: reporter.acquired,
+    ownerId: reporter.ownerId,
     creation: async (existing, call) => {
       if (!existing && request.input === undefined && request.regenerate === undefined) {
         throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);
@@ -233,8 +234,17 @@ async function startPendingRun(
     },
     now,
   );
-  await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });
-  return { journal: await agent.store.readJournal(run.runId), history: { messages: started.history, parts: started.parts } };
+  const { lastSequence } = await agent.store.append({ runId: run.runId, epoch: run.epoch, entries: [started.record] });
+  const history = { messages: started.history, parts: started.parts };
+  // Nothing came between (a supplement appended meanwhile would): the journal is the one read
+  // plus this entry, its data copied through JSON as a store gives it back; no read (issue 34).
+  // Its time is this process's (the engine never reads an entry's `at`).
+  if (lastSequence !== (journal.at(-1)?.sequence ?? 0) + 1) return { journal: await agent.store.readJournal(run.runId), history };
+  const data: unknown = JSON.parse(JSON.stringify(started.record.data));
+  return {
+    journal: [...journal, { sequence: lastSequence, epoch: run.epoch, at: now, type: started.record.type, data }],
+    history,
+  };
 }
 
 /** The history a run's `run-started` refers to (format 2), read again; undefined for format 1, which carries it. */

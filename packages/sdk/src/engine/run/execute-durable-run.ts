@@ -52,6 +52,8 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
   sessionId: string;
   leaseMs: number;
   control: RunControl;
+  /** The owner id this call acquires the run under: its handle's `ownerId` (made here when absent). */
+  ownerId?: string;
   /**
    * The run id was made by this very call (`createRunId`, a new UUID): no stored run can have
    * it, so it is not looked up before `acquire` (one store read less per new run). `acquire`
@@ -96,7 +98,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
   steps: DurableRunSteps<State, Entry, Opened, Result>,
 ): Promise<Result> {
   const { store, runId, control } = steps;
-  const ownerId = createOwnerId();
+  const ownerId = steps.ownerId ?? createOwnerId();
   const startedAt = Date.now();
   const call: StoreCall = (operation) => retryTransient(operation, { until: () => startedAt + steps.leaseMs });
   const existing = steps.fresh ? undefined : await call(() => store.getRun(runId));

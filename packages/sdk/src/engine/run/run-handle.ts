@@ -1,3 +1,4 @@
+import { createOwnerId } from '../../core/ids.js';
 import type { RunStore } from '../../store/run-store.js';
 import { EventStream } from './event-stream.js';
 import type { RunControl } from './run-control.js';
@@ -17,6 +18,12 @@ export interface RunHandle<
   /** The run id: keep it to resume the run after a crash (or, for a workflow, an interrupt). */
   readonly runId: string;
   readonly sessionId: string;
+  /**
+   * The owner id under which this call acquires the run (unique per call): once the run has
+   * started here (its first event), the store names this id as its owner until the run ends or
+   * is handed over. A host reports who executes what with it, without reading the store.
+   */
+  readonly ownerId: string;
   /**
    * The run's outcome, once the whole run has settled here (calls in flight included). Rejects
    * with `RunOwnedElsewhereError` when a live owner holds the run, `OwnershipLostError` when this
@@ -49,6 +56,8 @@ export interface RunReporter<Event> {
   emit(event: Event): void;
   /** Called once the store has answered `acquire`: from then on the run exists (or existed). */
   acquired(): void;
+  /** The owner id to acquire the run under (the handle's `ownerId`). */
+  readonly ownerId: string;
 }
 
 /** What an engine gives the handle it returns. */
@@ -71,6 +80,7 @@ export interface ExecutingRunOptions<Event, Result> {
 export class ExecutingRun<Event extends { type: string }, Result extends { status: string }> implements RunHandle<Event, Result> {
   readonly runId: string;
   readonly sessionId: string;
+  readonly ownerId = createOwnerId();
   private readonly control: RunControl;
   private readonly runStore: RunStore;
   private readonly stream = new EventStream<Event>();
@@ -90,7 +100,7 @@ export class ExecutingRun<Event extends { type: string }, Result extends { statu
       markAcquired = resolve;
     });
     this.settled = Promise.resolve()
-      .then(() => options.execute({ emit: (event) => this.emit(event), acquired: markAcquired }))
+      .then(() => options.execute({ emit: (event) => this.emit(event), acquired: markAcquired, ownerId: this.ownerId }))
       .finally(() => {
         markAcquired();
         this.stream.end();

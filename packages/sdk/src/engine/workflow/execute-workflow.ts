@@ -108,6 +108,7 @@ export function executeWorkflowRun(
     leaseMs: runtime.leaseMs,
     control,
     onAcquired: reporter.acquired,
+    ownerId: reporter.ownerId,
     creation: async (existing) => {
       let continuation: Continuation | undefined;
       if (request.continues) {

@@ -34,6 +34,16 @@ export interface JournalRow {
   at: string | number;
 }
 
+/** A row of `readRunAndJournal`: the run, with one entry of its journal or none (nulls). */
+export type RunAndEntryRow = RunRow & {
+  entry_sequence: number | null;
+  entry_epoch: number;
+  entry_type: string;
+  entry_task_id: string | null;
+  entry_data: string;
+  entry_at: string | number;
+};
+
 /** Turns a run row into the port's `RunRecord`. */
 export function toRunRecord(row: RunRow): RunRecord {
   const record: RunRecord = {

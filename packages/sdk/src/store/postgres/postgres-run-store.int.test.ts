@@ -1,8 +1,11 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeWithPostgres, dropSchema, postgresUrl, uniqueSchemaName } from '../../../test/postgres/postgres-availability.js';
+import { RunClient } from '../../client/run-client.js';
 import { InvalidConfigurationError, StaleEpochError, StoreFailureError } from '../../core/errors/index.js';
+import { Agent } from '../../engine/agent/agent.js';
 import { runStoreContract } from '../../testing/run-store-contract.js';
+import { ScriptedModel } from '../../testing/scripted-model.js';
 import type { AcquireRequest } from '../run-store.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresRunStore } from './postgres-run-store.js';
@@ -245,6 +248,78 @@ await describeWithPostgres('PostgresRunStore', () => {
       thaw(new Error('thawed'));
       expect(StoreFailureError.isInstance(await stalledAcquire)).toBe(true);
       await pool.end();
+    });
+
+    it('takes over a run whose lease is free in one statement, and leaves every other case to the locking transaction', async () => {
+      const schema = uniqueSchemaName('take');
+      const host = await freshStore(schema);
+      await host.createRun({
+        runId: 'run-1',
+        sessionId: 'session-1',
+        entries: [{ type: 'run-requested', data: { input: 'question' } }],
+        labels: { kind: 'agent', name: 'a', metadata: {} },
+      });
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
+      const worker = new PostgresRunStore({ pool, schema });
+      const statements = vi.spyOn(pool, 'query');
+      // `pool.query` takes its connection with `connect` too: the transactions are the difference.
+      const connections = vi.spyOn(pool, 'connect');
+      const transactions = () => connections.mock.calls.length - statements.mock.calls.length;
+      const taken = await worker.acquire(request({ initialEntries: [] }));
+      expect(taken).toMatchObject({
+        outcome: 'acquired',
+        run: { status: 'running', ownerId: 'owner-a', epoch: 2, lastSequence: 1 },
+      });
+      expect(taken.run.leaseExpiresAt).toBeGreaterThan(Date.now() + 50_000);
+      expect([statements.mock.calls.length, transactions()]).toEqual([1, 0]);
+      // A live owner, another session, a finished run: the transaction answers, as before.
+      expect((await worker.acquire(request({ ownerId: 'owner-b', initialEntries: [] }))).outcome).toBe('owned-elsewhere');
+      await expect(worker.acquire(request({ sessionId: 'session-2', initialEntries: [] }))).rejects.toThrow(/session-1/);
+      const final = {
+        runId: 'run-1',
+        sessionId: 'session-1',
+        status: 'succeeded' as const,
+        output: 'answer',
+        loops: 1,
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      };
+      await worker.append({ runId: 'run-1', epoch: 2, entries: [{ type: 'run-finished', data: final }], terminal: final });
+      expect((await worker.acquire(request({ ownerId: 'owner-b', initialEntries: [] }))).outcome).toBe('terminal');
+      expect(transactions()).toBe(3);
+      await worker.close();
+      await pool.end();
+    });
+
+    it('opens a follow of an ended run with one statement, and follows a live run to its end', async () => {
+      const schema = uniqueSchemaName('follow');
+      const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
+      const store = new PostgresRunStore({ pool, schema });
+      await store.setup();
+      const client = new RunClient({ store, safetyNetMs: 200 });
+      const { runId } = await client.createRun({ sessionId: 's', kind: 'agent', name: 'a', input: 'question' });
+      const live = await client.openFollow(runId);
+      const agent = new Agent({
+        name: 'a',
+        mode: 'react',
+        model: new ScriptedModel({ respond: () => ({ text: 'Done.' }) }),
+        prompt: 'p',
+        store,
+      });
+      const events: string[] = [];
+      const following = (async () => {
+        for await (const batch of live) events.push(...batch.map((event) => event.type));
+      })();
+      await agent.run({ sessionId: 's', runId }).result();
+      await following;
+      expect(events.at(-1)).toBe('run-finish');
+      const statements = vi.spyOn(pool, 'query');
+      const replay: string[] = [];
+      for await (const batch of await client.openFollow(runId)) replay.push(...batch.map((event) => event.type));
+      expect(replay).toEqual(events);
+      expect(statements.mock.calls.length).toBe(1);
+      await store.close();
+      await pool.end();
+      await dropSchema(schema);
     });
 
     it('lets a takeover cut a stream of appends cleanly: no stale entry after the new epoch', async () => {

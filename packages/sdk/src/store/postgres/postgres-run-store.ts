@@ -41,13 +41,14 @@ import { type PostgresRunStoreOptions, type PostgresRunStoreSettings, validatePo
 import {
   type JournalRow,
   parseJournalRow,
+  type RunAndEntryRow,
   type RunRow,
   type SessionReadRow,
   toRunRecord,
   toSessionReads,
 } from './postgres-rows.js';
 import { migratePostgresSchema } from './postgres-setup.js';
-import { type PostgresStatements, postgresStatements } from './postgres-statements.js';
+import { listRunsQuery, type PostgresStatements, postgresStatements } from './postgres-statements.js';
 
 /** A losing creator needs one more try; more means the row keeps vanishing (someone deletes it). */
 const CREATE_ATTEMPTS = 3;
@@ -142,6 +143,14 @@ export class PostgresRunStore implements RunStore {
     assertAcquireRequest(request);
     const initial = serializeEntries(request.initialEntries);
     return this.run('acquire', async () => {
+      // Nothing to create: a run that exists (a host created it, or its owner died) whose lease
+      // is free is taken in one statement, without the locking transaction's four round trips.
+      if (initial[0].length === 0) {
+        const taken = await this.pool.query<RunRow>(
+          this.prepared('takeOverFree', [request.runId, request.ownerId, request.leaseMs, request.sessionId]),
+        );
+        if (taken.rows[0]) return { outcome: 'acquired', run: toRunRecord(taken.rows[0]) };
+      }
       // A creation that loses the race to a concurrent creator finds the row on its next try.
       for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
         const decision = await this.transaction(async (client) => {
@@ -312,6 +321,27 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
+  async readRunAndJournal(
+    runId: string,
+    options: ReadJournalOptions = {},
+  ): Promise<{ run: RunRecord | undefined; entries: JournalEntry[] }> {
+    assertReadJournal(runId, options);
+    return this.run('readRunAndJournal', async () => {
+      const found = await this.pool.query<RunAndEntryRow>(
+        this.prepared('readRunAndJournal', [runId, options.afterSequence ?? 0, options.limit ?? null]),
+      );
+      const first = found.rows[0];
+      if (!first) return { run: undefined, entries: [] };
+      const entries: JournalEntry[] = [];
+      for (const row of found.rows) {
+        if (row.entry_sequence === null) continue;
+        const { entry_sequence: sequence, entry_epoch: epoch, entry_type: type, entry_task_id: task_id } = row;
+        entries.push(parseJournalRow(runId, { sequence, epoch, type, task_id, data: row.entry_data, at: row.entry_at }));
+      }
+      return { run: toRunRecord(first), entries };
+    });
+  }
+
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     assertIdentifier('sessionId', sessionId);
     return this.run('listSessionRuns', async () => {
@@ -349,38 +379,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
-    const conditions: string[] = [];
-    const values: unknown[] = [];
-    const add = (condition: (placeholder: () => string) => string) => conditions.push(condition(() => `$${values.length}`));
-    if (query.sessionId !== undefined) {
-      values.push(query.sessionId);
-      add((at) => `session_id = ${at()}`);
-    }
-    if (query.kind !== undefined) {
-      values.push(query.kind);
-      add((at) => `kind = ${at()}`);
-    }
-    if (query.status !== undefined) {
-      values.push(query.status);
-      add((at) => `status = ${at()}`);
-    }
-    if (query.metadata && Object.keys(query.metadata).length > 0) {
-      values.push(JSON.stringify(query.metadata));
-      add((at) => `metadata::jsonb @> ${at()}::jsonb`);
-    }
-    if (query.before) {
-      values.push(query.before.createdAt);
-      const time = `$${values.length}`;
-      values.push(query.before.runId);
-      // A row comparison, so that the (created_at, run_id) index seeks straight to the position.
-      add((at) => `(created_at, run_id) < (${time}::bigint, ${at()}::text)`);
-    }
-    // The page size is written into the text (an integer by construction): with a parameter the
-    // planner cannot see how few rows are wanted and may sort the whole table instead of walking
-    // the (created_at, run_id) index.
-    const limit = Math.max(1, Math.min(10_000, Math.floor(Number(query.limit)) || 1));
-    const filter = conditions.map((condition) => ` AND ${condition}`).join('');
-    const sql = `${this.statements.listRunsSelect}${filter} ORDER BY created_at DESC, run_id DESC LIMIT ${limit}`;
+    const { sql, values } = listRunsQuery(this.statements.listRunsSelect, query);
     return this.run('listRuns', async () => (await this.pool.query<RunRow>(sql, values)).rows.map(toRunRecord));
   }
 

@@ -1,3 +1,5 @@
+import type { RunListQuery } from '../run-store.js';
+
 /**
  * The database clock in epoch milliseconds. Every lease is measured on it, never on a process
  * clock, so that machines whose clocks disagree still agree on when a lease ends.
@@ -6,6 +8,10 @@ export const DATABASE_CLOCK = 'floor(extract(epoch FROM clock_timestamp()) * 100
 
 const RUN_COLUMNS =
   'run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata';
+/** The same columns of the runs table aliased `run` (in a statement that joins or updates from another). */
+const RUN_COLUMNS_OF_RUN = RUN_COLUMNS.split(', ')
+  .map((column) => `run.${column}`)
+  .join(', ');
 
 /** The SQL of `PostgresRunStore`, with table names qualified by the store's schema. */
 export interface PostgresStatements {
@@ -15,6 +21,13 @@ export interface PostgresStatements {
   /** Inserts a new run with its initial entries; answers no row when another creator won. */
   createRun: string;
   takeOver: string;
+  /**
+   * Takes over an unfinished run of the session whose lease is free, in one statement (no
+   * transaction): the `acquired` rule of `decideAcquire` as a conditional UPDATE, which READ
+   * COMMITTED re-checks on the newest row version after waiting for a concurrent taker. Answers
+   * no row for every other case, which the locking transaction then decides.
+   */
+  takeOverFree: string;
   /** The fenced append: one statement, so no transaction stays open between round trips. */
   append: string;
   /** An unfenced append (epoch 0) while the run is active: a supplement from any machine. */
@@ -27,6 +40,8 @@ export interface PostgresStatements {
   release: string;
   getRun: string;
   readJournal: string;
+  /** `getRun` with `readJournal` in one snapshot: a row per entry (run columns repeated), or one row without an entry. */
+  readRunAndJournal: string;
   sessionRuns: string;
   /** A whole session in one statement: runs in order, journals joined only where wanted (issue 18). */
   readSession: string;
@@ -69,6 +84,14 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
         FROM created, ${entries}
       )
       SELECT run_id FROM created`,
+    // $1 run id, $2 owner, $3 lease ms, $4 session.
+    takeOverFree: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now)
+      UPDATE ${runs} AS run SET status = 'running', owner_id = $2, epoch = run.epoch + 1,
+        lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
+      FROM clock
+      WHERE run.run_id = $1 AND run.session_id = $4 AND run.status IN ('pending', 'running')
+        AND (run.owner_id IS NULL OR run.lease_expires_at <= clock.now)
+      RETURNING ${RUN_COLUMNS_OF_RUN}`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
     // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012),
@@ -124,6 +147,12 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
     getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
       WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
+    readRunAndJournal: `SELECT ${RUN_COLUMNS_OF_RUN},
+        entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type, entry.task_id AS entry_task_id,
+        entry.data AS entry_data, entry.at AS entry_at
+      FROM ${runs} AS run LEFT JOIN LATERAL (SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
+        WHERE run_id = run.run_id AND sequence > $2 ORDER BY sequence LIMIT $3::integer) AS entry ON true
+      WHERE run.run_id = $1 ORDER BY entry.sequence`,
     sessionRuns: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE session_id = $1 AND status <> 'deleted' ORDER BY created_at, created_order`,
     // $1 session, $2 kind or null, $3 run left out or null, $4 recent finished runs, $5 run ids,
     // $6 checkpoint ('' the newest, a holder's run id, null none: ADR 0012).
@@ -194,4 +223,42 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
       WHERE NOT $1::boolean OR (last_run_at, session_id) < ($2::bigint, $3::text)
       ORDER BY last_run_at DESC, session_id DESC LIMIT $4`,
   };
+}
+
+/**
+ * A `listRuns` query: the select, the filters it was given as parameters, and the page. The page
+ * size is written into the text (an integer by construction): with a parameter the planner cannot
+ * see how few rows are wanted and may sort the whole table instead of walking the
+ * (created_at, run_id) index.
+ */
+export function listRunsQuery(select: string, query: RunListQuery): { sql: string; values: unknown[] } {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  const add = (condition: (placeholder: () => string) => string) => conditions.push(condition(() => `$${values.length}`));
+  if (query.sessionId !== undefined) {
+    values.push(query.sessionId);
+    add((at) => `session_id = ${at()}`);
+  }
+  if (query.kind !== undefined) {
+    values.push(query.kind);
+    add((at) => `kind = ${at()}`);
+  }
+  if (query.status !== undefined) {
+    values.push(query.status);
+    add((at) => `status = ${at()}`);
+  }
+  if (query.metadata && Object.keys(query.metadata).length > 0) {
+    values.push(JSON.stringify(query.metadata));
+    add((at) => `metadata::jsonb @> ${at()}::jsonb`);
+  }
+  if (query.before) {
+    values.push(query.before.createdAt);
+    const time = `$${values.length}`;
+    values.push(query.before.runId);
+    // A row comparison, so that the (created_at, run_id) index seeks straight to the position.
+    add((at) => `(created_at, run_id) < (${time}::bigint, ${at()}::text)`);
+  }
+  const limit = Math.max(1, Math.min(10_000, Math.floor(Number(query.limit)) || 1));
+  const filter = conditions.map((condition) => ` AND ${condition}`).join('');
+  return { sql: `${select}${filter} ORDER BY created_at DESC, run_id DESC LIMIT ${limit}`, values };
 }
