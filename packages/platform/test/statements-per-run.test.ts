@@ -80,7 +80,7 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
   it('a run makes a bounded number of statements; its routes read no space and its job completes in one statement', async () => {
     const statements = (await oneRun()).filter((text) => !periodic.some((pattern) => pattern.test(text.trim())));
     console.log(`statements of one run on ${dialect}: ${statements.length}`);
-    const bound = dialect === 'postgres' ? 46 : 65;
+    const bound = dialect === 'postgres' ? 41 : 60;
     const firstLines = statements.map((text) => text.trim().split('\n')[0]);
     expect(statements.length, firstLines.join('\n')).toBeLessThanOrEqual(bound);
     // An app's and a run's routes find the space through the app (apps.space_id references it).
@@ -107,6 +107,12 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
       expect(unnamed(/completed_on = now\(\)/)).toEqual([]);
       expect(statements.filter((text) => /INSERT INTO \S+\.job \(/.test(text))).toHaveLength(1);
       expect(statements.filter((text) => /^\s*WITH next as/i.test(text)).length).toBeGreaterThan(0);
+      // The worker's start pins the release (D-P5) in its read of the run: no UPDATE of its own,
+      // and no read of the SDK's run before taking it (it must exist: one conditional UPDATE).
+      expect(statements.filter((text) => /^update "runs" set "release_id"/i.test(text.trim()))).toEqual([]);
+      expect(statements.filter((text) => /^with pinned as \(/i.test(text.trim()))).toHaveLength(1);
+      expect(unnamed(/^with pinned as \(/i)).toEqual([]);
+      expect(statements.filter((text) => /FOR UPDATE\) AS locked/.test(text))).toEqual([]);
       // No lock of the claim's job row first (the fenced UPDATE is the check).
       expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);
     }

@@ -1,5 +1,5 @@
 import type { AgentRun, WorkflowRun } from '@agentloom/sdk';
-import { pinRunRelease, readRunWithApp } from '../adapters/database/repositories/run-repository.js';
+import { pinRunRelease, readRunWithAppPinning } from '../adapters/database/repositories/run-repository.js';
 import type { ClaimedJob } from '../adapters/dispatch/index.js';
 import { defaultMcpConnectAttempts } from '../config/index.js';
 import { AppDeletingError, WorkerDrainingError } from './job-outcome.js';
@@ -8,7 +8,7 @@ import type { WorkerContext } from './worker-context.js';
 
 /** What starting a run needs of its worker. */
 export interface RunStarter {
-  readonly context: Pick<WorkerContext, 'database' | 'runClient' | 'config'>;
+  readonly context: Pick<WorkerContext, 'database' | 'dialect' | 'runClient' | 'config'>;
   readonly workerId: string;
   readonly builds: ReleaseBuildCache;
   /** The SDK handles of the runs executing here, for a hand-over. */
@@ -25,7 +25,8 @@ export interface RunStarter {
  */
 export async function startRun(starter: RunStarter, job: ClaimedJob): Promise<{ status: string; webhook: boolean } | undefined> {
   const { database, runClient } = starter.context;
-  const found = await readRunWithApp(database, job.runId);
+  // On PostgreSQL a first start's release is pinned by the read itself (D-P5).
+  const found = await readRunWithAppPinning(database, starter.context.dialect, job.runId);
   if (!found) return undefined;
   const { run, app } = found;
   if (app.state === 'deleting') {

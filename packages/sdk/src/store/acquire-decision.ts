@@ -11,6 +11,7 @@ export const DEFAULT_LABELS: RunLabels = Object.freeze({ kind: 'agent', name: ''
  */
 export function decideAcquire(current: RunRecord | undefined, request: AcquireRequest, now: number): AcquireResult {
   if (!current) {
+    if (request.mustExist) throw new RunNotFoundError(request.runId);
     return {
       outcome: 'created',
       run: {

@@ -82,6 +82,11 @@ export interface AcquireRequest {
   initialEntries: readonly NewJournalEntry[];
   /** What a newly created run is; ignored when the run exists. Default: an agent run without name or metadata. */
   labels?: RunLabels;
+  /**
+   * The run must exist (a host created it, or a resume): a missing run is refused with
+   * `RunNotFoundError` instead of being created, so that a resume needs no `getRun` first.
+   */
+  mustExist?: boolean;
 }
 
 /** Records a run without executing it (`pending`, no owner), with its first entries. */

@@ -245,6 +245,22 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect((await store.getRun(input.runId))?.ownerId).toBe('owner-b');
     });
 
+    it('refuses to create a run that must exist, and takes one that does (mustExist)', async () => {
+      const input = request();
+      await expect(store.acquire({ ...input, initialEntries: [], mustExist: true })).rejects.toMatchObject({
+        code: 'run-not-found',
+        deleted: false,
+      });
+      expect(await store.getRun(input.runId)).toBeUndefined();
+      await store.acquire({ ...input, leaseMs: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const taken = await store.acquire({ ...input, ownerId: 'owner-b', initialEntries: [], mustExist: true });
+      expect(taken).toMatchObject({
+        outcome: 'acquired',
+        run: { ownerId: 'owner-b', epoch: 2, lastSequence: input.initialEntries.length },
+      });
+    });
+
     it('refuses to acquire a run under another session', async () => {
       const input = request();
       await store.acquire(input);

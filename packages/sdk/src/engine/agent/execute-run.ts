@@ -56,6 +56,8 @@ export function executeAgentRun(
     control,
     onAcquired: reporter.acquired,
     ownerId: reporter.ownerId,
+    // No input: it can only resume a run that exists (a host created it, or its owner died).
+    resumes: request.input === undefined && request.regenerate === undefined,
     creation: async (existing, call) => {
       if (!existing && request.input === undefined && request.regenerate === undefined) {
         throw new InvalidRunRequestError(request.runId, `Run ${request.runId} does not exist; a new run needs an input.`);

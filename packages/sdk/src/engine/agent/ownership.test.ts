@@ -80,8 +80,41 @@ describe('run ownership (R-2)', () => {
     await expect(agent.run({ sessionId: 'other', runId: run.runId }).result()).rejects.toSatisfy(
       InvalidRunRequestError.isInstance,
     );
-    await expect(agent.run({ sessionId: 's', runId: 'missing' }).result()).rejects.toSatisfy(InvalidRunRequestError.isInstance);
+    await expect(agent.run({ sessionId: 's', runId: 'missing' }).result()).rejects.toThrow(/does not exist/);
+    expect(await store.getRun('missing')).toBeUndefined();
     expect(() => agent.run({ sessionId: 's', input: '' })).toThrow(InvalidRunRequestError);
+  });
+
+  it('resumes a run without looking it up first, and lets a workflow run go again untouched but for its epoch', async () => {
+    const store = new MemoryRunStore();
+    const lookups: string[] = [];
+    const getRun = store.getRun.bind(store);
+    store.getRun = (runId) => {
+      lookups.push(runId);
+      return getRun(runId);
+    };
+    const agent = new Agent({
+      name: 'a',
+      mode: 'react',
+      model: new ScriptedModel({ replies: [{ text: 'x' }] }),
+      prompt: 'p',
+      store,
+    });
+    await store.createRun({
+      runId: 'hosted',
+      sessionId: 's',
+      labels: { kind: 'agent', name: 'a', metadata: {} },
+      entries: [{ type: 'run-requested', data: { input: 'go' } }],
+    });
+    expect(await agent.run({ sessionId: 's', runId: 'hosted' }).result()).toMatchObject({ status: 'succeeded', output: 'x' });
+    expect(lookups).toEqual([]);
+    await store.createRun({ runId: 'flow', sessionId: 's', labels: { kind: 'workflow', name: 'w', metadata: {} }, entries: [] });
+    await expect(agent.run({ sessionId: 's', runId: 'flow' }).result()).rejects.toThrow(
+      /is a workflow run; an agent cannot execute it/,
+    );
+    // Taken and let go at once: no owner, nothing written, the next owner's epoch is one higher.
+    expect(await getRun('flow')).toMatchObject({ kind: 'workflow', ownerId: null, lastSequence: 0 });
+    expect((await getRun('flow'))?.leaseExpiresAt).toBeLessThanOrEqual(Date.now());
   });
 
   it('refuses to replace the input of an unfinished run (R-3)', async () => {

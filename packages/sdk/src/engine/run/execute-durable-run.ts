@@ -1,4 +1,4 @@
-import { InvalidRunRequestError, RunOwnedElsewhereError } from '../../core/errors/index.js';
+import { InvalidRunRequestError, RunNotFoundError, RunOwnedElsewhereError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
 import type {
   AcquireResult,
@@ -60,6 +60,12 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
    * still decides: it creates the run, or answers for one that exists after all.
    */
   fresh?: boolean;
+  /**
+   * The request only resumes a run that must exist (no input to create one with): it is
+   * acquired at once, `mustExist`, without a `getRun` first (one store read less per run a host
+   * created); the row `acquire` answers is checked instead.
+   */
+  resumes?: boolean;
   /** Called once the store has answered `acquire` (a handle's durable stop waits for it). */
   onAcquired?: () => void;
   /**
@@ -97,35 +103,13 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
 export async function executeDurableRun<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result>(
   steps: DurableRunSteps<State, Entry, Opened, Result>,
 ): Promise<Result> {
-  const { store, runId, control } = steps;
+  const { store, control } = steps;
   const ownerId = steps.ownerId ?? createOwnerId();
   const startedAt = Date.now();
   const call: StoreCall = (operation) => retryTransient(operation, { until: () => startedAt + steps.leaseMs });
-  const existing = steps.fresh ? undefined : await call(() => store.getRun(runId));
-  if (existing && existing.kind !== steps.kind) {
-    throw new InvalidRunRequestError(
-      runId,
-      `Run ${runId} is ${article(existing.kind)} ${existing.kind} run; ${article(steps.kind)} ${steps.kind} cannot execute it.`,
-    );
-  }
-  const creation = await steps.creation(existing, call);
-  // A run that existed at `getRun` is never created again, so no entries are needed for it.
-  const initialEntries = existing ? [] : creation.initialEntries;
-  const acquired = ownAcquire(
-    ownerId,
-    existing === undefined,
-    await call(() =>
-      store.acquire({
-        runId,
-        sessionId: steps.sessionId,
-        ownerId,
-        leaseMs: steps.leaseMs,
-        deadlineAt: creation.deadlineAt,
-        initialEntries,
-        labels: creation.labels,
-      }),
-    ),
-  );
+  const { acquired, created } = steps.resumes
+    ? { acquired: await acquireExisting(steps, ownerId, call), created: undefined }
+    : await acquireOrCreate(steps, ownerId, call);
   steps.onAcquired?.();
   const { run } = acquired;
   if (acquired.outcome === 'terminal') return steps.answerEnded(run, call);
@@ -134,7 +118,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
   }
   let opened: Opened;
   try {
-    opened = await steps.open(run, acquired.outcome, call, createdJournal(acquired, initialEntries));
+    opened = await steps.open(run, acquired.outcome, call, created);
   } catch (error) {
     await store.releaseLease(run.runId, run.epoch).catch(() => {});
     throw error;
@@ -163,6 +147,84 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
     control.dispose();
     await durable.dispose({ release: !ended });
   }
+}
+
+/**
+ * Acquires the run by its stored state: looked up first (unless `fresh`), created with the
+ * engine's initial entries when missing. `created`: the journal of a run this call created.
+ */
+async function acquireOrCreate<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result>(
+  steps: DurableRunSteps<State, Entry, Opened, Result>,
+  ownerId: string,
+  call: StoreCall,
+): Promise<{ acquired: AcquireResult; created: JournalEntry[] | undefined }> {
+  const { store, runId } = steps;
+  const existing = steps.fresh ? undefined : await call(() => store.getRun(runId));
+  if (existing && existing.kind !== steps.kind) throw kindMismatch(runId, existing.kind, steps.kind);
+  const creation = await steps.creation(existing, call);
+  // A run that existed at `getRun` is never created again, so no entries are needed for it.
+  const initialEntries = existing ? [] : creation.initialEntries;
+  const acquired = ownAcquire(
+    ownerId,
+    existing === undefined,
+    await call(() =>
+      store.acquire({
+        runId,
+        sessionId: steps.sessionId,
+        ownerId,
+        leaseMs: steps.leaseMs,
+        deadlineAt: creation.deadlineAt,
+        initialEntries,
+        labels: creation.labels,
+      }),
+    ),
+  );
+  return { acquired, created: createdJournal(acquired, initialEntries) };
+}
+
+/**
+ * Acquires a run that must exist (`resumes`): no `getRun` first. A missing run is refused as the
+ * engine words it (a new run needs an input); a run of another kind is let go again and refused.
+ */
+async function acquireExisting<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result>(
+  steps: DurableRunSteps<State, Entry, Opened, Result>,
+  ownerId: string,
+  call: StoreCall,
+): Promise<AcquireResult> {
+  const { store, runId } = steps;
+  let acquired: AcquireResult;
+  try {
+    acquired = ownAcquire(
+      ownerId,
+      false,
+      await call(() =>
+        store.acquire({
+          runId,
+          sessionId: steps.sessionId,
+          ownerId,
+          leaseMs: steps.leaseMs,
+          deadlineAt: 0,
+          initialEntries: [],
+          mustExist: true,
+        }),
+      ),
+    );
+  } catch (error) {
+    if (RunNotFoundError.isInstance(error) && !error.deleted) await steps.creation(undefined, call);
+    throw error;
+  }
+  if (acquired.run.kind !== steps.kind) {
+    if (acquired.outcome === 'acquired') await store.releaseLease(runId, acquired.run.epoch).catch(() => {});
+    throw kindMismatch(runId, acquired.run.kind, steps.kind);
+  }
+  return acquired;
+}
+
+function kindMismatch(runId: string, stored: RunKind, asked: RunKind): InvalidRunRequestError {
+  return new InvalidRunRequestError(
+    runId,
+    `Run ${runId} is ${article(stored)} ${stored} run; ${article(asked)} ${asked} cannot execute it.`,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { prepareQuery } from '../prepared-query.js';
+import { CompiledQuery, sql } from 'kysely';
+import { preparedText, prepareQuery } from '../prepared-query.js';
 import type { Queryable } from '../queryable.js';
 import type { AppRow, RunRow } from '../schema.js';
 import { appColumns, runColumns } from '../table-columns.js';
@@ -13,7 +13,11 @@ export async function readRunWithApp(
   database: Queryable,
   runId: string,
 ): Promise<{ run: RunRow; app: AppRow; webhook: boolean } | undefined> {
-  const row = (await runWithAppById(database, runId))[0] as Record<string, unknown> | undefined;
+  return splitRunWithApp((await runWithAppById(database, runId))[0] as Record<string, unknown> | undefined);
+}
+
+/** The run's and the app's columns of a joined row (the app's prefixed `app__`). */
+function splitRunWithApp(row: Record<string, unknown> | undefined): { run: RunRow; app: AppRow; webhook: boolean } | undefined {
   if (!row) return undefined;
   const run: Record<string, unknown> = {};
   const app: Record<string, unknown> = {};
@@ -21,6 +25,34 @@ export async function readRunWithApp(
   for (const column of appColumns) app[column] = row[`app__${column}`];
   return { run: run as unknown as RunRow, app: app as unknown as AppRow, webhook: Boolean(row.has_webhook) };
 }
+
+/**
+ * A run's start on PostgreSQL (D-P5, P-6.5): `readRunWithApp`, with a run that has no release
+ * yet pinned to its app's newest one by the same statement (issue 34: one round trip, not two).
+ * The pin is made only for an active app with a release and a run without one (the first writer
+ * wins, as `pinRunRelease`); otherwise the row is read as it is, and the caller pins as before.
+ * The query's SELECT sees the rows as they were before its UPDATE, hence the pinned value is
+ * taken from the UPDATE's answer.
+ */
+export async function readRunWithAppPinning(
+  database: Queryable,
+  dialect: 'sqlite' | 'postgres',
+  runId: string,
+): Promise<{ run: RunRow; app: AppRow; webhook: boolean } | undefined> {
+  if (dialect !== 'postgres') return readRunWithApp(database, runId);
+  const rows = (await database.executeQuery(CompiledQuery.raw(pinnedRunWithAppText, [runId]))).rows;
+  return splitRunWithApp(rows[0] as Record<string, unknown> | undefined);
+}
+
+const pinnedRunWithAppText = preparedText(`with pinned as (
+    update runs set release_id = apps.latest_release_id from apps
+    where runs.id = $1 and runs.release_id is null and apps.id = runs.app_id and apps.state = 'active'
+      and apps.latest_release_id is not null
+    returning runs.release_id)
+  select ${runColumns.map((column) => (column === 'release_id' ? 'coalesce((select release_id from pinned), runs.release_id) as release_id' : `runs.${column}`)).join(', ')},
+    ${appColumns.map((column) => `apps.${column} as app__${column}`).join(', ')},
+    exists (select 1 from webhook_deliveries where webhook_deliveries.run_id = runs.id) as has_webhook
+  from runs inner join apps on apps.id = runs.app_id where runs.id = $1`);
 
 /** A run and its app in one statement (every run start and every run route reads both, issue 34). */
 const runWithAppById = prepareQuery((database, runId: string) =>
