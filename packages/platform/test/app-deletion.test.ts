@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { RunNotFoundError } from '@agentloom/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppRun } from '../src/application/runs/create-run.js';
 import { createTestPlatform, dialects, seedUser, TestClient, type TestPlatform } from './harness.js';
 import { type RunBody, waitUntil } from './run-helpers.js';
 import { buildScriptedApp, CountingToolServer, ScriptedModelServer } from './scripted-servers.js';
@@ -105,4 +106,34 @@ describe.each(dialects)('deleting an app on %s', (dialect) => {
     expect((await runStore.getRun(runId))?.status).toBe('deleted');
     expect(await database.selectFrom('run_jobs').select('run_id').where('run_id', '=', runId).execute()).toEqual([]);
   });
+
+  it('refuses a run whose app a deletion marked after the request read it (NOT-21): nothing of it is written', async () => {
+    const { appId } = await buildScriptedApp(owner, model.url, tool.url, `Raced ${dialect}`);
+    const { database } = platform.services;
+    const session = await existingSession(appId);
+    // The request read the app while it was active; the deletion marks it before the run's transaction.
+    const app = await database.selectFrom('apps').selectAll().where('id', '=', appId).executeTakeFirstOrThrow();
+    await database.updateTable('apps').set({ state: 'deleting' }).where('id', '=', appId).execute();
+    for (const sessionId of [undefined, session]) {
+      const refused = await startAppRun(
+        platform.services,
+        app,
+        app.created_by,
+        { input: 'too late', sessionId },
+        undefined,
+      ).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'app-deleting' });
+    }
+    const sessions = await database.selectFrom('sessions').select('id').where('app_id', '=', appId).execute();
+    expect(sessions).toHaveLength(1);
+    expect(await database.selectFrom('runs').select('id').where('app_id', '=', appId).execute()).toHaveLength(1);
+    await database.updateTable('apps').set({ state: 'active' }).where('id', '=', appId).execute();
+  });
+
+  /** A session of the app with one finished run. */
+  async function existingSession(appId: string): Promise<string> {
+    const finished = await owner.request('POST', `/apps/${appId}/runs`, { input: 'say hi first', mode: 'blocking' });
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    return (finished.body as { run: RunBody & { sessionId: string } }).run.sessionId;
+  }
 });

@@ -9,7 +9,7 @@ import type { PlatformContext } from '../context.js';
 import { createDebugRelease } from '../releases/publish-release.js';
 import { recordWebhook } from '../webhooks/index.js';
 import { requirementsOfRelease } from './run-requirements.js';
-import { activeRunOf, assertAppActive, lockSession } from './run-session.js';
+import { activeRunOf, assertAppActive, insertSessionOfApp, lockSession } from './run-session.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
@@ -97,7 +97,9 @@ export async function startAppRun(
         return { runId: first.run_id, sessionId: first.session_id, created: false };
       }
     }
-    await assertAppActive(transaction, services.dialect, app.id);
+    // A new session on PostgreSQL checks and locks the app with its own insert (`insertRun`).
+    if (request.sessionId !== undefined || services.dialect !== 'postgres')
+      await assertAppActive(transaction, services.dialect, app.id);
     if (request.sessionId !== undefined) {
       await lockSession(
         transaction,
@@ -230,7 +232,8 @@ const insertRunRow = prepareQuery(
  * Records a new run inside the caller's transaction: the session (created when `newSession`,
  * else its activity time), the run's index row, its job and the SDK's pending run (input once,
  * so a stop or a supplement that arrives before any worker finds it there). The caller has
- * checked that the session has no active run.
+ * checked that the session has no active run, and that the app is active, except for a new
+ * session on PostgreSQL: its insert checks that and locks the app itself (`insertSessionOfApp`).
  */
 export async function insertRun(
   transaction: Transaction<PlatformDatabase>,
@@ -244,8 +247,11 @@ export async function insertRun(
 ): Promise<void> {
   const at = services.now().toISOString();
   const { sessionId } = request;
-  if (newSession) {
-    await insertSession(transaction, sessionId, app.space_id, app.id, debugReleaseId ? 'debug' : 'agent', actor, at);
+  const kind = debugReleaseId ? 'debug' : 'agent';
+  if (newSession && services.dialect === 'postgres') {
+    await insertSessionOfApp(transaction, app.id, { id: sessionId, kind, createdBy: actor, at });
+  } else if (newSession) {
+    await insertSession(transaction, sessionId, app.space_id, app.id, kind, actor, at);
   } else {
     await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
   }

@@ -31,6 +31,47 @@ export async function assertAppActive(
   if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
 }
 
+/** A new session's row, written only while its app is active, which the insert locks (PostgreSQL). */
+const insertSessionOfActiveApp = prepareQuery(
+  (database, id: string, appId: string, kind: 'debug' | 'agent', createdBy: string, at: string) =>
+    database
+      .insertInto('sessions')
+      .columns(['id', 'space_id', 'app_id', 'kind', 'created_by', 'created_at', 'last_run_at'])
+      .expression((query) =>
+        query
+          .selectFrom('apps')
+          .select((values) => [
+            values.val(id).as('id'),
+            'space_id',
+            'id as app_id',
+            values.val(kind).as('kind'),
+            values.val(createdBy).as('created_by'),
+            values.val(at).as('created_at'),
+            values.val(at).as('last_run_at'),
+          ])
+          .where('id', '=', appId)
+          .where('state', '=', 'active')
+          .forShare(),
+      )
+      .returning('id'),
+);
+
+/**
+ * Records a new session of an active app on PostgreSQL, `assertAppActive` and the insert in one
+ * statement (issue 34): the insert's `SELECT … FOR SHARE` of the app waits for a deletion that is
+ * marking it, like `assertAppActive`'s; when it inserts nothing, the app's state says why.
+ */
+export async function insertSessionOfApp(
+  transaction: Transaction<PlatformDatabase>,
+  appId: string,
+  session: { id: string; kind: 'debug' | 'agent'; createdBy: string; at: string },
+): Promise<void> {
+  const inserted = await insertSessionOfActiveApp(transaction, session.id, appId, session.kind, session.createdBy, session.at);
+  if (inserted.length > 0) return;
+  await assertAppActive(transaction, 'postgres', appId);
+  throw new ConflictError('app-deleting', 'The app is being deleted.');
+}
+
 /**
  * The session's active run (queued or running in the SDK store), if any: only its newest run can
  * be active, because a session never has two at once (S-2). Call it with the session locked.
