@@ -115,7 +115,9 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
       expect(statements.filter((text) => /FOR UPDATE\) AS locked/.test(text))).toEqual([]);
       // A new session's insert checks and locks its app (NOT-21): no read of the app's state before it.
       expect(statements.filter((text) => /^select "state" from "apps"/i.test(text.trim()))).toEqual([]);
-      expect(statements.filter((text) => /^insert into "sessions" .* from "apps" .* for share/is.test(text.trim()))).toHaveLength(1);
+      expect(statements.filter((text) => /^insert into "sessions" .* from "apps" .* for share/is.test(text.trim()))).toHaveLength(
+        1,
+      );
       // No lock of the claim's job row first (the fenced UPDATE is the check).
       expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);
     }
