@@ -1,21 +1,8 @@
 import { expect, it } from 'vitest';
-import type { AcquireRequest, RunRecord, RunStore } from '../store/run-store.js';
+import type { RunRecord, RunStore } from '../store/run-store.js';
+import { request } from './contract-requests.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-let counter = 0;
-function request(overrides: Partial<AcquireRequest> = {}): AcquireRequest {
-  counter += 1;
-  return {
-    runId: `contract-listed-${process.pid}-${Date.now()}-${counter}`,
-    sessionId: 'contract-session',
-    ownerId: 'owner-a',
-    leaseMs: 60_000,
-    deadlineAt: Date.now() + 3_600_000,
-    initialEntries: [{ type: 'run-started', data: { input: 'question' } }],
-    ...overrides,
-  };
-}
 
 /**
  * The contract cases of listings: `listRuns` newest first with its filters and keyset pages,

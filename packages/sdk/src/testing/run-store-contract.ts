@@ -7,8 +7,8 @@ import {
   RunNotFoundError,
   StaleEpochError,
 } from '../core/errors/index.js';
-import type { RunResult } from '../core/run-result.js';
-import type { AcquireRequest, CreateRunRequest, RunStore } from '../store/run-store.js';
+import type { RunStore } from '../store/run-store.js';
+import { pendingRequest, request, result } from './contract-requests.js';
 import { listingCases } from './run-store-contract-listings.js';
 import { sessionCheckpointCases } from './session-checkpoint-contract.js';
 
@@ -22,43 +22,6 @@ export interface RunStoreContractOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-let counter = 0;
-function request(overrides: Partial<AcquireRequest> = {}): AcquireRequest {
-  counter += 1;
-  return {
-    runId: `contract-run-${process.pid}-${Date.now()}-${counter}`,
-    sessionId: 'contract-session',
-    ownerId: 'owner-a',
-    leaseMs: 60_000,
-    deadlineAt: Date.now() + 3_600_000,
-    initialEntries: [{ type: 'run-started', data: { input: 'question' } }],
-    ...overrides,
-  };
-}
-
-function pendingRequest(overrides: Partial<CreateRunRequest> = {}): CreateRunRequest {
-  counter += 1;
-  return {
-    runId: `contract-pending-${process.pid}-${Date.now()}-${counter}`,
-    sessionId: 'contract-session',
-    labels: { kind: 'workflow', name: 'writer', metadata: { release: 'r-1', space: 'north' } },
-    entries: [{ type: 'run-requested', data: { input: 'question' } }],
-    ...overrides,
-  };
-}
-
-function result(runId: string, overrides: Partial<RunResult> = {}): RunResult {
-  return {
-    runId,
-    sessionId: 'contract-session',
-    status: 'succeeded',
-    output: 'answer',
-    loops: 2,
-    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
-    ...overrides,
-  };
-}
 
 /**
  * The behaviour every `RunStore` adapter must have (ARCHITECTURE §2), as a Vitest suite. Call it
@@ -347,7 +310,7 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       }
       await expect(store.acquire(request({ sessionId: '\udc00' }))).rejects.toMatchObject({ field: 'sessionId' });
       await expect(store.listSessionRuns('')).rejects.toMatchObject({ code: 'invalid-identifier' });
-      const valid = request({ runId: `${'é'.repeat(200)}-${counter}-✓😀`.slice(0, 255) });
+      const valid = request({ runId: `${'é'.repeat(200)}-${process.pid}-${Date.now()}-✓😀`.slice(0, 255) });
       expect((await store.acquire(valid)).outcome).toBe('created');
       expect((await store.getRun(valid.runId))?.runId).toBe(valid.runId);
       await expect(store.readJournal(valid.runId, { limit: 0 })).rejects.toMatchObject({ code: 'invalid-run-request' });

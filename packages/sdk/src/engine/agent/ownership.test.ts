@@ -33,6 +33,11 @@ function blockingTool() {
   return { waitTool, started, finish: (value: string) => finish(value) };
 }
 
+/** An agent named `a` whose model answers `x` once. */
+function answeringAgent(store: MemoryRunStore): Agent {
+  return new Agent({ name: 'a', mode: 'react', model: new ScriptedModel({ replies: [{ text: 'x' }] }), prompt: 'p', store });
+}
+
 describe('run ownership (R-2)', () => {
   it('answers owned-elsewhere to a second run() on a live run and starts no second executor', async () => {
     const store = new MemoryRunStore();
@@ -68,13 +73,7 @@ describe('run ownership (R-2)', () => {
 
   it('refuses a resume with another input or session, and a resume of a run that does not exist', async () => {
     const store = new MemoryRunStore();
-    const agent = new Agent({
-      name: 'a',
-      mode: 'react',
-      model: new ScriptedModel({ replies: [{ text: 'x' }] }),
-      prompt: 'p',
-      store,
-    });
+    const agent = answeringAgent(store);
     const run = agent.run({ sessionId: 's', input: 'go' });
     await run.result();
     await expect(agent.run({ sessionId: 'other', runId: run.runId }).result()).rejects.toSatisfy(
@@ -93,13 +92,7 @@ describe('run ownership (R-2)', () => {
       lookups.push(runId);
       return getRun(runId);
     };
-    const agent = new Agent({
-      name: 'a',
-      mode: 'react',
-      model: new ScriptedModel({ replies: [{ text: 'x' }] }),
-      prompt: 'p',
-      store,
-    });
+    const agent = answeringAgent(store);
     await store.createRun({
       runId: 'hosted',
       sessionId: 's',

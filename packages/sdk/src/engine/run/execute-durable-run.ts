@@ -1,6 +1,7 @@
 import { InvalidRunRequestError, RunNotFoundError, RunOwnedElsewhereError } from '../../core/errors/index.js';
 import { createOwnerId } from '../../core/ids.js';
 import type {
+  AcquireRequest,
   AcquireResult,
   JournalEntry,
   NewJournalEntry,
@@ -164,21 +165,11 @@ async function acquireOrCreate<State, Entry extends NewJournalEntry, Opened exte
   const creation = await steps.creation(existing, call);
   // A run that existed at `getRun` is never created again, so no entries are needed for it.
   const initialEntries = existing ? [] : creation.initialEntries;
-  const acquired = ownAcquire(
-    ownerId,
-    existing === undefined,
-    await call(() =>
-      store.acquire({
-        runId,
-        sessionId: steps.sessionId,
-        ownerId,
-        leaseMs: steps.leaseMs,
-        deadlineAt: creation.deadlineAt,
-        initialEntries,
-        labels: creation.labels,
-      }),
-    ),
-  );
+  const acquired = await acquireOwned(steps, ownerId, call, existing === undefined, {
+    deadlineAt: creation.deadlineAt,
+    initialEntries,
+    labels: creation.labels,
+  });
   return { acquired, created: createdJournal(acquired, initialEntries) };
 }
 
@@ -194,21 +185,7 @@ async function acquireExisting<State, Entry extends NewJournalEntry, Opened exte
   const { store, runId } = steps;
   let acquired: AcquireResult;
   try {
-    acquired = ownAcquire(
-      ownerId,
-      false,
-      await call(() =>
-        store.acquire({
-          runId,
-          sessionId: steps.sessionId,
-          ownerId,
-          leaseMs: steps.leaseMs,
-          deadlineAt: 0,
-          initialEntries: [],
-          mustExist: true,
-        }),
-      ),
-    );
+    acquired = await acquireOwned(steps, ownerId, call, false, { deadlineAt: 0, initialEntries: [], mustExist: true });
   } catch (error) {
     if (RunNotFoundError.isInstance(error) && !error.deleted) await steps.creation(undefined, call);
     throw error;
@@ -225,6 +202,18 @@ function kindMismatch(runId: string, stored: RunKind, asked: RunKind): InvalidRu
     runId,
     `Run ${runId} is ${article(stored)} ${stored} run; ${article(asked)} ${asked} cannot execute it.`,
   );
+}
+
+/** `acquire` of the steps' run under `ownerId`, with the rest of the request, as `ownAcquire` reads its answer. */
+async function acquireOwned<State, Entry extends NewJournalEntry, Opened extends OpenedRun<State>, Result>(
+  steps: DurableRunSteps<State, Entry, Opened, Result>,
+  ownerId: string,
+  call: StoreCall,
+  creating: boolean,
+  rest: Pick<AcquireRequest, 'deadlineAt' | 'initialEntries' | 'labels' | 'mustExist'>,
+): Promise<AcquireResult> {
+  const request = { runId: steps.runId, sessionId: steps.sessionId, ownerId, leaseMs: steps.leaseMs, ...rest };
+  return ownAcquire(ownerId, creating, await call(() => steps.store.acquire(request)));
 }
 
 /**
