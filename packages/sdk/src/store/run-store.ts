@@ -87,6 +87,11 @@ export interface AcquireRequest {
    * `RunNotFoundError` instead of being created, so that a resume needs no `getRun` first.
    */
   mustExist?: boolean;
+  /**
+   * With an `acquired` outcome, answer the run's journal too (`journal`), read in the same round
+   * trip where the store can (the owner reads it next anyway). A store may ignore it.
+   */
+  withJournal?: boolean;
 }
 
 /** Records a run without executing it (`pending`, no owner), with its first entries. */
@@ -136,7 +141,7 @@ export interface SessionListQuery {
  */
 export type AcquireResult =
   | { outcome: 'created'; run: RunRecord }
-  | { outcome: 'acquired'; run: RunRecord }
+  | { outcome: 'acquired'; run: RunRecord; journal?: JournalEntry[] }
   | { outcome: 'owned-elsewhere'; run: RunRecord }
   | { outcome: 'terminal'; run: RunRecord };
 

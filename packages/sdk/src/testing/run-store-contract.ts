@@ -219,11 +219,13 @@ export function runStoreContract(options: RunStoreContractOptions): void {
       expect(await store.getRun(input.runId)).toBeUndefined();
       await store.acquire({ ...input, leaseMs: 1 });
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const taken = await store.acquire({ ...input, ownerId: 'owner-b', initialEntries: [], mustExist: true });
+      const taken = await store.acquire({ ...input, ownerId: 'owner-b', initialEntries: [], mustExist: true, withJournal: true });
       expect(taken).toMatchObject({
         outcome: 'acquired',
         run: { ownerId: 'owner-b', epoch: 2, lastSequence: input.initialEntries.length },
       });
+      // A store may answer the journal with the takeover (withJournal); if it does, the whole of it.
+      if (taken.outcome === 'acquired' && taken.journal) expect(taken.journal).toEqual(await store.readJournal(input.runId));
     });
 
     it('refuses to acquire a run under another session', async () => {

@@ -78,8 +78,8 @@ export function executeAgentRun(
       emit({ type: 'run-finish', runId: run.runId, result, sequence: run.lastSequence });
       return result;
     },
-    open: async (run, outcome, call) => {
-      let journal = await call(() => store.readJournal(run.runId));
+    open: async (run, outcome, call, known) => {
+      let journal = known ?? (await call(() => store.readJournal(run.runId)));
       // The history a new run selected is at hand; a resumed run reads the runs its `run-started`
       // refers to again (format 2, ADR 0010); a format-1 `run-started` carries its own copy.
       let history: SelectedHistory | undefined =

@@ -78,8 +78,9 @@ export interface DurableRunSteps<State, Entry extends NewJournalEntry, Opened ex
   answerEnded(run: RunRecord, call: StoreCall): Promise<Result>;
   /**
    * Reads the run this process now owns and folds its journal (starting a run a host created, R-3).
-   * `created` holds the run's whole journal when `acquire` has just created it with the initial
-   * entries (sequences 1…n, epoch 1): the engine may fold those instead of reading them back.
+   * `created` holds the run's whole journal when the caller has it already: `acquire` has just
+   * created it with the initial entries (sequences 1…n, epoch 1), or read it with a takeover
+   * (`withJournal`): the engine may fold those instead of reading them back.
    * If it throws, the lease is released and the error is rethrown.
    */
   open(run: RunRecord, outcome: 'created' | 'acquired', call: StoreCall, created: JournalEntry[] | undefined): Promise<Opened>;
@@ -109,7 +110,7 @@ export async function executeDurableRun<State, Entry extends NewJournalEntry, Op
   const startedAt = Date.now();
   const call: StoreCall = (operation) => retryTransient(operation, { until: () => startedAt + steps.leaseMs });
   const { acquired, created } = steps.resumes
-    ? { acquired: await acquireExisting(steps, ownerId, call), created: undefined }
+    ? await acquireExisting(steps, ownerId, call)
     : await acquireOrCreate(steps, ownerId, call);
   steps.onAcquired?.();
   const { run } = acquired;
@@ -181,11 +182,12 @@ async function acquireExisting<State, Entry extends NewJournalEntry, Opened exte
   steps: DurableRunSteps<State, Entry, Opened, Result>,
   ownerId: string,
   call: StoreCall,
-): Promise<AcquireResult> {
+): Promise<{ acquired: AcquireResult; created: JournalEntry[] | undefined }> {
   const { store, runId } = steps;
   let acquired: AcquireResult;
   try {
-    acquired = await acquireOwned(steps, ownerId, call, false, { deadlineAt: 0, initialEntries: [], mustExist: true });
+    const rest = { deadlineAt: 0, initialEntries: [], mustExist: true, withJournal: true };
+    acquired = await acquireOwned(steps, ownerId, call, false, rest);
   } catch (error) {
     if (RunNotFoundError.isInstance(error) && !error.deleted) await steps.creation(undefined, call);
     throw error;
@@ -194,7 +196,7 @@ async function acquireExisting<State, Entry extends NewJournalEntry, Opened exte
     if (acquired.outcome === 'acquired') await store.releaseLease(runId, acquired.run.epoch).catch(() => {});
     throw kindMismatch(runId, acquired.run.kind, steps.kind);
   }
-  return acquired;
+  return { acquired, created: acquired.outcome === 'acquired' ? acquired.journal : undefined };
 }
 
 function kindMismatch(runId: string, stored: RunKind, asked: RunKind): InvalidRunRequestError {
@@ -210,7 +212,7 @@ async function acquireOwned<State, Entry extends NewJournalEntry, Opened extends
   ownerId: string,
   call: StoreCall,
   creating: boolean,
-  rest: Pick<AcquireRequest, 'deadlineAt' | 'initialEntries' | 'labels' | 'mustExist'>,
+  rest: Pick<AcquireRequest, 'deadlineAt' | 'initialEntries' | 'labels' | 'mustExist' | 'withJournal'>,
 ): Promise<AcquireResult> {
   const request = { runId: steps.runId, sessionId: steps.sessionId, ownerId, leaseMs: steps.leaseMs, ...rest };
   return ownAcquire(ownerId, creating, await call(() => steps.store.acquire(request)));

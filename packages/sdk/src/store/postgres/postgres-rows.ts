@@ -44,6 +44,22 @@ export type RunAndEntryRow = RunRow & {
   entry_at: string | number;
 };
 
+/** The run and its entries from the rows of a statement that joins them (`RunAndEntryRow`). */
+export function toRunAndEntries(
+  runId: string,
+  rows: readonly RunAndEntryRow[],
+): { run: RunRecord | undefined; entries: JournalEntry[] } {
+  const first = rows[0];
+  if (!first) return { run: undefined, entries: [] };
+  const entries: JournalEntry[] = [];
+  for (const row of rows) {
+    if (row.entry_sequence === null) continue;
+    const { entry_sequence: sequence, entry_epoch: epoch, entry_type: type, entry_task_id: task_id } = row;
+    entries.push(parseJournalRow(runId, { sequence, epoch, type, task_id, data: row.entry_data, at: row.entry_at }));
+  }
+  return { run: toRunRecord(first), entries };
+}
+
 /** Turns a run row into the port's `RunRecord`. */
 export function toRunRecord(row: RunRow): RunRecord {
   const record: RunRecord = {

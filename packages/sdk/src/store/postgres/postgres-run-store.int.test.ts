@@ -265,13 +265,15 @@ await describeWithPostgres('PostgresRunStore', () => {
       // `pool.query` takes its connection with `connect` too: the transactions are the difference.
       const connections = vi.spyOn(pool, 'connect');
       const transactions = () => connections.mock.calls.length - statements.mock.calls.length;
-      const taken = await worker.acquire(request({ initialEntries: [] }));
+      const taken = await worker.acquire(request({ initialEntries: [], withJournal: true }));
       expect(taken).toMatchObject({
         outcome: 'acquired',
         run: { status: 'running', ownerId: 'owner-a', epoch: 2, lastSequence: 1 },
       });
       expect(taken.run.leaseExpiresAt).toBeGreaterThan(Date.now() + 50_000);
       expect([statements.mock.calls.length, transactions()]).toEqual([1, 0]);
+      // The journal its new owner reads next came with it, in the same statement.
+      expect(taken.outcome === 'acquired' && taken.journal).toEqual(await host.readJournal('run-1'));
       // A live owner, another session, a finished run: the transaction answers, as before.
       expect((await worker.acquire(request({ ownerId: 'owner-b', initialEntries: [] }))).outcome).toBe('owned-elsewhere');
       await expect(worker.acquire(request({ sessionId: 'session-2', initialEntries: [] }))).rejects.toThrow(/session-1/);
@@ -320,6 +322,52 @@ await describeWithPostgres('PostgresRunStore', () => {
       await store.close();
       await pool.end();
       await dropSchema(schema);
+    });
+
+    it('answers no journal with a takeover when a write committed while it waited for the row', async () => {
+      const schema = uniqueSchemaName('late');
+      const store = await freshStore(schema);
+      await store.acquire(request({ leaseMs: 1 }));
+      await sleep(5);
+      // A late write of the old owner holds the run's row while the takeover starts.
+      const late = new pg.Client({ connectionString: postgresUrl });
+      await late.connect();
+      const quoted = late.escapeIdentifier(schema);
+      await late.query('BEGIN');
+      await late.query(`UPDATE ${quoted}.agentloom_runs SET last_sequence = last_sequence + 1 WHERE run_id = 'run-1'`);
+      await late.query(
+        `INSERT INTO ${quoted}.agentloom_journal (run_id, sequence, epoch, type, task_id, data, at) VALUES ('run-1', 2, 1, 'late', NULL, '{}', 0)`,
+      );
+      const taking = store.acquire(request({ ownerId: 'owner-b', initialEntries: [], mustExist: true, withJournal: true }));
+      await sleep(200);
+      await late.query('COMMIT');
+      await late.end();
+      const taken = await taking;
+      expect(taken).toMatchObject({ outcome: 'acquired', run: { ownerId: 'owner-b', lastSequence: 2 } });
+      // Its statement's snapshot predates the write: a journal without the late entry is not answered.
+      expect(taken.outcome === 'acquired' ? taken.journal : 'none').toBeUndefined();
+      expect((await store.readJournal('run-1')).map((entry) => entry.type)).toEqual(['run-started', 'late']);
+    });
+
+    it('starts a run a host created with no read of the run or its journal before its first model call', async () => {
+      const store = await freshStore();
+      const client = new RunClient({ store });
+      const { runId } = await client.createRun({ sessionId: 's', kind: 'agent', name: 'a', input: 'question' });
+      const reads: string[] = [];
+      for (const method of ['getRun', 'readJournal'] as const) {
+        const original = store[method].bind(store) as (...args: unknown[]) => Promise<never>;
+        Object.assign(store, {
+          [method]: (...args: unknown[]) => {
+            reads.push(method);
+            return original(...args);
+          },
+        });
+      }
+      const model = new ScriptedModel({ respond: () => ({ text: 'Done.' }) });
+      const agent = new Agent({ name: 'a', mode: 'react', model, prompt: 'p', store });
+      expect(await agent.run({ sessionId: 's', runId }).result()).toMatchObject({ status: 'succeeded', output: 'Done.' });
+      expect(reads).toEqual([]);
+      expect(model.requests[0]?.messages.map((message) => message.content)).toContain('question');
     });
 
     it('lets a takeover cut a stream of appends cleanly: no stale entry after the new epoch', async () => {

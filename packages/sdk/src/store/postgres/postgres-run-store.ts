@@ -44,6 +44,7 @@ import {
   type RunAndEntryRow,
   type RunRow,
   type SessionReadRow,
+  toRunAndEntries,
   toRunRecord,
   toSessionReads,
 } from './postgres-rows.js';
@@ -146,10 +147,20 @@ export class PostgresRunStore implements RunStore {
       // Nothing to create: a run that exists (a host created it, or its owner died) whose lease
       // is free is taken in one statement, without the locking transaction's four round trips.
       if (initial[0].length === 0) {
-        const taken = await this.pool.query<RunRow>(
-          this.prepared('takeOverFree', [request.runId, request.ownerId, request.leaseMs, request.sessionId]),
-        );
-        if (taken.rows[0]) return { outcome: 'acquired', run: toRunRecord(taken.rows[0]) };
+        const values = [request.runId, request.ownerId, request.leaseMs, request.sessionId];
+        if (request.withJournal) {
+          const taken = await this.pool.query<RunAndEntryRow>(this.prepared('takeOverFreeWithJournal', values));
+          const { run, entries } = toRunAndEntries(request.runId, taken.rows);
+          // The journal is read on the statement's snapshot, the row after waiting for its lock:
+          // a write that committed in between shows in the row only. Then the owner reads it.
+          if (run)
+            return entries.length === run.lastSequence
+              ? { outcome: 'acquired', run, journal: entries }
+              : { outcome: 'acquired', run };
+        } else {
+          const taken = await this.pool.query<RunRow>(this.prepared('takeOverFree', values));
+          if (taken.rows[0]) return { outcome: 'acquired', run: toRunRecord(taken.rows[0]) };
+        }
       }
       // A creation that loses the race to a concurrent creator finds the row on its next try.
       for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt += 1) {
@@ -330,15 +341,7 @@ export class PostgresRunStore implements RunStore {
       const found = await this.pool.query<RunAndEntryRow>(
         this.prepared('readRunAndJournal', [runId, options.afterSequence ?? 0, options.limit ?? null]),
       );
-      const first = found.rows[0];
-      if (!first) return { run: undefined, entries: [] };
-      const entries: JournalEntry[] = [];
-      for (const row of found.rows) {
-        if (row.entry_sequence === null) continue;
-        const { entry_sequence: sequence, entry_epoch: epoch, entry_type: type, entry_task_id: task_id } = row;
-        entries.push(parseJournalRow(runId, { sequence, epoch, type, task_id, data: row.entry_data, at: row.entry_at }));
-      }
-      return { run: toRunRecord(first), entries };
+      return toRunAndEntries(runId, found.rows);
     });
   }
 

@@ -8,6 +8,9 @@ export const DATABASE_CLOCK = 'floor(extract(epoch FROM clock_timestamp()) * 100
 
 const RUN_COLUMNS =
   'run_id, session_id, status, owner_id, epoch, lease_expires_at, deadline_at, loops_used, last_sequence, created_at, updated_at, result, kind, name, metadata';
+/** A journal entry aliased `entry`, named as `RunAndEntryRow` reads it beside a run's columns. */
+const ENTRY_COLUMNS =
+  'entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type, entry.task_id AS entry_task_id, entry.data AS entry_data, entry.at AS entry_at';
 /** The same columns of the runs table aliased `run` (in a statement that joins or updates from another). */
 const RUN_COLUMNS_OF_RUN = RUN_COLUMNS.split(', ')
   .map((column) => `run.${column}`)
@@ -28,6 +31,8 @@ export interface PostgresStatements {
    * no row for every other case, which the locking transaction then decides.
    */
   takeOverFree: string;
+  /** `takeOverFree` answering the run's journal too (`RunAndEntryRow`s): what its new owner reads next. */
+  takeOverFreeWithJournal: string;
   /** The fenced append: one statement, so no transaction stays open between round trips. */
   append: string;
   /** An unfenced append (epoch 0) while the run is active: a supplement from any machine. */
@@ -66,6 +71,14 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
   const runs = `${quotedSchema}.agentloom_runs`;
   const journal = `${quotedSchema}.agentloom_journal`;
   const entries = 'unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS entry(type, task_id, data, position)';
+  const clock = `clock AS (SELECT ${DATABASE_CLOCK} AS now)`;
+  // $1 run id, $2 owner, $3 lease ms, $4 session.
+  const takeFree = `UPDATE ${runs} AS run SET status = 'running', owner_id = $2, epoch = run.epoch + 1,
+        lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
+      FROM clock
+      WHERE run.run_id = $1 AND run.session_id = $4 AND run.status IN ('pending', 'running')
+        AND (run.owner_id IS NULL OR run.lease_expires_at <= clock.now)
+      RETURNING ${RUN_COLUMNS_OF_RUN}`;
   return {
     // The clock is read above the lock, so after any wait for it (the subquery's rows come locked).
     lockRun: `SELECT locked.*, ${DATABASE_CLOCK} AS now FROM (SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1 FOR UPDATE) AS locked`,
@@ -84,14 +97,10 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
         FROM created, ${entries}
       )
       SELECT run_id FROM created`,
-    // $1 run id, $2 owner, $3 lease ms, $4 session.
-    takeOverFree: `WITH clock AS (SELECT ${DATABASE_CLOCK} AS now)
-      UPDATE ${runs} AS run SET status = 'running', owner_id = $2, epoch = run.epoch + 1,
-        lease_expires_at = clock.now + $3::bigint, updated_at = clock.now
-      FROM clock
-      WHERE run.run_id = $1 AND run.session_id = $4 AND run.status IN ('pending', 'running')
-        AND (run.owner_id IS NULL OR run.lease_expires_at <= clock.now)
-      RETURNING ${RUN_COLUMNS_OF_RUN}`,
+    takeOverFree: `WITH ${clock} ${takeFree}`,
+    takeOverFreeWithJournal: `WITH ${clock}, taken AS (${takeFree})
+      SELECT taken.*, ${ENTRY_COLUMNS} FROM taken LEFT JOIN LATERAL (SELECT sequence, epoch, type, task_id, data, at
+        FROM ${journal} WHERE run_id = taken.run_id ORDER BY sequence) AS entry ON true ORDER BY entry.sequence`,
     takeOver: `UPDATE ${runs} SET status = 'running', owner_id = $2, epoch = $3, lease_expires_at = $4, updated_at = $5 WHERE run_id = $1`,
     // $1 run id, $2 epoch, $3..$5 entries, $6 entry count, $7 loops charged, $8 terminal status, $9 result,
     // $10 digest (with a terminal only), $11/$12 the run a checkpoint covers through and its creation time (ADR 0012),
@@ -147,9 +156,7 @@ export function postgresStatements(quotedSchema: string, channel: string): Postg
     getRun: `SELECT ${RUN_COLUMNS} FROM ${runs} WHERE run_id = $1`,
     readJournal: `SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
       WHERE run_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3::integer`,
-    readRunAndJournal: `SELECT ${RUN_COLUMNS_OF_RUN},
-        entry.sequence AS entry_sequence, entry.epoch AS entry_epoch, entry.type AS entry_type, entry.task_id AS entry_task_id,
-        entry.data AS entry_data, entry.at AS entry_at
+    readRunAndJournal: `SELECT ${RUN_COLUMNS_OF_RUN}, ${ENTRY_COLUMNS}
       FROM ${runs} AS run LEFT JOIN LATERAL (SELECT sequence, epoch, type, task_id, data, at FROM ${journal}
         WHERE run_id = run.run_id AND sequence > $2 ORDER BY sequence LIMIT $3::integer) AS entry ON true
       WHERE run.run_id = $1 ORDER BY entry.sequence`,
