@@ -166,6 +166,11 @@ export class JobSignals {
     return this.channel ? CompiledQuery.raw(`select pg_notify($1, $2)`, [this.channel, queue ?? '']) : undefined;
   }
 
+  /** `notifyQuery`'s arguments (channel, payload), for a statement that calls `pg_notify` itself; undefined without PostgreSQL. */
+  notifyArguments(queue?: string): readonly [string, string] | undefined {
+    return this.channel ? [this.channel, queue ?? ''] : undefined;
+  }
+
   /** Wakes this process's workers at once (`queue`: the one queue concerned, if known). */
   announce(queue?: string): void {
     this.wakeUps.notify(queue);

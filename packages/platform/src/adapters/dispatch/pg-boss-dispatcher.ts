@@ -251,18 +251,18 @@ export class PgBossDispatcher implements Dispatcher {
     startAfter: Date | undefined,
   ): Promise<void> {
     const queue = queueOf(requirements);
+    // Due now: every process's workers hear of it, and of its queue, once the transaction commits;
+    // the signal rides on pg-boss's insert (one statement, not two).
+    const notify = !startAfter || startAfter.getTime() <= Date.now() ? this.signals.notifyArguments(queue) : undefined;
     const id = await this.boss.send(queue, data, {
       // pg-boss's insert of a job, one fixed text per schema: named, every run sends one.
-      db: onTransaction(transaction, true),
+      db: onTransaction(transaction, true, notify),
       retryLimit,
       retryDelay: 0,
       expireInSeconds: Math.max(1, this.options.leaseMs / 1000),
       ...(startAfter ? { startAfter } : {}),
     });
     if (!id) throw new Error(`pg-boss did not accept the job of run ${data.runId}.`);
-    // Due now: every process's workers hear of it, and of its queue, once the transaction commits.
-    if (!startAfter || startAfter.getTime() <= Date.now())
-      await transaction.executeQuery(this.signals.notifyQuery(queue) as CompiledQuery);
   }
 
   /** Locks the claim's job row while it is still this claim (active, same `retry_count`); false if it is not. */

@@ -8,16 +8,41 @@ import type { PlatformDatabase } from '../database/schema.js';
 /**
  * pg-boss's `db` option on a Kysely transaction: its statements join the caller's transaction.
  * With `prepared`, each parameterised statement is named on the connection (`preparedText`): only
- * for a call whose statements have a fixed text (pg-boss's `send`).
+ * for a call whose statements have a fixed text (pg-boss's `send`). With `notify` (a channel and
+ * its payload), that statement — `send`'s one `INSERT … RETURNING id` — also calls
+ * `pg_notify` for the row it inserted: the job and its wake-up in one round trip (issue 34).
  */
-export function onTransaction(transaction: Transaction<PlatformDatabase>, prepared = false): PgBoss.Db {
+export function onTransaction(
+  transaction: Transaction<PlatformDatabase>,
+  prepared = false,
+  notify?: readonly [channel: string, payload: string],
+): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[]) {
-      const sql = prepared && values.length > 0 ? preparedText(text) : text;
-      const result = await transaction.executeQuery(CompiledQuery.raw(sql, values));
+      const notifying = notify !== undefined && values.length > 0;
+      const statement = notifying ? insertThatNotifies(text, values.length) : text;
+      const sql = prepared && values.length > 0 ? preparedText(statement) : statement;
+      const result = await transaction.executeQuery(CompiledQuery.raw(sql, notifying ? [...values, ...notify] : values));
       return { rows: result.rows as unknown[] };
     },
   };
+}
+
+/** Texts of `insertThatNotifies`, by pg-boss's text (one per schema): built once. */
+const notifyingTexts = new Map<string, string>();
+
+/**
+ * pg-boss's insert `text` (an `INSERT … RETURNING id` with `arity` parameters) as a CTE whose
+ * outer select calls `pg_notify(channel, payload)` once per inserted row: no row (a conflict), no
+ * signal. PostgreSQL delivers the signal at the commit, as the separate statement did.
+ */
+function insertThatNotifies(text: string, arity: number): string {
+  let wrapped = notifyingTexts.get(text);
+  if (wrapped === undefined) {
+    wrapped = `with job as (${text}) select job.id, pg_notify($${arity + 1}, $${arity + 2}) from job`;
+    notifyingTexts.set(text, wrapped);
+  }
+  return wrapped;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { PlatformContext } from '../context.js';
 import { createDebugRelease } from '../releases/publish-release.js';
 import { recordWebhook } from '../webhooks/index.js';
 import { requirementsOfRelease } from './run-requirements.js';
-import { activeRunOf, assertAppActive, insertSessionOfApp, lockSession } from './run-session.js';
+import { activeRunOf, assertAppActive, insertSessionAndRunOfApp, lockSession } from './run-session.js';
 
 /** What a caller asks for when starting a run. */
 export interface RunRequest {
@@ -233,7 +233,8 @@ const insertRunRow = prepareQuery(
  * else its activity time), the run's index row, its job and the SDK's pending run (input once,
  * so a stop or a supplement that arrives before any worker finds it there). The caller has
  * checked that the session has no active run, and that the app is active, except for a new
- * session on PostgreSQL: its insert checks that and locks the app itself (`insertSessionOfApp`).
+ * session on PostgreSQL: its insert, with the run's, checks that and locks the app itself
+ * (`insertSessionAndRunOfApp`).
  */
 export async function insertRun(
   transaction: Transaction<PlatformDatabase>,
@@ -248,18 +249,17 @@ export async function insertRun(
   const at = services.now().toISOString();
   const { sessionId } = request;
   const kind = debugReleaseId ? 'debug' : 'agent';
-  if (newSession && services.dialect === 'postgres') {
-    await insertSessionOfApp(transaction, app.id, { id: sessionId, kind, createdBy: actor, at });
-  } else if (newSession) {
-    await insertSession(transaction, sessionId, app.space_id, app.id, kind, actor, at);
-  } else {
-    await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
-  }
   // A debug run is bound to its draft snapshot now; a pinned workflow release is the run's from
   // the start; otherwise the release is resolved when a worker first starts the run (D-P5) and
   // kept for every later dispatch (P-6.5).
   const releaseId = debugReleaseId ?? (await pinnedReleaseOf(transaction, app, request.releaseVersion));
-  await insertRunRow(transaction, runId, app.space_id, app.id, sessionId, releaseId, actor, at);
+  if (newSession && services.dialect === 'postgres') {
+    await insertSessionAndRunOfApp(transaction, app.id, { id: sessionId, kind, createdBy: actor, at }, { id: runId, releaseId });
+  } else {
+    if (newSession) await insertSession(transaction, sessionId, app.space_id, app.id, kind, actor, at);
+    else await transaction.updateTable('sessions').set({ last_run_at: at }).where('id', '=', sessionId).execute();
+    await insertRunRow(transaction, runId, app.space_id, app.id, sessionId, releaseId, actor, at);
+  }
   // A queued run starts on the app's newest release (D-P5), so that release says what it needs;
   // the worker checks again at start, as a newer release may need more.
   await services.dispatcher.enqueue(transaction, runId, await requirementsOfRelease(transaction, app.latest_release_id));

@@ -31,42 +31,86 @@ export async function assertAppActive(
   if (app.state !== 'active') throw new ConflictError('app-deleting', 'The app is being deleted.');
 }
 
-/** A new session's row, written only while its app is active, which the insert locks (PostgreSQL). */
-const insertSessionOfActiveApp = prepareQuery(
-  (database, id: string, appId: string, kind: 'debug' | 'agent', createdBy: string, at: string) =>
+/**
+ * A new session's row and its first run's index row, written only while their app is active,
+ * which the session's insert locks (PostgreSQL): one statement, the run's insert reading the
+ * session's (a data-modifying CTE); no session inserted, no run either (compiled once).
+ */
+const insertSessionAndRunOfActiveApp = prepareQuery(
+  (
+    database,
+    session: string,
+    appId: string,
+    kind: 'debug' | 'agent',
+    createdBy: string,
+    at: string,
+    runId: string,
+    releaseId: string | null,
+  ) =>
     database
-      .insertInto('sessions')
-      .columns(['id', 'space_id', 'app_id', 'kind', 'created_by', 'created_at', 'last_run_at'])
-      .expression((query) =>
+      .with('session', (query) =>
         query
-          .selectFrom('apps')
+          .insertInto('sessions')
+          .columns(['id', 'space_id', 'app_id', 'kind', 'created_by', 'created_at', 'last_run_at'])
+          .expression((select) =>
+            select
+              .selectFrom('apps')
+              .select((values) => [
+                values.val(session).as('id'),
+                'space_id',
+                'id as app_id',
+                values.val(kind).as('kind'),
+                values.val(createdBy).as('created_by'),
+                values.val(at).as('created_at'),
+                values.val(at).as('last_run_at'),
+              ])
+              .where('id', '=', appId)
+              .where('state', '=', 'active')
+              .forShare(),
+          )
+          .returning(['id', 'space_id', 'app_id']),
+      )
+      .insertInto('runs')
+      .columns(['id', 'space_id', 'app_id', 'session_id', 'release_id', 'stop_cause', 'requested_by', 'created_at'])
+      .expression((select) =>
+        select
+          .selectFrom('session')
           .select((values) => [
-            values.val(id).as('id'),
+            values.val(runId).as('id'),
             'space_id',
-            'id as app_id',
-            values.val(kind).as('kind'),
-            values.val(createdBy).as('created_by'),
+            'app_id',
+            'id as session_id',
+            values.val(releaseId).as('release_id'),
+            values.val(null).as('stop_cause'),
+            values.val(createdBy).as('requested_by'),
             values.val(at).as('created_at'),
-            values.val(at).as('last_run_at'),
-          ])
-          .where('id', '=', appId)
-          .where('state', '=', 'active')
-          .forShare(),
+          ]),
       )
       .returning('id'),
 );
 
 /**
- * Records a new session of an active app on PostgreSQL, `assertAppActive` and the insert in one
- * statement (issue 34): the insert's `SELECT … FOR SHARE` of the app waits for a deletion that is
- * marking it, like `assertAppActive`'s; when it inserts nothing, the app's state says why.
+ * Records a new session of an active app and its first run's index row on PostgreSQL:
+ * `assertAppActive` and both inserts in one statement (issue 34). The session's `SELECT … FOR
+ * SHARE` of the app waits for a deletion that is marking it, like `assertAppActive`'s; when it
+ * inserts nothing, the app's state says why.
  */
-export async function insertSessionOfApp(
+export async function insertSessionAndRunOfApp(
   transaction: Transaction<PlatformDatabase>,
   appId: string,
   session: { id: string; kind: 'debug' | 'agent'; createdBy: string; at: string },
+  run: { id: string; releaseId: string | null },
 ): Promise<void> {
-  const inserted = await insertSessionOfActiveApp(transaction, session.id, appId, session.kind, session.createdBy, session.at);
+  const inserted = await insertSessionAndRunOfActiveApp(
+    transaction,
+    session.id,
+    appId,
+    session.kind,
+    session.createdBy,
+    session.at,
+    run.id,
+    run.releaseId,
+  );
   if (inserted.length > 0) return;
   await assertAppActive(transaction, 'postgres', appId);
   throw new ConflictError('app-deleting', 'The app is being deleted.');
