@@ -8,6 +8,8 @@ import PgBoss from 'pg-boss';
 
 /** Runs per throughput measurement. */
 export const RUNS = Number(process.env.BENCH_PLATFORM_RUNS ?? 200);
+/** Rounds of `RUNS` runs each contestant runs, discarded, before it is measured. */
+export const WARM_UP_ROUNDS = Number(process.env.BENCH_PLATFORM_WARMUP ?? 3);
 /** Runs in flight at once. */
 export const CONCURRENCY = 50;
 
@@ -43,8 +45,12 @@ export async function measure(count: number, limit: number, job: (index: number)
   return { runsPerSecond: count / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
-/** The SDK alone: the same 1-loop agent on `store`, `RUNS` runs with the same concurrency, after a round of warm-up. */
-export async function sdkAlone(store: RunStore): Promise<Figures> {
+/**
+ * The SDK alone: the same 1-loop agent on `store`, with the same concurrency. `warmUp` runs
+ * `WARM_UP_ROUNDS` rounds, discarded (the platform's rows have the same); each `round(n)` runs `RUNS` runs in
+ * sessions of their own.
+ */
+export function sdkAlone(store: RunStore): { warmUp(): Promise<void>; round(index: number): Promise<Figures> } {
   const agent = new Agent({
     name: 'bench',
     mode: 'react',
@@ -56,9 +62,55 @@ export async function sdkAlone(store: RunStore): Promise<Figures> {
     const result = await agent.run({ sessionId: `${prefix}${index}`, input: `question ${index}` }).result();
     if (result.status !== 'succeeded') throw new Error(`SDK run ${index}: ${result.status}`);
   };
-  // The same warm-up as the platform's rows: a whole round, discarded, in sessions of its own.
-  await measure(RUNS, CONCURRENCY, oneRun('warm-'));
-  return measure(RUNS, CONCURRENCY, oneRun('s'));
+  return {
+    warmUp: async () => {
+      for (let round = 0; round < WARM_UP_ROUNDS; round += 1) await measure(RUNS, CONCURRENCY, oneRun(`warm${round}-`));
+    },
+    round: (index) => measure(RUNS, CONCURRENCY, oneRun(`r${index}-`)),
+  };
+}
+
+/** Rounds of the platform and of the SDK alone, taken in turn (`ROUNDS` each). */
+export const ROUNDS = Number(process.env.BENCH_PLATFORM_ROUNDS ?? 5);
+
+/** The rounds of one interleaved measure, and the figures the targets judge. */
+export interface Interleaved<Round extends { value: Figures }> {
+  platformRounds: Round[];
+  sdkRounds: Figures[];
+  /** The platform round of median throughput (its latency, loop delay and CPU are printed). */
+  platform: Round;
+  /** The SDK round of median throughput. */
+  sdk: Figures;
+  /** The median of each round's ratio to the SDK round right after it. */
+  ratio: number;
+}
+
+/**
+ * Measures the platform and the SDK alone in alternating rounds (platform, SDK, platform, SDK …):
+ * the machine's speed drifts by several per cent within minutes, and a ratio of two measures taken
+ * minutes apart moved with it; each pair here is taken seconds apart, and the median pair judges.
+ */
+export async function interleave<Round extends { value: Figures }>(
+  platformRound: () => Promise<Round>,
+  sdkRound: (index: number) => Promise<Figures>,
+  rounds = ROUNDS,
+): Promise<Interleaved<Round>> {
+  const platformRounds: Round[] = [];
+  const sdkRounds: Figures[] = [];
+  for (let index = 0; index < rounds; index += 1) {
+    platformRounds.push(await platformRound());
+    sdkRounds.push(await sdkRound(index));
+  }
+  const medianOf = <Item>(items: Item[], key: (item: Item) => number) =>
+    [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)] as Item;
+  const ratios = platformRounds.map((round, index) => round.value.runsPerSecond / (sdkRounds[index] as Figures).runsPerSecond);
+  return {
+    platformRounds,
+    sdkRounds,
+    platform: medianOf(platformRounds, (round) => round.value.runsPerSecond),
+    sdk: medianOf(sdkRounds, (round) => round.runsPerSecond),
+    ratio: medianOf(ratios, (ratio) => ratio),
+  };
 }
 
 /**
@@ -87,7 +139,7 @@ export async function rawPgBoss(connectionString: string, schema: string): Promi
     await boss.send('bench', { index });
     await done;
   };
-  // The same warm-up as the platform's rows: a whole round, discarded.
+  // A whole round of warm-up, discarded (its rate is set by its two loops' polling, not by warm code).
   await measure(RUNS, CONCURRENCY, (index) => oneJob(-1 - index));
   const figures = await measure(RUNS, CONCURRENCY, oneJob);
   await boss.stop({ graceful: false, wait: true });

@@ -67,6 +67,8 @@ describe.each(dialects)('identity and spaces on %s', (dialect) => {
     expect(made.keys.map((key) => key.id).sort()).toEqual([spaceKey.key.id, appKey.key.id].sort());
     const keyClient = TestClient.withApiKey(platform, spaceKey.secret);
     expect((await keyClient.request('GET', `/spaces/${spaceId}`)).status).toBe(200);
+    // A key read with the app its path names (issue 34) is checked the same way.
+    expect((await keyClient.request('GET', `/apps/${appId}`)).status).toBe(200);
 
     const withoutDisable = await root.request('PATCH', `/users/${annId}`, { revokeApiKeys: true });
     expect([withoutDisable.status, (withoutDisable.body as { error: { code: string } }).error.code]).toEqual([
@@ -79,6 +81,8 @@ describe.each(dialects)('identity and spaces on %s', (dialect) => {
     expect(revoked.map((key) => key.id).sort()).toEqual([spaceKey.key.id, appKey.key.id].sort());
     expect(revoked.every((key) => key.revokedAt !== null)).toBe(true);
     expect((await keyClient.request('GET', `/spaces/${spaceId}`)).status).toBe(401);
+    expect((await keyClient.request('GET', `/apps/${appId}`)).status).toBe(401);
+    expect((await keyClient.request('GET', '/runs/run_none/events')).status).toBe(401);
     // Keys other people made keep working.
     expect((await TestClient.withApiKey(platform, rootKey.secret).request('GET', `/spaces/${rootSpace}`)).status).toBe(200);
     const afterwards = (await root.request('GET', `/users/${annId}/api-keys`)).body as { keys: { revokedAt: string | null }[] };

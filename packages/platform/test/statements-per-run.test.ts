@@ -23,15 +23,17 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
   let question = 0;
   let stopWorker: (() => Promise<void>) | undefined;
 
+  let keyClient: TestClient;
+
   /** One run through the HTTP API, submitted and streamed to its end; answers the statements it made. */
-  const oneRun = async (): Promise<string[]> => {
+  const oneRun = async (client: TestClient = owner): Promise<string[]> => {
     await untilQuiet();
     const stop = recordStatements();
     question += 1;
-    const queued = await owner.request('POST', `/apps/${appId}/runs`, { input: `say hi #${question}` });
+    const queued = await client.request('POST', `/apps/${appId}/runs`, { input: `say hi #${question}` });
     expect(queued.status).toBe(202);
     const { runId } = queued.body as { runId: string };
-    const stream = await owner.request('GET', `/runs/${runId}/events`);
+    const stream = await client.request('GET', `/runs/${runId}/events`);
     expect(parseSse(stream.body as string).events.at(-1)?.event).toBe('run-finish');
     await untilQuiet();
     return stop();
@@ -43,7 +45,10 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
     platform = await createTestPlatform(dialect);
     await seedUser(platform, 'owner@example.com');
     owner = await new TestClient(platform).login('owner@example.com', 'correct horse battery staple');
-    appId = (await buildScriptedApp(owner, model.url, tool.url, 'Statements')).appId;
+    const built = await buildScriptedApp(owner, model.url, tool.url, 'Statements');
+    appId = built.appId;
+    const key = await owner.request('POST', `/spaces/${built.spaceId}/api-keys`, { name: 'statements' });
+    keyClient = TestClient.withApiKey(platform, (key.body as { secret: string }).secret);
     // No idle poll: the worker claims when a run is announced (what a run costs, not what idling costs).
     const worker = platform.startWorker({ idlePollMs: 600_000 });
     stopWorker = () => worker.stop();
@@ -127,5 +132,16 @@ describe.each(dialects)('statements per run on %s', (dialect) => {
       // No lock of the claim's job row first (the fenced UPDATE is the check).
       expect(statements.filter((text) => /select id from .*job where name = \$1 and id = \$2::uuid/is.test(text))).toEqual([]);
     }
+  });
+
+  it("with an API key, the POST's app and the stream's run come with the key's read", async () => {
+    const statements = (await oneRun(keyClient)).filter((text) => !periodic.some((pattern) => pattern.test(text.trim())));
+    const ofKey = statements.filter((text) => /from "api_keys"/i.test(text));
+    expect(ofKey).toHaveLength(2);
+    expect(ofKey.filter((text) => /left join "apps" on "apps"\."id" = (\$\d|\?)/i.test(text))).toHaveLength(1);
+    expect(ofKey.filter((text) => /left join "runs" on "runs"\."id" = /i.test(text))).toHaveLength(1);
+    // No read of the app by itself, and the run with its app only at the worker's start (SQLite).
+    expect(statements.filter((text) => /^select "id", "space_id",.* from "apps" where "id"/is.test(text.trim()))).toEqual([]);
+    expect(statements.filter((text) => /from "runs" inner join "apps"/i.test(text))).toHaveLength(dialect === 'postgres' ? 0 : 1);
   });
 });

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { hashToken, keyedDigest, sameSecret } from '../adapters/crypto/index.js';
-import { findWebSession, useApiKey } from '../adapters/identity/index.js';
+import { findWebSession, type KeySubject, useApiKey, useApiKeyWith } from '../adapters/identity/index.js';
 import { ApiError } from './api-error.js';
 import { actorOf, type Principal } from './principal.js';
 import type { PlatformEnvironment } from './services.js';
@@ -32,8 +32,9 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function authenticate(apiPrefix: string): MiddlewareHandler<PlatformEnvironment> {
   const publicPaths = new Set(publicRoutes.map((route) => `${apiPrefix}${route}`));
   const loginPath = `${apiPrefix}${loginRoute}`;
+  const subjectPrefix = `${apiPrefix}/`;
   return async (c, next) => {
-    const principal = await principalOf(c, loginPath);
+    const principal = await principalOf(c, loginPath, subjectPrefix);
     const isPublic = publicPaths.has(c.req.path);
     if (!principal && !isPublic) throw new ApiError(401, 'unauthenticated', 'Sign in or send an API key.');
     c.set('principal', principal);
@@ -41,13 +42,24 @@ export function authenticate(apiPrefix: string): MiddlewareHandler<PlatformEnvir
   };
 }
 
-async function principalOf(c: Context<PlatformEnvironment>, loginPath: string): Promise<Principal | undefined> {
+async function principalOf(
+  c: Context<PlatformEnvironment>,
+  loginPath: string,
+  subjectPrefix: string,
+): Promise<Principal | undefined> {
   const { database, config, now } = c.get('services');
   const authorization = c.req.header('authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match?.[1]) throw new ApiError(401, 'unauthenticated', 'The Authorization header must be "Bearer <api key>".');
-    const key = await useApiKey(database, hashToken(match[1]), now());
+    // An app's or a run's route: its row comes with the key, one round trip instead of two (issue 34).
+    const subject = subjectOf(c.req.path, subjectPrefix);
+    let key: Awaited<ReturnType<typeof useApiKey>>;
+    if (subject) {
+      const found = await useApiKeyWith(database, hashToken(match[1]), now(), subject);
+      key = found?.key;
+      c.set('subject', found?.subject);
+    } else key = await useApiKey(database, hashToken(match[1]), now());
     if (!key) throw new ApiError(401, 'unauthenticated', 'The API key is unknown or revoked.');
     return key.app_id
       ? { kind: 'app-key', keyId: key.id, spaceId: key.space_id, appId: key.app_id, createdBy: key.created_by }
@@ -74,6 +86,18 @@ async function principalOf(c: Context<PlatformEnvironment>, loginPath: string): 
     isInstanceAdmin: session.is_instance_admin === 1,
     sessionId: session.sessionId,
   };
+}
+
+/**
+ * The app or run a path below `prefix` names (`apps/{id}…`, `runs/{id}…`), its id as sent: an
+ * encoded id finds nothing, and authorisation then reads the row itself.
+ */
+function subjectOf(path: string, prefix: string): KeySubject | undefined {
+  if (!path.startsWith(prefix)) return undefined;
+  const [collection, id] = path.slice(prefix.length).split('/', 2);
+  if (!id) return undefined;
+  if (collection === 'apps') return { app: id };
+  return collection === 'runs' ? { run: id } : undefined;
 }
 
 /** The caller, or a 401. */

@@ -88,6 +88,25 @@ async function authorizeRole(c: Context<PlatformEnvironment>, spaceId: string, a
   return role;
 }
 
+/**
+ * The app `appId` as the request's key read it with itself (`authentication.ts`), once: the
+ * first authorisation of the request takes it; a later one, or another id, reads the row anew.
+ */
+function takeSubjectApp(c: Context<PlatformEnvironment>, appId: string): AppRow | undefined {
+  const subject = c.get('subject');
+  if (!subject || !('app' in subject) || subject.app !== appId) return undefined;
+  c.set('subject', undefined);
+  return subject.row;
+}
+
+/** `takeSubjectApp` for the run `runId` and its app. */
+function takeSubjectRun(c: Context<PlatformEnvironment>, runId: string) {
+  const subject = c.get('subject');
+  if (!subject || !('run' in subject) || subject.run !== runId) return undefined;
+  c.set('subject', undefined);
+  return subject.row;
+}
+
 /** Loads an app and authorises `action` in its space; an app the caller cannot see is a 404. */
 export async function authorizeApp(
   c: Context<PlatformEnvironment>,
@@ -95,7 +114,7 @@ export async function authorizeApp(
   action: SpaceAction,
 ): Promise<{ app: AppRow; role: SpaceRole }> {
   requirePrincipal(c);
-  const app = await findApp(c.get('services').database, appId);
+  const app = takeSubjectApp(c, appId) ?? (await findApp(c.get('services').database, appId));
   if (!app) throw notFound('The app');
   const role = await notFoundAs('The app', () => authorizeRole(c, app.space_id, action));
   return { app, role };
@@ -127,7 +146,7 @@ export async function authorizeAppUse(
   action: SpaceAction = 'runs.use',
 ): Promise<{ app: AppRow; seesAllSessions: boolean }> {
   requirePrincipal(c);
-  const app = await findApp(c.get('services').database, appId);
+  const app = takeSubjectApp(c, appId) ?? (await findApp(c.get('services').database, appId));
   if (!app) throw notFound('The app');
   return authorizeUseOf(c, app, action);
 }
@@ -161,7 +180,7 @@ function startedBy(c: Context<PlatformEnvironment>, createdBy: string): boolean 
 export async function authorizeRun(c: Context<PlatformEnvironment>, runId: string): Promise<{ run: RunRow; app: AppRow }> {
   requirePrincipal(c);
   const { database } = c.get('services');
-  const found = await readRunWithApp(database, runId);
+  const found = takeSubjectRun(c, runId) ?? (await readRunWithApp(database, runId));
   if (!found) throw notFound('The run');
   const { run } = found;
   return notFoundAs('The run', async () => {

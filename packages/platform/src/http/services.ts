@@ -1,4 +1,4 @@
-import type { SignInLimiter } from '../adapters/identity/index.js';
+import type { SignInLimiter, SubjectRows } from '../adapters/identity/index.js';
 import type { PlatformContext } from '../application/context.js';
 import type { WorkerProcessControl } from '../application/runs/worker-process-control.js';
 import type { PlatformMetrics } from './metrics.js';
@@ -24,6 +24,8 @@ export interface PlatformServices extends PlatformContext {
 export interface PlatformVariables {
   services: PlatformServices;
   principal: Principal | undefined;
+  /** What the request's path names, read with its API key (`authentication.ts`); taken once by authorisation. */
+  subject: SubjectRows | undefined;
   requestId: string;
 }
 

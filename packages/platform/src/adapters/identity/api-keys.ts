@@ -124,8 +124,13 @@ const liveKeyByHash = prepareQuery((database, secretHash: string) =>
  */
 export async function useApiKey(database: Queryable, secretHash: string, at: Date) {
   const [key] = await liveKeyByHash(database, secretHash);
-  const lastUsed = key?.last_used_at ? Date.parse(key.last_used_at) : Number.NaN;
-  if (key && !(at.getTime() - lastUsed < apiKeyUseResolutionMs))
-    await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();
+  if (key) await markUsed(database, key, at);
   return key;
+}
+
+/** Writes `last_used_at` of a key just found live, when the stored one is older than `apiKeyUseResolutionMs`. */
+export async function markUsed(database: Queryable, key: { id: string; last_used_at: string | null }, at: Date) {
+  const lastUsed = key.last_used_at ? Date.parse(key.last_used_at) : Number.NaN;
+  if (!(at.getTime() - lastUsed < apiKeyUseResolutionMs))
+    await database.updateTable('api_keys').set({ last_used_at: at.toISOString() }).where('id', '=', key.id).execute();
 }

@@ -8,6 +8,7 @@ export {
   useApiKey,
   withCreators,
 } from './api-keys.js';
+export { type KeySubject, type SubjectRows, useApiKeyWith } from './api-key-subjects.js';
 export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
 export {
   createUser,

@@ -17,7 +17,9 @@ export async function readRunWithApp(
 }
 
 /** The run's and the app's columns of a joined row (the app's prefixed `app__`). */
-function splitRunWithApp(row: Record<string, unknown> | undefined): { run: RunRow; app: AppRow; webhook: boolean } | undefined {
+export function splitRunWithApp(
+  row: Record<string, unknown> | undefined,
+): { run: RunRow; app: AppRow; webhook: boolean } | undefined {
   if (!row) return undefined;
   const run: Record<string, unknown> = {};
   const app: Record<string, unknown> = {};
