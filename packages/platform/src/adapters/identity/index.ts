@@ -1,3 +1,4 @@
+export { type KeySubject, type SubjectRows, useApiKeyWith } from './api-key-subjects.js';
 export {
   type ApiKeyScope,
   createApiKey,
@@ -8,7 +9,6 @@ export {
   useApiKey,
   withCreators,
 } from './api-keys.js';
-export { type KeySubject, type SubjectRows, useApiKeyWith } from './api-key-subjects.js';
 export { SignInLimiter, SignInLimitsProblemError, type SignInVerdict } from './sign-in-limits.js';
 export {
   createUser,
