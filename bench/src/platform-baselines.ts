@@ -71,7 +71,7 @@ export function sdkAlone(store: RunStore): { warmUp(): Promise<void>; round(inde
 }
 
 /** Rounds of the platform and of the SDK alone, taken in turn (`ROUNDS` each). */
-export const ROUNDS = Number(process.env.BENCH_PLATFORM_ROUNDS ?? 5);
+export const ROUNDS = Number(process.env.BENCH_PLATFORM_ROUNDS ?? 9);
 
 /** The rounds of one interleaved measure, and the figures the targets judge. */
 export interface Interleaved<Round extends { value: Figures }> {

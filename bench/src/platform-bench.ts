@@ -9,7 +9,7 @@
  *   processes, dispatching through pg-boss (the PostgreSQL default);
  * - baselines: the SDK alone running the same 1-loop agent on the same kind of store, and raw
  *   pg-boss send → work on the same database. The main row of each store and the SDK alone are
- *   measured in alternating rounds (`BENCH_PLATFORM_ROUNDS`, 5): the ratio judged is the median
+ *   measured in alternating rounds (`BENCH_PLATFORM_ROUNDS`, 9): the ratio judged is the median
  *   of the pairs' ratios, so that the machine's drift between two distant measures does not;
  * - 1,000 idle SSE followers (memory per follower) and the time from a worker's SIGKILL to the
  *   run's next journal event, written by another worker.
