@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import { prepareQuery } from '../database/prepared-query.js';
 import type { Queryable } from '../database/queryable.js';
-import { splitRunWithApp } from '../database/repositories/run-repository.js';
+import { hasWebhook, splitRunWithApp } from '../database/repositories/run-repository.js';
 import type { ApiKeysTable, AppRow, RunRow } from '../database/schema.js';
 import { apiKeyColumns, appColumns, runColumns } from '../database/table-columns.js';
 import { markUsed } from './api-keys.js';
@@ -45,16 +45,7 @@ const liveKeyWithRun = prepareQuery((database, secretHash: string, runId: string
     .select(keySelection)
     .select(runColumns.map((column) => sql.ref(`runs.${column}`).as(`run__${column}`)))
     .select(appSelection)
-    .select((query) =>
-      query
-        .exists(
-          query
-            .selectFrom('webhook_deliveries')
-            .select(sql.lit(1).as('one'))
-            .whereRef('webhook_deliveries.run_id', '=', 'runs.id'),
-        )
-        .as('has_webhook'),
-    )
+    .select(hasWebhook())
     .where('api_keys.secret_hash', '=', secretHash)
     .where('api_keys.revoked_at', 'is', null),
 );

@@ -28,6 +28,12 @@ export function splitRunWithApp(
   return { run: run as unknown as RunRow, app: app as unknown as AppRow, webhook: Boolean(row.has_webhook) };
 }
 
+/** Whether the `runs` row of the query owes a completion webhook: an index probe (see `readRunWithApp`). */
+const webhookProbe = 'exists (select 1 from webhook_deliveries where webhook_deliveries.run_id = runs.id)';
+
+/** `webhookProbe` as the selected column `has_webhook`, for a query that joins `runs`. */
+export const hasWebhook = () => sql.raw<boolean>(webhookProbe).as('has_webhook');
+
 /**
  * A run's start on PostgreSQL (D-P5, P-6.5): `readRunWithApp`, with a run that has no release
  * yet pinned to its app's newest one by the same statement (issue 34: one round trip, not two).
@@ -53,7 +59,7 @@ const pinnedRunWithAppText = preparedText(`with pinned as (
     returning runs.release_id)
   select ${runColumns.map((column) => (column === 'release_id' ? 'coalesce((select release_id from pinned), runs.release_id) as release_id' : `runs.${column}`)).join(', ')},
     ${appColumns.map((column) => `apps.${column} as app__${column}`).join(', ')},
-    exists (select 1 from webhook_deliveries where webhook_deliveries.run_id = runs.id) as has_webhook
+    ${webhookProbe} as has_webhook
   from runs inner join apps on apps.id = runs.app_id where runs.id = $1`);
 
 /** A run and its app in one statement (every run start and every run route reads both, issue 34). */
@@ -63,16 +69,7 @@ const runWithAppById = prepareQuery((database, runId: string) =>
     .innerJoin('apps', 'apps.id', 'runs.app_id')
     .select(runColumns.map((column) => `runs.${column}` as const))
     .select(appColumns.map((column) => sql.ref(`apps.${column}`).as(`app__${column}`)))
-    .select((query) =>
-      query
-        .exists(
-          query
-            .selectFrom('webhook_deliveries')
-            .select(sql.lit(1).as('one'))
-            .whereRef('webhook_deliveries.run_id', '=', 'runs.id'),
-        )
-        .as('has_webhook'),
-    )
+    .select(hasWebhook())
     .where('runs.id', '=', runId),
 );
 
