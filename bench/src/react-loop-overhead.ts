@@ -24,7 +24,7 @@ import { z } from 'zod';
 const LOOPS = 100;
 /** Issue 34: the SQLite store's overhead per loop at most twice the raw commits it makes. */
 const TARGET = 2;
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 61);
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-'));
 
 const ping = tool({
