@@ -84,10 +84,7 @@ export async function useApiKeyWith(
   const key = keyOf(row);
   await markUsed(database, key, at);
   if ('app' in subject) return { key, subject: { app: subject.app, row: appOf(row) } };
-  if (row.run__id === null || row.run__id === undefined || !appOf(row))
+  if (row.run__id === null || row.run__id === undefined || row.app__id === null || row.app__id === undefined)
     return { key, subject: { run: subject.run, row: undefined } };
-  const joined: Record<string, unknown> = { has_webhook: row.has_webhook };
-  for (const column of runColumns) joined[column] = row[`run__${column}`];
-  for (const column of appColumns) joined[`app__${column}`] = row[`app__${column}`];
-  return { key, subject: { run: subject.run, row: splitRunWithApp(joined) } };
+  return { key, subject: { run: subject.run, row: splitRunWithApp(row, 'run__') } };
 }

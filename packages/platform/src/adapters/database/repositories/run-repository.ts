@@ -16,14 +16,18 @@ export async function readRunWithApp(
   return splitRunWithApp((await runWithAppById(database, runId))[0] as Record<string, unknown> | undefined);
 }
 
-/** The run's and the app's columns of a joined row (the app's prefixed `app__`). */
+/**
+ * The run's and the app's columns of a joined row (the app's prefixed `app__`, the run's
+ * `runPrefix`: none here, `run__` where another table's columns share the row).
+ */
 export function splitRunWithApp(
   row: Record<string, unknown> | undefined,
+  runPrefix = '',
 ): { run: RunRow; app: AppRow; webhook: boolean } | undefined {
   if (!row) return undefined;
   const run: Record<string, unknown> = {};
   const app: Record<string, unknown> = {};
-  for (const column of runColumns) run[column] = row[column];
+  for (const column of runColumns) run[column] = row[`${runPrefix}${column}`];
   for (const column of appColumns) app[column] = row[`app__${column}`];
   return { run: run as unknown as RunRow, app: app as unknown as AppRow, webhook: Boolean(row.has_webhook) };
 }
