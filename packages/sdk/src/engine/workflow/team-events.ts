@@ -93,7 +93,8 @@ export type TeamEventPayload = z.output<typeof teamEventPayloadSchema>;
  * back from a journal are checked item by item (an entry that is not a team event is skipped);
  * with `checkedBy`, the writes are the ones `writesOfTask` has just checked against that state
  * field (the runner's own, per turn): when it is a team's events field, its items are team events
- * already, taken as they are rather than parsed a second time.
+ * already, taken as they are rather than parsed a second time. Saved writes get back the texts
+ * the journal leaves out (`restoreTeamTurnTexts`).
  */
 export function teamEventsOf(
   writes: readonly (readonly [string, unknown])[],
@@ -101,7 +102,8 @@ export function teamEventsOf(
 ): TeamEventPayload[] {
   const validated = checkedBy !== undefined && checkedBy.contractSchema === teamEventPayloadSchema;
   const events: TeamEventPayload[] = [];
-  for (const [channel, value] of writes) {
+  // Saved writes may hold `team-turn` events without their text (`compactTeamTurnTexts`).
+  for (const [channel, value] of validated ? writes : restoreTeamTurnTexts(writes)) {
     if (channel !== TEAM_EVENTS_FIELD || !Array.isArray(value)) continue;
     if (validated) {
       events.push(...(value as TeamEventPayload[]));
@@ -113,4 +115,99 @@ export function teamEventsOf(
     }
   }
   return events;
+}
+
+/** A team's transcript field: `transcript`, or `<team node>.transcript` in a host workflow. */
+const isTranscriptField = (channel: string) => channel === 'transcript' || channel.endsWith('.transcript');
+
+/** A transcript message as the writes carry it (checked field by field: writes read back are untyped). */
+interface SpokenMessage {
+  turn: number;
+  speaker: string;
+  text: string;
+}
+
+/** The one message of `messages` that `turn` and `speaker` name, or `undefined` (none, or more than one). */
+function spokenAt(messages: readonly unknown[], turn: unknown, speaker: unknown): SpokenMessage | undefined {
+  let found: SpokenMessage | undefined;
+  for (const message of messages) {
+    const candidate = message as Partial<SpokenMessage> | null;
+    if (candidate === null || typeof candidate !== 'object') continue;
+    if (candidate.turn !== turn || candidate.speaker !== speaker || typeof candidate.text !== 'string') continue;
+    if (found) return undefined;
+    found = candidate as SpokenMessage;
+  }
+  return found;
+}
+
+/** Every message the writes add to a team transcript, or `undefined` when they add none. */
+function transcriptMessagesOf(writes: readonly (readonly [string, unknown])[]): unknown[] | undefined {
+  let messages: unknown[] | undefined;
+  for (const [channel, value] of writes) {
+    if (!Array.isArray(value) || !isTranscriptField(channel)) continue;
+    if (messages) messages.push(...value);
+    else messages = [...value];
+  }
+  return messages;
+}
+
+/**
+ * Rewrites each `team-turn` event of `writes` with `change` (the event and the messages the same
+ * writes add to the transcript); answers `writes` itself when no event changes.
+ */
+function mapTeamTurns<Write extends readonly [string, unknown]>(
+  writes: readonly Write[],
+  change: (event: Record<string, unknown>, messages: readonly unknown[]) => Record<string, unknown> | undefined,
+): readonly Write[] {
+  let messages: unknown[] | undefined;
+  let changed: Write[] | undefined;
+  for (let index = 0; index < writes.length; index += 1) {
+    const [channel, value] = writes[index] as Write;
+    if (channel !== TEAM_EVENTS_FIELD || !Array.isArray(value)) continue;
+    let events: unknown[] | undefined;
+    for (let at = 0; at < value.length; at += 1) {
+      const event = value[at] as Record<string, unknown> | null;
+      if (event === null || typeof event !== 'object' || event.type !== 'team-turn') continue;
+      messages ??= transcriptMessagesOf(writes);
+      if (!messages) return writes;
+      const replaced = change(event, messages);
+      if (!replaced) continue;
+      events ??= [...value];
+      events[at] = replaced;
+    }
+    if (!events) continue;
+    changed ??= [...writes];
+    changed[index] = [channel, events] as unknown as Write;
+  }
+  return changed ?? writes;
+}
+
+/**
+ * The writes as the journal saves them: a `team-turn` event whose text is the text of the one
+ * message the same writes add to the team's transcript (same turn, same speaker) is saved without
+ * its text, which the transcript keeps — a turn's text was saved twice (issue 31, ADR 0047).
+ * `restoreTeamTurnTexts` puts it back wherever saved writes are read. Answers `writes` itself
+ * when nothing is left out (every task that is not a team's).
+ */
+export function compactTeamTurnTexts<Write extends readonly [string, unknown]>(writes: readonly Write[]): readonly Write[] {
+  return mapTeamTurns(writes, (event, messages) => {
+    if (typeof event.text !== 'string') return undefined;
+    const message = spokenAt(messages, event.turn, event.speaker);
+    if (message?.text !== event.text) return undefined;
+    return { type: 'team-turn', turn: event.turn, speaker: event.speaker };
+  });
+}
+
+/**
+ * Saved writes as they were written: each `team-turn` event saved without its text (by
+ * `compactTeamTurnTexts`) takes it back from its transcript message. Writes saved before the
+ * compaction, and writes of tasks that are not a team's, are answered as they are.
+ */
+export function restoreTeamTurnTexts<Write extends readonly [string, unknown]>(writes: readonly Write[]): readonly Write[] {
+  return mapTeamTurns(writes, (event, messages) => {
+    if (typeof event.text === 'string') return undefined;
+    const message = spokenAt(messages, event.turn, event.speaker);
+    if (!message) return undefined;
+    return { type: 'team-turn', turn: event.turn, speaker: event.speaker, text: message.text };
+  });
 }

@@ -6,7 +6,7 @@ import { InvalidStateUpdateError, LoopLimitReachedError, UndeclaredRouteError } 
 import type { NodeSpec } from '../graph/graph-definition.js';
 import { decideTaskRetry, type NodeRetryPolicy } from '../nodes/node-retry.js';
 import { NodeFailure, type WorkflowTaskFailure } from '../nodes/workflow-node.js';
-import { TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
+import { compactTeamTurnTexts, TEAM_EVENTS_FIELD, type TeamEventPayload, teamEventsOf } from '../team-events.js';
 import type { WorkflowEvent } from '../workflow-events.js';
 import { ArtifactAdmission } from './artifact-admission.js';
 import { InterruptSignal } from './interrupt.js';
@@ -128,9 +128,10 @@ async function runTask(context: EngineContext, task: PlannedTask, loopBudget: nu
       return { kind: 'failed', failure, loops: NodeFailure.isInstance(error) ? error.loops : 0 };
     }
     // Saving is not the node's business: a store failure here fails the run, never the node.
+    // Saved without the team-turn texts its transcript writes carry (ADR 0047); applied and announced whole.
     const data: { step: number; writes: typeof writes; loops?: number; usage?: NonNullable<typeof execution.usage> } = {
       step,
-      writes,
+      writes: compactTeamTurnTexts(writes) as typeof writes,
     };
     if (execution.loops) data.loops = execution.loops;
     if (execution.usage) data.usage = execution.usage;

@@ -5,6 +5,7 @@ import { LOOP_LIMIT_CHANNEL } from '../channels/channel-names.js';
 import type { Channel } from '../channels/channels.js';
 import type { CompiledGraph } from '../graph/compile-graph.js';
 import type { AgentInvocationReference } from '../nodes/workflow-node.js';
+import { restoreTeamTurnTexts } from '../team-events.js';
 import type { WorkflowInterrupt } from './interrupt.js';
 import { applySuperstepWrites, planAfterInput, planSuperstep, taskMap } from './plan.js';
 import {
@@ -140,8 +141,10 @@ export function applyWorkflowEntry(graph: CompiledGraph, state: WorkflowRunState
   switch (record.type) {
     case 'task-finished': {
       expectTask(state, record.taskId, record.data.step);
-      state.finished.set(record.taskId, record.data.writes);
-      for (const [channel, value] of record.data.writes) {
+      // A team's saved writes get back the turn texts the journal leaves out (ADR 0047).
+      const writes = restoreTeamTurnTexts(record.data.writes) as typeof record.data.writes;
+      state.finished.set(record.taskId, writes);
+      for (const [channel, value] of writes) {
         if (channel === LOOP_LIMIT_CHANNEL)
           state.loopLimits.push({ ...(value as { loop: string; iterations: number }), step: record.data.step });
       }
