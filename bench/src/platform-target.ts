@@ -7,7 +7,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { createServer, Agent as HttpAgent, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createPlatform, createUser, type PlatformConfig } from '@agentloom/platform';
+import { createPlatform, createUser, type JournalWrites, type PlatformConfig, receiveJournalWrites } from '@agentloom/platform';
 import { serve } from '@hono/node-server';
 import { agentloomBin, ensureBuilt } from '../../test/support/built-cli.js';
 
@@ -187,7 +187,8 @@ export interface WorkerProcess {
 /**
  * The embedded default's worker as `agentloom serve` runs it (ADR 0034): the built
  * `agentloom worker --embedded-child` forked on `target`'s SQLite file with `workers` workers,
- * told over IPC of each job the API enqueues (what serve's supervisor does), so it claims at once.
+ * told over IPC of each job the API enqueues (what serve's supervisor does), so it claims at once,
+ * and reporting its journal writes to this process's followers (ADR 0048).
  * `BENCH_CHILD_EXEC_ARGV` (space-separated) passes Node options to the child, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile the worker while the bench runs.
  */
@@ -220,6 +221,11 @@ export async function startEmbeddedWorkerChild(
     },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The child reports its journal writes, and this process's followers wake on them, as under serve (ADR 0048).
+  const onJournalWrites = receiveJournalWrites(target.platform.services.runStore);
+  child.on('message', (message: { type?: string; writes?: JournalWrites }) => {
+    if (message.type === 'journal-writes' && message.writes) onJournalWrites?.(message.writes);
+  });
   let ready = 0;
   await new Promise<void>((resolve, reject) => {
     child.on('message', (message: { type?: string }) => {

@@ -17,4 +17,4 @@ export { type ConfigFlags, ConfigurationProblemError, loadConfig, type PlatformC
 export { type VerifyWebhookOptions, verifyWebhookSignature, webhookSignatureHeader } from './domain/webhook-signature.js';
 export { apiPrefix, createPlatformApp } from './http/create-app.js';
 export { type CreatePlatformOptions, createLogger, createPlatform, type Platform } from './platform.js';
-export { RunWorker, type RunWorkerOptions } from './worker/index.js';
+export { type JournalWrites, RunWorker, type RunWorkerOptions, receiveJournalWrites } from './worker/index.js';

@@ -7,7 +7,13 @@ import { prepareFirstStart } from '../application/seed/first-start.js';
 import { ConfigurationProblemError, dispatcherKind, loadConfig } from '../config/index.js';
 import { apiPrefix } from '../http/create-app.js';
 import { createPlatform } from '../platform.js';
-import { type WorkerChildMessage, type WorkerParentMessage, WorkerSupervisor } from '../worker/index.js';
+import {
+  receiveJournalWrites,
+  relayJournalWrites,
+  type WorkerChildMessage,
+  type WorkerParentMessage,
+  WorkerSupervisor,
+} from '../worker/index.js';
 
 const usage = `Usage: agentloom <command> [options]
 
@@ -173,6 +179,8 @@ async function embeddedWorkerCommand(config: ReturnType<typeof loadConfig>): Pro
     }),
   );
   for (const worker of workers) send({ type: 'ready', workerId: worker.id });
+  // The server's followers wake on each write at once, not at their next check of the file (ADR 0048).
+  relayJournalWrites(platform.services.runStore, (writes) => send({ type: 'journal-writes', writes }));
   // The server enqueued a run: claim it now rather than at the idle poll (issue 34).
   process.on('message', (message: WorkerParentMessage) => {
     if (message.type === 'jobs') platform.services.dispatcher.announce();
@@ -205,6 +213,7 @@ function startEmbeddedWorker(
     logger: platform.services.logger,
     onLine: (line) => console.log(line),
     watchJobs: (listener) => platform.services.dispatcher.watchJobs(listener),
+    onJournalWrites: receiveJournalWrites(platform.services.runStore),
   });
   supervisor.start();
   platform.services.workerProcesses = supervisor;

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Logger } from 'pino';
 import type { WorkerProcessControl, WorkerProcessOwner } from '../application/runs/worker-process-control.js';
+import type { JournalWrites } from './journal-write-relay.js';
 
 export type { WorkerProcessControl, WorkerProcessOwner };
 
@@ -8,7 +9,9 @@ export type { WorkerProcessControl, WorkerProcessOwner };
 export type WorkerChildMessage =
   | { type: 'ready'; workerId: string }
   | { type: 'run-started'; runId: string; ownerId: string }
-  | { type: 'run-ended'; runId: string };
+  | { type: 'run-ended'; runId: string }
+  /** Journal writes it committed (`relayJournalWrites`, ADR 0048). */
+  | { type: 'journal-writes'; writes: JournalWrites };
 
 /** What the supervisor tells its worker child: jobs were enqueued here (claim now, issue 34). */
 export type WorkerParentMessage = { type: 'jobs' };
@@ -29,6 +32,8 @@ export interface WorkerSupervisorOptions {
    * IPC, so that its workers claim a new run at once instead of at their idle poll.
    */
   watchJobs?: (listener: () => void) => () => void;
+  /** The child's journal writes (`receiveJournalWrites`): this process's followers of those runs wake at once. */
+  onJournalWrites?: ((writes: JournalWrites) => void) | undefined;
 }
 
 /**
@@ -87,6 +92,7 @@ export class WorkerSupervisor implements WorkerProcessControl {
       if (message.type === 'ready') this.workerId = message.workerId;
       else if (message.type === 'run-started') this.runs.add(message.runId);
       else if (message.type === 'run-ended') this.runs.delete(message.runId);
+      else if (message.type === 'journal-writes') this.options.onJournalWrites?.(message.writes);
     });
     child.on('exit', (code, signal) => {
       if (child !== this.child) return;

@@ -73,4 +73,56 @@ describe('followers woken by the writer (issue 34, ADR 0025)', () => {
     await run.result();
     await store.close();
   });
+
+  it('SQLite: a write another process reports (`relay.report`) wakes the follower before any check of the file (ADR 0048)', {
+    timeout: 60_000,
+  }, async () => {
+    const path = join(directory, 'relayed.db');
+    const sqlite = new SqliteRunStore({ path });
+    // The file is checked every ten minutes: only a report can wake the follower in this test.
+    sqlite.relay.checkEvery(600_000);
+    const { store, reads } = countingReads(sqlite);
+    const { agent, release, inTool } = waitingAgent(store);
+    const run = agent.run({ sessionId: 'relayed', input: 'go' });
+    await inTool;
+    const client = new RunClient({ store, safetyNetMs: 600_000 });
+    const follower = (async () => {
+      for await (const _event of client.follow(run.runId)) {
+        // drain
+      }
+    })();
+    const settled = await settledReads(reads);
+    const child = await runScript(new URL('../../test/client/supplement-child.ts', import.meta.url).pathname, {
+      SUPPLEMENT_STORE: path,
+      SUPPLEMENT_RUN_ID: run.runId,
+      SUPPLEMENT_TEXT: 'from the other process',
+    });
+    expect(child.values.DONE, child.stderr).toEqual({});
+    // Written by another process and not reported: nothing wakes the follower yet.
+    await sleep(300);
+    expect(reads()).toBe(settled);
+    sqlite.relay.report(run.runId);
+    while (reads() === settled) await sleep(20);
+    release();
+    await follower;
+    await run.result();
+    await sqlite.close();
+  });
+
+  it("SQLite: `relay.onWrite` hears this store's commits with the run's newest sequence, not reported writes", async () => {
+    const store = new SqliteRunStore({ path: join(directory, 'heard.db') });
+    const heard: [string, number | undefined][] = [];
+    const stop = store.relay.onWrite((runId, through) => heard.push([runId, through]));
+    const client = new RunClient({ store });
+    await client.createRun({ runId: 'heard', sessionId: 's', kind: 'agent', name: 'held', input: 'first' });
+    await client.supplement('heard', 'second');
+    store.relay.report('heard', 99);
+    stop();
+    await client.supplement('heard', 'third');
+    const journal = await store.readJournal('heard');
+    // The supplement's commit, with the sequence it reached; neither the report nor the write after `stop()`.
+    expect(heard).toEqual([['heard', journal.at(-2)?.sequence]]);
+    expect(() => store.relay.checkEvery(0)).toThrow(RangeError);
+    await store.close();
+  });
 });

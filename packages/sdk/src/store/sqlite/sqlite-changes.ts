@@ -9,6 +9,29 @@ import type { FileIdentity } from './file-identity.js';
  */
 export const FOREIGN_WRITE_CHECK_MS = 5;
 
+/**
+ * Wake-ups relayed between two processes that use the same SQLite file (`SqliteRunStore.relay`):
+ * the process that writes reports each commit, and the one whose followers wait wakes them at
+ * once instead of at its next check of the file. The embedded platform's worker child relays its
+ * writes to the API process this way (ADR 0048). The periodic check stays as the safety net for
+ * a report that never comes (a killed writer) and for writers that do not relay.
+ */
+export interface SqliteWriteRelay {
+  /**
+   * Calls `listener` after each write through this store commits, with the run and its journal's
+   * newest sequence when the write knows it; answers the unsubscribe. Writes that other processes
+   * made, or reported, are not passed on.
+   */
+  onWrite(listener: (runId: string, through?: number) => void): () => void;
+  /** Wakes this process's followers of `runId` for a write another process made to the file and reported. */
+  report(runId: string, through?: number): void;
+  /**
+   * How often, in milliseconds, the file is checked for other processes' writes while a follower
+   * waits (default `FOREIGN_WRITE_CHECK_MS`): longer once the writers report their writes.
+   */
+  checkEvery(milliseconds: number): void;
+}
+
 /** One notifier per database file in this process, so that every store open on it wakes the same followers. */
 const notifiers = new Map<string, RunChangeNotifier>();
 
@@ -23,8 +46,11 @@ const notifiers = new Map<string, RunChangeNotifier>();
  * tick while the embedded worker child wrote). Where each run stands is read when it is first
  * watched, before its follower's first read.
  */
-export class SqliteChanges {
+export class SqliteChanges implements SqliteWriteRelay {
   private readonly notifier: RunChangeNotifier;
+  /** Who is told of each write through this store (`onWrite`). */
+  private readonly writeListeners = new Set<(runId: string, through?: number) => void>();
+  private checkMs = FOREIGN_WRITE_CHECK_MS;
   private readonly dataVersion: Database.Statement<[], number>;
   private readonly newestSequences: Database.Statement<[string], { run_id: string; newest: number | null }>;
   /** The newest journal sequence of each watched run at the last change (null: no journal). */
@@ -52,6 +78,28 @@ export class SqliteChanges {
   /** Wakes the followers of `runId` in this process (after a write through this store committed, its journal now `through`). */
   notify(runId: string, through?: number): void {
     this.notifier.notify(runId, through);
+    for (const listener of this.writeListeners) listener(runId, through);
+  }
+
+  onWrite(listener: (runId: string, through?: number) => void): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  report(runId: string, through?: number): void {
+    // Where the run now stands, so that the next check of the file does not wake its followers again.
+    if (through !== undefined && this.sequences.has(runId) && (this.sequences.get(runId) ?? 0) < through)
+      this.sequences.set(runId, through);
+    this.notifier.notify(runId, through);
+  }
+
+  checkEvery(milliseconds: number): void {
+    if (!(Number.isFinite(milliseconds) && milliseconds >= 1)) throw new RangeError('checkEvery takes at least 1 ms');
+    this.checkMs = milliseconds;
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.checkForeignWrites(), milliseconds);
+    this.timer.unref();
   }
 
   watch(runId: string, listener: RunChangeListener): () => void {
@@ -59,7 +107,7 @@ export class SqliteChanges {
     this.watching += 1;
     if (!this.timer) {
       this.lastVersion = this.dataVersion.get();
-      this.timer = setInterval(() => this.checkForeignWrites(), FOREIGN_WRITE_CHECK_MS);
+      this.timer = setInterval(() => this.checkForeignWrites(), this.checkMs);
       this.timer.unref();
     }
     // Where the run stands before its follower's first read: a later foreign write moves it.

@@ -37,7 +37,7 @@ import { type BackgroundCheckpoints, startBackgroundCheckpoints } from './backgr
 import { yieldIfTurnIsLong } from './event-loop-turns.js';
 import { type FileIdentity, readFileIdentity, StoreFileGuard } from './file-identity.js';
 import { migrate } from './migrations.js';
-import { SqliteChanges } from './sqlite-changes.js';
+import { SqliteChanges, type SqliteWriteRelay } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
 import { prepareStatements, RUN_COLUMNS, type SqliteStatements } from './sqlite-statements.js';
@@ -388,6 +388,11 @@ export class SqliteRunStore implements RunStore {
    */
   watchRun(runId: string, listener: (through?: number) => void): () => void {
     return this.changes.watch(runId, listener);
+  }
+
+  /** Relays wake-ups to and from another process on the same file (`SqliteWriteRelay`, ADR 0048). */
+  get relay(): SqliteWriteRelay {
+    return this.changes;
   }
 
   async close(): Promise<void> {
