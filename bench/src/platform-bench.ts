@@ -11,6 +11,7 @@
  *   pg-boss send → work on the same database. The main row of each store and the SDK alone are
  *   measured in alternating rounds (`BENCH_PLATFORM_ROUNDS`, 9): the ratio judged is the median
  *   of the pairs' ratios, so that the machine's drift between two distant measures does not;
+ * - one run in flight at a time (a lone chat user: the platform's own latency, no target);
  * - 1,000 idle SSE followers (memory per follower) and the time from a worker's SIGKILL to the
  *   run's next journal event, written by another worker.
  * Each run is a 1-loop agent on the offline demo model (no network). Latency is from the
@@ -102,6 +103,8 @@ const roundsOf = (measured: Awaited<ReturnType<typeof interleave<{ value: Figure
 });
 let takeovers: number[] = [];
 const followers: { name: string; figures: IdleFollowerFigures }[] = [];
+/** One run in flight at a time (a lone chat user): `POST` → terminal event, the platform's own latency. */
+const lone: { name: string; figures: Figures }[] = [];
 const directory = mkdtempSync(join(tmpdir(), 'agentloom-bench-platform-'));
 try {
   // BENCH_PLATFORM_SQLITE=skip / BENCH_PLATFORM_POSTGRES=skip measure one store only (while working on it).
@@ -120,6 +123,7 @@ try {
     const sqliteRounds = await interleave(() => measureRow(sqlite.oneRun, [child.pid]), sdkSqlite.round);
     const platformSqlite = sqliteRounds.platform;
     const sqliteStreamed = await measureRow(sqlite.oneStreamedRun, [child.pid]);
+    lone.push({ name: 'SQLite, embedded default', figures: await measure(RUNS, 1, sqlite.oneRun) });
     await child.close();
     await sqlite.close();
     const oneDirectory = join(directory, 'one-process');
@@ -188,6 +192,7 @@ try {
       const platformPostgres = postgresRounds.platform;
       const sdk = postgresRounds.sdk;
       const postgresStreamed = await measureRow(postgres.oneStreamedRun, workerPids, true);
+      lone.push({ name: 'PostgreSQL', figures: await measure(RUNS, 1, postgres.oneRun) });
       takeovers = await measureTakeovers(postgres, workers, () => startWorkerProcess(url.toString(), LEASE_MS));
       // No worker from here on: the followers' run stays queued and their streams idle.
       for (const worker of workers.splice(0)) {
@@ -259,6 +264,10 @@ for (const row of rows)
   console.log(
     `| ${row.name} | ${formatCpuShare(row.cpu.api)} | ${formatCpuShare(row.cpu.workers)} | ${formatCpuShare(row.cpu.postgres)} |`,
   );
+console.log('');
+console.log(`| one run in flight (${RUNS} runs, no target) | p50 ms | p99 ms |`);
+console.log('|---|---|---|');
+for (const { name, figures } of lone) console.log(`| ${name} | ${figures.p50.toFixed(2)} | ${figures.p99.toFixed(2)} |`);
 console.log('');
 console.log(`| idle SSE followers (${FOLLOWERS}) | KiB each | statements/s | PRAGMA data_version/s | window s |`);
 console.log('|---|---|---|---|---|');
