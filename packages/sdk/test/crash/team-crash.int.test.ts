@@ -102,6 +102,15 @@ function teamCrashSuite(
           const events = journal.flatMap((entry: JournalEntry) =>
             entry.type === 'task-finished' ? teamEventsOf((entry.data as { writes: [string, unknown][] }).writes) : [],
           );
+          // Each turn's event once, read back whole: its text is saved only in the transcript (ADR 0047).
+          const transcript = (result?.output.transcript ?? []) as { turn: number; speaker: string; text: string }[];
+          const turns = events.flatMap((event) => (event.type === 'team-turn' ? [event] : []));
+          expect(turns.length, point).toBeGreaterThan(0);
+          expect(turns.length, point).toBe(new Set(turns.map((event) => event.turn)).size);
+          for (const event of turns)
+            expect(transcript, point).toContainEqual(
+              expect.objectContaining({ turn: event.turn, speaker: event.speaker, text: event.text }),
+            );
           const claims = events.flatMap((event) => (event.type === 'task-claimed' ? [event.task] : []));
           expect(claims.length, point).toBe(new Set(claims).size);
           expect(claims.length, point).toBe(scenario === 'task-board' ? 4 : 0);
