@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openPlatformDatabase } from '../src/adapters/database/connect.js';
 import { migrateToLatest } from '../src/adapters/database/migrate.js';
 
@@ -100,6 +100,29 @@ describe('platform SQLite transactions', () => {
     expect(
       await handle.database.selectFrom('users').select('display_name').where('id', '=', 'waited').executeTakeFirst(),
     ).toEqual({ display_name: 'after' });
+    other.close();
+    await handle.close();
+  });
+
+  it("try again at the next turn of the event loop when another connection's commit frees the lock soon, not after a timer (issue 34)", async () => {
+    const { handle, file } = await migrated();
+    const other = new Database(file);
+    other.prepare('BEGIN IMMEDIATE').run();
+    // A fresh turn of the loop (the migration used up this one's SQLite budget), then the other
+    // writer commits two turns later, as a commit of the worker child frees the lock within a
+    // fraction of a millisecond: the statement refused meanwhile waits on no timer.
+    await new Promise((resolve) => setImmediate(resolve));
+    setImmediate(() => setImmediate(() => other.prepare('COMMIT').run()));
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await handle.database.insertInto('users').values(user('soon')).execute();
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+    expect(await handle.database.selectFrom('users').select('id').where('id', '=', 'soon').executeTakeFirst()).toEqual({
+      id: 'soon',
+    });
     other.close();
     await handle.close();
   });

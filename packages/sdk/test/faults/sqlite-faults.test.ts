@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../src/capabilities/tools/tool.js';
 import { Agent } from '../../src/engine/agent/agent.js';
@@ -105,6 +105,33 @@ describe('SQLite faults during 100 runs (issue 18)', () => {
     holder.exec('ROLLBACK');
     holder.close();
     await short.close();
+    await store.close();
+  });
+
+  it("tries again at the next turn of the event loop when another connection's commit frees the lock soon, not after a timer (issue 34)", async () => {
+    const path = join(directory, 'lock-spin.db');
+    const store = new SqliteRunStore({ path, busyTimeoutMs: 5_000 });
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    // The other writer commits at this loop's next turn, as a commit of another process frees the
+    // lock within a fraction of a millisecond: the store's call refused meanwhile sets no timer.
+    setImmediate(() => holder.exec('COMMIT'));
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const acquired = await store.acquire({
+        runId: 'spin',
+        sessionId: 's',
+        ownerId: 'o',
+        leaseMs: 60_000,
+        deadlineAt: Date.now() + 60_000,
+        initialEntries: [{ type: 'run-started', data: {} }],
+      });
+      expect(acquired.outcome).toBe('created');
+      expect(timers).not.toHaveBeenCalled();
+    } finally {
+      timers.mockRestore();
+    }
+    holder.close();
     await store.close();
   });
 

@@ -1,4 +1,4 @@
-import { yieldIfTurnIsLong } from '@agentloom/sdk/store/sqlite';
+import { LOCK_SPIN_MS, waitForLock, yieldIfTurnIsLong } from '@agentloom/sdk/store/sqlite';
 import type Database from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -23,7 +23,8 @@ const longestLockWaitMs = 50;
  * - **Lock waits do not block the event loop.** The embedded default's worker child writes the same
  *   file; with a `busy_timeout` SQLite sleeps inside the call, and the whole server (every request,
  *   every SSE stream) with it. Here `busy_timeout` is 0: a statement the lock refuses is tried again
- *   after a timer (1 ms, doubling to 50 ms, for 5 s in all), like the SDK's SQLite store does.
+ *   at each turn of the event loop for 2 ms, then after a timer (1 ms, doubling to 50 ms, for 5 s in
+ *   all), like the SDK's SQLite store does.
  * - **Transactions begin `IMMEDIATE`.** A deferred transaction that had only read is refused the
  *   upgrade to a writer (`SQLITE_BUSY_SNAPSHOT`, no wait can help) whenever the worker child
  *   committed in between; a publish then failed as a conflict that never happened. Taking the
@@ -96,16 +97,19 @@ class PlatformSqliteConnection implements DatabaseConnection {
 
   async executeQuery<Row>(compiled: CompiledQuery): Promise<QueryResult<Row>> {
     let wait = firstLockWaitMs;
-    let waited = 0;
+    let refusedAt: number | undefined;
     for (;;) {
       try {
         return this.execute<Row>(compiled);
       } catch (error) {
-        // Refused by another process's lock: nothing ran, so the same statement may be tried again.
-        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || waited >= lockWaitLimitMs) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        waited += wait;
-        wait = Math.min(wait * 2, longestLockWaitMs);
+        // Refused by another process's lock: nothing ran, so the same statement may be tried again,
+        // at each turn of the event loop at first, then on timers (`waitForLock`).
+        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+        refusedAt ??= performance.now();
+        const waited = performance.now() - refusedAt;
+        if (waited >= lockWaitLimitMs) throw error;
+        await waitForLock(refusedAt, wait);
+        if (waited >= LOCK_SPIN_MS) wait = Math.min(wait * 2, longestLockWaitMs);
       }
     }
   }

@@ -36,6 +36,7 @@ import type {
 import { type BackgroundCheckpoints, startBackgroundCheckpoints } from './background-checkpoints.js';
 import { yieldIfTurnIsLong } from './event-loop-turns.js';
 import { type FileIdentity, readFileIdentity, StoreFileGuard } from './file-identity.js';
+import { LOCK_SPIN_MS, waitForLock } from './lock-waits.js';
 import { migrate } from './migrations.js';
 import { SqliteChanges, type SqliteWriteRelay } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
@@ -53,8 +54,9 @@ export interface SqliteRunStoreOptions {
   synchronous?: 'normal' | 'full';
   /**
    * How long a call waits for another process's write lock, in milliseconds. Default 5000. The
-   * wait never blocks the event loop: the lock is tried again with back-off between tries, and a
-   * call that is still locked out after this long fails with a transient `StoreFailureError`.
+   * wait never blocks the event loop: the lock is tried again at each turn of the loop for 2 ms,
+   * then with back-off on timers (`waitForLock`); a call still locked out after this long fails
+   * with a transient `StoreFailureError`.
    */
   busyTimeoutMs?: number;
   /** Clock for leases; defaults to `Date.now`. */
@@ -448,21 +450,17 @@ export class SqliteRunStore implements RunStore {
     return work();
   }
 
-  /** Tries again while another process holds the lock, with back-off on timers, up to the busy timeout. */
-  private async retryWhileBusy<T>(
-    operation: string,
-    work: () => T,
-    fileCheck: FileCheck,
-    startedAt: number,
-    busy: unknown,
-  ): Promise<T> {
+  /** Tries again while another process holds the lock (`waitForLock`), up to the busy timeout. */
+  private async retryWhileBusy<T>(operation: string, work: () => T, check: FileCheck, startedAt: number, busy: unknown) {
+    const refusedAt = performance.now();
     let last = busy;
-    for (let attempt = 0; ; attempt += 1) {
-      const wait = Math.min(LONGEST_LOCK_WAIT_MS, FIRST_LOCK_WAIT_MS * 2 ** Math.min(attempt, 10));
+    for (let wait = FIRST_LOCK_WAIT_MS; ; ) {
       if (Date.now() - startedAt + wait > this.busyTimeoutMs) throw toSqliteStoreError(operation, last);
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const spinning = performance.now() - refusedAt < LOCK_SPIN_MS;
+      await waitForLock(refusedAt, wait);
+      if (!spinning) wait = Math.min(LONGEST_LOCK_WAIT_MS, wait * 2);
       try {
-        return this.attempt(operation, work, fileCheck);
+        return this.attempt<T>(operation, work, check);
       } catch (error) {
         if (!isSqliteBusy(error)) throw toSqliteStoreError(operation, error);
         last = error;
