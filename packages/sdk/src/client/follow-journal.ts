@@ -12,17 +12,45 @@ export interface FollowWaits {
   safetyNetMs: number;
 }
 
+/** A watch of a run's writes, started before a read of its journal (`watchBeforeRead`). */
+export interface JournalWatch {
+  wakeUp: WakeUp;
+  /** Ends the watch (once; later calls do nothing). */
+  unwatch: () => void;
+}
+
+/**
+ * Starts watching `runId`'s writes (where the store can), so that entries read after this are a
+ * live run's first read: a write that lands after that read signals the wake-up, whether it came
+ * before or after the follower waits (issue 34: `openFollow` read a live run's journal twice).
+ */
+export function watchBeforeRead(store: RunStore, runId: string): JournalWatch | undefined {
+  if (!store.watchRun) return undefined;
+  const wakeUp = new WakeUp();
+  const stop = store.watchRun(runId, (through) => wakeUp.signal(through));
+  let stopped = false;
+  return {
+    wakeUp,
+    unwatch: () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+    },
+  };
+}
+
 /**
  * Follows a run's journal, one array of events per read (`RunClient.followBatches`): woken by the
  * store where it can (`watchRun`, with a read every `safetyNetMs` as a safety net), polled with
  * back-off (`pollMs` … `maxPollMs`) where it cannot; ends after the terminal event, at once for a
  * run that had ended (its journal is final), and when `signal` aborts. `first`: the entries a
- * read of the run brought with it (`readRunAndJournal`), used as the first read when they are final.
+ * read of the run brought with it (`readRunAndJournal`), used as the first read when they are
+ * final or when `watch` (which the follower then owns and ends) was started before that read.
  */
 export async function* followJournal(
   store: RunStore,
   run: RunRecord,
-  options: FollowWaits & { afterSequence?: number; signal?: AbortSignal; first?: JournalEntry[] },
+  options: FollowWaits & { afterSequence?: number; signal?: AbortSignal; first?: JournalEntry[]; watch?: JournalWatch },
 ): AsyncGenerator<HostedRunEvent[], void, undefined> {
   const runId = run.runId;
   const projector = projectorOf(run);
@@ -31,11 +59,14 @@ export async function* followJournal(
   let wait = options.pollMs;
   // An ended run's journal is final (one read, no watch: the entries read with the run, if any);
   // otherwise watching starts before the first read, so that a write landing between a read and
-  // the wait still wakes this follower (entries read with a live run came before the watch).
+  // the wait still wakes this follower (entries read with a live run count only if a watch
+  // started before they were read).
   const ended = !isUnfinished(run.status);
-  let first = ended ? options.first : undefined;
-  const wakeUp = store.watchRun && !ended ? new WakeUp() : undefined;
-  const unwatch = wakeUp ? store.watchRun?.(runId, (through) => wakeUp.signal(through)) : undefined;
+  let first = ended || options.watch ? options.first : undefined;
+  const watch = ended ? undefined : (options.watch ?? watchBeforeRead(store, runId));
+  if (ended) options.watch?.unwatch();
+  const wakeUp = watch?.wakeUp;
+  const unwatch = watch?.unwatch;
   try {
     for (;;) {
       if (options.signal?.aborted) return;

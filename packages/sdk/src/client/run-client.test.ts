@@ -188,6 +188,28 @@ describe('RunClient', () => {
     ]);
   });
 
+  it("opens a live run's follow with one read: the entries read with the run are its first read, since the watch began before it", async () => {
+    const store = new MemoryRunStore();
+    const client = new RunClient({ store });
+    await client.createRun({ runId: 'live-1', sessionId: 's', kind: 'agent', name: 'adder', input: 'What is 2 + 3?' });
+    const reads: string[] = [];
+    const readJournal = store.readJournal.bind(store);
+    store.readJournal = (runId, options) => {
+      reads.push(runId);
+      return readJournal(runId, options);
+    };
+    const followed = collect(await client.openFollow('live-1'));
+    // The follower has its first read (the one with the run) and waits for a write: no journal read yet.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toEqual([]);
+    const agent = new Agent({ name: 'adder', mode: 'react', model: addingModel(), prompt: 'p', tools: [add], store });
+    await agent.run({ sessionId: 's', runId: 'live-1' }).result();
+    // Every event once, in order, to the end: none lost between that read and the first write.
+    const events = (await followed).flat();
+    expect(events).toEqual(await client.readEvents('live-1'));
+    expect(events.at(-1)?.type).toBe('run-finish');
+  });
+
   it('stops a run owned by another agent object through the journal, within a third of the lease', async () => {
     const store = new MemoryRunStore();
     let release: () => void = () => {};

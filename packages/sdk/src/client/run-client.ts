@@ -19,7 +19,7 @@ import type { RunKind, RunMetadata, RunRecord, RunStore, StoredRunStatus } from 
 import { describeAgentRun } from './describe-agent-run.js';
 import { describeTeamRun } from './describe-team-run.js';
 import { endPendingRun } from './end-pending-run.js';
-import { type FollowWaits, followJournal } from './follow-journal.js';
+import { type FollowWaits, followJournal, watchBeforeRead } from './follow-journal.js';
 import { decodeCursor, encodeCursor, pageSize } from './list-cursor.js';
 import type { RunDescription } from './run-description.js';
 import { type HostedRunEvent, projectorOf, startedInput } from './run-projection.js';
@@ -259,6 +259,7 @@ export class RunClient {
    * `followBatches` with the run checked first: an unknown or deleted run is refused
    * (`RunNotFoundError`) when this settles, before the first event, so that a server answers 404
    * instead of opening a stream, with one read of the run for the check and the tail (issue 34).
+   * A live run is watched from before that read: iterate the answer, or end it with `return()`.
    */
   async openFollow(
     runId: string,
@@ -267,10 +268,18 @@ export class RunClient {
     if (!this.store.readRunAndJournal)
       return followJournal(this.store, await this.existingRun(runId), { ...this.waits, ...options });
     assertRunId(runId);
-    // One read for the check and the first entries: all of them when the run has already ended.
-    const { run, entries } = await this.store.readRunAndJournal(runId);
-    if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
-    return followJournal(this.store, run, { ...this.waits, ...options, first: entries });
+    // One read for the check and the first entries: all of them when the run has already ended,
+    // and a live run's first read, since the watch started before it (the follower ends it).
+    const watch = watchBeforeRead(this.store, runId);
+    const { run, entries } = await this.store.readRunAndJournal(runId).catch((error: unknown) => {
+      watch?.unwatch();
+      throw error;
+    });
+    if (!run || run.status === 'deleted') {
+      watch?.unwatch();
+      throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
+    }
+    return followJournal(this.store, run, { ...this.waits, ...options, first: entries, ...(watch ? { watch } : {}) });
   }
 
   /**

@@ -207,10 +207,22 @@ export class MemoryRunStore implements RunStore {
   async readJournal(runId: string, options: ReadJournalOptions = {}): Promise<JournalEntry[]> {
     this.assertOpen();
     assertReadJournal(runId, options);
+    return this.entriesOf(runId, options);
+  }
+
+  /** The journal entries a read with `options` answers (checked by the caller). */
+  private entriesOf(runId: string, options: ReadJournalOptions): JournalEntry[] {
     const after = Math.max(0, options.afterSequence ?? 0);
     // Sequences are dense from 1, so the entries after `after` start at index `after`.
     const journal = this.runs.get(runId)?.journal ?? [];
     return journal.slice(after, options.limit === undefined ? undefined : after + options.limit).map(readEntry);
+  }
+
+  async readRunAndJournal(runId: string, options: ReadJournalOptions = {}) {
+    this.assertOpen();
+    assertReadJournal(runId, options);
+    const stored = this.runs.get(runId);
+    return { run: stored ? recordOf(stored) : undefined, entries: this.entriesOf(runId, options) };
   }
 
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {

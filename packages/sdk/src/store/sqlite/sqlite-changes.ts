@@ -43,8 +43,9 @@ const notifiers = new Map<string, RunChangeNotifier>();
  * When the file changed, one statement reads the newest journal sequence of every watched run and
  * only the runs whose sequence moved are woken (issue 34: waking every follower at each change
  * made each of them read its journal and its run for nothing, 50 followers × 2 statements a
- * tick while the embedded worker child wrote). Where each run stands is read when it is first
- * watched, before its follower's first read.
+ * tick while the embedded worker child wrote). A run first watched since the last check is
+ * woken with its newest sequence at the first check that reads it: its follower's own first read
+ * (after the watch) makes that signal spent unless a write came after it.
  */
 export class SqliteChanges implements SqliteWriteRelay {
   private readonly notifier: RunChangeNotifier;
@@ -110,11 +111,10 @@ export class SqliteChanges implements SqliteWriteRelay {
       this.timer = setInterval(() => this.checkForeignWrites(), this.checkMs);
       this.timer.unref();
     }
-    // Where the run stands before its follower's first read: a later foreign write moves it.
-    if (!this.sequences.has(runId)) {
-      const [row] = this.newestSequences.all(JSON.stringify([runId]));
-      this.sequences.set(runId, row?.newest ?? null);
-    }
+    // Where the run stands is read at the next check that finds the file changed, which then
+    // wakes its follower with the newest sequence: a follower that already read that far (its
+    // first read comes after this watch) takes no further read (`WakeUp`), so no statement is
+    // spent here (issue 34: it was one per follower).
     let stopped = false;
     return () => {
       if (stopped) return;

@@ -41,7 +41,8 @@ import { migrate } from './migrations.js';
 import { SqliteChanges, type SqliteWriteRelay } from './sqlite-changes.js';
 import { isSqliteBusy, toSqliteStoreError } from './sqlite-errors.js';
 import { type RunRow, toJournalEntry, toRecord } from './sqlite-rows.js';
-import { prepareStatements, RUN_COLUMNS, type SqliteStatements } from './sqlite-statements.js';
+import { runListQuery } from './sqlite-run-list.js';
+import { prepareStatements, type SqliteStatements } from './sqlite-statements.js';
 
 /** Options of `SqliteRunStore`. */
 export interface SqliteRunStoreOptions {
@@ -282,6 +283,17 @@ export class SqliteRunStore implements RunStore {
     );
   }
 
+  /** `getRun` and `readJournal` in one call; the run first, so that a run read as ended comes with its final journal. */
+  async readRunAndJournal(runId: string, options: ReadJournalOptions = {}) {
+    assertReadJournal(runId, options);
+    return this.call('readRunAndJournal', () => {
+      const row = this.statements.getRun.get(runId);
+      if (!row) return { run: undefined, entries: [] };
+      const entries = this.statements.journal.all(options.limit ?? -1, runId, options.afterSequence ?? 0);
+      return { run: toRecord(row), entries: entries.map(toJournalEntry) };
+    });
+  }
+
   async listSessionRuns(sessionId: string): Promise<RunRecord[]> {
     assertIdentifier('sessionId', sessionId);
     return this.call('listSessionRuns', () => this.statements.sessionRuns.all(sessionId).map(toRecord));
@@ -327,37 +339,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async listRuns(query: RunListQuery): Promise<RunRecord[]> {
-    const conditions = ["run.status <> 'deleted'"];
-    const values: Array<string | number> = [];
-    if (query.sessionId !== undefined) {
-      conditions.push('run.session_id = ?');
-      values.push(query.sessionId);
-    }
-    if (query.kind !== undefined) {
-      conditions.push('run.kind = ?');
-      values.push(query.kind);
-    }
-    if (query.status !== undefined) {
-      conditions.push('run.status = ?');
-      values.push(query.status);
-    }
-    for (const [key, value] of Object.entries(query.metadata ?? {})) {
-      // A plain key is read by path (fast); any other key is matched through json_each (exact).
-      if (/^[A-Za-z0-9_-]{1,128}$/.test(key)) {
-        conditions.push('json_extract(run.metadata, ?) = ?');
-        values.push(`$."${key}"`, value);
-      } else {
-        conditions.push('EXISTS (SELECT 1 FROM json_each(run.metadata) WHERE json_each.key = ? AND json_each.value = ?)');
-        values.push(key, value);
-      }
-    }
-    if (query.before) {
-      // A row value, so that the (created_at, run_id) index seeks straight to the position.
-      conditions.push('(run.created_at, run.run_id) < (?, ?)');
-      values.push(query.before.createdAt, query.before.runId);
-    }
-    const sql = `SELECT ${RUN_COLUMNS} FROM agentloom_runs AS run WHERE ${conditions.join(' AND ')}
-      ORDER BY run.created_at DESC, run.run_id DESC LIMIT ?`;
+    const { sql, values } = runListQuery(query);
     return this.call('listRuns', () => {
       let statement = this.listStatements.get(sql);
       if (!statement) {
