@@ -69,4 +69,39 @@ await describeWithPostgres('followers woken by LISTEN/NOTIFY (issue 34, ADR 0025
     await run.result();
     await store.close();
   });
+
+  it('keeps its listening connection for the next follower after the last one left, instead of a connection per follow', async () => {
+    const store = new PostgresRunStore({ connectionString: postgresUrl, schema, poolSize: 4 });
+    await store.setup();
+    const client = new RunClient({ store });
+    const channel = `agentloom_changes_${createHash('sha1').update(schema).digest('hex').slice(0, 16)}`;
+    const observer = new pg.Client({ connectionString: postgresUrl });
+    await observer.connect();
+    /** The backends that listen on the store's channel. */
+    const listening = async () =>
+      (
+        await observer.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', [`LISTEN ${channel}`])
+      ).rows.map((row) => row.pid);
+    // An ended run: its follow watches, reads everything, and leaves.
+    await client.createRun({ runId: 'linger-1', sessionId: 'linger', kind: 'agent', name: 'a', input: 'go' });
+    await client.requestStop('linger-1');
+    for await (const _batch of await client.openFollow('linger-1')) {
+      // drain
+    }
+    let first: number[] = [];
+    for (let tries = 0; tries < 100 && first.length === 0; tries += 1) {
+      first = await listening();
+      if (first.length === 0) await sleep(20);
+    }
+    // The follower left, and its listening connection stayed for the next one, which uses it.
+    expect(first).toHaveLength(1);
+    for await (const _batch of await client.openFollow('linger-1')) {
+      // drain
+    }
+    await sleep(200);
+    expect(await listening()).toEqual(first);
+    await store.close();
+    expect(await listening()).toEqual([]);
+    await observer.end();
+  });
 });

@@ -3,6 +3,14 @@ import { type RunChangeListener, RunChangeNotifier } from '../run-change-notifie
 
 /** How long a lost listening connection waits before it listens again, while followers wait. */
 const RELISTEN_MS = 1_000;
+/**
+ * How long the listening connection stays after its last follower left, for the next one: a lone
+ * user's runs follow one another, and each follower that found nobody listening made a connection
+ * and a `LISTEN` of its own, which the next one made again (issue 34). As long as the pool keeps
+ * an idle connection (`pg`'s 10 s), so that a process that forgot to close its store does not
+ * stay up longer for it.
+ */
+export const LISTEN_LINGER_MS = 10_000;
 
 /**
  * The wake-ups of one `PostgresRunStore` (ADR 0025): one connection of the store's pool listens
@@ -17,6 +25,8 @@ export class PostgresChanges {
   private listener: pg.PoolClient | undefined;
   private connecting: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
+  /** The end of the listening connection once nobody waits (`LISTEN_LINGER_MS`). */
+  private linger: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -27,13 +37,15 @@ export class PostgresChanges {
 
   watch(runId: string, listener: RunChangeListener): () => void {
     const stop = this.notifier.watch(runId, listener);
+    clearTimeout(this.linger);
+    this.linger = undefined;
     this.listen();
     let stopped = false;
     return () => {
       if (stopped) return;
       stopped = true;
       stop();
-      if (this.notifier.size === 0) this.unlisten();
+      if (this.notifier.size === 0) this.lingerThenUnlisten();
     };
   }
 
@@ -59,7 +71,8 @@ export class PostgresChanges {
       this.listener = client;
       // A write that landed while the connection was being made was not heard: read once.
       this.notifier.notifyAll();
-      if (this.notifier.size === 0 || this.closed) this.unlisten();
+      if (this.closed) this.unlisten();
+      else if (this.notifier.size === 0) this.lingerThenUnlisten();
     })()
       .catch(() => this.scheduleRetry())
       .finally(() => {
@@ -84,7 +97,19 @@ export class PostgresChanges {
     this.retry.unref();
   }
 
+  /** Ends the listening connection `LISTEN_LINGER_MS` from now, unless a follower comes first. */
+  private lingerThenUnlisten(): void {
+    clearTimeout(this.linger);
+    this.linger = setTimeout(() => {
+      this.linger = undefined;
+      if (this.notifier.size === 0) this.unlisten();
+    }, LISTEN_LINGER_MS);
+    this.linger.unref();
+  }
+
   private unlisten(): void {
+    clearTimeout(this.linger);
+    this.linger = undefined;
     clearTimeout(this.retry);
     this.retry = undefined;
     const client = this.listener;
