@@ -37,6 +37,18 @@ class FailingDiskStore extends SqliteRunStore {
   }
 }
 
+/** Acquires a new run `runId` for owner `o` (a minute's lease and deadline). */
+function acquireNew(store: SqliteRunStore, runId: string) {
+  return store.acquire({
+    runId,
+    sessionId: 's',
+    ownerId: 'o',
+    leaseMs: 60_000,
+    deadlineAt: Date.now() + 60_000,
+    initialEntries: [{ type: 'run-started', data: {} }],
+  });
+}
+
 describe('SQLite faults during 100 runs (issue 18)', () => {
   it('survives another connection holding the write lock (SQLITE_BUSY): 0 duplicates, 0 lost results', async () => {
     const path = join(directory, 'busy.db');
@@ -87,15 +99,7 @@ describe('SQLite faults during 100 runs (issue 18)', () => {
     // Only this process's own timer frees the lock: a store that waited for it synchronously
     // would hold the event loop until its busy timeout and fail, since the timer could not fire.
     setTimeout(() => holder.exec('COMMIT'), 100);
-    const acquired = await store.acquire({
-      runId: 'r',
-      sessionId: 's',
-      ownerId: 'o',
-      leaseMs: 60_000,
-      deadlineAt: Date.now() + 60_000,
-      initialEntries: [{ type: 'run-started', data: {} }],
-    });
-    expect(acquired.outcome).toBe('created');
+    expect((await acquireNew(store, 'r')).outcome).toBe('created');
 
     holder.exec('BEGIN IMMEDIATE');
     const short = new SqliteRunStore({ path, busyTimeoutMs: 30 });
@@ -118,15 +122,7 @@ describe('SQLite faults during 100 runs (issue 18)', () => {
     setImmediate(() => holder.exec('COMMIT'));
     const timers = vi.spyOn(globalThis, 'setTimeout');
     try {
-      const acquired = await store.acquire({
-        runId: 'spin',
-        sessionId: 's',
-        ownerId: 'o',
-        leaseMs: 60_000,
-        deadlineAt: Date.now() + 60_000,
-        initialEntries: [{ type: 'run-started', data: {} }],
-      });
-      expect(acquired.outcome).toBe('created');
+      expect((await acquireNew(store, 'spin')).outcome).toBe('created');
       expect(timers).not.toHaveBeenCalled();
     } finally {
       timers.mockRestore();
