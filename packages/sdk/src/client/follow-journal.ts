@@ -45,7 +45,8 @@ export function watchBeforeRead(store: RunStore, runId: string): JournalWatch | 
  * back-off (`pollMs` … `maxPollMs`) where it cannot; ends after the terminal event, at once for a
  * run that had ended (its journal is final), and when `signal` aborts. `first`: the entries a
  * read of the run brought with it (`readRunAndJournal`), used as the first read when they are
- * final or when `watch` (which the follower then owns and ends) was started before that read.
+ * final or when `watch` (a live run's, which the follower then owns and ends) was started before
+ * that read.
  */
 export async function* followJournal(
   store: RunStore,
@@ -64,7 +65,6 @@ export async function* followJournal(
   const ended = !isUnfinished(run.status);
   let first = ended || options.watch ? options.first : undefined;
   const watch = ended ? undefined : (options.watch ?? watchBeforeRead(store, runId));
-  if (ended) options.watch?.unwatch();
   const wakeUp = watch?.wakeUp;
   const unwatch = watch?.unwatch;
   try {

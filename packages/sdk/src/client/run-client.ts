@@ -275,11 +275,11 @@ export class RunClient {
       watch?.unwatch();
       throw error;
     });
-    if (!run || run.status === 'deleted') {
-      watch?.unwatch();
-      throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
-    }
-    return followJournal(this.store, run, { ...this.waits, ...options, first: entries, ...(watch ? { watch } : {}) });
+    // Only a live run is watched further: an ended run's journal is final, a missing one has none.
+    const live = run !== undefined && isUnfinished(run.status);
+    if (!live) watch?.unwatch();
+    if (!run || run.status === 'deleted') throw new RunNotFoundError(runId, { deleted: run?.status === 'deleted' });
+    return followJournal(this.store, run, { ...this.waits, ...options, first: entries, ...(live && watch ? { watch } : {}) });
   }
 
   /**
